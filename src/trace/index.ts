@@ -1,0 +1,2 @@
+export { encodeLine, timestamp } from './encode.js';
+export * from './types.js';

@@ -1,0 +1,96 @@
+import { createHash, type Hash } from 'node:crypto';
+
+/** One physical line cut from a byte stream, without its `\n` (a trailing `\r` is kept in `bytes`, see `crlf`). */
+export type FramedLine =
+  | { kind: 'line'; bytes: Buffer; crlf: boolean; atMs: number }
+  /** A line longer than the framer keeps in memory: only its size and digest survive. */
+  | { kind: 'oversize'; size: number; sha256: string; atMs: number };
+
+export interface LineFramerOptions {
+  /** Lines longer than this (bytes, without the newline) are reported as `oversize`, never buffered whole. */
+  maxLineBytes: number;
+  onLine: (line: FramedLine) => void;
+  /** Clock for the `atMs` stamp: when the first byte of the line was read. */
+  now?: () => number;
+}
+
+/**
+ * Cuts a byte stream into lines on `\n` bytes. Framing works on bytes, not strings, so a UTF-8 character split
+ * across two reads stays intact, invalid UTF-8 reaches the consumer unchanged, and a line of hundreds of MB costs
+ * no more memory than `maxLineBytes` (past that it is only hashed and counted).
+ *
+ * @example
+ * const framer = new LineFramer({ maxLineBytes: 1 << 24, onLine: (l) => console.log(l) });
+ * framer.push(Buffer.from('{"a":1}\n{"b"')); framer.push(Buffer.from(':2}\n')); framer.end();
+ */
+export class LineFramer {
+  private readonly maxLineBytes: number;
+  private readonly onLine: (line: FramedLine) => void;
+  private readonly now: () => number;
+  private parts: Buffer[] = [];
+  private pending = 0;
+  private startedAt = 0;
+  /** Set while the current line is past `maxLineBytes`: bytes are hashed and dropped. */
+  private overflow: { hash: Hash; size: number } | undefined;
+
+  constructor(options: LineFramerOptions) {
+    this.maxLineBytes = options.maxLineBytes;
+    this.onLine = options.onLine;
+    this.now = options.now ?? Date.now;
+  }
+
+  push(chunk: Buffer): void {
+    const at = this.now();
+    let start = 0;
+    while (start < chunk.length) {
+      if (this.pending === 0 && this.overflow === undefined) this.startedAt = at;
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      this.append(chunk.subarray(start, end));
+      if (nl === -1) return;
+      this.emit();
+      start = nl + 1;
+    }
+  }
+
+  /** Flushes a last line that had no newline (recorded at EOF). */
+  end(): void {
+    if (this.pending > 0 || this.overflow !== undefined) this.emit();
+  }
+
+  private append(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.overflow !== undefined) {
+      this.overflow.hash.update(piece);
+      this.overflow.size += piece.length;
+      return;
+    }
+    if (this.pending + piece.length > this.maxLineBytes) {
+      const hash = createHash('sha256');
+      for (const part of this.parts) hash.update(part);
+      hash.update(piece);
+      this.overflow = { hash, size: this.pending + piece.length };
+      this.parts = [];
+      this.pending = 0;
+      return;
+    }
+    // Copy: the chunk may be reused by the caller once push() returns.
+    this.parts.push(Buffer.from(piece));
+    this.pending += piece.length;
+  }
+
+  private emit(): void {
+    const atMs = this.startedAt;
+    if (this.overflow !== undefined) {
+      const { hash, size } = this.overflow;
+      this.overflow = undefined;
+      this.onLine({ kind: 'oversize', size, sha256: hash.digest('hex'), atMs });
+      return;
+    }
+    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.pending);
+    this.parts = [];
+    this.pending = 0;
+    const crlf = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
+    this.onLine({ kind: 'line', bytes, crlf, atMs });
+  }
+}

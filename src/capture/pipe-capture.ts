@@ -1,0 +1,90 @@
+import { timestamp } from '../trace/encode.js';
+import type { Direction, Json, RecordBody } from '../trace/types.js';
+import { type FramedLine, LineFramer } from './line-framer.js';
+
+export interface PipeCaptureOptions {
+  dir: Direction;
+  /** Trace copies of messages larger than this become a `truncated` event (size + sha256). */
+  maxMessageBytes: number;
+  emit: (body: RecordBody) => void;
+  now?: () => number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lossy = new TextDecoder('utf-8');
+
+/**
+ * Turns one direction of a stdio pipe into trace lines: JSON objects and arrays become `message` lines, any other
+ * line becomes a `text` line (a line that is not valid UTF-8 also keeps its exact bytes as base64), blank lines are
+ * skipped. The bytes themselves are forwarded elsewhere, untouched; this only sees copies.
+ *
+ * @example
+ * const cap = new PipeCapture({ dir: 'in', maxMessageBytes: 1 << 24, emit: (l) => sink.append(l) });
+ * child.stdin.write(chunk); cap.push(chunk);
+ */
+export class PipeCapture {
+  private readonly framer: LineFramer;
+  private readonly dir: Direction;
+  private readonly emit: (body: RecordBody) => void;
+
+  constructor(options: PipeCaptureOptions) {
+    this.dir = options.dir;
+    this.emit = options.emit;
+    const framerOptions = {
+      maxLineBytes: options.maxMessageBytes,
+      onLine: (line: FramedLine) => this.onLine(line),
+    };
+    this.framer = new LineFramer(options.now ? { ...framerOptions, now: options.now } : framerOptions);
+  }
+
+  push(chunk: Buffer): void {
+    this.framer.push(chunk);
+  }
+
+  /** Records a last line that had no newline. */
+  end(): void {
+    this.framer.end();
+  }
+
+  private onLine(line: FramedLine): void {
+    const t = timestamp(line.atMs);
+    if (line.kind === 'oversize') {
+      this.emit({ t, type: 'event', name: 'truncated', dir: this.dir, size: line.size, sha256: line.sha256 });
+      return;
+    }
+    const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      this.emit({
+        t,
+        type: 'text',
+        dir: this.dir,
+        text: utf8Lossy.decode(bytes),
+        b64: bytes.toString('base64'),
+      });
+      return;
+    }
+    if (text.trim() === '') return;
+    const raw = parseMessage(text);
+    if (raw === undefined) {
+      this.emit({ t, type: 'text', dir: this.dir, text });
+    } else {
+      this.emit({ t, dir: this.dir, raw });
+    }
+  }
+}
+
+/** A JSON-RPC message or batch is a JSON object or array; anything else on the pipe is text. */
+function parseMessage(text: string): Json | undefined {
+  const first = text.charCodeAt(text.search(/\S/));
+  // Cheap precheck: only `{` or `[` can start a message, so banners never pay for a failed JSON.parse.
+  if (first !== 0x7b && first !== 0x5b) return undefined;
+  try {
+    const value = JSON.parse(text) as Json;
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

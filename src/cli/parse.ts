@@ -1,0 +1,37 @@
+import { usageError } from './errors.js';
+
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+};
+
+/**
+ * Parses a byte size such as `52428800`, `50MB`, `16m` or `512k` (binary units). Throws a usage error naming
+ * the flag and the value otherwise.
+ *
+ * @example parseByteSize('--max-bytes', '50MB') === 52428800
+ */
+export function parseByteSize(flag: string, value: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = match ? UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) <= 0) {
+    throw usageError(
+      `${flag} must be a positive size in bytes such as 52428800, 50MB or 512KB; got '${value}'`,
+    );
+  }
+  return Number(match[1]) * unit;
+}
+
+/** Parses a positive whole number. @example parsePositiveInt('--max-files', '4') === 4 */
+export function parsePositiveInt(flag: string, value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw usageError(`${flag} must be a whole number of at least 1; got '${value}'`);
+  }
+  return Number(value);
+}

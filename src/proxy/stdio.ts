@@ -1,0 +1,238 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import { PipeCapture } from '../capture/pipe-capture.js';
+import type { TraceSink } from '../sink/sink.js';
+import { timestamp } from '../trace/encode.js';
+
+export interface StdioProxyOptions {
+  command: string;
+  args: string[];
+  sink: TraceSink;
+  /** Trace copies of messages above this size become `truncated` events; forwarding is unaffected. */
+  maxMessageBytes: number;
+  /** Record the server's stderr as `stderr` lines (it is passed through either way). */
+  recordStderr: boolean;
+  /** The client side. Defaults to this process's stdin/stdout. */
+  input?: Readable;
+  output?: Writable;
+  /** Where the server's stderr and our own warnings go. */
+  errorOutput?: Writable;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** How long to wait for the server's stdout after it exits (a grandchild may hold the pipe). */
+  drainMs?: number;
+  /** How long a forwarded signal may go unheeded before SIGKILL. */
+  killAfterMs?: number;
+  /** Signals forwarded to the server. */
+  signals?: NodeJS.Signals[];
+}
+
+export interface StdioProxyResult {
+  /** The exit code to pass on: the server's, 128+n for a signal, 127 not found, 126 not executable. */
+  exitCode: number;
+  serverExitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export const STDIO_PROXY_DEFAULTS = {
+  drainMs: 2000,
+  killAfterMs: 5000,
+  signals: ['SIGINT', 'SIGTERM', 'SIGHUP'] as NodeJS.Signals[],
+} as const;
+
+/**
+ * Runs `command` as a child and sits between it and the client on stdio. Raw chunks are forwarded first and
+ * untouched in both directions; the trace sees copies. A full destination pauses its source, so memory stays
+ * bounded under a slow reader. Resolves when the server has exited and its output is drained and forwarded.
+ *
+ * @example
+ * const sink = new FileSink({ path: 'session.jsonl' });
+ * sink.start(meta);
+ * const { exitCode } = await runStdioProxy({ command: 'node', args: ['server.js'], sink, maxMessageBytes: 1 << 24, recordStderr: true });
+ */
+export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioProxyResult> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const errorOutput = options.errorOutput ?? process.stderr;
+  const drainMs = options.drainMs ?? STDIO_PROXY_DEFAULTS.drainMs;
+  const killAfterMs = options.killAfterMs ?? STDIO_PROXY_DEFAULTS.killAfterMs;
+  const signals = options.signals ?? STDIO_PROXY_DEFAULTS.signals;
+  const { sink } = options;
+  const startedMs = Date.now();
+  const emit = sink.append.bind(sink);
+  const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: options.maxMessageBytes, emit });
+  const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: options.maxMessageBytes, emit });
+
+  const child = spawn(options.command, options.args, {
+    stdio: ['pipe', 'pipe', options.recordStderr ? 'pipe' : 'inherit'],
+    env: options.env ?? process.env,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  });
+
+  const spawned = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (err) => resolve(err));
+  });
+  if (spawned !== undefined) {
+    const exitCode = spawned.code === 'ENOENT' ? 127 : 126;
+    const why =
+      spawned.code === 'ENOENT' ? 'command not found' : `not executable (${spawned.code ?? spawned.message})`;
+    errorOutput.write(`tapedeck: cannot run '${options.command}': ${why}\n`);
+    sink.append({
+      t: timestamp(),
+      type: 'event',
+      name: 'spawn',
+      ok: false,
+      error: spawned.code ?? spawned.message,
+    });
+    return { exitCode, serverExitCode: null, signal: null };
+  }
+  sink.append({ t: timestamp(), type: 'event', name: 'spawn', ok: true, pid: child.pid ?? null });
+
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  // The server going away makes writes to its stdin fail with EPIPE; that is the exit path, not an error.
+  stdin.on('error', () => {});
+  output.on('error', (err: NodeJS.ErrnoException) => {
+    sink.append({
+      t: timestamp(),
+      type: 'event',
+      name: 'write_error',
+      target: 'client',
+      error: err.code ?? err.message,
+    });
+  });
+
+  const clientClosed = pump(input, stdin, (chunk) => toServer.push(chunk));
+  void clientClosed.then(() => {
+    toServer.end();
+    stdin.end();
+  });
+  const serverOutputClosed = pump(stdout, output, (chunk) => toClient.push(chunk));
+  const stderrClosed = child.stderr
+    ? forwardStderr(child.stderr, errorOutput, options, emit)
+    : Promise.resolve();
+
+  const stopSignals = forwardSignals(child, signals, killAfterMs);
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  stopSignals();
+
+  // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive.
+  const drained = await Promise.race([
+    Promise.all([serverOutputClosed, stderrClosed]).then(() => true),
+    delay(drainMs).then(() => false),
+  ]);
+  if (!drained) {
+    stdout.destroy();
+    child.stderr?.destroy();
+    sink.append({ t: timestamp(), type: 'event', name: 'drain_timeout', waitedMs: drainMs });
+  }
+  toClient.end();
+  input.pause();
+  toServer.end();
+
+  const exitCode = exit.code ?? 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
+  sink.append({
+    t: timestamp(),
+    type: 'event',
+    name: 'exit',
+    exitCode: exit.code,
+    signal: exit.signal,
+    durationMs: Date.now() - startedMs,
+  });
+  return { exitCode, serverExitCode: exit.code, signal: exit.signal };
+}
+
+/**
+ * Forwards every chunk from `source` to `destination` before anyone else sees it, pausing the source while the
+ * destination's buffer is full. Resolves when the source ends (or fails).
+ */
+function pump(source: Readable, destination: Writable, observe: (chunk: Buffer) => void): Promise<void> {
+  return new Promise((resolve) => {
+    let waiting = false;
+    source.on('data', (chunk: Buffer) => {
+      const ok = destination.writable ? destination.write(chunk) : true;
+      observe(chunk);
+      if (!ok && !waiting) {
+        waiting = true;
+        source.pause();
+        const resume = () => {
+          waiting = false;
+          destination.off('close', resume);
+          destination.off('drain', resume);
+          source.resume();
+        };
+        destination.once('drain', resume);
+        // A destination that goes away never drains; keep reading so the source is not blocked forever.
+        destination.once('close', resume);
+      }
+    });
+    source.once('end', () => resolve());
+    source.once('close', () => resolve());
+    source.once('error', () => resolve());
+  });
+}
+
+function forwardStderr(
+  stderr: Readable,
+  errorOutput: Writable,
+  options: StdioProxyOptions,
+  emit: TraceSinkAppend,
+): Promise<void> {
+  let partial = '';
+  const decoder = new TextDecoder('utf-8');
+  const flushLines = (final: boolean) => {
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    // A stderr line that never ends must not grow without bound; cut it where it stands.
+    if (final || partial.length > options.maxMessageBytes) {
+      if (partial !== '') lines.push(partial);
+      partial = '';
+    }
+    for (const line of lines) {
+      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (text.length > options.maxMessageBytes) {
+        emit({
+          t: timestamp(),
+          type: 'event',
+          name: 'truncated',
+          stream: 'stderr',
+          size: Buffer.byteLength(text),
+        });
+      } else {
+        emit({ t: timestamp(), type: 'stderr', text });
+      }
+    }
+  };
+  return pump(stderr, errorOutput, (chunk) => {
+    partial += decoder.decode(chunk, { stream: true });
+    flushLines(false);
+  }).then(() => {
+    partial += decoder.decode();
+    flushLines(true);
+  });
+}
+
+type TraceSinkAppend = TraceSink['append'];
+
+/** Passes SIGINT/SIGTERM/SIGHUP on to the server; SIGKILL if it is still alive `killAfterMs` later. */
+function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfterMs: number): () => void {
+  let killTimer: NodeJS.Timeout | undefined;
+  const handler = (signal: NodeJS.Signals) => {
+    child.kill(signal);
+    killTimer ??= setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    killTimer.unref();
+  };
+  for (const signal of signals) process.on(signal, handler);
+  return () => {
+    for (const signal of signals) process.off(signal, handler);
+    if (killTimer) clearTimeout(killTimer);
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

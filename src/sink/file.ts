@@ -1,0 +1,217 @@
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
+import { ensurePrivateDir, segmentPath } from './paths.js';
+import { BaseSink, type BaseSinkOptions } from './sink.js';
+
+export interface FileSinkOptions extends BaseSinkOptions {
+  path: string;
+  /** Rotate once the active file would grow past this many bytes (regular files only). */
+  maxBytes?: number;
+  /** How many files a trace may span, the active one included; older segments beyond it are deleted. */
+  maxFiles?: number;
+  /** Buffered bytes that force a write before the end of the current event-loop turn. */
+  flushBytes?: number;
+  /** Where the one-per-kind failure warnings go. */
+  warn?: (message: string) => void;
+}
+
+export const FILE_SINK_DEFAULTS = { maxBytes: 50 * 1024 * 1024, maxFiles: 4, flushBytes: 64 * 1024 } as const;
+
+/**
+ * Writes a trace to a JSONL file, 0600 in a 0700 folder, with size-based rotation where every segment starts
+ * with its own `meta` line.
+ *
+ * Lines are queued and written at the end of the event-loop turn (or sooner past `flushBytes`): each write holds
+ * whole lines only, so a killed recorder leaves a file that reads back to its last whole line. A failed write
+ * never throws into the session: it warns once per error code, counts the lost lines, keeps trying, and records a
+ * `write_error` event once writing works again. A partly written batch is cut back so no torn line stays behind.
+ */
+export class FileSink extends BaseSink {
+  readonly path: string;
+  private readonly maxBytes: number;
+  private readonly maxFiles: number;
+  private readonly flushBytes: number;
+  private readonly warn: (message: string) => void;
+  private fd: number | undefined;
+  private regular = true;
+  private size = 0;
+  private segment = 0;
+  /** Record lines in the active segment: a segment never rotates away holding only its meta line. */
+  private records = 0;
+  private queue: string[] = [];
+  private queuedBytes = 0;
+  private flushScheduled = false;
+  private lost = 0;
+  private readonly failures = new Set<string>();
+  private lastOpenAttempt = 0;
+
+  constructor(options: FileSinkOptions) {
+    super(options);
+    this.path = options.path;
+    this.maxBytes = options.maxBytes ?? FILE_SINK_DEFAULTS.maxBytes;
+    this.maxFiles = Math.max(1, options.maxFiles ?? FILE_SINK_DEFAULTS.maxFiles);
+    this.flushBytes = options.flushBytes ?? FILE_SINK_DEFAULTS.flushBytes;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`tapedeck: ${message}\n`));
+  }
+
+  protected writeMeta(_meta: MetaLine, text: string): void {
+    this.open();
+    this.enqueue(text);
+  }
+
+  protected writeRecord(_line: RecordLine, text: string): void {
+    const bytes = Buffer.byteLength(text);
+    const full = this.size + this.queuedBytes + bytes > this.maxBytes;
+    if (full && this.regular && this.fd !== undefined && this.records > 0) this.rotate();
+    this.records += 1;
+    this.enqueue(text, bytes);
+  }
+
+  protected async writeEnd(_end: EndLine, text: string): Promise<void> {
+    this.enqueue(text);
+    this.flush();
+    this.closeFile();
+  }
+
+  /** Writes everything queued now. Called automatically; public for callers that must be sure before exiting. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.queue.length === 0) return;
+    if (this.fd === undefined && !this.reopen()) {
+      this.lose(this.queue.length);
+      return;
+    }
+    let batch = this.queue.join('');
+    let lines = this.queue.length;
+    this.queue = [];
+    this.queuedBytes = 0;
+    if (this.lost > 0) {
+      const notice = this.event('write_error', { lost: this.lost, codes: [...this.failures] });
+      batch = notice + batch;
+      lines += 1;
+    }
+    const data = Buffer.from(batch);
+    const before = this.size;
+    let written = 0;
+    try {
+      while (written < data.length) written += writeSync(this.fd!, data, written);
+      this.size += written;
+      this.lost = 0;
+    } catch (err) {
+      this.failed(err, 'write');
+      if (written > 0 && this.regular) {
+        try {
+          ftruncateSync(this.fd!, before);
+        } catch {
+          // Nothing more to do; the reader reports a torn line by number.
+        }
+      }
+      this.lose(this.lost > 0 ? lines - 1 : lines);
+    }
+  }
+
+  private enqueue(text: string, bytes = Buffer.byteLength(text)): void {
+    this.queue.push(text);
+    this.queuedBytes += bytes;
+    if (this.queuedBytes >= this.flushBytes) {
+      this.flush();
+    } else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private lose(lines: number): void {
+    this.lost += lines;
+    this.queue = [];
+    this.queuedBytes = 0;
+  }
+
+  private open(): boolean {
+    this.lastOpenAttempt = this.now();
+    try {
+      ensurePrivateDir(this.path);
+      this.fd = openSync(this.path, 'w', 0o600);
+      const stat = fstatSync(this.fd);
+      this.regular = stat.isFile();
+      // Only a file tapedeck writes gets its mode tightened: never a device such as /dev/full or a FIFO.
+      if (this.regular) fchmodSync(this.fd, 0o600);
+      this.size = 0;
+      return true;
+    } catch (err) {
+      this.fd = undefined;
+      this.failed(err, 'open');
+      return false;
+    }
+  }
+
+  /** After a failed open, try again at most once a second (the folder may become writable). */
+  private reopen(): boolean {
+    if (this.now() - this.lastOpenAttempt < 1000) return false;
+    if (!this.open()) return false;
+    if (this.meta !== undefined) {
+      const meta = { ...this.meta, segment: this.segment };
+      this.queue.unshift(`${JSON.stringify(meta)}\n`);
+    }
+    return true;
+  }
+
+  private failed(err: unknown, during: 'open' | 'write' | 'rotate'): void {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+    if (this.failures.has(code)) return;
+    this.failures.add(code);
+    const why = (err as Error).message ?? String(err);
+    this.warn(
+      `cannot ${during} trace file ${this.path} (${why}); the session goes on unrecorded until writing works again`,
+    );
+  }
+
+  private rotate(): void {
+    this.flush();
+    if (this.fd === undefined) return;
+    this.closeFile();
+    try {
+      rmSync(segmentPath(this.path, this.maxFiles - 1), { force: true });
+      for (let n = this.maxFiles - 2; n >= 0; n -= 1) {
+        const from = segmentPath(this.path, n);
+        try {
+          renameSync(from, segmentPath(this.path, n + 1));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+    } catch (err) {
+      this.failed(err, 'rotate');
+    }
+    this.segment += 1;
+    this.records = 0;
+    if (this.open() && this.meta !== undefined) {
+      this.enqueue(`${JSON.stringify({ ...this.meta, segment: this.segment })}\n`);
+    }
+  }
+
+  private closeFile(): void {
+    if (this.fd === undefined) return;
+    try {
+      if (this.regular) fsyncSync(this.fd);
+    } catch {
+      // fsync is best effort (e.g. not supported on this file system); the data was written.
+    }
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed or invalid; nothing to release.
+    }
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,123 @@
+import { encodeLine, timestamp } from '../trace/encode.js';
+import type {
+  EndCounts,
+  EndLine,
+  EventLine,
+  MetaLine,
+  RecordBody,
+  RecordLine,
+  TraceLine,
+} from '../trace/types.js';
+
+/**
+ * The redaction seam: every line passes through it before it is stored. It must return a line of the same kind;
+ * it must not mutate its argument (the forwarded bytes are never affected either way, but a caller may still hold
+ * the object). Identity until redaction rules plug in.
+ */
+export type Redactor = <L extends TraceLine>(line: L) => L;
+
+export const noRedaction: Redactor = (line) => line;
+
+/** What an `end` line says beyond what the sink counts itself. */
+export interface EndInfo {
+  reason: NonNullable<EndLine['reason']>;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+/** Where captured lines go. Capture code talks only to this; storage details stay behind it. */
+export interface TraceSink {
+  /** Starts the trace; `meta` is the first line of the trace (and of every segment a sink may cut). */
+  start(meta: MetaLine): void;
+  /** Stamps `seq` on a captured line and stores it. Never throws: a storage failure must not stop a session. */
+  append(body: RecordBody): void;
+  /** Writes the `end` line and releases resources. Safe to call once; later appends are ignored. */
+  close(info: EndInfo): Promise<void>;
+}
+
+export interface BaseSinkOptions {
+  redact?: Redactor;
+  now?: () => number;
+}
+
+/**
+ * Does the work every sink shares — sequence numbers, counts, redaction, encoding, the `end` line — so a
+ * concrete sink only stores encoded text.
+ */
+export abstract class BaseSink implements TraceSink {
+  protected meta: MetaLine | undefined;
+  protected readonly redact: Redactor;
+  protected readonly now: () => number;
+  private seq = 0;
+  private startedMs = 0;
+  private closed = false;
+  private readonly counts: Required<Pick<EndCounts, 'in' | 'out' | 'text' | 'stderr' | 'events'>> = {
+    in: 0,
+    out: 0,
+    text: 0,
+    stderr: 0,
+    events: 0,
+  };
+
+  constructor(options: BaseSinkOptions = {}) {
+    this.redact = options.redact ?? noRedaction;
+    this.now = options.now ?? Date.now;
+  }
+
+  start(meta: MetaLine): void {
+    this.meta = this.redact(meta);
+    this.startedMs = Date.parse(meta.startedAt) || this.now();
+    this.writeMeta(this.meta, encodeLine(this.meta));
+  }
+
+  append(body: RecordBody): void {
+    if (this.closed) return;
+    this.seq += 1;
+    const line = this.redact({ t: body.t, seq: this.seq, ...body } as RecordLine);
+    this.count(line);
+    this.writeRecord(line, encodeLine(line));
+  }
+
+  /** Adds a line the sink itself noticed (e.g. `write_error`), numbered in sequence with captured lines. */
+  protected event(name: string, fields: Record<string, unknown>): string {
+    this.seq += 1;
+    this.counts.events += 1;
+    const line: EventLine = { t: timestamp(this.now()), seq: this.seq, type: 'event', name, ...fields };
+    return encodeLine(line);
+  }
+
+  async close(info: EndInfo): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const end: EndLine = {
+      t: timestamp(this.now()),
+      type: 'end',
+      durationMs: Math.max(0, this.now() - this.startedMs),
+      reason: info.reason,
+      counts: { ...this.counts },
+    };
+    if (info.exitCode !== undefined) end.exitCode = info.exitCode;
+    if (info.signal !== undefined) end.signal = info.signal;
+    await this.writeEnd(end, encodeLine(end));
+  }
+
+  private count(line: RecordLine): void {
+    switch (line.type) {
+      case undefined:
+        this.counts[line.dir] += 1;
+        break;
+      case 'text':
+        this.counts.text += 1;
+        break;
+      case 'stderr':
+        this.counts.stderr += 1;
+        break;
+      default:
+        this.counts.events += line.type === 'event' ? 1 : 0;
+    }
+  }
+
+  protected abstract writeMeta(meta: MetaLine, text: string): void;
+  protected abstract writeRecord(line: RecordLine, text: string): void;
+  protected abstract writeEnd(end: EndLine, text: string): Promise<void>;
+}

@@ -14,7 +14,8 @@ export function describeFailure(err: unknown): { message: string; exitCode: numb
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('commander.')) {
-    return { message: String((err as Error).message).replace(/^error: /, ''), exitCode: EXIT.usage };
+    const text = String((err as Error).message).replace(/^error: /, '');
+    return { message: `${text} (see tapedeck --help)`, exitCode: EXIT.usage };
   }
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   return { message: `internal error: ${message}`, exitCode: 70 };

@@ -8,7 +8,6 @@ export function buildProgram(): Command {
   const program = new Command('tapedeck')
     .description('Record, inspect, replay and verify Model Context Protocol traffic.')
     .version(VERSION, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       // Commander's own errors are rethrown through exitOverride and printed once by run(), so print nothing here.

@@ -1,2 +1,45 @@
+export { type Decoded, decodeLine, decodeValue } from './decode.js';
 export { encodeLine, timestamp } from './encode.js';
+export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
+export { toTapedeck } from './export/tapedeck.js';
+export { detectDocumentFormat, detectHead, detectLineFormat, type HeadVerdict } from './import/detect.js';
+export { memoryTraceFiles, type TraceFiles } from './import/files.js';
+export { httpExchangesToTrace, isHttpExchanges } from './import/http-exchanges.js';
+export {
+  isMcporterRecord,
+  type McporterScan,
+  mcporterEntries,
+  mcporterMeta,
+  scanMcporter,
+} from './import/mcporter.js';
+export { nativeEntries, openNative } from './import/native.js';
+export { openTraceWith } from './import/open.js';
+export {
+  type OpenedTrace,
+  type OpenTraceOptions,
+  TRACE_FORMATS,
+  type TraceEntry,
+  type TraceFormat,
+} from './import/opened.js';
+export { isShackDocument, shackToTrace } from './import/shack.js';
+export {
+  type DiagnosticCode,
+  DiagnosticLog,
+  type JsonLine,
+  type RawLine,
+  type ReadLine,
+  type ReadMode,
+  readFirstLine,
+  readJsonLines,
+  readTraceLines,
+  splitLines,
+  type TraceDiagnostic,
+} from './reader.js';
+export {
+  parseSegmentName,
+  planSegments,
+  segmentFileName,
+  siblingCandidates,
+  type TraceSegment,
+} from './segments.js';
 export * from './types.js';

@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
+import { toMcporter } from '../../trace/export/mcporter.js';
+import { toTapedeck } from '../../trace/export/tapedeck.js';
+import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import { usageError } from '../errors.js';
+
+/** Output formats of `convert`. The input format is detected from content. */
+export const CONVERT_TARGETS = ['tapedeck', 'mcporter'] as const;
+export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
+
+interface ConvertOptions {
+  to: string;
+  out?: string;
+  strict?: boolean;
+}
+
+/**
+ * `tapedeck convert <in> --to tapedeck|mcporter [-o OUT] [--strict]`: reads any trace format tapedeck knows
+ * (tapedeck/mcp-tape JSONL with rotated segments stitched, mcporter NDJSON, shack trajectory JSON, HTTP exchanges
+ * JSON) and writes it as the target format, to stdout or to a private file (0600, new folders 0700).
+ *
+ * @example registerConvert(program); await program.parseAsync(['convert', 'a.ndjson', '--to', 'tapedeck'], { from: 'user' });
+ */
+export function registerConvert(program: Command): void {
+  program
+    .command('convert')
+    .description('Convert a trace to another format (the input format is detected from its content).')
+    .argument(
+      '<in>',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON, HTTP exchanges JSON',
+    )
+    .requiredOption('--to <format>', `output format: ${CONVERT_TARGETS.join(' | ')}`)
+    .option('-o, --out <file>', 'write to this file (mode 0600, new folders 0700) instead of stdout')
+    .option('--strict', 'stop at the first corrupt line instead of skipping it with a warning')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck convert ~/.mcporter/recordings/session.ndjson --to tapedeck -o session.jsonl\n' +
+        '  tapedeck convert traces/run.jsonl --to mcporter > run.ndjson\n\n' +
+        'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
+        'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
+    )
+    .action(async (input: string, options: ConvertOptions) => {
+      await convert(input, options);
+    });
+}
+
+async function convert(input: string, options: ConvertOptions): Promise<void> {
+  const target = parseTarget(options.to);
+  const warn = (text: string) => process.stderr.write(`tapedeck: warning: ${text}\n`);
+  const trace = await openTrace(input, {
+    mode: options.strict ? 'strict' : 'lenient',
+    onDiagnostic: (d: TraceDiagnostic) => warn(d.message),
+  });
+  const dropped = new Map<string, number>();
+  const chunks =
+    target === 'tapedeck'
+      ? toTapedeck(trace)
+      : toMcporter(trace, {
+          onDropped: (_entry, reason) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1),
+        });
+  if (options.out === undefined) await writeStdout(chunks);
+  else await writePrivateFile(options.out, chunks);
+  for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
+}
+
+/** Validates --to before anything is read, naming the bad value and the valid ones. */
+function parseTarget(value: string): ConvertTarget {
+  const target = CONVERT_TARGETS.find((t) => t === value);
+  if (target === undefined) {
+    throw usageError(`--to must be one of ${CONVERT_TARGETS.join(', ')}; got '${value}'`);
+  }
+  return target;
+}
+
+/** Writes with backpressure, so converting a multi-GB trace into a slow pipe does not buffer it all. */
+async function writeStdout(chunks: AsyncIterable<string>): Promise<void> {
+  let failure: NodeJS.ErrnoException | undefined;
+  const onError = (err: NodeJS.ErrnoException) => {
+    failure = err;
+  };
+  process.stdout.on('error', onError);
+  try {
+    for await (const block of batch(chunks)) {
+      if (failure !== undefined) break;
+      // `once` rejects when stdout errors instead of draining; the loop then stops on `failure`.
+      if (!process.stdout.write(block)) await once(process.stdout, 'drain').catch(() => {});
+    }
+  } finally {
+    process.stdout.off('error', onError);
+  }
+  // A reader that stops early (`| head`) closes the pipe: its choice, not a failure.
+  if (failure !== undefined && failure.code !== 'EPIPE') {
+    throw new TapedeckError('io', `cannot write to stdout: ${failure.message}`);
+  }
+}

@@ -1,0 +1,112 @@
+import type { TraceLine } from './types.js';
+
+/**
+ * What one line of a trace decodes to. `unknown` is a well-formed line of a `type` this version does not know
+ * (a newer producer's line): readers skip it, as the format demands, instead of calling the trace corrupt.
+ */
+export type Decoded =
+  | { kind: 'line'; line: TraceLine }
+  | { kind: 'unknown'; type: string }
+  | { kind: 'invalid'; reason: string };
+
+/**
+ * Decodes one line of trace text (without its newline) into a trace line.
+ * Unknown fields are kept as they are (lossless convert); only the fields a reader relies on are checked.
+ *
+ * @example
+ * decodeLine('{"t":"2026-01-01T00:00:00.000Z","dir":"in","raw":{"jsonrpc":"2.0","method":"ping","id":1}}')
+ * // → { kind: 'line', line: { t: '…', dir: 'in', raw: { … } } }
+ * decodeLine('{"t":"…","type":"future-thing"}') // → { kind: 'unknown', type: 'future-thing' }
+ * decodeLine('{"t":') // → { kind: 'invalid', reason: 'not valid JSON (…)' }
+ */
+export function decodeLine(text: string): Decoded {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return invalid(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return decodeValue(value);
+}
+
+/** Like {@link decodeLine} for a value already parsed from JSON. */
+export function decodeValue(value: unknown): Decoded {
+  if (!isRecord(value)) return invalid(`expected a JSON object, got ${show(value)}`);
+  const type = value.type;
+  if (type === undefined) return decodeMessage(value);
+  if (typeof type !== 'string') return invalid(`"type" must be a string, got ${show(type)}`);
+  const problem = checkTyped(type, value);
+  if (problem === UNKNOWN) return { kind: 'unknown', type };
+  if (problem !== undefined) return invalid(`${type} line: ${problem}`);
+  return { kind: 'line', line: value as TraceLine };
+}
+
+const UNKNOWN = Symbol('unknown type');
+
+/** The fields each line type must carry; returns what is wrong, or undefined when the line is usable. */
+function checkTyped(type: string, v: Record<string, unknown>): string | typeof UNKNOWN | undefined {
+  switch (type) {
+    case 'meta':
+      return need(v, 'startedAt', 'string') ?? need(v, 'label', 'string');
+    case 'text':
+      return record(v) ?? direction(v) ?? need(v, 'text', 'string');
+    case 'stderr':
+      return record(v) ?? need(v, 'text', 'string');
+    case 'http':
+      return record(v) ?? direction(v) ?? need(v, 'conn', 'string') ?? need(v, 'headers', 'object');
+    case 'event':
+      return record(v) ?? need(v, 'name', 'string');
+    case 'end':
+      return need(v, 't', 'string') ?? need(v, 'durationMs', 'number');
+    default:
+      return UNKNOWN;
+  }
+}
+
+function decodeMessage(v: Record<string, unknown>): Decoded {
+  if (!('dir' in v) && !('raw' in v)) return invalid('not a trace line: it has no "type" and no "dir"/"raw"');
+  const problem = record(v) ?? direction(v) ?? ('raw' in v ? undefined : 'has no "raw"');
+  if (problem !== undefined) return invalid(`message line: ${problem}`);
+  return { kind: 'line', line: v as TraceLine };
+}
+
+/** Fields shared by every line that gets a sequence number. `seq` is optional: mcp-tape writes none. */
+function record(v: Record<string, unknown>): string | undefined {
+  const t = need(v, 't', 'string');
+  if (t !== undefined) return t;
+  if (v.seq !== undefined && !Number.isInteger(v.seq)) return `"seq" must be an integer, got ${show(v.seq)}`;
+  return undefined;
+}
+
+function direction(v: Record<string, unknown>): string | undefined {
+  return v.dir === 'in' || v.dir === 'out' ? undefined : `"dir" must be "in" or "out", got ${show(v.dir)}`;
+}
+
+function need(
+  v: Record<string, unknown>,
+  key: string,
+  kind: 'string' | 'number' | 'object',
+): string | undefined {
+  const value = v[key];
+  const ok = kind === 'object' ? isRecord(value) : typeof value === kind;
+  return ok
+    ? undefined
+    : `"${key}" must be ${kind === 'object' ? 'an object' : `a ${kind}`}, got ${show(value)}`;
+}
+
+function invalid(reason: string): Decoded {
+  return { kind: 'invalid', reason };
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short rendering of a bad value for an error message. */
+export function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

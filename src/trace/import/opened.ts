@@ -1,0 +1,77 @@
+import type { ReadMode, TraceDiagnostic } from '../reader.js';
+import type { TraceSegment } from '../segments.js';
+import type { EndLine, MetaLine, RecordLine } from '../types.js';
+
+/**
+ * The formats openTrace reads, told apart by content, never by file extension:
+ * - `tapedeck`: tapedeck's own JSONL (meta.producer.name is "tapedeck");
+ * - `mcp-tape`: the mcp-tape / mcpreplay.dev open format v1 (tapedeck is a superset of it);
+ * - `mcporter`: mcporter record NDJSON (JSON-RPC envelopes with `_meta {dir, server, ts}`);
+ * - `shack`: a shack-session-replay trajectory JSON document;
+ * - `http-exchanges`: a JSON array of HTTP request/response exchanges (method, headers, bodies, status).
+ */
+export type TraceFormat = 'tapedeck' | 'mcp-tape' | 'mcporter' | 'shack' | 'http-exchanges';
+
+export const TRACE_FORMATS: readonly TraceFormat[] = [
+  'tapedeck',
+  'mcp-tape',
+  'mcporter',
+  'shack',
+  'http-exchanges',
+];
+
+/** One line of an opened trace with where it came from. */
+export interface TraceEntry {
+  /** A record line (seq always set) or the end line. Meta lines live in OpenedTrace.meta / .segments. */
+  line: RecordLine | EndLine;
+  /** The file the line was read from (a rotated trace spans several). */
+  file: string;
+  /**
+   * 1-based line number in `file`. For JSON document formats, the 1-based index of the source item;
+   * 0 for lines an import synthesized (its `end` line).
+   */
+  lineNo: number;
+  /** The segment number of `file` (0 for unrotated traces and imports); a change marks a segment boundary. */
+  segment: number;
+}
+
+export interface OpenTraceOptions {
+  /** `lenient` (default) skips corrupt lines and reports them; `strict` throws TapedeckError('corrupt_trace'). */
+  mode?: ReadMode;
+  /** Skip detection and read as this format. */
+  format?: TraceFormat;
+  /** Follow rotated sibling segments with the same traceId (default true). */
+  stitch?: boolean;
+  /** Called for every diagnostic as it is found, e.g. to print warnings while a big file streams. */
+  onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
+  /** Lines longer than this are skipped and reported (default 256 MiB). */
+  maxLineBytes?: number;
+  /** JSON document formats are read whole; larger files are refused (default 512 MiB). */
+  maxDocumentBytes?: number;
+}
+
+/**
+ * A trace ready to read, whatever format it came in. Records are normalized to trace format v1:
+ * `seq` is assigned where the source had none, imported messages carry `server` (and `conn` on reconnects).
+ *
+ * @example
+ * const trace = await openTrace('calls.jsonl');
+ * console.log(trace.format, trace.meta.label);
+ * for await (const { line, file, lineNo } of trace.lines()) {
+ *   if (isMessageLine(line)) console.log(line.seq, line.dir, line.raw);
+ * }
+ * for (const d of trace.diagnostics) console.warn(d.message); // e.g. "calls.jsonl: no end line: …"
+ */
+export interface OpenedTrace {
+  /** The path the trace was opened by. */
+  readonly path: string;
+  readonly format: TraceFormat;
+  /** The trace's meta: the oldest segment's for a rotated trace, synthesized for imports. */
+  readonly meta: MetaLine;
+  /** The files the trace is made of, oldest first (one entry for unrotated traces and imports). */
+  readonly segments: readonly TraceSegment[];
+  /** What was noticed while opening plus what the latest lines() pass has noticed so far. */
+  readonly diagnostics: readonly TraceDiagnostic[];
+  /** Streams the record lines and the end line in order. Each call reads the file(s) again. */
+  lines(): AsyncIterable<TraceEntry>;
+}

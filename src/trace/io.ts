@@ -1,0 +1,158 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { chmod, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { TapedeckError } from '../errors.js';
+import type { TraceFiles } from './import/files.js';
+import { openTraceWith } from './import/open.js';
+import type { OpenedTrace, OpenTraceOptions, TraceEntry, TraceFormat } from './import/opened.js';
+import type { TraceDiagnostic } from './reader.js';
+import type { MetaLine } from './types.js';
+
+/**
+ * The one file under src/trace that touches node: modules: file access for the pure reader and importers, and
+ * private (0600 / 0700) file writing. Everything else in src/trace runs in a browser too.
+ */
+
+/** Read chunk size: big enough for throughput, small enough that memory stays flat on multi-GB traces. */
+const CHUNK_BYTES = 256 * 1024;
+
+/** TraceFiles over the local file system. */
+export const nodeTraceFiles: TraceFiles = {
+  async check(path) {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(path);
+    } catch (err) {
+      throw ioError(path, err);
+    }
+    if (info.isDirectory()) {
+      throw new TapedeckError(
+        'is_directory',
+        `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
+      );
+    }
+  },
+  async *read(path) {
+    // Breaking out of the caller's loop returns this generator, whose for-await destroys the stream.
+    try {
+      for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }))
+        yield chunk as Uint8Array;
+    } catch (err) {
+      throw ioError(path, err);
+    }
+  },
+  async siblings(path) {
+    const dir = dirname(path);
+    try {
+      return (await readdir(dir)).map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  },
+};
+
+/**
+ * Opens a trace file of any supported format (detected from content; see TraceFormat). Rotated segments of a
+ * tapedeck trace are found and stitched whichever segment is named.
+ * Fails with TapedeckError `not_found`, `is_directory`, `io`, `unknown_format`, or in strict mode `corrupt_trace`.
+ *
+ * @example
+ * const trace = await openTrace('recordings/calls.jsonl', { onDiagnostic: (d) => console.warn(d.message) });
+ * console.log(trace.format, trace.meta.label, trace.segments.length);
+ * for await (const { line } of trace.lines()) if (isMessageLine(line)) console.log(line.dir, line.raw);
+ */
+export function openTrace(path: string, options: OpenTraceOptions = {}): Promise<OpenedTrace> {
+  return openTraceWith(nodeTraceFiles, path, options);
+}
+
+/** A whole trace in memory, for callers that need random access (replay cassettes, diff). */
+export interface LoadedTrace {
+  format: TraceFormat;
+  meta: MetaLine;
+  entries: TraceEntry[];
+  diagnostics: readonly TraceDiagnostic[];
+}
+
+/**
+ * Opens and reads a whole trace into memory. Prefer openTrace().lines() for big files.
+ *
+ * @example
+ * const { meta, entries, diagnostics } = await loadTrace('cassette.jsonl', { mode: 'strict' });
+ */
+export async function loadTrace(path: string, options: OpenTraceOptions = {}): Promise<LoadedTrace> {
+  const trace = await openTrace(path, options);
+  const entries: TraceEntry[] = [];
+  for await (const entry of trace.lines()) entries.push(entry);
+  return { format: trace.format, meta: trace.meta, entries, diagnostics: trace.diagnostics };
+}
+
+/**
+ * Writes text chunks to `path` privately and atomically: missing parent folders are created 0700, the file is
+ * written 0600 under a temporary name and renamed into place, so a failed or interrupted write never leaves half a
+ * file, and converting a file onto itself works.
+ *
+ * @example await writePrivateFile('out/trace.ndjson', toMcporter(trace));
+ */
+export async function writePrivateFile(
+  path: string,
+  chunks: AsyncIterable<string> | Iterable<string>,
+): Promise<void> {
+  const dir = dirname(path);
+  try {
+    const first = await mkdir(dir, { recursive: true, mode: 0o700 });
+    // mkdir's mode passes through the umask; folders it created are ours to tighten, others are left alone.
+    for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at))
+      await chmod(at, 0o700);
+  } catch (err) {
+    throw ioError(dir, err, 'cannot create folder');
+  }
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  try {
+    await pipeline(Readable.from(batch(chunks)), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => {});
+    if (err instanceof TapedeckError) throw err;
+    throw ioError(path, err, 'cannot write');
+  }
+}
+
+/**
+ * Joins small chunks (one per trace line) into ~64 KiB writes; one write per line is needlessly slow.
+ *
+ * @example for await (const block of batch(toTapedeck(trace))) process.stdout.write(block);
+ */
+export async function* batch(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  size = 64 * 1024,
+): AsyncGenerator<string> {
+  let pending: string[] = [];
+  let length = 0;
+  for await (const chunk of chunks) {
+    pending.push(chunk);
+    length += chunk.length;
+    if (length >= size) {
+      yield pending.join('');
+      pending = [];
+      length = 0;
+    }
+  }
+  if (length > 0) yield pending.join('');
+}
+
+/** Maps a node fs error to a one-line TapedeckError. */
+function ioError(path: string, err: unknown, doing = 'cannot read'): TapedeckError {
+  if (err instanceof TapedeckError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT' && doing === 'cannot read') {
+    return new TapedeckError('not_found', `no such trace file: ${path}`, { cause: err });
+  }
+  if (code === 'EISDIR') {
+    return new TapedeckError('is_directory', `${path} is a directory: expected a file`, { cause: err });
+  }
+  const reason =
+    code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error)?.message ?? err);
+  return new TapedeckError('io', `${doing} ${path}: ${reason}`, { cause: err });
+}

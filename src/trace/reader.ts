@@ -1,0 +1,248 @@
+import { TapedeckError } from '../errors.js';
+import { decodeValue } from './decode.js';
+import type { TraceLine } from './types.js';
+
+/**
+ * The streaming reader: bytes in, trace lines out, in constant memory however large the file. Pure (no `node:`
+ * imports) so the web viewer reads traces with it too; src/trace/io.ts feeds it file streams.
+ */
+
+export type DiagnosticCode =
+  | 'corrupt_line'
+  | 'truncated_line'
+  | 'line_too_long'
+  | 'missing_end'
+  | 'missing_meta'
+  | 'unexpected_meta'
+  | 'seq_order'
+  | 'bad_timestamp'
+  | 'segment_gap'
+  | 'segment_duplicate'
+  | 'segment_unreadable';
+
+/**
+ * Something a reader noticed. `error`: a line was unusable and skipped (strict mode throws instead).
+ * `warning`: the trace is readable but incomplete (cut-off last line, missing `end`, missing segments).
+ */
+export interface TraceDiagnostic {
+  code: DiagnosticCode;
+  severity: 'error' | 'warning';
+  /** The file as it was named to the reader. */
+  file: string;
+  /** 1-based line number, when the finding is about one line. */
+  line?: number;
+  /** One line fit to show a person, starting with `file:line:`. */
+  message: string;
+}
+
+/** `lenient` collects diagnostics and skips bad lines; `strict` throws TapedeckError('corrupt_trace') at the first error. */
+export type ReadMode = 'lenient' | 'strict';
+
+/** Diagnostics kept in memory; past this only the count grows, so a multi-GB garbage file cannot exhaust memory. */
+const MAX_KEPT_DIAGNOSTICS = 1000;
+
+/**
+ * Where diagnostics go. Strict mode turns the first `error` into a thrown TapedeckError('corrupt_trace').
+ *
+ * @example
+ * const log = new DiagnosticLog('lenient', (d) => console.warn(d.message));
+ * for await (const { line } of readTraceLines(chunks, { file: 'trace.jsonl', log })) use(line);
+ * log.list; // everything noticed
+ */
+export class DiagnosticLog {
+  readonly list: TraceDiagnostic[] = [];
+  /** Diagnostics reported but not kept in `list` (beyond the first 1000). */
+  dropped = 0;
+
+  constructor(
+    readonly mode: ReadMode = 'lenient',
+    private readonly onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
+  ) {}
+
+  report(
+    code: DiagnosticCode,
+    severity: TraceDiagnostic['severity'],
+    file: string,
+    line: number | undefined,
+    text: string,
+  ) {
+    const where = line === undefined ? file : `${file}:${line}`;
+    const diagnostic: TraceDiagnostic = { code, severity, file, message: `${where}: ${text}` };
+    if (line !== undefined) diagnostic.line = line;
+    if (this.mode === 'strict' && severity === 'error')
+      throw new TapedeckError('corrupt_trace', diagnostic.message);
+    if (this.list.length < MAX_KEPT_DIAGNOSTICS) this.list.push(diagnostic);
+    else this.dropped++;
+    this.onDiagnostic?.(diagnostic);
+  }
+}
+
+/** Lines longer than this are skipped (reported), so a file without newlines cannot exhaust memory. */
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** One physical line: its bytes without `\n` or a trailing `\r`. */
+export interface RawLine {
+  lineNo: number;
+  bytes: Uint8Array;
+  /** False for a last line with no newline after it (a cut-off write, or just a missing final newline). */
+  terminated: boolean;
+  /** Set when the line exceeded maxLineBytes; `bytes` is then empty and this is its full length. */
+  overflowBytes?: number;
+}
+
+/**
+ * Splits a byte stream into lines on `\n` bytes. Splitting bytes (not decoded text) keeps UTF-8 sequences cut
+ * across chunk boundaries intact: 0x0A never occurs inside a multi-byte sequence. A trailing `\r` is dropped (CRLF).
+ *
+ * @example
+ * for await (const { lineNo, bytes } of splitLines(fs.createReadStream('trace.jsonl'))) …
+ */
+export async function* splitLines(
+  chunks: AsyncIterable<Uint8Array>,
+  options: { maxLineBytes?: number } = {},
+): AsyncGenerator<RawLine> {
+  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let lineNo = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl === -1 ? chunk.length : nl;
+      // Once a line is over the limit its parts are dropped; only its length is still counted.
+      if (size + (end - start) > max) parts = [];
+      else if (end > start) parts.push(chunk.subarray(start, end));
+      size += end - start;
+      if (nl === -1) break;
+      yield finishLine(parts, size, max, ++lineNo, true);
+      parts = [];
+      size = 0;
+      start = nl + 1;
+    }
+  }
+  if (size > 0) yield finishLine(parts, size, max, ++lineNo, false);
+}
+
+function finishLine(
+  parts: Uint8Array[],
+  size: number,
+  max: number,
+  lineNo: number,
+  terminated: boolean,
+): RawLine {
+  if (size > max) return { lineNo, bytes: new Uint8Array(0), terminated, overflowBytes: size };
+  let bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
+  return { lineNo, bytes, terminated };
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+export interface ReadOptions {
+  /** The file name used in diagnostics. */
+  file: string;
+  log: DiagnosticLog;
+  maxLineBytes?: number;
+}
+
+/** A parsed JSON line with its 1-based line number. */
+export interface JsonLine {
+  value: unknown;
+  lineNo: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses each non-blank line as JSON. Bad lines are reported with their line number and skipped; a cut-off last
+ * line (no newline and unparseable: the writer died mid-line) is a warning, never fatal, even in strict mode.
+ */
+export async function* readJsonLines(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+): AsyncGenerator<JsonLine> {
+  const { file, log } = options;
+  const split = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
+  for await (const raw of splitLines(chunks, split)) {
+    if (raw.overflowBytes !== undefined) {
+      log.report(
+        'line_too_long',
+        'error',
+        file,
+        raw.lineNo,
+        `line of ${raw.overflowBytes} bytes is over the limit; skipped`,
+      );
+      continue;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(raw.bytes);
+    } catch {
+      if (!raw.terminated) cutOff(log, file, raw.lineNo, 'not valid UTF-8');
+      else log.report('corrupt_line', 'error', file, raw.lineNo, 'not valid UTF-8');
+      continue;
+    }
+    if (text.trim() === '') continue;
+    try {
+      yield { value: JSON.parse(text), lineNo: raw.lineNo };
+    } catch (err) {
+      const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+      if (!raw.terminated) cutOff(log, file, raw.lineNo, reason);
+      else log.report('corrupt_line', 'error', file, raw.lineNo, reason);
+    }
+  }
+}
+
+function cutOff(log: DiagnosticLog, file: string, lineNo: number, reason: string): void {
+  log.report(
+    'truncated_line',
+    'warning',
+    file,
+    lineNo,
+    `last line is cut off (no newline, ${reason}); ignored`,
+  );
+}
+
+/** A decoded trace line with its 1-based line number. */
+export interface ReadLine {
+  line: TraceLine;
+  lineNo: number;
+}
+
+/**
+ * Reads the trace lines of one file: decodes each line, reports corrupt ones, skips unknown `type`s silently
+ * (the format says readers ignore them). It does not stitch segments or check for `end`; openTrace does.
+ *
+ * @example
+ * const log = new DiagnosticLog('strict');
+ * for await (const { line, lineNo } of readTraceLines(chunks, { file: 'trace.jsonl', log })) …
+ */
+export async function* readTraceLines(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+): AsyncGenerator<ReadLine> {
+  for await (const { value, lineNo } of readJsonLines(chunks, options)) {
+    const decoded = decodeValue(value);
+    if (decoded.kind === 'line') yield { line: decoded.line, lineNo };
+    else if (decoded.kind === 'invalid')
+      options.log.report('corrupt_line', 'error', options.file, lineNo, decoded.reason);
+  }
+}
+
+/** The first decodable line of a file (its meta, in a native trace), or undefined. Stops reading right there. */
+export async function readFirstLine(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+): Promise<ReadLine | undefined> {
+  for await (const line of readTraceLines(chunks, options)) return line;
+  return undefined;
+}

@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { openTrace } from '../../src/trace/io.js';
+
+const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/interop/${path}`, import.meta.url));
+const MCPORTER = fixture('mcporter/everything-get-sum.ndjson');
+
+let dir: string;
+let stderr: string;
+let stdout: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tapedeck-convert-'));
+  stderr = '';
+  stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const records = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+
+describe('tapedeck convert', () => {
+  it('converts mcporter NDJSON to a tapedeck trace file, 0600 in new 0700 folders', async () => {
+    const out = join(dir, 'new', 'deeper', 'trace.jsonl');
+    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', out])).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toBe('');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'new')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'new', 'deeper')).mode & 0o777).toBe(0o700);
+    const lines = records(readFileSync(out, 'utf8'));
+    expect(lines[0]).toMatchObject({
+      v: 1,
+      type: 'meta',
+      label: 'everything',
+      producer: { name: 'tapedeck' },
+    });
+    expect(lines[1]).toMatchObject({ seq: 1, type: 'event', name: 'connect' });
+    expect(lines.at(-1)).toMatchObject({ type: 'end', reason: 'imported' });
+  });
+
+  it('round-trips mcporter → tapedeck → mcporter back to the original records', async () => {
+    const jsonl = join(dir, 'a.jsonl');
+    const ndjson = join(dir, 'b.ndjson');
+    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', jsonl])).toBe(0);
+    expect(await run(['convert', jsonl, '--to', 'mcporter', '-o', ndjson])).toBe(0);
+    expect(records(readFileSync(ndjson, 'utf8'))).toEqual(records(readFileSync(MCPORTER, 'utf8')));
+  });
+
+  it('turns an mcp-tape trace into a tapedeck one: seq added, producer set, lines otherwise unchanged', async () => {
+    const input = fixture('mcp-tape/everything-stdio.jsonl');
+    const out = join(dir, 'tape.jsonl');
+    expect(await run(['convert', input, '--to', 'tapedeck', '-o', out])).toBe(0);
+    const before = records(readFileSync(input, 'utf8'));
+    const after = records(readFileSync(out, 'utf8'));
+    expect(after).toHaveLength(before.length);
+    expect(after[0]).toEqual({ ...before[0], producer: { name: 'tapedeck', version: expect.any(String) } });
+    expect(after[1]).toEqual({ ...before[1], seq: 1 });
+    expect(after.at(-1)).toEqual(before.at(-1));
+    expect((await openTrace(out)).format).toBe('tapedeck');
+  });
+
+  it('writes to stdout without -o', async () => {
+    expect(await run(['convert', fixture('shack/my_session.json'), '--to', 'mcporter'])).toBe(0);
+    const lines = records(stdout);
+    expect(lines.map((l) => [l._meta.dir, l.method ?? l.id])).toEqual([
+      ['lifecycle', '$transport/start'],
+      ['send', 'tools/call'],
+      ['recv', 1],
+      ['send', 'tools/call'],
+      ['recv', 2],
+      ['lifecycle', '$transport/close'],
+    ]);
+  });
+
+  it('replaces an existing output file, even when it is the input', async () => {
+    const path = join(dir, 'same.ndjson');
+    writeFileSync(path, readFileSync(MCPORTER), { mode: 0o644 });
+    expect(await run(['convert', path, '--to', 'tapedeck', '-o', path])).toBe(0);
+    expect(records(readFileSync(path, 'utf8'))[0]).toMatchObject({ type: 'meta' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('warns about input problems on stderr and still converts', async () => {
+    const input = join(dir, 'broken.jsonl');
+    const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'x' });
+    const msg = JSON.stringify({
+      t: '2026-01-01T00:00:00.000Z',
+      dir: 'in',
+      raw: { jsonrpc: '2.0', method: 'ping', id: 1 },
+    });
+    const stderrLine = JSON.stringify({ t: '2026-01-01T00:00:00.000Z', type: 'stderr', text: 'boo' });
+    writeFileSync(input, `${meta}\n${msg}\n{oops\n${stderrLine}\n`);
+    expect(await run(['convert', input, '--to', 'mcporter', '-o', join(dir, 'o.ndjson')])).toBe(0);
+    expect(stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^tapedeck: warning: .*broken\.jsonl:3: not valid JSON \(/),
+      expect.stringMatching(/^tapedeck: warning: .*broken\.jsonl: no end line/),
+      'tapedeck: warning: 1 line left out: stderr lines have no mcporter equivalent',
+    ]);
+    expect(await run(['convert', input, '--to', 'mcporter', '--strict', '-o', join(dir, 'p.ndjson')])).toBe(
+      1,
+    );
+    expect(stderr).toMatch(/tapedeck: .*broken\.jsonl:3: not valid JSON/);
+  });
+
+  it('fails with exit 1 and one line for a file that does not exist', async () => {
+    const missing = join(dir, 'missing.jsonl');
+    expect(await run(['convert', missing, '--to', 'tapedeck'])).toBe(1);
+    expect(stderr).toBe(`tapedeck: no such trace file: ${missing}\n`);
+  });
+
+  it('fails with exit 1 for a directory', async () => {
+    mkdirSync(join(dir, 'folder'));
+    expect(await run(['convert', join(dir, 'folder'), '--to', 'tapedeck'])).toBe(1);
+    expect(stderr).toBe(
+      `tapedeck: ${join(dir, 'folder')} is a directory: expected a trace file (.jsonl, .ndjson or .json)\n`,
+    );
+  });
+
+  it('fails with exit 1 for a file in no known format', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'just text\n');
+    expect(await run(['convert', join(dir, 'notes.txt'), '--to', 'tapedeck'])).toBe(1);
+    expect(stderr).toMatch(/^tapedeck: .*notes\.txt is in no format tapedeck reads: expected .*\n$/);
+  });
+
+  it('fails with a usage error (exit 2) naming a bad --to and the valid ones, before reading anything', async () => {
+    expect(await run(['convert', join(dir, 'missing.jsonl'), '--to', 'har'])).toBe(2);
+    expect(stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter; got 'har'\n");
+  });
+
+  it('fails with a usage error when --to is missing', async () => {
+    expect(await run(['convert', MCPORTER])).toBe(2);
+    expect(stderr).toMatch(/--to <format>/);
+  });
+
+  it('fails with exit 1 and one line when the output folder cannot be created', async () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(dir, 'file', 'out.jsonl')])).toBe(
+      1,
+    );
+    expect(stderr).toMatch(/^tapedeck: cannot create folder .*file: [^\n]+\n$/);
+  });
+
+  it('leaves no temporary file behind when the output cannot be put in place', async () => {
+    mkdirSync(join(dir, 'taken'));
+    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(dir, 'taken')])).toBe(1);
+    expect(stderr).toMatch(/^tapedeck: .*taken/);
+    expect(readdirSync(dir).sort()).toEqual(['taken']);
+  });
+});

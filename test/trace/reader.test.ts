@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { TapedeckError } from '../../src/errors.js';
+import {
+  DiagnosticLog,
+  type ReadLine,
+  readJsonLines,
+  readTraceLines,
+  splitLines,
+  type TraceDiagnostic,
+} from '../../src/trace/reader.js';
+
+const T = '2026-01-01T00:00:00.000Z';
+const enc = new TextEncoder();
+
+/** Feeds bytes in chunks of the given size, to put chunk boundaries everywhere. */
+async function* chunked(text: string | Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = typeof text === 'string' ? enc.encode(text) : text;
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+async function read(text: string, mode: 'lenient' | 'strict' = 'lenient', size = 7) {
+  const diagnostics: TraceDiagnostic[] = [];
+  const log = new DiagnosticLog(mode, (d) => diagnostics.push(d));
+  const lines: ReadLine[] = await collect(readTraceLines(chunked(text, size), { file: 'trace.jsonl', log }));
+  return { lines, diagnostics, log };
+}
+
+const msg = (seq: number, extra = '') => `{"t":"${T}","seq":${seq},"dir":"in","raw":{"id":${seq}}${extra}}`;
+
+describe('splitLines', () => {
+  it('keeps UTF-8 characters split across chunks intact, at every chunk size', async () => {
+    const text = '{"m":"h€llo 😀 ünï"}\n{"m":"second"}\n';
+    for (const size of [1, 2, 3, 5, 64]) {
+      const decoder = new TextDecoder('utf-8', { fatal: true });
+      const lines = await collect(splitLines(chunked(text, size)));
+      expect(lines.map((l) => decoder.decode(l.bytes))).toEqual(['{"m":"h€llo 😀 ünï"}', '{"m":"second"}']);
+    }
+  });
+
+  it('drops the \\r of CRLF even when \\r and \\n arrive in different chunks', async () => {
+    const lines = await collect(splitLines(chunked('ab\r\ncd\r\n', 3)));
+    expect(lines.map((l) => new TextDecoder().decode(l.bytes))).toEqual(['ab', 'cd']);
+  });
+
+  it('numbers lines from 1, blank ones included, and flags a last line without newline', async () => {
+    const lines = await collect(splitLines(chunked('a\n\nb\nc', 2)));
+    expect(lines.map((l) => [l.lineNo, new TextDecoder().decode(l.bytes), l.terminated])).toEqual([
+      [1, 'a', true],
+      [2, '', true],
+      [3, 'b', true],
+      [4, 'c', false],
+    ]);
+  });
+
+  it('drops the bytes of an over-long line but still counts it', async () => {
+    const lines = await collect(splitLines(chunked(`${'x'.repeat(100)}\nok\n`, 16), { maxLineBytes: 50 }));
+    expect(lines[0]).toMatchObject({ lineNo: 1, overflowBytes: 100 });
+    expect(lines[0]?.bytes.length).toBe(0);
+    expect(new TextDecoder().decode(lines[1]?.bytes)).toBe('ok');
+  });
+});
+
+describe('readTraceLines', () => {
+  it('skips blank lines and reads CRLF files', async () => {
+    const { lines, diagnostics } = await read(`${msg(1)}\r\n\r\n   \n${msg(2)}\r\n`);
+    expect(lines.map((l) => [l.lineNo, l.line.seq])).toEqual([
+      [1, 1],
+      [4, 2],
+    ]);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('reports a corrupt middle line with its line number and goes on', async () => {
+    const { lines, diagnostics } = await read(`${msg(1)}\n${msg(2)}\n{"t":"${T}","dir":\n${msg(3)}\n`);
+    expect(lines.map((l) => l.line.seq)).toEqual([1, 2, 3]);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({
+      code: 'corrupt_line',
+      severity: 'error',
+      file: 'trace.jsonl',
+      line: 3,
+    });
+    expect(diagnostics[0]?.message).toMatch(/^trace\.jsonl:3: not valid JSON \(/);
+  });
+
+  it('throws corrupt_trace naming file and line in strict mode', async () => {
+    const error = await read(`${msg(1)}\nnot json at all\n${msg(2)}\n`, 'strict').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TapedeckError);
+    expect(error).toMatchObject({ code: 'corrupt_trace' });
+    expect((error as Error).message).toMatch(/^trace\.jsonl:2: not valid JSON \(.+\)$/);
+  });
+
+  it('reports a line that is JSON but not a trace line', async () => {
+    const { diagnostics } = await read(`${msg(1)}\n{"t":"${T}","dir":"up","raw":1}\n`);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'trace.jsonl:2: message line: "dir" must be "in" or "out", got "up"',
+    ]);
+  });
+
+  it('tolerates a cut-off last line, even in strict mode, and says so', async () => {
+    const { lines, diagnostics } = await read(`${msg(1)}\n${msg(2)}\n{"t":"${T}","seq":3,"di`, 'strict');
+    expect(lines).toHaveLength(2);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'truncated_line', severity: 'warning', line: 3 }),
+    ]);
+    expect(diagnostics[0]?.message).toMatch(/^trace\.jsonl:3: last line is cut off/);
+  });
+
+  it('accepts a complete last line that merely lacks its newline', async () => {
+    const { lines, diagnostics } = await read(`${msg(1)}\n${msg(2)}`);
+    expect(lines).toHaveLength(2);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('skips unknown line types and keeps unknown fields, silently', async () => {
+    const { lines, diagnostics } = await read(
+      `${msg(1, ',"shiny":true')}\n{"t":"${T}","type":"hologram"}\n${msg(2)}\n`,
+    );
+    expect(lines.map((l) => l.line.seq)).toEqual([1, 2]);
+    expect(lines[0]?.line.shiny).toBe(true);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('reports invalid UTF-8 as a corrupt line', async () => {
+    const bytes = new Uint8Array([
+      ...enc.encode(`${msg(1)}\n{"t":"`),
+      0xff,
+      0xfe,
+      ...enc.encode(`"}\n${msg(2)}\n`),
+    ]);
+    const log = new DiagnosticLog();
+    const lines = await collect(readTraceLines(chunked(bytes, 5), { file: 'f.jsonl', log }));
+    expect(lines).toHaveLength(2);
+    expect(log.list.map((d) => d.message)).toEqual(['f.jsonl:2: not valid UTF-8']);
+  });
+
+  it('keeps at most 1000 diagnostics in memory but counts the rest', async () => {
+    const log = new DiagnosticLog();
+    const garbage = 'nope\n'.repeat(1500);
+    await collect(readJsonLines(chunked(garbage, 4096), { file: 'g', log }));
+    expect(log.list).toHaveLength(1000);
+    expect(log.dropped).toBe(500);
+  });
+});

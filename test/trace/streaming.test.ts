@@ -1,0 +1,80 @@
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTrace } from '../../src/trace/io.js';
+
+const TARGET_BYTES = 200 * 1024 * 1024;
+/** Far below the file size: a reader that held the file (or its lines) would blow through it. */
+const MAX_GROWTH_BYTES = 64 * 1024 * 1024;
+
+let dir: string;
+let path: string;
+let linesWritten = 0;
+
+/** ~1 KiB mcp-tape lines (no seq, so the reader numbers them) with multi-byte UTF-8 that chunks will cut. */
+function writeBigTrace(): void {
+  const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'big' });
+  const payload = `héllo wörld ✓ 😀 ${'x'.repeat(900)}`;
+  const block: string[] = [];
+  for (let i = 0; i < 4096; i++) {
+    const raw = {
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: payload } },
+    };
+    block.push(JSON.stringify({ t: '2026-01-01T00:00:00.000Z', dir: i % 2 ? 'out' : 'in', raw }));
+  }
+  const blockText = `${block.join('\n')}\n`;
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, `${meta}\n`);
+    let size = 0;
+    while (size < TARGET_BYTES) {
+      size += writeSync(fd, blockText);
+      linesWritten += block.length;
+    }
+    writeSync(fd, `${JSON.stringify({ t: '2026-01-01T00:00:01.000Z', type: 'end', durationMs: 1000 })}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const memory = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tapedeck-big-'));
+  path = join(dir, 'big.jsonl');
+  writeBigTrace();
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('streaming reader', () => {
+  it('reads a 200 MB trace in constant memory', async () => {
+    expect(statSync(path).size).toBeGreaterThan(TARGET_BYTES);
+    const baseline = memory();
+    let peak = 0;
+    let count = 0;
+    let lastSeq = 0;
+    const started = Date.now();
+    const trace = await openTrace(path, { mode: 'strict' });
+    for await (const { line } of trace.lines()) {
+      count++;
+      if (line.type !== 'end') lastSeq = line.seq ?? -1;
+      if (count % 4096 === 0) peak = Math.max(peak, memory() - baseline);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    expect(count).toBe(linesWritten + 1);
+    expect(lastSeq).toBe(linesWritten);
+    expect(trace.diagnostics).toEqual([]);
+    expect(peak).toBeLessThan(MAX_GROWTH_BYTES);
+    // Generous: the point is "streams", not a benchmark (these machines are noisy).
+    expect(seconds).toBeLessThan(10);
+  });
+});

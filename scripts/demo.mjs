@@ -12,7 +12,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli', 'bin.js');
 const server = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const outDir = join(root, 'traces');
-const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = new Date()
+  .toISOString()
+  .replace(/[-:]/g, '')
+  .replace(/\.\d+Z$/, 'Z');
 const tracePath = join(outDir, `demo-${stamp}.jsonl`);
 mkdirSync(outDir, { recursive: true, mode: 0o700 });
 
@@ -29,7 +32,9 @@ client.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
 }));
 
 const step = (text) => process.stdout.write(`  ${text}\n`);
-process.stdout.write('Recording a session with @modelcontextprotocol/server-everything through tapedeck record…\n');
+process.stdout.write(
+  'Recording a session with @modelcontextprotocol/server-everything through tapedeck record…\n',
+);
 await client.connect(transport);
 step(`initialize → ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}`);
 const { tools } = await client.listTools();
@@ -44,9 +49,16 @@ await client.callTool(
   undefined,
   { onprogress: () => progress++ },
 );
-step(`tools/call trigger-long-running-operation → done, ${progress} progress notifications seen by the client`);
-const sampled = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Say hi', maxTokens: 20 } });
-step(`tools/call trigger-sampling-request → server asked the client to sample; ${sampled.content.length} content item(s)`);
+step(
+  `tools/call trigger-long-running-operation → done, ${progress} progress notifications seen by the client`,
+);
+const sampled = await client.callTool({
+  name: 'trigger-sampling-request',
+  arguments: { prompt: 'Say hi', maxTokens: 20 },
+});
+step(
+  `tools/call trigger-sampling-request → server asked the client to sample; ${sampled.content.length} content item(s)`,
+);
 await client.close();
 
 process.stdout.write(`\nThe trace: ${relative(process.cwd(), tracePath) || tracePath}\n\n`);

@@ -23,6 +23,45 @@ export {
 } from './import/opened.js';
 export { isShackDocument, shackToTrace } from './import/shack.js';
 export {
+  cancelledRequestId,
+  classifyMessage,
+  formatId,
+  idKey,
+  isErrorResult,
+  messageItems,
+  progressToken,
+  promptName,
+  type RpcBatch,
+  type RpcErrorObject,
+  type RpcId,
+  type RpcInvalid,
+  type RpcItem,
+  type RpcMessage,
+  type RpcNotification,
+  type RpcRequest,
+  type RpcResponse,
+  requestTarget,
+  resourceUri,
+  responseOutcome,
+  rpcError,
+  subscriptionId,
+  toolName,
+} from './jsonrpc.js';
+export {
+  type Attribution,
+  collectExchanges,
+  type Exchange,
+  type ExchangeChild,
+  type ExchangeOutcome,
+  type MessageRef,
+  type PairEvent,
+  Pairer,
+  type PairerOptions,
+  type PairingResult,
+  pairTrace,
+  pairTraceAsync,
+} from './pairing.js';
+export {
   type DiagnosticCode,
   DiagnosticLog,
   type JsonLine,
@@ -42,4 +81,19 @@ export {
   siblingCandidates,
   type TraceSegment,
 } from './segments.js';
+export {
+  type CallStats,
+  computeStats,
+  type DirectionStats,
+  type LatencyStats,
+  type MethodStats,
+  type NotificationStats,
+  percentile,
+  type ServerStats,
+  StatsCollector,
+  type ToolStats,
+  type TraceStats,
+  type UnansweredStats,
+  utf8Length,
+} from './stats.js';
 export * from './types.js';

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
+import { registerConvert } from './convert.js';
 import { registerRecord } from './record.js';
+import { registerShow } from './show.js';
+import { registerStats } from './stats.js';
 
 /** Every subcommand registers itself here; one file per command under this folder. */
 export function registerCommands(program: Command): void {
   registerRecord(program);
+  registerConvert(program);
+  registerShow(program);
+  registerStats(program);
 }

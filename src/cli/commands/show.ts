@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import { encodeLine } from '../../trace/encode.js';
+import { Pairer } from '../../trace/pairing.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import { useColor } from '../format/color.js';
+import { createOutput } from '../format/output.js';
+import { openSource } from '../format/source.js';
+import { TimelineRenderer } from '../format/timeline.js';
+
+export interface ShowOptions {
+  /** Print the trace lines as JSONL instead of a timeline. */
+  raw?: boolean;
+  /** Keep reading as the file grows; stop at the `end` line or on SIGINT. */
+  follow?: boolean;
+}
+
+/** Where show writes; the defaults are the process streams. Injectable for tests. */
+export interface ShowIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  /** Aborts `--follow` (the command wires SIGINT to it when not given). */
+  stop?: AbortSignal;
+}
+
+function defaultIo(): ShowIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+/**
+ * Prints a trace as a timeline (or as JSONL with `raw`), streaming: memory stays flat on multi-GB traces.
+ *
+ * @example await showTrace('traces/everything.jsonl', { follow: true });
+ */
+export async function showTrace(
+  path: string,
+  options: ShowOptions = {},
+  io: ShowIo = defaultIo(),
+): Promise<void> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  const follow = options.follow === true;
+  if (follow) {
+    if (io.stop) io.stop.addEventListener('abort', onSigint, { once: true });
+    else process.once('SIGINT', onSigint);
+  }
+  const warn = (d: TraceDiagnostic) => {
+    io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+  };
+  const out = createOutput(io.stdout);
+  try {
+    const { lines } = await openSource(path, {
+      follow: follow ? controller.signal : undefined,
+      onDiagnostic: warn,
+    });
+    if (options.raw) {
+      for await (const { line } of lines) {
+        if (!(await out.write(encodeLine(line)))) return;
+        if (follow && line.type === 'end') return;
+      }
+      return;
+    }
+    const color = useColor(io.stdout, io.env);
+    const width = io.stdout.isTTY ? io.stdout.columns : undefined;
+    const renderer = new TimelineRenderer({ color, width });
+    const pairer = new Pairer({ children: 'none' });
+    const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
+    for await (const { line, lineNo } of lines) {
+      for (const ev of pairer.push(line, lineNo)) if (!(await print(renderer.render(ev)))) return;
+      if (follow && line.type === 'end') break;
+    }
+    for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return;
+  } finally {
+    process.off('SIGINT', onSigint);
+    io.stop?.removeEventListener('abort', onSigint);
+    out.dispose();
+  }
+}
+
+/** Registers `tapedeck show <trace>`. */
+export function registerShow(program: Command): void {
+  program
+    .command('show')
+    .description('Print a trace as a timeline: every message with its time, direction, latency and errors.')
+    .argument(
+      '<trace>',
+      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+    )
+    .option('--raw', 'print the trace lines as JSONL instead of a timeline')
+    .option(
+      '-f, --follow',
+      'keep reading a trace that is still being written; stops at its end line or on Ctrl-C',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck show ~/.tapedeck/traces/everything-20261129.jsonl',
+        '  tapedeck show --follow live.jsonl      watch a recording as it happens',
+        '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
+        '',
+        '→ is client→server, ← server→client. Server messages that belong to a request are indented under it.',
+        'Colours only on a terminal, never when NO_COLOR is set.',
+      ].join('\n'),
+    )
+    .action(async (trace: string, options: ShowOptions) => {
+      await showTrace(trace, options);
+    });
+}

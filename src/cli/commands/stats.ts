@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import { computeStats, type TraceStats } from '../../trace/stats.js';
+import { useColor } from '../format/color.js';
+import { openSource } from '../format/source.js';
+import { renderStats } from '../format/stats-report.js';
+
+export interface StatsOptions {
+  /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */
+  json?: boolean;
+}
+
+export interface StatsIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * Reads a trace of any importable format and computes its statistics in one streaming pass.
+ *
+ * @example const stats = await traceStats('traces/everything.jsonl'); stats.tools.map((t) => t.name)
+ */
+export async function traceStats(
+  path: string,
+  onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
+): Promise<TraceStats> {
+  const { lines } = await openSource(path, onDiagnostic ? { onDiagnostic } : {});
+  return computeStats(
+    (async function* () {
+      for await (const { line } of lines) yield line;
+    })(),
+  );
+}
+
+/**
+ * The output of `tapedeck stats`: a report, or with `json` the TraceStats object as pretty JSON.
+ *
+ * @example renderStatsOutput(stats, { json: true }, false)
+ */
+export function renderStatsOutput(stats: TraceStats, options: StatsOptions, color: boolean): string {
+  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color });
+}
+
+/**
+ * Runs `tapedeck stats` against the given streams.
+ *
+ * @example await statsCommand('trace.jsonl', { json: true });
+ */
+export async function statsCommand(
+  path: string,
+  options: StatsOptions = {},
+  io: StatsIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<void> {
+  const stats = await traceStats(path, (d) => {
+    // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
+    if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+  });
+  io.stdout.write(renderStatsOutput(stats, options, useColor(io.stdout, io.env)));
+}
+
+/** Registers `tapedeck stats <trace> [--json]`. */
+export function registerStats(program: Command): void {
+  program
+    .command('stats')
+    .description(
+      'Summarize a trace: duration, server, message and byte counts, latency per method and per tool.',
+    )
+    .argument(
+      '<trace>',
+      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+    )
+    .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck stats ~/.tapedeck/traces/everything-20261129.jsonl',
+        "  tapedeck stats calls.jsonl --json | jq '.tools[] | {name, p95: .latencyMs.p95}'",
+        '',
+        'Latency is response time minus request time, from the trace timestamps; p50/p95 are nearest-rank.',
+        'errors counts JSON-RPC errors plus tool results with isError (--json keeps them apart).',
+      ].join('\n'),
+    )
+    .action(async (trace: string, options: StatsOptions) => {
+      await statsCommand(trace, options);
+    });
+}

@@ -1,0 +1,49 @@
+import { once } from 'node:events';
+
+/**
+ * Streaming output for commands that print a lot (a multi-GB trace through `show`): waits for the stream to drain
+ * so memory stays flat, and treats a reader that went away (`show … | head` → EPIPE) as "stop", not a crash.
+ */
+
+export interface Output {
+  /** Writes text; resolves false once the reader is gone, so the caller can stop producing. */
+  write(text: string): Promise<boolean>;
+  /** True when the reader went away. */
+  readonly closed: boolean;
+  /** Detaches the error listener. */
+  dispose(): void;
+}
+
+/**
+ * Wraps a writable stream (usually process.stdout).
+ *
+ * @example const out = createOutput(process.stdout); if (!(await out.write('row\n'))) return; out.dispose();
+ */
+export function createOutput(stream: NodeJS.WritableStream): Output {
+  let closed = false;
+  let failure: Error | undefined;
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
+    else failure = err;
+  };
+  stream.on('error', onError);
+  return {
+    get closed() {
+      return closed;
+    },
+    async write(text: string): Promise<boolean> {
+      if (failure) throw failure;
+      if (closed || text === '') return !closed;
+      if (!stream.write(text)) {
+        // 'close' too, so a destroyed stream cannot leave us waiting for a drain that never comes; `once` rejects
+        // on 'error', which onError has already classified.
+        await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => {});
+      }
+      if (failure) throw failure;
+      return !closed;
+    },
+    dispose() {
+      stream.off('error', onError);
+    },
+  };
+}

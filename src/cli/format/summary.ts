@@ -1,0 +1,220 @@
+import {
+  formatId,
+  isObject,
+  type JsonObject,
+  type RpcNotification,
+  type RpcRequest,
+  type RpcResponse,
+  requestTarget,
+} from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
+
+/**
+ * One-line, human summaries of MCP messages for the timeline: what a person scanning a session wants to see next
+ * to the method name (arguments, the first line of a tool's answer, a log message), never the whole payload.
+ */
+
+// Summaries are bounded here; the timeline cuts them again to the space a row has.
+const MAX = 300;
+
+/**
+ * Collapses whitespace and cuts text to `max` characters with an ellipsis.
+ *
+ * @example clip('a\n  b', 10) // → 'a b'
+ */
+export function clip(text: string, max = MAX): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Compact JSON without `_meta` (protocol bookkeeping, not what the call was about). */
+function compact(value: Json | undefined): string {
+  if (value === undefined) return '';
+  if (isObject(value)) {
+    const { _meta, ...rest } = value;
+    void _meta;
+    return Object.keys(rest).length === 0 ? '' : JSON.stringify(rest);
+  }
+  return JSON.stringify(value);
+}
+
+function str(value: Json | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function who(info: Json | undefined): string | undefined {
+  if (!isObject(info)) return undefined;
+  const name = str(info.name);
+  const version = str(info.version);
+  return name ? (version ? `${name} ${version}` : name) : undefined;
+}
+
+function count(list: Json | undefined, noun: string): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return `${list.length} ${noun}${list.length === 1 ? '' : 's'}`;
+}
+
+/** First text of an MCP content block list (tool results, sampling). */
+function contentText(content: Json | undefined): string | undefined {
+  const blocks = Array.isArray(content) ? content : content === undefined ? [] : [content];
+  const parts: string[] = [];
+  for (const block of blocks) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    else if (typeof block.type === 'string') parts.push(`[${block.type}]`);
+  }
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+function metaOf(params: JsonObject | undefined): JsonObject | undefined {
+  return isObject(params?._meta) ? params._meta : undefined;
+}
+
+/**
+ * A request's headline: method plus what it is about (tool name, resource uri, prompt name).
+ *
+ * @example requestLabel({ kind: 'request', id: 5, method: 'tools/call', params: { name: 'echo' } }) // → 'tools/call echo'
+ */
+export function requestLabel(request: RpcRequest): string {
+  const target = requestTarget(request);
+  return target === undefined ? request.method : `${request.method} ${target}`;
+}
+
+/** Notification headline: method plus resource uri when there is one. */
+export function notificationLabel(notification: RpcNotification): string {
+  const target = requestTarget(notification);
+  return target === undefined ? notification.method : `${notification.method} ${target}`;
+}
+
+/**
+ * The interesting part of a request's params.
+ *
+ * @example requestDetail({ kind: 'request', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { m: 'hi' } } }) // → '{"m":"hi"}'
+ */
+export function requestDetail(request: RpcRequest): string {
+  const p = request.params;
+  switch (request.method) {
+    case 'initialize': {
+      const version = str(p?.protocolVersion);
+      return [who(p?.clientInfo), version && `protocol ${version}`].filter(Boolean).join(' · ');
+    }
+    case 'server/discover': {
+      const meta = metaOf(p);
+      const version = str(meta?.['io.modelcontextprotocol/protocolVersion']);
+      const client = who(meta?.['io.modelcontextprotocol/clientInfo']);
+      return [client, version && `protocol ${version}`].filter(Boolean).join(' · ');
+    }
+    case 'tools/call': {
+      const round = isObject(p?.inputResponses)
+        ? ` · answers ${Object.keys(p.inputResponses).join(', ')}`
+        : '';
+      return clip(compact(p?.arguments) + round);
+    }
+    case 'prompts/get':
+      return clip(compact(p?.arguments));
+    case 'sampling/createMessage': {
+      const messages = Array.isArray(p?.messages) ? p.messages : [];
+      const last = messages.at(-1);
+      const text = isObject(last) ? contentText(last.content) : undefined;
+      return text ? clip(JSON.stringify(text)) : '';
+    }
+    case 'elicitation/create':
+      return clip([str(p?.message), str(p?.url)].filter(Boolean).join(' '));
+    case 'logging/setLevel':
+      return str(p?.level) ?? '';
+    default: {
+      if (requestTarget(request) !== undefined) return '';
+      return clip(compact(p));
+    }
+  }
+}
+
+/**
+ * The interesting part of a response, given the method of the request it answers.
+ *
+ * @example responseDetail('tools/list', { kind: 'response', id: 1, result: { tools: [] }, error: undefined }) // → '0 tools'
+ */
+export function responseDetail(method: string, response: RpcResponse): string {
+  if (response.error) {
+    const code = response.error.code === undefined ? '' : `${response.error.code} `;
+    return clip(`${code}${response.error.message}`);
+  }
+  const r = isObject(response.result) ? response.result : undefined;
+  if (!r) return '';
+  if (r.resultType === 'input_required') {
+    const asks = isObject(r.inputRequests) ? Object.keys(r.inputRequests).join(', ') : '';
+    return clip(`input required: ${asks}`);
+  }
+  switch (method) {
+    case 'initialize': {
+      const version = str(r.protocolVersion);
+      return [who(r.serverInfo), version && `protocol ${version}`].filter(Boolean).join(' · ');
+    }
+    case 'server/discover': {
+      const versions = Array.isArray(r.supportedVersions) ? r.supportedVersions.join(', ') : undefined;
+      const server = who(metaOf(r)?.['io.modelcontextprotocol/serverInfo']);
+      return [server, versions && `supports ${versions}`].filter(Boolean).join(' · ');
+    }
+    case 'tools/list':
+      return count(r.tools, 'tool') ?? '';
+    case 'resources/list':
+      return count(r.resources, 'resource') ?? '';
+    case 'resources/templates/list':
+      return count(r.resourceTemplates, 'template') ?? '';
+    case 'prompts/list':
+      return count(r.prompts, 'prompt') ?? '';
+    case 'roots/list':
+      return count(r.roots, 'root') ?? '';
+    case 'prompts/get':
+      return count(r.messages, 'message') ?? '';
+    case 'resources/read': {
+      const first = Array.isArray(r.contents) && isObject(r.contents[0]) ? r.contents[0] : undefined;
+      const mime = str(first?.mimeType);
+      return [count(r.contents, 'content'), mime].filter(Boolean).join(' · ');
+    }
+    case 'sampling/createMessage': {
+      const text = contentText(r.content);
+      return clip([str(r.model), text && JSON.stringify(text)].filter(Boolean).join(': '));
+    }
+    case 'elicitation/create': {
+      const fields = isObject(r.content) ? ` ${Object.keys(r.content).join(', ')}` : '';
+      return clip(`${str(r.action) ?? ''}${fields}`);
+    }
+    case 'tools/call':
+      return clip(contentText(r.content) ?? compact(r.structuredContent));
+    default:
+      return clip(compact(r));
+  }
+}
+
+/**
+ * The interesting part of a notification.
+ *
+ * @example notificationDetail({ kind: 'notification', method: 'notifications/progress', params: { progress: 1, total: 4 } }) // → '1/4'
+ */
+export function notificationDetail(notification: RpcNotification): string {
+  const p = notification.params;
+  switch (notification.method) {
+    case 'notifications/progress': {
+      const progress = typeof p?.progress === 'number' ? String(p.progress) : '?';
+      const total = typeof p?.total === 'number' ? `/${p.total}` : '';
+      const message = str(p?.message);
+      return clip(`${progress}${total}${message ? ` ${message}` : ''}`);
+    }
+    case 'notifications/message': {
+      const data = typeof p?.data === 'string' ? p.data : compact(p?.data);
+      const logger = str(p?.logger);
+      return clip(`${str(p?.level) ?? ''}${logger ? ` [${logger}]` : ''} ${data}`);
+    }
+    case 'notifications/cancelled': {
+      const id = p?.requestId;
+      const reason = str(p?.reason);
+      const which = typeof id === 'string' || typeof id === 'number' ? `request ${formatId(id)}` : '';
+      return clip([which, reason].filter(Boolean).join(' · '));
+    }
+    default:
+      if (requestTarget(notification) !== undefined) return '';
+      return clip(compact(p));
+  }
+}

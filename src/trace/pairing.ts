@@ -1,0 +1,421 @@
+import {
+  cancelledRequestId,
+  idKey,
+  messageItems,
+  progressToken,
+  type RpcId,
+  type RpcItem,
+  type RpcNotification,
+  type RpcRequest,
+  type RpcResponse,
+  responseOutcome,
+  subscriptionId,
+} from './jsonrpc.js';
+import type { Direction, MessageLine, TraceLine } from './types.js';
+import { isMessageLine } from './types.js';
+
+/**
+ * Request ↔ response pairing, streaming. Memory is proportional to the requests still open, never to the trace.
+ *
+ * Correlation (DESIGN §3): a response answers the request with the same id on the same server and connection that
+ * travelled in the opposite direction. Ids are never compared across directions, servers or connections, and `1`
+ * and `"1"` are different ids.
+ *
+ * Attribution of server messages to the request they belong to, first rule that applies wins:
+ * 1. `progressToken`: a `notifications/progress` goes to the open request whose `params._meta.progressToken` matches;
+ * 2. `subscriptionId`: a 2026-era notification carrying `_meta["io.modelcontextprotocol/subscriptionId"]` goes to
+ *    that `subscriptions/listen` request;
+ * 3. `requestId`: a `notifications/cancelled` goes to the request it cancels (and marks it cancelled);
+ * 4. `stream`: on HTTP, a server message on the same response stream as an open client request belongs to it;
+ * 5. `open-request` (heuristic): any other server→client notification or request goes to the most recently opened
+ *    client request on that server+connection that is still open — skipping `subscriptions/listen` and cancelled
+ *    requests, which stay open without doing work. Over stdio nothing on the wire says more (the SDK's
+ *    `relatedRequestId` never crosses it); with concurrent requests this may pick the wrong one, so consumers can
+ *    tell heuristic attributions apart by `via`.
+ * Client→server notifications only attach by rules 1–3. Anything else is top level (parent undefined).
+ *
+ * HTTP (meta `transport` http or sse): every POST is its own connection, yet a server→client request sent on one
+ * stream is answered by a new POST, and a `notifications/cancelled` arrives on yet another. So on HTTP traces a
+ * response or cancellation that matches nothing on its own connection falls back to the open request of the same
+ * server, opposite direction and id on another connection — only when exactly one such request exists.
+ */
+
+/** How a message was tied to its parent request. */
+export type Attribution = 'progressToken' | 'subscriptionId' | 'requestId' | 'stream' | 'open-request';
+
+/** Where one JSON-RPC item sits in the input. */
+export interface MessageRef {
+  line: MessageLine;
+  /** 0-based position of the line in the input. */
+  index: number;
+  /** 1-based line number in the file, when the reader knows it. */
+  lineNo: number | undefined;
+  /** Position inside a batch; undefined when the line is a single message. */
+  item: number | undefined;
+  /** `line.t` in epoch ms, undefined when absent or unparseable. */
+  time: number | undefined;
+}
+
+export type ExchangeOutcome = 'open' | 'ok' | 'error' | 'tool_error' | 'input_required' | 'unanswered';
+
+export interface Exchange {
+  /** Ordinal of the request in the trace (0, 1, 2 …), stable across runs. */
+  ordinal: number;
+  server: string | undefined;
+  conn: string | undefined;
+  /** Direction the request travelled: `in` for client requests, `out` for server→client requests. */
+  dir: Direction;
+  id: RpcId;
+  method: string;
+  request: RpcRequest;
+  requestRef: MessageRef;
+  response: RpcResponse | undefined;
+  responseRef: MessageRef | undefined;
+  latencyMs: number | undefined;
+  outcome: ExchangeOutcome;
+  /** A `notifications/cancelled` named this request. */
+  cancelled: boolean;
+  parent: Exchange | undefined;
+  via: Attribution | undefined;
+  depth: number;
+  /** Notifications and server→client exchanges that belong to this request, in arrival order. */
+  children: ExchangeChild[];
+}
+
+export type ExchangeChild =
+  | { kind: 'notification'; notification: RpcNotification; ref: MessageRef; via: Attribution }
+  | { kind: 'exchange'; exchange: Exchange; via: Attribution };
+
+/** One step of the pairing, emitted in input order (one per batch item, one per non-message line). */
+export type PairEvent =
+  | { kind: 'request'; exchange: Exchange; ref: MessageRef }
+  | { kind: 'response'; exchange: Exchange; ref: MessageRef }
+  | {
+      kind: 'notification';
+      notification: RpcNotification;
+      ref: MessageRef;
+      parent: Exchange | undefined;
+      via: Attribution | undefined;
+      depth: number;
+    }
+  | { kind: 'orphan'; response: RpcResponse; ref: MessageRef }
+  | { kind: 'invalid'; reason: string; ref: MessageRef }
+  | { kind: 'line'; line: TraceLine; index: number; lineNo: number | undefined }
+  | { kind: 'unanswered'; exchange: Exchange };
+
+export interface PairerOptions {
+  /** `keep` (default) collects children on each exchange; `none` keeps memory flat for pure statistics. */
+  children?: 'keep' | 'none';
+}
+
+const LONG_LIVED = new Set(['subscriptions/listen']);
+
+function opposite(dir: Direction): Direction {
+  return dir === 'in' ? 'out' : 'in';
+}
+
+function serverOf(line: { [key: string]: unknown }): string {
+  return typeof line.server === 'string' ? line.server : '';
+}
+
+function scopeOf(line: { [key: string]: unknown }): string {
+  return `${typeof line.server === 'string' ? line.server : ''}\u0000${typeof line.conn === 'string' ? line.conn : ''}`;
+}
+
+/** Map key of an id (or progress token) in one scope and direction. */
+function keyOf(scope: string, dir: Direction, id: RpcId): string {
+  return `${scope}\u0000${dir}\u0000${idKey(id)}`;
+}
+
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  const at = list ? list.lastIndexOf(value) : -1;
+  if (at < 0) return;
+  list!.splice(at, 1);
+  if (list!.length === 0) map.delete(key);
+}
+
+function parseTime(t: unknown): number | undefined {
+  if (typeof t !== 'string') return undefined;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Incremental pairer: push lines in trace order, get events back; call `finish()` at the end of input to
+ * flush requests that were never answered.
+ *
+ * @example
+ * const pairer = new Pairer();
+ * for (const line of lines) for (const ev of pairer.push(line)) if (ev.kind === 'response') console.log(ev.exchange.latencyMs);
+ * pairer.finish();
+ */
+export class Pairer {
+  private readonly keepChildren: boolean;
+  /** scope + dir + id → open exchanges (a queue, in case a peer reuses an id before it was answered). */
+  private readonly open = new Map<string, Exchange[]>();
+  /** scope + dir + token → exchange that asked for progress with that token. */
+  private readonly tokens = new Map<string, Exchange>();
+  /** scope → open client requests, oldest first, for the `open-request` heuristic. */
+  private readonly clientStack = new Map<string, Exchange[]>();
+  /** server + dir + id → open exchanges on any connection, for the HTTP fallback. */
+  private readonly byServer = new Map<string, Exchange[]>();
+  /** The trace is HTTP: connections are requests, ids live in the session (see the module comment). */
+  private http = false;
+  private ordinal = 0;
+  private index = 0;
+
+  constructor(options: PairerOptions = {}) {
+    this.keepChildren = options.children !== 'none';
+  }
+
+  /** Number of requests still waiting for a response. */
+  get openCount(): number {
+    let n = 0;
+    for (const queue of this.open.values()) n += queue.length;
+    return n;
+  }
+
+  /** Feeds one trace line; returns the events it produced (usually one). */
+  push(line: TraceLine, lineNo?: number): PairEvent[] {
+    const index = this.index++;
+    if (!isMessageLine(line)) {
+      if (line.type === 'meta') this.http = line.transport === 'http' || line.transport === 'sse';
+      const events: PairEvent[] = [{ kind: 'line', line, index, lineNo }];
+      if (line.type === 'event' && line.name === 'disconnect') {
+        const scope = scopeOf(line);
+        events.push(...this.abandon((x) => scopeOf(x.requestRef.line) === scope));
+      }
+      return events;
+    }
+    const items = messageItems(line.raw);
+    const batch = Array.isArray(line.raw);
+    const time = parseTime(line.t);
+    if (items.length === 0) {
+      const ref = { line, index, lineNo, item: undefined, time };
+      return [{ kind: 'invalid', reason: 'an empty batch', ref }];
+    }
+    return items.map((item, i) =>
+      this.pushItem(item, { line, index, lineNo, item: batch ? i : undefined, time }),
+    );
+  }
+
+  /** Ends the input: every request still open is reported as `unanswered`, oldest first. */
+  finish(): PairEvent[] {
+    return this.abandon(() => true);
+  }
+
+  /** Closes the open requests `which` selects as unanswered (end of input, or their connection went away). */
+  private abandon(which: (exchange: Exchange) => boolean): PairEvent[] {
+    const gone = [...this.open.values()].flat().filter(which);
+    gone.sort((a, b) => a.ordinal - b.ordinal);
+    return gone.map((exchange) => {
+      this.close(exchange);
+      exchange.outcome = 'unanswered';
+      return { kind: 'unanswered', exchange };
+    });
+  }
+
+  private pushItem(item: RpcItem, ref: MessageRef): PairEvent {
+    const dir = ref.line.dir;
+    const scope = scopeOf(ref.line);
+    switch (item.kind) {
+      case 'request':
+        return this.openRequest(item, ref, scope);
+      case 'response': {
+        const exchange = item.id === null ? undefined : this.lookup(ref.line, opposite(dir), item.id, true);
+        if (!exchange) return { kind: 'orphan', response: item, ref };
+        this.close(exchange);
+        exchange.response = item;
+        exchange.responseRef = ref;
+        const start = exchange.requestRef.time;
+        exchange.latencyMs = start !== undefined && ref.time !== undefined ? ref.time - start : undefined;
+        exchange.outcome = responseOutcome(item);
+        return { kind: 'response', exchange, ref };
+      }
+      case 'notification': {
+        const found = this.attribute(item, ref, scope);
+        if (found?.via === 'requestId') found.parent.cancelled = true;
+        if (found && this.keepChildren) {
+          found.parent.children.push({ kind: 'notification', notification: item, ref, via: found.via });
+        }
+        return {
+          kind: 'notification',
+          notification: item,
+          ref,
+          parent: found?.parent,
+          via: found?.via,
+          depth: found ? found.parent.depth + 1 : 0,
+        };
+      }
+      case 'invalid':
+        return { kind: 'invalid', reason: item.reason, ref };
+    }
+  }
+
+  private openRequest(request: RpcRequest, ref: MessageRef, scope: string): PairEvent {
+    const dir = ref.line.dir;
+    const found = dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream) : undefined;
+    const exchange: Exchange = {
+      ordinal: this.ordinal++,
+      server: typeof ref.line.server === 'string' ? ref.line.server : undefined,
+      conn: typeof ref.line.conn === 'string' ? ref.line.conn : undefined,
+      dir,
+      id: request.id,
+      method: request.method,
+      request,
+      requestRef: ref,
+      response: undefined,
+      responseRef: undefined,
+      latencyMs: undefined,
+      outcome: 'open',
+      cancelled: false,
+      parent: found?.parent,
+      via: found?.via,
+      depth: found ? found.parent.depth + 1 : 0,
+      children: [],
+    };
+    if (found && this.keepChildren)
+      found.parent.children.push({ kind: 'exchange', exchange, via: found.via });
+    addTo(this.open, keyOf(scope, dir, request.id), exchange);
+    addTo(this.byServer, keyOf(serverOf(ref.line), dir, request.id), exchange);
+    const token = progressToken(request);
+    if (token !== undefined) this.tokens.set(keyOf(scope, dir, token), exchange);
+    if (dir === 'in') addTo(this.clientStack, scope, exchange);
+    return { kind: 'request', exchange, ref };
+  }
+
+  private lookup(
+    line: MessageLine,
+    dir: Direction,
+    id: RpcId,
+    acrossConnections: boolean,
+  ): Exchange | undefined {
+    const own = this.open.get(keyOf(scopeOf(line), dir, id))?.[0];
+    if (own || !this.http || !acrossConnections) return own;
+    const others = this.byServer.get(keyOf(serverOf(line), dir, id));
+    return others?.length === 1 ? others[0] : undefined;
+  }
+
+  private close(exchange: Exchange): void {
+    const scope = scopeOf(exchange.requestRef.line);
+    removeFrom(this.open, keyOf(scope, exchange.dir, exchange.id), exchange);
+    removeFrom(this.byServer, keyOf(serverOf(exchange.requestRef.line), exchange.dir, exchange.id), exchange);
+    const token = progressToken(exchange.request);
+    const tokenKey = token === undefined ? undefined : keyOf(scope, exchange.dir, token);
+    if (tokenKey !== undefined && this.tokens.get(tokenKey) === exchange) this.tokens.delete(tokenKey);
+    removeFrom(this.clientStack, scope, exchange);
+  }
+
+  private attribute(
+    item: RpcNotification,
+    ref: MessageRef,
+    scope: string,
+  ): { parent: Exchange; via: Attribution } | undefined {
+    const dir = ref.line.dir;
+    // Progress and subscription notifications answer a request that travelled the other way.
+    const token = progressToken(item);
+    if (token !== undefined) {
+      const parent = this.tokens.get(keyOf(scope, opposite(dir), token));
+      if (parent) return { parent, via: 'progressToken' };
+    }
+    const subscription = subscriptionId(item);
+    if (subscription !== undefined) {
+      const parent = this.lookup(ref.line, opposite(dir), subscription, false);
+      if (parent) return { parent, via: 'subscriptionId' };
+    }
+    // A cancellation travels the same way as the request it cancels.
+    const cancelled = cancelledRequestId(item);
+    if (cancelled !== undefined) {
+      const parent = this.lookup(ref.line, dir, cancelled, true);
+      if (parent) return { parent, via: 'requestId' };
+    }
+    return dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream) : undefined;
+  }
+
+  private fromOpenRequest(
+    scope: string,
+    stream: string | undefined,
+  ): { parent: Exchange; via: Attribution } | undefined {
+    const stack = this.clientStack.get(scope);
+    if (!stack) return undefined;
+    if (stream !== undefined) {
+      let tagged = false;
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const candidate = stack[i]!;
+        if (candidate.requestRef.line.stream === stream) return { parent: candidate, via: 'stream' };
+        tagged ||= candidate.requestRef.line.stream !== undefined;
+      }
+      // Requests carry their streams but none is this one: a standalone (GET) stream, tied to no request.
+      if (tagged) return undefined;
+    }
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const candidate = stack[i]!;
+      if (!candidate.cancelled && !LONG_LIVED.has(candidate.method))
+        return { parent: candidate, via: 'open-request' };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Pairs a whole trace lazily: yields events in input order, then the unanswered requests.
+ *
+ * @example for (const ev of pairTrace(lines)) if (ev.kind === 'orphan') console.log('orphan', ev.response.id);
+ */
+export function* pairTrace(lines: Iterable<TraceLine>, options: PairerOptions = {}): Generator<PairEvent> {
+  const pairer = new Pairer(options);
+  for (const line of lines) yield* pairer.push(line);
+  yield* pairer.finish();
+}
+
+/**
+ * Async variant of {@link pairTrace} for streamed readers; memory stays proportional to the open requests.
+ *
+ * @example for await (const ev of pairTraceAsync(openedTrace.lines)) …
+ */
+export async function* pairTraceAsync(
+  lines: AsyncIterable<TraceLine> | Iterable<TraceLine>,
+  options: PairerOptions = {},
+): AsyncGenerator<PairEvent> {
+  const pairer = new Pairer(options);
+  for await (const line of lines) yield* pairer.push(line);
+  yield* pairer.finish();
+}
+
+export interface PairingResult {
+  /** Answered exchanges, in request order, including server→client ones (see `parent`). */
+  exchanges: Exchange[];
+  /** Requests that never got a response, in request order. */
+  unanswered: Exchange[];
+  /** Responses that match no open request. */
+  orphans: { response: RpcResponse; ref: MessageRef }[];
+  /** Notifications that belong to no request. */
+  topLevel: { notification: RpcNotification; ref: MessageRef }[];
+}
+
+/**
+ * Pairs a trace into plain arrays. Holds the whole trace: meant for tests and small traces, use {@link pairTrace}
+ * for big ones.
+ *
+ * @example collectExchanges(lines).exchanges.map((e) => `${e.method} ${e.latencyMs}ms`)
+ */
+export function collectExchanges(lines: Iterable<TraceLine>): PairingResult {
+  const result: PairingResult = { exchanges: [], unanswered: [], orphans: [], topLevel: [] };
+  for (const ev of pairTrace(lines)) {
+    if (ev.kind === 'response') result.exchanges.push(ev.exchange);
+    else if (ev.kind === 'unanswered') result.unanswered.push(ev.exchange);
+    else if (ev.kind === 'orphan') result.orphans.push({ response: ev.response, ref: ev.ref });
+    else if (ev.kind === 'notification' && !ev.parent)
+      result.topLevel.push({ notification: ev.notification, ref: ev.ref });
+  }
+  result.exchanges.sort((a, b) => a.ordinal - b.ordinal);
+  result.unanswered.sort((a, b) => a.ordinal - b.ordinal);
+  return result;
+}

@@ -1,0 +1,408 @@
+import { isObject, type JsonObject, type RpcId, toolName } from './jsonrpc.js';
+import { type Exchange, type PairEvent, Pairer } from './pairing.js';
+import type { Direction, Json, TraceLine } from './types.js';
+
+/**
+ * Session statistics, computed in one streaming pass (per-request latencies are kept for exact percentiles: 8 bytes
+ * per answered request, nothing per line).
+ *
+ * The `--json` shape of `tapedeck stats` is {@link TraceStats}, version 1. Absent facts are `null`, never missing
+ * keys; arrays are sorted (methods and notifications by server, direction, method; tools by server, name;
+ * unanswered by position in the trace), so two runs over one trace print identical JSON:
+ *
+ * ```json
+ * { "version": 1, "label": "everything", "startedAt": "…", "endedAt": "…", "durationMs": 14142,
+ *   "ended": true, "endReason": null, "exitCode": 0,
+ *   "servers": [{ "server": null, "name": "mcp-servers/everything", "title": "…", "version": "2.0.0",
+ *                 "protocolVersion": "2025-11-25", "era": "initialize" }],
+ *   "messages": { "in":  { "messages": 36, "bytes": 5120, "requests": 26, "responses": 4, "notifications": 1, "invalid": 0 },
+ *                 "out": { … } },
+ *   "lines": { "text": 0, "stderr": 0, "http": 0, "events": 0 },
+ *   "methods": [{ "server": null, "dir": "in", "method": "tools/call", "calls": 18, "errors": 0, "toolErrors": 0,
+ *                 "inputRequired": 0, "unanswered": 0, "cancelled": 0,
+ *                 "latencyMs": { "count": 18, "p50": 2, "p95": 2005, "max": 2005 } }],
+ *   "tools": [{ "server": null, "name": "echo", "calls": 1, "errors": 0, "toolErrors": 0, "inputRequired": 0,
+ *               "unanswered": 0, "cancelled": 0, "latencyMs": { … } }],
+ *   "notifications": [{ "server": null, "dir": "out", "method": "notifications/progress", "count": 4 }],
+ *   "unanswered": [{ "server": null, "conn": null, "dir": "in", "id": "listen:0", "method": "subscriptions/listen",
+ *                    "tool": null, "t": "…", "cancelled": true }],
+ *   "orphanResponses": 0 }
+ * ```
+ *
+ * `errors` counts JSON-RPC error responses; `toolErrors` counts results with `isError: true`; `unanswered` counts
+ * requests with no response by the end of the trace, `cancelled` those of them a `notifications/cancelled` named.
+ * Bytes are the UTF-8 length of `JSON.stringify(raw)` per message line.
+ */
+export interface TraceStats {
+  version: 1;
+  label: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  /** An `end` line was seen (a missing one means the recorder died or the trace is still being written). */
+  ended: boolean;
+  endReason: string | null;
+  exitCode: number | null;
+  servers: ServerStats[];
+  messages: { in: DirectionStats; out: DirectionStats };
+  lines: { text: number; stderr: number; http: number; events: number };
+  methods: MethodStats[];
+  tools: ToolStats[];
+  notifications: NotificationStats[];
+  unanswered: UnansweredStats[];
+  orphanResponses: number;
+}
+
+export interface ServerStats {
+  /** The trace's `server` field (multi-server traces), null for single-server traces. */
+  server: string | null;
+  name: string | null;
+  title: string | null;
+  version: string | null;
+  protocolVersion: string | null;
+  /** `initialize` handshake era, or the stateless 2026 era (`server/discover`, serverInfo in `_meta`). */
+  era: 'initialize' | 'discover';
+}
+
+export interface DirectionStats {
+  messages: number;
+  bytes: number;
+  requests: number;
+  responses: number;
+  notifications: number;
+  invalid: number;
+}
+
+export interface LatencyStats {
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface CallStats {
+  server: string | null;
+  calls: number;
+  errors: number;
+  toolErrors: number;
+  inputRequired: number;
+  unanswered: number;
+  cancelled: number;
+  latencyMs: LatencyStats | null;
+}
+
+export interface MethodStats extends CallStats {
+  dir: Direction;
+  method: string;
+}
+
+export interface ToolStats extends CallStats {
+  name: string;
+}
+
+export interface NotificationStats {
+  server: string | null;
+  dir: Direction;
+  method: string;
+  count: number;
+}
+
+export interface UnansweredStats {
+  server: string | null;
+  conn: string | null;
+  dir: Direction;
+  id: RpcId;
+  method: string;
+  tool: string | null;
+  t: string | null;
+  cancelled: boolean;
+}
+
+/**
+ * UTF-8 byte length of a string without encoding it (this module stays free of `node:` imports).
+ *
+ * @example utf8Length('é') // → 2
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Nearest-rank percentile of ascending-sorted numbers.
+ *
+ * @example percentile([1, 2, 3, 4], 0.5) // → 2
+ */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
+function emptyDirection(): DirectionStats {
+  return { messages: 0, bytes: 0, requests: 0, responses: 0, notifications: 0, invalid: 0 };
+}
+
+interface CallAccumulator {
+  stats: CallStats;
+  latencies: number[];
+}
+
+function str(value: Json | undefined): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Accumulates {@link TraceStats} from pairing events. Feed it every event of a {@link Pairer} (or use
+ * {@link computeStats}), then call `result()`.
+ *
+ * @example const c = new StatsCollector(); for (const ev of pairTrace(lines)) c.add(ev); c.result().durationMs
+ */
+export class StatsCollector {
+  private label: string | null = null;
+  private startedAt: string | null = null;
+  private firstT: string | null = null;
+  private lastT: string | null = null;
+  private end: Extract<TraceLine, { type: 'end' }> | undefined;
+  private readonly servers = new Map<string, ServerStats>();
+  private readonly messages = { in: emptyDirection(), out: emptyDirection() };
+  private readonly lines = { text: 0, stderr: 0, http: 0, events: 0 };
+  private readonly methods = new Map<string, CallAccumulator & { dir: Direction; method: string }>();
+  private readonly tools = new Map<string, CallAccumulator & { name: string }>();
+  private readonly notifications = new Map<string, NotificationStats>();
+  private readonly unanswered: UnansweredStats[] = [];
+  private orphans = 0;
+
+  add(ev: PairEvent): void {
+    if (ev.kind === 'line') this.addLine(ev.line);
+    else if (ev.kind === 'unanswered') this.addOutcome(ev.exchange);
+    else this.addMessage(ev);
+  }
+
+  private addMessage(ev: Exclude<PairEvent, { kind: 'line' | 'unanswered' }>): void {
+    const { ref } = ev;
+    const dir = this.messages[ref.line.dir];
+    if (ref.item === undefined || ref.item === 0) {
+      dir.messages++;
+      dir.bytes += utf8Length(JSON.stringify(ref.line.raw));
+      this.firstT ??= ref.line.t;
+      this.lastT = ref.line.t;
+    }
+    const server = str(ref.line.server as Json | undefined);
+    switch (ev.kind) {
+      case 'request':
+        dir.requests++;
+        for (const acc of this.call(ev.exchange)) acc.stats.calls++;
+        return;
+      case 'response':
+        dir.responses++;
+        this.noteServer(ev.exchange);
+        this.addOutcome(ev.exchange);
+        return;
+      case 'orphan':
+        dir.responses++;
+        this.orphans++;
+        return;
+      case 'notification': {
+        dir.notifications++;
+        const { method } = ev.notification;
+        const key = `${server}\u0000${method}\u0000${ref.line.dir}`;
+        const entry = this.notifications.get(key) ?? { server, dir: ref.line.dir, method, count: 0 };
+        entry.count++;
+        this.notifications.set(key, entry);
+        return;
+      }
+      case 'invalid':
+        dir.invalid++;
+        return;
+    }
+  }
+
+  private addLine(line: TraceLine): void {
+    switch (line.type) {
+      case 'meta':
+        this.label ??= line.label;
+        this.startedAt ??= line.startedAt;
+        return;
+      case 'end':
+        this.end = line;
+        return;
+      case 'text':
+      case 'stderr':
+      case 'http':
+        this.lines[line.type]++;
+        break;
+      case 'event':
+        this.lines.events++;
+        break;
+    }
+    if (typeof line.t === 'string') {
+      this.firstT ??= line.t;
+      this.lastT = line.t;
+    }
+  }
+
+  /** The per-method accumulator, plus the per-tool one for `tools/call`. */
+  private call(exchange: Exchange): CallAccumulator[] {
+    const server = exchange.server ?? null;
+    const methodKey = `${server}\u0000${exchange.method}\u0000${exchange.dir}`;
+    let method = this.methods.get(methodKey);
+    if (!method) {
+      method = { stats: emptyCall(server), latencies: [], dir: exchange.dir, method: exchange.method };
+      this.methods.set(methodKey, method);
+    }
+    const name = toolName(exchange.request);
+    if (name === undefined || exchange.dir !== 'in') return [method];
+    const toolKey = `${server}\u0000${name}`;
+    let tool = this.tools.get(toolKey);
+    if (!tool) {
+      tool = { stats: emptyCall(server), latencies: [], name };
+      this.tools.set(toolKey, tool);
+    }
+    return [method, tool];
+  }
+
+  private addOutcome(exchange: Exchange): void {
+    for (const acc of this.call(exchange)) {
+      const s = acc.stats;
+      if (exchange.outcome === 'error') s.errors++;
+      else if (exchange.outcome === 'tool_error') s.toolErrors++;
+      else if (exchange.outcome === 'input_required') s.inputRequired++;
+      else if (exchange.outcome === 'unanswered') {
+        s.unanswered++;
+        if (exchange.cancelled) s.cancelled++;
+      }
+      if (exchange.latencyMs !== undefined) acc.latencies.push(exchange.latencyMs);
+    }
+    if (exchange.outcome === 'unanswered') {
+      this.unanswered.push({
+        server: exchange.server ?? null,
+        conn: exchange.conn ?? null,
+        dir: exchange.dir,
+        id: exchange.id,
+        method: exchange.method,
+        tool: toolName(exchange.request) ?? null,
+        t: exchange.requestRef.line.t ?? null,
+        cancelled: exchange.cancelled,
+      });
+    }
+  }
+
+  /** Server identity: the initialize result, else any 2026-era result's `_meta[…/serverInfo]`. */
+  private noteServer(exchange: Exchange): void {
+    const result = exchange.response?.result;
+    if (exchange.dir !== 'in' || !isObject(result)) return;
+    const key = exchange.server ?? '';
+    const known = this.servers.get(key);
+    if (exchange.method === 'initialize' && known?.era !== 'initialize') {
+      const info = isObject(result.serverInfo) ? result.serverInfo : {};
+      this.servers.set(key, serverStats(exchange.server, info, str(result.protocolVersion), 'initialize'));
+      return;
+    }
+    const meta = isObject(result._meta) ? result._meta : undefined;
+    const info = meta?.['io.modelcontextprotocol/serverInfo'];
+    if (known || !isObject(info)) return;
+    const requestMeta = exchange.request.params?._meta;
+    const version = isObject(requestMeta)
+      ? str(requestMeta['io.modelcontextprotocol/protocolVersion'])
+      : null;
+    this.servers.set(key, serverStats(exchange.server, info, version, 'discover'));
+  }
+
+  result(): TraceStats {
+    const endT = this.end?.t ?? this.lastT;
+    const start = this.startedAt ?? this.firstT;
+    const span = start && endT ? Date.parse(endT) - Date.parse(start) : Number.NaN;
+    const byKey = <T>(map: Map<string, T>, key: (v: T) => string): T[] =>
+      [...map.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    return {
+      version: 1,
+      label: this.label,
+      startedAt: start,
+      endedAt: endT,
+      durationMs: this.end?.durationMs ?? (Number.isNaN(span) ? null : span),
+      ended: this.end !== undefined,
+      endReason: this.end?.reason ?? null,
+      exitCode: this.end?.exitCode ?? null,
+      servers: byKey(this.servers, (s) => s.server ?? ''),
+      messages: { in: { ...this.messages.in }, out: { ...this.messages.out } },
+      lines: { ...this.lines },
+      methods: byKey(this.methods, (m) => `${m.stats.server ?? ''}\u0000${m.dir}\u0000${m.method}`).map(
+        (m) => ({
+          dir: m.dir,
+          method: m.method,
+          ...finishCall(m),
+        }),
+      ),
+      tools: byKey(this.tools, (t) => `${t.stats.server ?? ''}\u0000${t.name}`).map((t) => ({
+        name: t.name,
+        ...finishCall(t),
+      })),
+      notifications: byKey(this.notifications, (n) => `${n.server ?? ''}\u0000${n.dir}\u0000${n.method}`),
+      unanswered: [...this.unanswered],
+      orphanResponses: this.orphans,
+    };
+  }
+}
+
+function emptyCall(server: string | null): CallStats {
+  const zero = { calls: 0, errors: 0, toolErrors: 0, inputRequired: 0, unanswered: 0, cancelled: 0 };
+  return { server, ...zero, latencyMs: null };
+}
+
+function finishCall(acc: CallAccumulator): CallStats {
+  const sorted = [...acc.latencies].sort((a, b) => a - b);
+  const latencyMs =
+    sorted.length === 0
+      ? null
+      : {
+          count: sorted.length,
+          p50: percentile(sorted, 0.5),
+          p95: percentile(sorted, 0.95),
+          max: sorted.at(-1)!,
+        };
+  return { ...acc.stats, latencyMs };
+}
+
+function serverStats(
+  server: string | undefined,
+  info: JsonObject,
+  protocolVersion: string | null,
+  era: ServerStats['era'],
+): ServerStats {
+  return {
+    server: server ?? null,
+    name: str(info.name),
+    title: str(info.title),
+    version: str(info.version),
+    protocolVersion,
+    era,
+  };
+}
+
+/**
+ * Statistics of a whole trace in one streaming pass.
+ *
+ * @example const stats = await computeStats(readLines('trace.jsonl')); stats.tools[0]?.latencyMs?.p95
+ */
+export async function computeStats(
+  lines: AsyncIterable<TraceLine> | Iterable<TraceLine>,
+): Promise<TraceStats> {
+  const pairer = new Pairer({ children: 'none' });
+  const collector = new StatsCollector();
+  for await (const line of lines) for (const ev of pairer.push(line)) collector.add(ev);
+  for (const ev of pairer.finish()) collector.add(ev);
+  return collector.result();
+}

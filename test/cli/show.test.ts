@@ -1,0 +1,285 @@
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { showTrace } from '../../src/cli/commands/show.js';
+import { stripAnsi, useColor } from '../../src/cli/format/color.js';
+import { renderTimeline } from '../../src/cli/format/timeline.js';
+import { run } from '../../src/cli/main.js';
+import { pairTrace } from '../../src/trace/pairing.js';
+import type { TraceLine } from '../../src/trace/types.js';
+
+const interop = join(import.meta.dirname, '..', 'fixtures', 'interop');
+const mcpTape = join(interop, 'mcp-tape', 'everything-stdio.jsonl');
+
+function lines(path: string): TraceLine[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((text) => text.trim() !== '')
+    .map((text) => JSON.parse(text) as TraceLine);
+}
+
+class Sink extends Writable {
+  text = '';
+  isTTY = false;
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Runs the CLI in-process and captures what it prints. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await run(args);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** The row that contains `text` (exactly one expected). */
+function row(output: string, text: string): string {
+  const found = output.split('\n').filter((line) => line.includes(text));
+  expect(found, `rows containing ${text}`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('the show timeline', () => {
+  const timeline = renderTimeline(pairTrace(lines(mcpTape)), { color: false });
+
+  it('opens with the session and shows time offsets, arrows, ids and latencies', () => {
+    expect(timeline.split('\n')[0]).toBe(
+      'everything · node server-everything/dist/index.js stdio · started 2026-11-29T20:41:07.000Z',
+    );
+    expect(row(timeline, '→ initialize #0')).toMatch(
+      /^ {2}\+0\.012s {2}→ initialize #0 +probe 0\.0\.1 · protocol 2025-11-25$/,
+    );
+    expect(row(timeline, '← initialize #0')).toContain('✓ 354ms');
+    expect(row(timeline, '← initialize #0')).toContain('mcp-servers/everything 2.0.0');
+  });
+
+  it('names tools, resources and prompts', () => {
+    expect(row(timeline, 'tools/call echo #5 ✓')).toMatch(/← tools\/call echo #5 ✓ 5ms +Echo: hello$/);
+    expect(row(timeline, '→ resources/read demo://resource/dynamic/text/1 #22')).toBeTruthy();
+    expect(row(timeline, '→ prompts/get simple-prompt #23')).toBeTruthy();
+  });
+
+  it('indents server→client requests and notifications under their request', () => {
+    expect(row(timeline, '← sampling/createMessage #1')).toMatch(/^ {2}\+3\.084s {4}← sampling/);
+    expect(row(timeline, '→ sampling/createMessage #1 ✓ 9ms')).toMatch(/^ {2}\+3\.093s {4}→ sampling/);
+    const progress = timeline.split('\n').filter((line) => line.includes('notifications/progress'));
+    expect(progress).toHaveLength(4);
+    for (const line of progress) expect(line).toMatch(/ {4}← notifications\/progress +\d\/4$/);
+    expect(row(timeline, '← roots/list #0')).toMatch(/^ {2}\+0\.730s {2}← roots\/list #0$/);
+  });
+
+  it('ends with the end line', () => {
+    expect(timeline.trimEnd().split('\n').at(-1)).toBe(' +14.142s  ■ end · 14.142s · exit 0');
+  });
+
+  it('marks JSON-RPC errors, tool errors and unanswered requests', () => {
+    const t = '2026-01-01T00:00:00.000Z';
+    const trace: TraceLine[] = [
+      { t, dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } } },
+      { t, dir: 'out', raw: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown tool: a' } } },
+      { t, dir: 'in', raw: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'b' } } },
+      {
+        t,
+        dir: 'out',
+        raw: { jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: 'no' }] } },
+      },
+      { t, dir: 'in', raw: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'c' } } },
+    ];
+    const out = renderTimeline(pairTrace(trace), { color: false });
+    expect(row(out, '← tools/call a #1')).toMatch(/✗ 0ms +error -32602 Unknown tool: a$/);
+    expect(row(out, '← tools/call b #2')).toMatch(/✗ 0ms +tool error: no$/);
+    expect(out).toContain('unanswered requests:');
+    expect(row(out, 'never answered')).toContain('tools/call c #3');
+  });
+
+  it('shows stderr, text lines, events and batches', () => {
+    const t = '2026-01-01T00:00:01.500Z';
+    const trace: TraceLine[] = [
+      { v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'demo', transport: 'stdio' },
+      { t, seq: 1, type: 'stderr', text: 'server listening on stdio' },
+      { t, seq: 2, type: 'text', dir: 'out', text: 'Welcome banner' },
+      { t, seq: 3, type: 'event', name: 'truncated', bytes: 20_000_000 },
+      {
+        t,
+        seq: 4,
+        dir: 'in',
+        raw: [
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { jsonrpc: '2.0', id: 2, method: 'ping' },
+        ],
+      },
+    ];
+    const out = renderTimeline(pairTrace(trace), { color: false });
+    expect(out.split('\n')).toEqual([
+      'demo · stdio · started 2026-01-01T00:00:00.000Z',
+      '  +1.500s  stderr server listening on stdio',
+      '  +1.500s  ← text Welcome banner',
+      '  +1.500s  ⚑ truncated {"bytes":20000000}',
+      '  +1.500s  → [batch 1] ping #1',
+      '  +1.500s  → [batch 2] ping #2',
+      'unanswered requests:',
+      '  +1.500s  → [batch 1] ping #1                                 never answered',
+      '  +1.500s  → [batch 2] ping #2                                 never answered',
+      '',
+    ]);
+  });
+
+  it('colours only when asked, and fits a terminal width', () => {
+    const coloured = renderTimeline(pairTrace(lines(mcpTape)), { color: true, width: 100 });
+    expect(coloured).toContain('\u001b[');
+    expect(stripAnsi(coloured).split('\n')[1]).toBe(timeline.split('\n')[1]);
+    for (const line of stripAnsi(coloured).split('\n').slice(1, -2))
+      expect([...line].length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('colour decisions', () => {
+  it('colours a TTY unless NO_COLOR is set to something', () => {
+    expect(useColor({ isTTY: true }, {})).toBe(true);
+    expect(useColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(useColor({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
+    expect(useColor({ isTTY: false }, {})).toBe(false);
+    expect(useColor({}, {})).toBe(false);
+  });
+});
+
+describe('tapedeck show', () => {
+  it('prints the timeline of a trace file', async () => {
+    const { code, stdout, stderr } = await cli(['show', mcpTape]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('\u001b[');
+    expect(row(stdout, '← tools/call trigger-long-running-operation #13')).toContain('✓ 2005ms');
+  });
+
+  it('reads every importable format', async () => {
+    for (const file of [
+      'mcporter/everything-get-sum.ndjson',
+      'mcporter/everything-long-running.ndjson',
+      'shack/my_session.json',
+      'era2026/era2026-stdio.jsonl',
+      'era2026/era2026-http.jsonl',
+      'era2026/era2026-http-exchanges.json',
+    ]) {
+      const { code, stdout } = await cli(['show', join(interop, file)]);
+      expect(code, file).toBe(0);
+      expect(stdout, file).toMatch(/→ (initialize|server\/discover|tools\/call|tools\/list)\b.* #/);
+    }
+  });
+
+  it('prints lines as JSONL with --raw', async () => {
+    const { code, stdout } = await cli([
+      'show',
+      '--raw',
+      join(interop, 'mcporter', 'everything-get-sum.ndjson'),
+    ]);
+    expect(code).toBe(0);
+    const parsed = stdout
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as TraceLine);
+    expect(parsed[0]).toMatchObject({ type: 'meta', label: 'everything' });
+    expect(parsed.at(-1)).toMatchObject({ type: 'end', reason: 'imported' });
+    expect(parsed.filter((line) => line.type === undefined)).toHaveLength(8);
+  });
+
+  it('says which file is missing', async () => {
+    const { code, stderr } = await cli(['show', 'no/such/trace.jsonl']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^tapedeck: .*no\/such\/trace\.jsonl/);
+    expect(stderr.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('tapedeck show --follow', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints lines as they are appended, waits out a half-written line, and stops at the end line', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tapedeck-follow-'));
+    const file = join(dir, 'live.jsonl');
+    const all = readFileSync(mcpTape, 'utf8').split('\n');
+    writeFileSync(file, `${all.slice(0, 3).join('\n')}\n`);
+    const stdout = new Sink();
+    const done = showTrace(file, { follow: true }, { stdout, stderr: new Sink(), env: {} });
+    await vi.waitFor(() => expect(stdout.text).toContain('← initialize #0'), { timeout: 5000 });
+    const next = `${all[3]}\n`;
+    appendFileSync(file, next.slice(0, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stdout.text).not.toContain('notifications/initialized');
+    appendFileSync(file, next.slice(20));
+    await vi.waitFor(() => expect(stdout.text).toContain('→ notifications/initialized'), { timeout: 5000 });
+    appendFileSync(file, `${all.slice(4).join('\n')}`);
+    await done;
+    expect(stdout.text).toContain('■ end · 14.142s');
+  });
+
+  it('stops when interrupted and reports what was still open', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tapedeck-follow-'));
+    const file = join(dir, 'live.jsonl');
+    const all = readFileSync(mcpTape, 'utf8').split('\n');
+    writeFileSync(file, `${all.slice(0, 2).join('\n')}\n`);
+    const stdout = new Sink();
+    const stop = new AbortController();
+    const done = showTrace(
+      file,
+      { follow: true },
+      { stdout, stderr: new Sink(), env: {}, stop: stop.signal },
+    );
+    await vi.waitFor(() => expect(stdout.text).toContain('→ initialize #0'), { timeout: 5000 });
+    stop.abort();
+    await done;
+    expect(stdout.text).toContain('unanswered requests:');
+  });
+
+  it('follows the recorder onto a new file when it rotates', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tapedeck-follow-'));
+    const file = join(dir, 'live.jsonl');
+    const t = '2026-01-01T00:00:00.000Z';
+    const meta = (segment: number) =>
+      JSON.stringify({ v: 1, type: 'meta', startedAt: t, label: 'live', traceId: 'abc', segment });
+    const request = JSON.stringify({
+      t,
+      seq: 1,
+      dir: 'in',
+      raw: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    writeFileSync(file, `${meta(0)}\n${request}\n`);
+    const stdout = new Sink();
+    const done = showTrace(file, { follow: true }, { stdout, stderr: new Sink(), env: {} });
+    await vi.waitFor(() => expect(stdout.text).toContain('→ tools/list #1'), { timeout: 5000 });
+    renameSync(file, join(dir, 'live.1.jsonl'));
+    const response = JSON.stringify({
+      t,
+      seq: 2,
+      dir: 'out',
+      raw: { jsonrpc: '2.0', id: 1, result: { tools: [] } },
+    });
+    const end = JSON.stringify({ t, type: 'end', durationMs: 5, reason: 'process_exit' });
+    writeFileSync(file, `${meta(1)}\n${response}\n${end}\n`);
+    await done;
+    expect(stdout.text).toContain('── segment 1 ──');
+    expect(stdout.text).toContain('← tools/list #1 ✓ 0ms');
+    expect(stdout.text).not.toContain('unanswered');
+  });
+});

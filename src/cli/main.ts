@@ -8,6 +8,14 @@ export function buildProgram(): Command {
   const program = new Command('tapedeck')
     .description('Record, inspect, replay and verify Model Context Protocol traffic.')
     .version(VERSION, '-V, --version')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck record --out ./traces -- npx -y @modelcontextprotocol/server-everything\n' +
+        '  tapedeck show traces/<file>.jsonl\n' +
+        '  tapedeck stats traces/<file>.jsonl --json\n\n' +
+        "Exit codes: 0 ok, 1 a finding or bad input, 2 a usage error (record passes on the server's exit code).",
+    )
     .exitOverride()
     .configureOutput({
       // Commander's own errors are rethrown through exitOverride and printed once by run(), so print nothing here.

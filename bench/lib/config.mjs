@@ -1,0 +1,63 @@
+/**
+ * Every knob of the benchmark, as data. Each can be overridden from the environment (BENCH_CALLS=500 …); the
+ * defaults are the issue's numbers and keep a full run well under three minutes on a 2-core machine.
+ */
+export const BENCH_DEFAULTS = {
+  /** Measured calls per phase (sequential, then in flight) per round and mode. */
+  calls: 2000,
+  /** Calls at the start of each connection (and before the in-flight phase) that are not measured. */
+  warmup: 200,
+  /** Requests in flight during the throughput phase. */
+  concurrency: 16,
+  /** Rounds per mode; modes alternate within each round (direct, relay, proxy, direct, …). */
+  rounds: 5,
+  /** Measured calls per phase for the raw echo floor (cheap, so more samples). */
+  rawCalls: 5000,
+  /** Also measure a bare Node pipe relay: the "one extra pipe hop" the proxy is held to. 0 turns it off. */
+  relay: 1,
+  /** Trace lines per writer round. */
+  writerLines: 200_000,
+  writerRounds: 3,
+  /** Size of one encoded trace line in the writer benchmark. */
+  lineBytes: 200,
+};
+
+/** Targets from the issue. */
+export const TARGETS = {
+  /** proxy p50 / direct p50, sequential calls: at most this. */
+  latencyRatio: 1.25,
+  /** proxy throughput / direct throughput at `concurrency` in flight: at least this. */
+  throughputRatio: 0.8,
+  /** FileSink lines per second: at least this. */
+  sinkLinesPerSec: 200_000,
+};
+
+const ENV_NAMES = {
+  calls: 'BENCH_CALLS',
+  warmup: 'BENCH_WARMUP',
+  concurrency: 'BENCH_CONCURRENCY',
+  rounds: 'BENCH_ROUNDS',
+  rawCalls: 'BENCH_RAW_CALLS',
+  relay: 'BENCH_RELAY',
+  writerLines: 'BENCH_WRITER_LINES',
+  writerRounds: 'BENCH_WRITER_ROUNDS',
+  lineBytes: 'BENCH_LINE_BYTES',
+};
+
+/** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */
+export function loadConfig(env = process.env) {
+  const config = { ...BENCH_DEFAULTS };
+  for (const [key, name] of Object.entries(ENV_NAMES)) {
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    const value = Number(text.replaceAll('_', ''));
+    const min = key === 'relay' || key === 'warmup' ? 0 : 1;
+    if (!Number.isInteger(value) || value < min) {
+      throw new Error(`${name}=${text} is not valid; expected an integer >= ${min}`);
+    }
+    config[key] = value;
+  }
+  if (config.lineBytes < 120)
+    throw new Error(`BENCH_LINE_BYTES=${config.lineBytes} is too small; use >= 120`);
+  return config;
+}

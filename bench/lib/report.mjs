@@ -1,0 +1,134 @@
+import { TARGETS } from './config.mjs';
+
+const fmt = {
+  ms: (v) => (Number.isFinite(v) ? `${v.toFixed(3)} ms` : '—'),
+  rate: (v) => (Number.isFinite(v) ? `${Math.round(v).toLocaleString('en-US')}/s` : '—'),
+  ratio: (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—'),
+  range: ([a, b]) => (Number.isFinite(a) ? `${a.toFixed(2)}–${b.toFixed(2)}` : '—'),
+  us: (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${Math.round(v)} µs` : '—'),
+};
+
+export const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+
+/** Adds PASS/MISS against the targets to a comparison of modes. */
+export function judge(comparison) {
+  const proxy = comparison.ratios.proxy;
+  return {
+    latency: { ratio: proxy.p50, target: TARGETS.latencyRatio, pass: proxy.p50 <= TARGETS.latencyRatio },
+    throughput: {
+      ratio: proxy.throughput,
+      target: TARGETS.throughputRatio,
+      pass: proxy.throughput >= TARGETS.throughputRatio,
+    },
+  };
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows
+    .map((r, i) => {
+      const line = r.map((cell, c) =>
+        c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]),
+      );
+      return i === 0 ? `${line.join('  ')}\n${widths.map((w) => '-'.repeat(w)).join('  ')}` : line.join('  ');
+    })
+    .join('\n');
+}
+
+function modeTable(title, comparison, calls, concurrency) {
+  const rows = [
+    [
+      'mode',
+      'seq p50',
+      'seq p95',
+      `${concurrency}-in-flight`,
+      'p50 ×direct',
+      'p50 added',
+      'tput ×direct',
+      'hop CPU/call',
+    ],
+  ];
+  for (const [mode, m] of Object.entries(comparison.byMode)) {
+    const r = comparison.ratios[mode];
+    rows.push([
+      mode,
+      fmt.ms(m.seqP50),
+      fmt.ms(m.seqP95),
+      fmt.rate(m.throughput),
+      r ? `${fmt.ratio(r.p50)} (${fmt.range(r.p50Range)})` : '',
+      r ? fmt.us(r.addedP50Us) : '',
+      r ? `${fmt.ratio(r.throughput)} (${fmt.range(r.throughputRange)})` : '',
+      Number.isFinite(m.hopCpuUsPerCall) ? `${m.hopCpuUsPerCall.toFixed(1)} µs` : '',
+    ]);
+  }
+  return `${title} — ${calls} calls per phase, medians of ${comparison.byMode.direct.rounds} rounds; (range) = per-round paired ratios\n${table(rows)}`;
+}
+
+/** The human summary printed at the end of a run. */
+export function renderSummary(results) {
+  const { config, sdk, raw, writer } = results;
+  const out = [];
+  out.push(
+    modeTable('SDK Client ↔ server-everything, echo over stdio', sdk, config.calls, config.concurrency),
+  );
+  out.push('');
+  out.push(
+    modeTable('Raw echo floor (hand-written client and server)', raw, config.rawCalls, config.concurrency),
+  );
+  out.push('');
+  out.push(
+    `Trace writer — ${config.writerLines.toLocaleString('en-US')} lines of ~${config.lineBytes} B, medians of ${config.writerRounds} rounds\n${table(
+      [
+        ['path', 'lines/s', 'MB/s', 'B/line', 'close+fsync'],
+        ...[
+          ['FileSink.append', writer.sink],
+          ['PipeCapture → FileSink, 64 KiB reads', writer.capture],
+          ['PipeCapture → FileSink, 1 msg/read', writer.captureSeq],
+        ].map(([name, w]) => [
+          name,
+          fmt.rate(w.linesPerSec),
+          w.mbPerSec.toFixed(1),
+          Math.round(w.bytesPerLine),
+          fmt.ms(w.closeMs),
+        ]),
+      ],
+    )}`,
+  );
+  out.push('');
+  const rows = [['target', 'measured', 'goal', 'result']];
+  for (const [name, cmp] of [
+    ['SDK', results.verdicts.sdk],
+    ['raw', results.verdicts.raw],
+  ]) {
+    rows.push([
+      `${name} proxy/direct p50`,
+      fmt.ratio(cmp.latency.ratio),
+      `≤ ${cmp.latency.target}`,
+      verdict(cmp.latency.pass),
+    ]);
+    rows.push([
+      `${name} proxy/direct throughput`,
+      fmt.ratio(cmp.throughput.ratio),
+      `≥ ${cmp.throughput.target}`,
+      verdict(cmp.throughput.pass),
+    ]);
+  }
+  const w = results.verdicts.writer;
+  rows.push(['FileSink lines/s', fmt.rate(w.linesPerSec), `≥ ${fmt.rate(w.target)}`, verdict(w.pass)]);
+  if (sdk.ratios.relay) {
+    rows.push([
+      '(info) SDK proxy/relay p50',
+      fmt.ratio(sdk.byMode.proxy.seqP50 / sdk.byMode.relay.seqP50),
+      '',
+      '',
+    ]);
+    rows.push([
+      '(info) raw proxy/relay p50',
+      fmt.ratio(raw.byMode.proxy.seqP50 / raw.byMode.relay.seqP50),
+      '',
+      '',
+    ]);
+  }
+  out.push(`Summary (${(results.elapsedMs / 1000).toFixed(1)} s total)\n${table(rows)}`);
+  return out.join('\n');
+}

@@ -1,0 +1,116 @@
+// `npm run bench`: what recording costs, measured against a direct connection in the same process, modes
+// alternating round by round (timing on small shared machines drifts by tens of percent between runs, so only
+// same-run ratios mean anything). Knobs: see bench/lib/config.mjs (BENCH_CALLS, BENCH_ROUNDS, …).
+// Prints progress on stderr, the summary table on stdout; `--json` prints the results as JSON instead.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, TARGETS } from './lib/config.mjs';
+import { modeList } from './lib/modes.mjs';
+import { killSurvivors } from './lib/processes.mjs';
+import { rawRound } from './lib/raw-echo.mjs';
+import { judge, renderSummary } from './lib/report.mjs';
+import { sdkRound } from './lib/sdk-echo.mjs';
+import { compareModes } from './lib/stats.mjs';
+import { writerBench } from './lib/writer.mjs';
+
+const json = process.argv.includes('--json');
+const log = (line) => process.stderr.write(`${line}\n`);
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  log(`bench: ${err.message}`);
+  process.exit(2);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
+const cleanup = () => {
+  killSurvivors();
+  rmSync(tmp, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    log(`bench: ${signal}, stopping`);
+    process.exit(130);
+  });
+}
+
+/** Runs `rounds` rounds, every mode once per round in a fixed order, each on a fresh connection. */
+async function alternate(name, runRound) {
+  const modes = modeList(config);
+  const rounds = [];
+  for (let round = 1; round <= config.rounds; round += 1) {
+    for (const mode of modes) {
+      const result = await runRound({ mode, round, config, tmp });
+      rounds.push(result);
+      const trace = result.traceLines !== undefined ? `  trace ${result.traceMessages} msgs` : '';
+      const cpu =
+        result.hopCpuUsPerCall !== undefined ? `  hop CPU ${result.hopCpuUsPerCall.toFixed(1)} µs/call` : '';
+      log(
+        `${name} round ${round} ${mode.padEnd(6)} seq p50 ${result.seq.p50.toFixed(3)} ms  p95 ${result.seq.p95.toFixed(3)} ms  ` +
+          `${config.concurrency}-in-flight ${Math.round(result.conc.throughput)}/s${cpu}${trace}`,
+      );
+    }
+  }
+  return rounds;
+}
+
+/** A proxy figure only counts if the proxy recorded every message it forwarded. */
+function assertRecorded(name, rounds, calls) {
+  const expected = 2 * (2 * calls + 2 * config.warmup);
+  for (const r of rounds.filter((x) => x.mode === 'proxy')) {
+    if (r.traceMessages < expected || !r.traceEnded) {
+      throw new Error(
+        `${name} round ${r.round}: trace holds ${r.traceMessages} messages (expected ≥ ${expected}), end line ${r.traceEnded ? 'present' : 'missing'}`,
+      );
+    }
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  log(`bench: ${JSON.stringify(config)}`);
+  const sdkRounds = await alternate('sdk', sdkRound);
+  assertRecorded('sdk', sdkRounds, config.calls);
+  const rawRounds = await alternate('raw', rawRound);
+  assertRecorded('raw', rawRounds, config.rawCalls);
+  const writer = await writerBench(config, tmp, (kind, round, r) =>
+    log(
+      `writer round ${round} ${kind.padEnd(10)} ${Math.round(r.linesPerSec)} lines/s  close ${r.closeMs.toFixed(1)} ms`,
+    ),
+  );
+  const modes = modeList(config);
+  const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
+  const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
+  const results = {
+    node: process.version,
+    config,
+    targets: TARGETS,
+    sdk,
+    raw,
+    writer,
+    verdicts: {
+      sdk: judge(sdk),
+      raw: judge(raw),
+      writer: {
+        linesPerSec: writer.sink.linesPerSec,
+        target: TARGETS.sinkLinesPerSec,
+        pass: writer.sink.linesPerSec >= TARGETS.sinkLinesPerSec,
+      },
+    },
+    elapsedMs: performance.now() - started,
+  };
+  if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else process.stdout.write(`\n${renderSummary(results)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    log(`bench: ${err?.stack ?? err}`);
+    process.exit(1);
+  },
+);

@@ -15,7 +15,13 @@ export function openStdout(): Writable {
   } catch {
     kind = 'other';
   }
-  if (kind === 'pipe') return new Socket({ fd: 1, readable: false, writable: true });
+  if (kind === 'pipe') {
+    // Create Node's own lazy `process.stdout` handle first, while fd 1 is idle. libuv refuses a second handle on an
+    // fd that has an active watcher (EEXIST), so touching `process.stdout` later — while our socket still has
+    // writes queued for a slow client — would throw and lose the queued tail.
+    void process.stdout;
+    return new Socket({ fd: 1, readable: false, writable: true });
+  }
   if (kind === 'file') return createWriteStream('', { fd: 1, autoClose: false });
   return process.stdout;
 }

@@ -9,6 +9,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import { ensurePrivateDir, segmentPath } from './paths.js';
 import { BaseSink, type BaseSinkOptions } from './sink.js';
@@ -23,6 +24,8 @@ export interface FileSinkOptions extends BaseSinkOptions {
   flushBytes?: number;
   /** Where the one-per-kind failure warnings go. */
   warn?: (message: string) => void;
+  /** Writes to the open trace file, `fs.writeSync`'s shape; a seam for tests that inject disk failures. */
+  write?: (fd: number, data: Buffer, offset: number, length: number, position: number | null) => number;
 }
 
 export const FILE_SINK_DEFAULTS = { maxBytes: 50 * 1024 * 1024, maxFiles: 4, flushBytes: 64 * 1024 } as const;
@@ -42,12 +45,18 @@ export class FileSink extends BaseSink {
   private readonly maxFiles: number;
   private readonly flushBytes: number;
   private readonly warn: (message: string) => void;
+  private readonly write: NonNullable<FileSinkOptions['write']>;
   private fd: number | undefined;
   private regular = true;
   private size = 0;
   private segment = 0;
   /** Record lines in the active segment: a segment never rotates away holding only its meta line. */
   private records = 0;
+  /** The open file is still empty: its first write starts with the segment's meta line (also after a failed try). */
+  private metaPending = false;
+  private metaBytes = 0;
+  /** The `end` line, once closing: written last, after any `write_error` notice. */
+  private endText = '';
   private queue: string[] = [];
   private queuedBytes = 0;
   private flushScheduled = false;
@@ -62,23 +71,25 @@ export class FileSink extends BaseSink {
     this.maxFiles = Math.max(1, options.maxFiles ?? FILE_SINK_DEFAULTS.maxFiles);
     this.flushBytes = options.flushBytes ?? FILE_SINK_DEFAULTS.flushBytes;
     this.warn = options.warn ?? ((message) => process.stderr.write(`tapedeck: ${message}\n`));
+    this.write = options.write ?? writeSync;
   }
 
-  protected writeMeta(_meta: MetaLine, text: string): void {
+  protected writeMeta(_meta: MetaLine, _text: string): void {
     this.open();
-    this.enqueue(text);
+    this.schedule();
   }
 
   protected writeRecord(_line: RecordLine, text: string): void {
     const bytes = Buffer.byteLength(text);
-    const full = this.size + this.queuedBytes + bytes > this.maxBytes;
+    const full =
+      this.size + (this.metaPending ? this.metaBytes : 0) + this.queuedBytes + bytes > this.maxBytes;
     if (full && this.regular && this.fd !== undefined && this.records > 0) this.rotate();
     this.records += 1;
     this.enqueue(text, bytes);
   }
 
   protected async writeEnd(_end: EndLine, text: string): Promise<void> {
-    this.enqueue(text);
+    this.endText = text;
     this.flush();
     this.closeFile();
   }
@@ -86,27 +97,35 @@ export class FileSink extends BaseSink {
   /** Writes everything queued now. Called automatically; public for callers that must be sure before exiting. */
   flush(): void {
     this.flushScheduled = false;
-    if (this.queue.length === 0) return;
+    const end = this.endText;
+    this.endText = '';
+    if (this.queue.length === 0 && !this.metaPending && end === '') return;
+    const lines = this.queue.length + (end !== '' ? 1 : 0);
     if (this.fd === undefined && !this.reopen()) {
-      this.lose(this.queue.length);
+      this.lose(lines);
       return;
     }
     let batch = this.queue.join('');
-    let lines = this.queue.length;
     this.queue = [];
     this.queuedBytes = 0;
-    if (this.lost > 0) {
-      const notice = this.event('write_error', { lost: this.lost, codes: [...this.failures] });
-      batch = notice + batch;
-      lines += 1;
-    }
+    // A file starts with its meta line, even when the batch that first carried it was lost.
+    if (this.metaPending) batch = this.metaText() + batch;
+    // The notice goes after the lines already numbered (so `seq` stays in file order), before the `end` line.
+    if (this.lost > 0) batch += this.event('write_error', { lost: this.lost, codes: [...this.failures] });
+    batch += end;
     const data = Buffer.from(batch);
     const before = this.size;
     let written = 0;
     try {
-      while (written < data.length) written += writeSync(this.fd!, data, written);
+      // Positional on a regular file: after a cut-back the next batch starts where the last whole line ended,
+      // not at the old offset (which would leave a hole of NUL bytes).
+      while (written < data.length) {
+        const position = this.regular ? before + written : null;
+        written += this.write(this.fd!, data, written, data.length - written, position);
+      }
       this.size += written;
       this.lost = 0;
+      this.metaPending = false;
     } catch (err) {
       this.failed(err, 'write');
       if (written > 0 && this.regular) {
@@ -116,13 +135,17 @@ export class FileSink extends BaseSink {
           // Nothing more to do; the reader reports a torn line by number.
         }
       }
-      this.lose(this.lost > 0 ? lines - 1 : lines);
+      this.lose(lines);
     }
   }
 
   private enqueue(text: string, bytes = Buffer.byteLength(text)): void {
     this.queue.push(text);
     this.queuedBytes += bytes;
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.queuedBytes >= this.flushBytes) {
       this.flush();
     } else if (!this.flushScheduled) {
@@ -147,9 +170,12 @@ export class FileSink extends BaseSink {
       // Only a file tapedeck writes gets its mode tightened: never a device such as /dev/full or a FIFO.
       if (this.regular) fchmodSync(this.fd, 0o600);
       this.size = 0;
+      this.metaPending = this.meta !== undefined;
+      this.metaBytes = this.metaPending ? Buffer.byteLength(this.metaText()) : 0;
       return true;
     } catch (err) {
       this.fd = undefined;
+      this.metaPending = false;
       this.failed(err, 'open');
       return false;
     }
@@ -158,12 +184,12 @@ export class FileSink extends BaseSink {
   /** After a failed open, try again at most once a second (the folder may become writable). */
   private reopen(): boolean {
     if (this.now() - this.lastOpenAttempt < 1000) return false;
-    if (!this.open()) return false;
-    if (this.meta !== undefined) {
-      const meta = { ...this.meta, segment: this.segment };
-      this.queue.unshift(`${JSON.stringify(meta)}\n`);
-    }
-    return true;
+    return this.open();
+  }
+
+  /** The meta line that starts the current segment. */
+  private metaText(): string {
+    return encodeLine({ ...this.meta!, segment: this.segment });
   }
 
   private failed(err: unknown, during: 'open' | 'write' | 'rotate'): void {
@@ -195,9 +221,8 @@ export class FileSink extends BaseSink {
     }
     this.segment += 1;
     this.records = 0;
-    if (this.open() && this.meta !== undefined) {
-      this.enqueue(`${JSON.stringify({ ...this.meta, segment: this.segment })}\n`);
-    }
+    // The new file's meta line goes out with the record that caused the rotation.
+    this.open();
   }
 
   private closeFile(): void {

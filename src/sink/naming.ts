@@ -26,6 +26,32 @@ const RUNNERS = new Set([
 ]);
 /** Subcommands of runners that are not the program's name (`npm exec`, `uv run`, `docker run`). */
 const RUNNER_VERBS = new Set(['exec', 'run', 'x', 'dlx', 'tool', '-m', 'stdio']);
+/** Runner options whose value is the next word (`docker run -e TOKEN image`), so that word is not the program. */
+const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
+  docker: new Set([
+    '-e',
+    '--env',
+    '--env-file',
+    '-v',
+    '--volume',
+    '--mount',
+    '--name',
+    '--network',
+    '-p',
+    '--publish',
+    '-w',
+    '--workdir',
+    '-u',
+    '--user',
+    '--entrypoint',
+    '--platform',
+    '-l',
+    '--label',
+  ]),
+  npx: new Set(['-p', '--package']),
+  uvx: new Set(['--from', '--with', '--python']),
+  uv: new Set(['--from', '--with', '--python']),
+};
 /** File and folder names that say nothing about which server it is. */
 const GENERIC = new Set([
   'index',
@@ -49,9 +75,15 @@ const GENERIC = new Set([
  */
 export function deriveLabel(argv: readonly string[]): string {
   let i = 0;
+  let runner = '';
   while (i < argv.length) {
     const word = argv[i]!;
     const name = basename(word).replace(/\.(exe|cmd|bat)$/i, '');
+    if (VALUE_OPTIONS[runner]?.has(word)) {
+      i += 2;
+      continue;
+    }
+    if (RUNNERS.has(name)) runner = name;
     if (RUNNERS.has(name) || word.startsWith('-') || RUNNER_VERBS.has(word) || /^\w+=/.test(word)) {
       i += 1;
       continue;
@@ -68,7 +100,8 @@ function nameFromPath(word: string): string {
   let current = word.replace(/[\\/]+$/, '');
   while (current !== '' && current !== '.' && current !== '/') {
     const stem = basename(current).replace(/\.(m?[jt]s|c[jt]s|py|sh)$/i, '');
-    if (!GENERIC.has(stem.toLowerCase())) return stem.replace(/@[^@]*$/, '');
+    // Drop a version (`pkg@1.2`) or an image tag (`mcp/github:latest`).
+    if (!GENERIC.has(stem.toLowerCase())) return stem.replace(/@[^@]*$/, '').replace(/(.):[^:]*$/, '$1');
     current = dirname(current);
   }
   return basename(word);

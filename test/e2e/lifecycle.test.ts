@@ -1,0 +1,230 @@
+/**
+ * Process lifecycle of `tapedeck record`: exit codes and signals are passed on, EOF travels both ways, a grandchild
+ * holding the pipe or a server ignoring SIGTERM cannot hang the proxy, usage errors are one line and exit 2, and
+ * stdout never carries anything but the protocol.
+ */
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  alive,
+  fixtureServer,
+  makeTempDir,
+  type Parsed,
+  readTrace,
+  removeTempDir,
+  spawnRecord,
+  spawnTapedeck,
+  waitFor,
+} from '../helpers/proxy.js';
+
+let dir: string;
+let counter = 0;
+const grandchildren: number[] = [];
+
+beforeAll(async () => {
+  dir = await makeTempDir('tapedeck-lifecycle-');
+});
+afterAll(async () => {
+  for (const pid of grandchildren) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  await removeTempDir(dir);
+});
+
+function tracePath(): string {
+  counter += 1;
+  return join(dir, `trace-${counter}.jsonl`);
+}
+
+function endLine(trace: Parsed[]): Parsed {
+  const end = trace.at(-1);
+  expect(end).toMatchObject({ type: 'end', reason: 'process_exit' });
+  expect(typeof end?.durationMs).toBe('number');
+  return end!;
+}
+
+const READY = (mode: string) => `${JSON.stringify({ jsonrpc: '2.0', method: 'ready', params: { mode } })}\n`;
+
+describe.concurrent('exit codes and signals', () => {
+  it.each([0, 1, 42, 255])('passes on server exit code %d, and the end line records it', async (code) => {
+    const trace = tracePath();
+    const run = spawnRecord(trace, ['sh', '-c', `exit ${code}`]);
+    const exit = await run.done;
+    expect(exit.code).toBe(code);
+    expect(exit.stdout.length).toBe(0);
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: code, signal: null });
+  });
+
+  it.each([
+    ['TERM', 'SIGTERM', 15],
+    ['KILL', 'SIGKILL', 9],
+    ['USR1', 'SIGUSR1', 10],
+  ])('exits 128+n when the server is killed by SIG%s', async (name, signal, n) => {
+    const trace = tracePath();
+    // The shell kills itself, as a crashing server would be killed.
+    const run = spawnRecord(trace, ['sh', '-c', `kill -s ${name} $$; sleep 5`]);
+    const exit = await run.done;
+    expect(exit.code).toBe(128 + n);
+    expect(exit.stdout.length).toBe(0);
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal });
+  });
+
+  it('exits 127 with one line on stderr when the command is not found', async () => {
+    const trace = tracePath();
+    const run = spawnRecord(trace, ['tapedeck-no-such-command-xyz', '--flag']);
+    const exit = await run.done;
+    expect(exit.code).toBe(127);
+    expect(exit.stdout.length).toBe(0);
+    expect(exit.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(exit.stderr).toMatch(/tapedeck-no-such-command-xyz.*not found/);
+    const lines = readTrace(trace);
+    expect(lines.find((l) => l.name === 'spawn')).toMatchObject({ ok: false, error: 'ENOENT' });
+    expect(endLine(lines)).toMatchObject({ exitCode: 127 });
+  });
+
+  it('exits 126 when the command is not executable (even for root)', async () => {
+    const script = join(dir, 'not-executable.sh');
+    writeFileSync(script, '#!/bin/sh\necho hi\n');
+    chmodSync(script, 0o644);
+    const trace = tracePath();
+    const exit = await spawnRecord(trace, [script]).done;
+    expect(exit.code).toBe(126);
+    expect(exit.stdout.length).toBe(0);
+    expect(exit.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(exit.stderr).toMatch(/not executable \(EACCES\)/);
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 126 });
+  });
+});
+
+describe.concurrent('end of session', () => {
+  it('exits when the server exits while the client keeps stdin open', async () => {
+    const trace = tracePath();
+    const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'exit', '3'));
+    // stdin stays open: nothing is ever written to it or ended.
+    const exit = await run.done;
+    expect(run.child.stdin.writableEnded).toBe(false);
+    expect(exit.code).toBe(3);
+    expect(exit.stdout.toString()).toBe(`${JSON.stringify({ jsonrpc: '2.0', method: 'bye' })}\n`);
+    expect(exit.ms).toBeLessThan(5000);
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 3, signal: null });
+  });
+
+  it('passes the client EOF on to the server, which then exits 0', async () => {
+    const trace = tracePath();
+    const marker = join(dir, 'eof-marker');
+    const run = spawnRecord(trace, fixtureServer('rpc-echo.mjs', marker));
+    run.child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    const exit = await run.done;
+    expect(exit.code).toBe(0);
+    expect(readFileSync(marker, 'utf8')).toBe('eof');
+    expect(JSON.parse(exit.stdout.toString())).toEqual({ jsonrpc: '2.0', id: 1, result: { echo: null } });
+    const lines = readTrace(trace);
+    expect(lines.filter((l) => l.type === undefined).map((l) => l.dir)).toEqual(['in', 'out']);
+    expect(endLine(lines)).toMatchObject({ exitCode: 0, signal: null });
+  });
+
+  it('exits within 3 s when a grandchild keeps the server stdout open after the server exits', async () => {
+    const trace = tracePath();
+    const pidFile = join(dir, 'grandchild.pid');
+    const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'grandchild', pidFile));
+    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
+    const readyAt = Date.now();
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    grandchildren.push(grandchild);
+    const exit = await run.done;
+    expect(Date.now() - readyAt).toBeLessThan(3000);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout.toString()).toBe(READY('grandchild'));
+    // The grandchild is not ours to kill; it is still there, holding a pipe nobody reads.
+    expect(alive(grandchild)).toBe(true);
+    const lines = readTrace(trace);
+    expect(lines.some((l) => l.name === 'drain_timeout')).toBe(true);
+    expect(endLine(lines)).toMatchObject({ exitCode: 0 });
+  });
+
+  it('forwards SIGTERM to the server and passes on how it ended', async () => {
+    const trace = tracePath();
+    const marker = join(dir, 'term-marker');
+    const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'term', marker));
+    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
+    run.child.kill('SIGTERM');
+    const exit = await run.done;
+    expect(readFileSync(marker, 'utf8')).toBe('SIGTERM');
+    expect(exit.signal).toBeNull();
+    expect(exit.code).toBe(143);
+    expect(exit.stdout.toString()).toBe(READY('term'));
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+  });
+
+  it('SIGKILLs a server that ignores the forwarded SIGTERM after 5 s', async () => {
+    const trace = tracePath();
+    const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'ignore-term'));
+    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
+    const sentAt = Date.now();
+    run.child.kill('SIGTERM');
+    const exit = await run.done;
+    const waited = Date.now() - sentAt;
+    expect(waited).toBeGreaterThanOrEqual(4500);
+    expect(waited).toBeLessThan(8000);
+    expect(exit.code).toBe(137);
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+  });
+});
+
+describe.concurrent('usage errors', () => {
+  it.each([
+    ['a missing --', ['record', 'node', 'server.js'], /after '--'/],
+    ['--file -', ['record', '--file', '-', '--', 'cat'], /--file -/],
+    ['an unknown flag', ['record', '--no-such-flag', '--', 'cat'], /--no-such-flag/],
+    ['--file with --out', ['record', '--file', 'a.jsonl', '--out', 'dir', '--', 'cat'], /--file and --out/],
+    ['a bad --max-bytes', ['record', '--max-bytes', 'lots', '--', 'cat'], /--max-bytes.*'lots'/],
+    ['a bad --max-files', ['record', '--max-files', '0', '--', 'cat'], /--max-files.*'0'/],
+  ])('exits 2 with one line on stderr and nothing on stdout for %s', async (_what, args, message) => {
+    const exit = await spawnTapedeck(args).done;
+    expect(exit.code).toBe(2);
+    expect(exit.stdout.length).toBe(0);
+    const lines = exit.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tapedeck: /);
+    expect(lines[0]).toMatch(message);
+    expect(lines[0]).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
+  });
+
+  it('exits 2 for --out naming a regular file, and starts no server', async () => {
+    const file = join(dir, 'a-file');
+    const marker = join(dir, 'should-not-exist');
+    writeFileSync(file, 'x');
+    const exit = await spawnTapedeck(['record', '--out', file, '--', 'sh', '-c', `touch ${marker}`]).done;
+    expect(exit.code).toBe(2);
+    expect(exit.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('stdout', () => {
+  it('carries only the protocol bytes, even with server stderr noise and an unwritable trace', async () => {
+    const server = [
+      'sh',
+      '-c',
+      'printf "banner on stderr\\n" >&2; printf \'{"jsonrpc":"2.0","id":1,"result":{}}\\n\'; ' +
+        'printf "more noise\\n" >&2; printf \'{"jsonrpc":"2.0","id":2,"result":{}}\\n\'',
+    ];
+    const expected = '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n';
+    for (const extra of [[], ['--no-stderr']]) {
+      const normal = await spawnRecord(tracePath(), server, extra).done;
+      expect(normal.code).toBe(0);
+      expect(normal.stdout.toString()).toBe(expected);
+      expect(normal.stderr).toBe('banner on stderr\nmore noise\n');
+      const full = await spawnRecord('/dev/full', server, extra).done;
+      expect(full.code).toBe(0);
+      expect(full.stdout.toString()).toBe(expected);
+      expect(full.stderr).toContain('banner on stderr\n');
+      expect(full.stderr).toMatch(/ENOSPC/);
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parseByteSize, parsePositiveInt } from '../../src/cli/parse.js';
+import { TapedeckError } from '../../src/errors.js';
+
+function usageFailure(run: () => unknown): TapedeckError {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(TapedeckError);
+    expect((err as TapedeckError).code).toBe('usage');
+    return err as TapedeckError;
+  }
+  throw new Error('expected a usage error, got none');
+}
+
+describe('parseByteSize', () => {
+  it.each([
+    ['52428800', 52428800],
+    ['1', 1],
+    ['50MB', 50 * 1024 * 1024],
+    ['50mb', 50 * 1024 * 1024],
+    ['16m', 16 * 1024 * 1024],
+    ['512k', 512 * 1024],
+    ['512KB', 512 * 1024],
+    ['2G', 2 * 1024 ** 3],
+    ['100b', 100],
+    [' 64 KB ', 64 * 1024],
+  ])('reads %j as %d bytes', (text, bytes) => {
+    expect(parseByteSize('--max-bytes', text)).toBe(bytes);
+  });
+
+  it.each(['', '0', '0MB', '-5', '1.5MB', 'lots', '10XB', 'MB', '12 34'])(
+    'rejects %j with a usage error naming the flag and the value',
+    (text) => {
+      const err = usageFailure(() => parseByteSize('--max-message-bytes', text));
+      expect(err.message).toContain('--max-message-bytes');
+      expect(err.message).toContain(`'${text}'`);
+      expect(err.message).not.toContain('\n');
+    },
+  );
+});
+
+describe('parsePositiveInt', () => {
+  it('reads whole numbers of at least 1', () => {
+    expect(parsePositiveInt('--max-files', '4')).toBe(4);
+    expect(parsePositiveInt('--max-files', '1')).toBe(1);
+    expect(parsePositiveInt('--max-files', '1000')).toBe(1000);
+  });
+
+  it.each(['0', '-1', '2.5', 'four', '', '1e3'])(
+    'rejects %j with a usage error naming the flag and value',
+    (text) => {
+      const err = usageFailure(() => parsePositiveInt('--max-files', text));
+      expect(err.message).toContain('--max-files');
+      expect(err.message).toContain(`'${text}'`);
+    },
+  );
+});

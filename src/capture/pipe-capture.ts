@@ -4,6 +4,8 @@ import { type FramedLine, LineFramer } from './line-framer.js';
 
 export interface PipeCaptureOptions {
   dir: Direction;
+  /** `stdio` (default): JSON-RPC messages and text lines. `stderr`: every line is a `stderr` line. */
+  stream?: 'stdio' | 'stderr';
   /** Trace copies of messages larger than this become a `truncated` event (size + sha256). */
   maxMessageBytes: number;
   emit: (body: RecordBody) => void;
@@ -25,10 +27,12 @@ const utf8Lossy = new TextDecoder('utf-8');
 export class PipeCapture {
   private readonly framer: LineFramer;
   private readonly dir: Direction;
+  private readonly stream: 'stdio' | 'stderr';
   private readonly emit: (body: RecordBody) => void;
 
   constructor(options: PipeCaptureOptions) {
     this.dir = options.dir;
+    this.stream = options.stream ?? 'stdio';
     this.emit = options.emit;
     const framerOptions = {
       maxLineBytes: options.maxMessageBytes,
@@ -49,7 +53,12 @@ export class PipeCapture {
   private onLine(line: FramedLine): void {
     const t = timestamp(line.atMs);
     if (line.kind === 'oversize') {
-      this.emit({ t, type: 'event', name: 'truncated', dir: this.dir, size: line.size, sha256: line.sha256 });
+      const where = this.stream === 'stderr' ? { stream: 'stderr' } : { dir: this.dir };
+      this.emit({ t, type: 'event', name: 'truncated', ...where, size: line.size, sha256: line.sha256 });
+      return;
+    }
+    if (this.stream === 'stderr') {
+      this.onStderr(t, line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes);
       return;
     }
     const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
@@ -72,6 +81,14 @@ export class PipeCapture {
       this.emit({ t, type: 'text', dir: this.dir, text });
     } else {
       this.emit({ t, dir: this.dir, raw });
+    }
+  }
+
+  private onStderr(t: string, bytes: Buffer): void {
+    try {
+      this.emit({ t, type: 'stderr', text: utf8.decode(bytes) });
+    } catch {
+      this.emit({ t, type: 'stderr', text: utf8Lossy.decode(bytes), b64: bytes.toString('base64') });
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
+import { drainWithin, Pump } from './pump.js';
 
 export interface StdioProxyOptions {
   command: string;
@@ -104,15 +105,20 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     });
   });
 
-  const clientClosed = pump(input, stdin, (chunk) => toServer.push(chunk));
-  void clientClosed.then(() => {
+  const fromClient = new Pump(input, stdin, (chunk) => toServer.push(chunk));
+  void fromClient.done.then(() => {
     toServer.end();
     stdin.end();
   });
-  const serverOutputClosed = pump(stdout, output, (chunk) => toClient.push(chunk));
-  const stderrClosed = child.stderr
-    ? forwardStderr(child.stderr, errorOutput, options, emit)
-    : Promise.resolve();
+  const fromServer = [new Pump(stdout, output, (chunk) => toClient.push(chunk))];
+  const stderrCapture = new PipeCapture({
+    dir: 'out',
+    stream: 'stderr',
+    maxMessageBytes: options.maxMessageBytes,
+    emit,
+  });
+  if (child.stderr)
+    fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -120,17 +126,16 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   });
   stopSignals();
 
-  // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive.
-  const drained = await Promise.race([
-    Promise.all([serverOutputClosed, stderrClosed]).then(() => true),
-    delay(drainMs).then(() => false),
-  ]);
+  // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive
+  // (time spent waiting on a slow client does not count).
+  const drained = await drainWithin(fromServer, drainMs);
   if (!drained) {
     stdout.destroy();
     child.stderr?.destroy();
     sink.append({ t: timestamp(), type: 'event', name: 'drain_timeout', waitedMs: drainMs });
   }
   toClient.end();
+  stderrCapture.end();
   input.pause();
   toServer.end();
 
@@ -146,78 +151,6 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
 }
 
-/**
- * Forwards every chunk from `source` to `destination` before anyone else sees it, pausing the source while the
- * destination's buffer is full. Resolves when the source ends (or fails).
- */
-function pump(source: Readable, destination: Writable, observe: (chunk: Buffer) => void): Promise<void> {
-  return new Promise((resolve) => {
-    let waiting = false;
-    source.on('data', (chunk: Buffer) => {
-      const ok = destination.writable ? destination.write(chunk) : true;
-      observe(chunk);
-      if (!ok && !waiting) {
-        waiting = true;
-        source.pause();
-        const resume = () => {
-          waiting = false;
-          destination.off('close', resume);
-          destination.off('drain', resume);
-          source.resume();
-        };
-        destination.once('drain', resume);
-        // A destination that goes away never drains; keep reading so the source is not blocked forever.
-        destination.once('close', resume);
-      }
-    });
-    source.once('end', () => resolve());
-    source.once('close', () => resolve());
-    source.once('error', () => resolve());
-  });
-}
-
-function forwardStderr(
-  stderr: Readable,
-  errorOutput: Writable,
-  options: StdioProxyOptions,
-  emit: TraceSinkAppend,
-): Promise<void> {
-  let partial = '';
-  const decoder = new TextDecoder('utf-8');
-  const flushLines = (final: boolean) => {
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
-    // A stderr line that never ends must not grow without bound; cut it where it stands.
-    if (final || partial.length > options.maxMessageBytes) {
-      if (partial !== '') lines.push(partial);
-      partial = '';
-    }
-    for (const line of lines) {
-      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (text.length > options.maxMessageBytes) {
-        emit({
-          t: timestamp(),
-          type: 'event',
-          name: 'truncated',
-          stream: 'stderr',
-          size: Buffer.byteLength(text),
-        });
-      } else {
-        emit({ t: timestamp(), type: 'stderr', text });
-      }
-    }
-  };
-  return pump(stderr, errorOutput, (chunk) => {
-    partial += decoder.decode(chunk, { stream: true });
-    flushLines(false);
-  }).then(() => {
-    partial += decoder.decode();
-    flushLines(true);
-  });
-}
-
-type TraceSinkAppend = TraceSink['append'];
-
 /** Passes SIGINT/SIGTERM/SIGHUP on to the server; SIGKILL if it is still alive `killAfterMs` later. */
 function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfterMs: number): () => void {
   let killTimer: NodeJS.Timeout | undefined;
@@ -231,8 +164,4 @@ function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfte
     for (const signal of signals) process.off(signal, handler);
     if (killTimer) clearTimeout(killTimer);
   };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

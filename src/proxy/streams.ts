@@ -2,12 +2,19 @@ import { createWriteStream, fstatSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 
+/** Our stdout for proxying; `owned` when it is a stream of our own that must be ended before exiting. */
+export interface ProxyStdout {
+  stream: Writable;
+  owned: boolean;
+}
+
 /**
  * A writable for our own stdout that never blocks the event loop. On Linux `process.stdout` writes to pipes
  * synchronously, so a client that stops reading would freeze the proxy (and with it the other direction).
- * A socket on fd 1 gives asynchronous writes with real backpressure instead.
+ * A socket on fd 1 gives asynchronous writes with real backpressure instead. Once this is called, nothing may
+ * touch `process.stdout`: libuv refuses a second handle on an fd with writes pending (EEXIST).
  */
-export function openStdout(): Writable {
+export function openStdout(): ProxyStdout {
   let kind: 'pipe' | 'file' | 'other' = 'other';
   try {
     const stat = fstatSync(1);
@@ -15,13 +22,16 @@ export function openStdout(): Writable {
   } catch {
     kind = 'other';
   }
-  if (kind === 'pipe') {
-    // Create Node's own lazy `process.stdout` handle first, while fd 1 is idle. libuv refuses a second handle on an
-    // fd that has an active watcher (EEXIST), so touching `process.stdout` later — while our socket still has
-    // writes queued for a slow client — would throw and lose the queued tail.
-    void process.stdout;
-    return new Socket({ fd: 1, readable: false, writable: true });
-  }
-  if (kind === 'file') return createWriteStream('', { fd: 1, autoClose: false });
-  return process.stdout;
+  if (kind === 'pipe') return { stream: new Socket({ fd: 1, readable: false, writable: true }), owned: true };
+  if (kind === 'file') return { stream: createWriteStream('', { fd: 1, autoClose: false }), owned: true };
+  return { stream: process.stdout, owned: false };
+}
+
+/** Resolves once everything written to `stdout` has left this process (or the reader has gone away). */
+export function finishStdout(stdout: ProxyStdout): Promise<void> {
+  if (!stdout.owned) return Promise.resolve();
+  return new Promise((done) => {
+    stdout.stream.once('error', () => done());
+    stdout.stream.end(() => done());
+  });
 }

@@ -52,6 +52,8 @@ const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
   uvx: new Set(['--from', '--with', '--python']),
   uv: new Set(['--from', '--with', '--python']),
 };
+/** Options that make a runner execute the next word as code. */
+const INLINE_CODE = new Set(['-e', '--eval', '-p', '--print', '-c']);
 /** File and folder names that say nothing about which server it is. */
 const GENERIC = new Set([
   'index',
@@ -84,6 +86,8 @@ export function deriveLabel(argv: readonly string[]): string {
       continue;
     }
     if (RUNNERS.has(name)) runner = name;
+    // `node -e '…'`, `python -c '…'`: the next word is code, not a name worth a file name.
+    if (runner !== '' && INLINE_CODE.has(word)) return safeLabel(`${runner}-inline`);
     if (RUNNERS.has(name) || word.startsWith('-') || RUNNER_VERBS.has(word) || /^\w+=/.test(word)) {
       i += 1;
       continue;

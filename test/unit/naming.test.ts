@@ -16,6 +16,8 @@ describe('deriveLabel', () => {
     [['uv', 'run', 'mcp-server-time'], 'mcp-server-time'],
     [['python', '-m', 'mcp_server_time'], 'mcp_server_time'],
     [['python3', '-m', 'pkg'], 'pkg'],
+    [['node', '-e', 'setInterval(() => {}, 1000)'], 'node-inline'],
+    [['python3', '-c', 'import sys; print(1)'], 'python3-inline'],
     [['python', '-u', 'weather_server.py'], 'weather_server'],
     [['docker', 'run', '-i', '--rm', 'mcp/fetch'], 'fetch'],
     [

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runStdioProxy } from '../../proxy/stdio.js';
-import { openStdout } from '../../proxy/streams.js';
+import { finishStdout, openStdout } from '../../proxy/streams.js';
 import { FILE_SINK_DEFAULTS, FileSink } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
@@ -122,24 +122,15 @@ async function record(argv: string[], options: RecordOptions): Promise<number> {
     sink,
     maxMessageBytes: options.maxMessageBytes,
     recordStderr: options.stderr,
-    output,
+    output: output.stream,
   });
   await sink.close({
     reason: 'process_exit',
     exitCode: result.serverExitCode ?? (result.signal === null ? result.exitCode : null),
     signal: result.signal,
   });
-  await finish(output);
+  await finishStdout(output);
   return result.exitCode;
-}
-
-/** Waits until everything forwarded to the client has left this process. */
-function finish(output: NodeJS.WritableStream): Promise<void> {
-  if (output === process.stdout) return Promise.resolve();
-  return new Promise((done) => {
-    output.once('error', () => done());
-    output.end(() => done());
-  });
 }
 
 function exists(path: string): boolean {

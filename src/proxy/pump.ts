@@ -1,0 +1,67 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Forwards every chunk from `source` to `destination` before anyone else sees it, and pauses the source while
+ * the destination's buffer is full — so memory stays bounded when the reader is slow.
+ *
+ * @example const pump = new Pump(child.stdout, clientOut, (chunk) => capture.push(chunk)); await pump.done;
+ */
+export class Pump {
+  /** Resolves when the source has ended, closed or failed. */
+  readonly done: Promise<void>;
+  private blocked = false;
+
+  constructor(
+    private readonly source: Readable,
+    private readonly destination: Writable,
+    observe: (chunk: Buffer) => void,
+  ) {
+    source.on('data', (chunk: Buffer) => {
+      const ok = destination.writable ? destination.write(chunk) : true;
+      observe(chunk);
+      if (!ok && !this.blocked) this.waitForDrain();
+    });
+    this.done = new Promise((resolve) => {
+      source.once('end', resolve);
+      source.once('close', resolve);
+      source.once('error', () => resolve());
+    });
+  }
+
+  /** True while the source is paused because the destination is not keeping up. */
+  get isBlocked(): boolean {
+    return this.blocked;
+  }
+
+  private waitForDrain(): void {
+    this.blocked = true;
+    this.source.pause();
+    const resume = () => {
+      this.blocked = false;
+      this.destination.off('close', resume);
+      this.destination.off('drain', resume);
+      this.source.resume();
+    };
+    this.destination.once('drain', resume);
+    // A destination that goes away never drains; keep reading so the source is not stuck forever.
+    this.destination.once('close', resume);
+  }
+}
+
+/**
+ * Waits for `pumps` to finish, giving up after `budgetMs` of time in which none of them was held back by a slow
+ * reader: a grandchild may hold a pipe open forever, but a slow client must still get everything.
+ */
+export async function drainWithin(pumps: Pump[], budgetMs: number, tickMs = 25): Promise<boolean> {
+  let finished = false;
+  const all = Promise.all(pumps.map((pump) => pump.done)).then(() => {
+    finished = true;
+  });
+  let spent = 0;
+  while (!finished && spent < budgetMs) {
+    const started = Date.now();
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, tickMs))]);
+    if (!pumps.some((pump) => pump.isBlocked)) spent += Date.now() - started;
+  }
+  return finished;
+}

@@ -1,6 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
 
-/** One physical line cut from a byte stream, without its `\n` (a trailing `\r` is kept in `bytes`, see `crlf`). */
+/**
+ * One physical line cut from a byte stream, without its `\n` (a trailing `\r` is kept in `bytes`, see `crlf`).
+ * `bytes` may be a view into the pushed chunk: copy it to keep it past the `onLine` call.
+ */
 export type FramedLine =
   | { kind: 'line'; bytes: Buffer; crlf: boolean; atMs: number }
   /** A line longer than the framer keeps in memory: only its size and digest survive. */
@@ -43,12 +46,20 @@ export class LineFramer {
     const at = this.now();
     let start = 0;
     while (start < chunk.length) {
-      if (this.pending === 0 && this.overflow === undefined) this.startedAt = at;
+      const fresh = this.pending === 0 && this.overflow === undefined;
+      if (fresh) this.startedAt = at;
       const nl = chunk.indexOf(0x0a, start);
-      const end = nl === -1 ? chunk.length : nl;
-      this.append(chunk.subarray(start, end));
-      if (nl === -1) return;
-      this.emit();
+      if (nl === -1) {
+        this.append(chunk.subarray(start));
+        return;
+      }
+      if (fresh && nl - start <= this.maxLineBytes) {
+        // The whole line is in this chunk: hand out a view, no copy (it is used before push() returns).
+        this.emitBytes(chunk.subarray(start, nl));
+      } else {
+        this.append(chunk.subarray(start, nl));
+        this.emit();
+      }
       start = nl + 1;
     }
   }
@@ -90,6 +101,10 @@ export class LineFramer {
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.pending);
     this.parts = [];
     this.pending = 0;
+    this.emitBytes(bytes, atMs);
+  }
+
+  private emitBytes(bytes: Buffer, atMs: number = this.startedAt): void {
     const crlf = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
     this.onLine({ kind: 'line', bytes, crlf, atMs });
   }

@@ -8,7 +8,8 @@ export interface PipeCaptureOptions {
   stream?: 'stdio' | 'stderr';
   /** Trace copies of messages larger than this become a `truncated` event (size + sha256). */
   maxMessageBytes: number;
-  emit: (body: RecordBody) => void;
+  /** `rawText`, for a message, is the exact JSON text its `raw` was parsed from. */
+  emit: (body: RecordBody, rawText?: string) => void;
   now?: () => number;
 }
 
@@ -28,7 +29,7 @@ export class PipeCapture {
   private readonly framer: LineFramer;
   private readonly dir: Direction;
   private readonly stream: 'stdio' | 'stderr';
-  private readonly emit: (body: RecordBody) => void;
+  private readonly emit: (body: RecordBody, rawText?: string) => void;
 
   constructor(options: PipeCaptureOptions) {
     this.dir = options.dir;
@@ -80,7 +81,7 @@ export class PipeCapture {
     if (raw === undefined) {
       this.emit({ t, type: 'text', dir: this.dir, text });
     } else {
-      this.emit({ t, dir: this.dir, raw });
+      this.emit({ t, dir: this.dir, raw }, text);
     }
   }
 

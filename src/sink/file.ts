@@ -22,19 +22,29 @@ export interface FileSinkOptions extends BaseSinkOptions {
   maxFiles?: number;
   /** Buffered bytes that force a write before the end of the current event-loop turn. */
   flushBytes?: number;
+  /**
+   * How long a line may wait in memory before it is written (0: at the end of the event-loop turn). Batching
+   * saves a write per message on a busy session; a killed recorder loses at most this much, never half a line.
+   */
+  flushMs?: number;
   /** Where the one-per-kind failure warnings go. */
   warn?: (message: string) => void;
   /** Writes to the open trace file, `fs.writeSync`'s shape; a seam for tests that inject disk failures. */
   write?: (fd: number, data: Buffer, offset: number, length: number, position: number | null) => number;
 }
 
-export const FILE_SINK_DEFAULTS = { maxBytes: 50 * 1024 * 1024, maxFiles: 4, flushBytes: 64 * 1024 } as const;
+export const FILE_SINK_DEFAULTS = {
+  maxBytes: 50 * 1024 * 1024,
+  maxFiles: 4,
+  flushBytes: 64 * 1024,
+  flushMs: 10,
+} as const;
 
 /**
  * Writes a trace to a JSONL file, 0600 in a 0700 folder, with size-based rotation where every segment starts
  * with its own `meta` line.
  *
- * Lines are queued and written at the end of the event-loop turn (or sooner past `flushBytes`): each write holds
+ * Lines are queued and written within `flushMs` (or as soon as `flushBytes` are waiting): each write holds
  * whole lines only, so a killed recorder leaves a file that reads back to its last whole line. A failed write
  * never throws into the session: it warns once per error code, counts the lost lines, keeps trying, and records a
  * `write_error` event once writing works again. A partly written batch is cut back so no torn line stays behind.
@@ -44,6 +54,7 @@ export class FileSink extends BaseSink {
   private readonly maxBytes: number;
   private readonly maxFiles: number;
   private readonly flushBytes: number;
+  private readonly flushMs: number;
   private readonly warn: (message: string) => void;
   private readonly write: NonNullable<FileSinkOptions['write']>;
   private fd: number | undefined;
@@ -70,6 +81,7 @@ export class FileSink extends BaseSink {
     this.maxBytes = options.maxBytes ?? FILE_SINK_DEFAULTS.maxBytes;
     this.maxFiles = Math.max(1, options.maxFiles ?? FILE_SINK_DEFAULTS.maxFiles);
     this.flushBytes = options.flushBytes ?? FILE_SINK_DEFAULTS.flushBytes;
+    this.flushMs = options.flushMs ?? FILE_SINK_DEFAULTS.flushMs;
     this.warn = options.warn ?? ((message) => process.stderr.write(`tapedeck: ${message}\n`));
     this.write = options.write ?? writeSync;
   }
@@ -150,7 +162,12 @@ export class FileSink extends BaseSink {
       this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      if (this.flushMs > 0) {
+        // unref: a pending flush must not keep a finished process alive; close() flushes what is left.
+        setTimeout(() => this.flush(), this.flushMs).unref();
+      } else {
+        setImmediate(() => this.flush());
+      }
     }
   }
 

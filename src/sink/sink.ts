@@ -1,4 +1,4 @@
-import { encodeLine, timestamp } from '../trace/encode.js';
+import { encodeLine, encodeMessageLine, timestamp } from '../trace/encode.js';
 import type {
   EndCounts,
   EndLine,
@@ -29,8 +29,11 @@ export interface EndInfo {
 export interface TraceSink {
   /** Starts the trace; `meta` is the first line of the trace (and of every segment a sink may cut). */
   start(meta: MetaLine): void;
-  /** Stamps `seq` on a captured line and stores it. Never throws: a storage failure must not stop a session. */
-  append(body: RecordBody): void;
+  /**
+   * Stamps `seq` on a captured line and stores it. Never throws: a storage failure must not stop a session.
+   * `rawText`, for a message line, is the exact JSON text `raw` was parsed from (lets sinks skip re-encoding).
+   */
+  append(body: RecordBody, rawText?: string): void;
   /** Writes the `end` line and releases resources. Safe to call once; later appends are ignored. */
   close(info: EndInfo): Promise<void>;
 }
@@ -70,12 +73,15 @@ export abstract class BaseSink implements TraceSink {
     this.writeMeta(this.meta, encodeLine(this.meta));
   }
 
-  append(body: RecordBody): void {
+  append(body: RecordBody, rawText?: string): void {
     if (this.closed) return;
     this.seq += 1;
-    const line = this.redact({ t: body.t, seq: this.seq, ...body } as RecordLine);
+    const stamped = { t: body.t, seq: this.seq, ...body } as RecordLine;
+    const line = this.redact(stamped);
     this.count(line);
-    this.writeRecord(line, encodeLine(line));
+    // The wire text stands for `raw` only while redaction left the line untouched.
+    const reuse = rawText !== undefined && line === stamped && line.type === undefined;
+    this.writeRecord(line, reuse ? encodeMessageLine(line, rawText) : encodeLine(line));
   }
 
   /** Adds a line the sink itself noticed (e.g. `write_error`), numbered in sequence with captured lines. */

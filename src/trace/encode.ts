@@ -1,30 +1,39 @@
 import type { MessageLine, TraceLine } from './types.js';
 
 /**
- * Encodes one trace line as UTF-8 JSONL text (with its newline). JSON.stringify escapes U+2028/2029 and never
- * emits a raw newline, so one encoded line is always exactly one physical line.
+ * Encodes one trace line as UTF-8 JSONL text (with its newline). JSON.stringify never emits a raw newline or
+ * carriage return; U+2028/2029 (which it leaves raw, and some line readers split on) are escaped too, so one
+ * encoded line is exactly one physical line for every reader.
  *
  * @example encodeLine({ t: '2026-01-01T00:00:00.000Z', seq: 1, dir: 'in', raw: { jsonrpc: '2.0', method: 'ping', id: 1 } })
  */
 export function encodeLine(line: TraceLine): string {
-  return `${JSON.stringify(line)}\n`;
+  return `${escapeSeparators(JSON.stringify(line))}\n`;
 }
 
-/** Characters some line readers treat as line breaks; wire text holding them is re-encoded instead. */
-const LINE_BREAKS = /[\r\u2028\u2029]/;
+const SEPARATORS = /[\u2028\u2029]/;
+
+/** In JSON text U+2028/2029 can only stand inside strings, where their `\u` escapes mean the same. */
+function escapeSeparators(json: string): string {
+  if (!SEPARATORS.test(json)) return json;
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** A carriage return in wire JSON is whitespace between tokens; such text is re-encoded rather than copied. */
+const CARRIAGE_RETURN = /\r/;
 
 /**
  * Encodes a message line whose `raw` is known to be exactly `rawText` (the JSON text read from the wire), reusing
  * that text instead of serializing `raw` again — the costly part for large messages. Falls back to
- * {@link encodeLine} when the text holds characters that could split the line for some readers.
+ * {@link encodeLine} when the text holds a carriage return, which some line readers would split on.
  *
  * @example encodeMessageLine({ t, seq: 1, dir: 'in', raw: { id: 1 } }, '{"id":1}')
  */
 export function encodeMessageLine(line: MessageLine, rawText: string): string {
-  if (LINE_BREAKS.test(rawText)) return encodeLine(line);
+  if (CARRIAGE_RETURN.test(rawText)) return encodeLine(line);
   const { raw: _raw, ...envelope } = line;
   const head = JSON.stringify(envelope);
-  return `${head.slice(0, -1)},"raw":${rawText}}\n`;
+  return `${escapeSeparators(`${head.slice(0, -1)},"raw":${rawText}}`)}\n`;
 }
 
 let lastMs = Number.NaN;

@@ -29,7 +29,8 @@ import { isMessageLine } from './types.js';
  * 4. `stream`: on HTTP, a server message on the same response stream as an open client request belongs to it;
  * 5. `open-request` (heuristic): any other server→client notification or request goes to the most recently opened
  *    client request on that server+connection that is still open — skipping `subscriptions/listen` and cancelled
- *    requests, which stay open without doing work. Over stdio nothing on the wire says more (the SDK's
+ *    requests, which stay open without doing work. Session-wide notifications (`…/list_changed`,
+ *    `resources/updated`) are never guessed into a request. Over stdio nothing on the wire says more (the SDK's
  *    `relatedRequestId` never crosses it); with concurrent requests this may pick the wrong one, so consumers can
  *    tell heuristic attributions apart by `via`.
  * Client→server notifications only attach by rules 1–3. Anything else is top level (parent undefined).
@@ -261,7 +262,7 @@ export class Pairer {
 
   private openRequest(request: RpcRequest, ref: MessageRef, scope: string): PairEvent {
     const dir = ref.line.dir;
-    const found = dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream) : undefined;
+    const found = dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream, true) : undefined;
     const exchange: Exchange = {
       ordinal: this.ordinal++,
       server: typeof ref.line.server === 'string' ? ref.line.server : undefined,
@@ -336,12 +337,15 @@ export class Pairer {
       const parent = this.lookup(ref.line, dir, cancelled, true);
       if (parent) return { parent, via: 'requestId' };
     }
-    return dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream) : undefined;
+    return dir === 'out'
+      ? this.fromOpenRequest(scope, ref.line.stream, !SESSION_SCOPED.has(item.method))
+      : undefined;
   }
 
   private fromOpenRequest(
     scope: string,
     stream: string | undefined,
+    guess: boolean,
   ): { parent: Exchange; via: Attribution } | undefined {
     const stack = this.clientStack.get(scope);
     if (!stack) return undefined;
@@ -355,6 +359,7 @@ export class Pairer {
       // Requests carry their streams but none is this one: a standalone (GET) stream, tied to no request.
       if (tagged) return undefined;
     }
+    if (!guess) return undefined;
     for (let i = stack.length - 1; i >= 0; i--) {
       const candidate = stack[i]!;
       if (!candidate.cancelled && !LONG_LIVED.has(candidate.method))
@@ -363,6 +368,17 @@ export class Pairer {
     return undefined;
   }
 }
+
+/**
+ * Notifications about the session rather than about one call: the `open-request` guess never applies to them
+ * (a `tools/list_changed` that happens to arrive during a `tools/list` is not its answer).
+ */
+const SESSION_SCOPED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+]);
 
 /**
  * Pairs a whole trace lazily: yields events in input order, then the unanswered requests.

@@ -136,6 +136,20 @@ describe('pairing the mcp-tape fixture', () => {
     expect(logging.children).toMatchObject([{ kind: 'notification', via: 'open-request' }]);
   });
 
+  it('never guesses a session-wide notification into the request it happens to arrive during', () => {
+    const lines = [
+      msg('in', req(1, 'tools/list')),
+      msg('out', note('notifications/tools/list_changed')),
+      msg('out', note('notifications/message', { level: 'info', data: 'listing' })),
+      msg('out', res(1, { tools: [] })),
+    ];
+    const pairing = collectExchanges(lines);
+    expect(find(pairing.exchanges, 'in', 1).children).toMatchObject([
+      { kind: 'notification', notification: { method: 'notifications/message' }, via: 'open-request' },
+    ]);
+    expect(pairing.topLevel.map((x) => x.notification.method)).toEqual(['notifications/tools/list_changed']);
+  });
+
   it('leaves messages outside any request at the top level (roots/list after init, periodic logs)', () => {
     expect(find(result.exchanges, 'out', 0).parent).toBeUndefined();
     const methods = result.topLevel.map((n) => n.notification.method);

@@ -64,6 +64,6 @@ await client.close();
 process.stdout.write(`\nThe trace: ${relative(process.cwd(), tracePath) || tracePath}\n\n`);
 const show = spawnSync(process.execPath, [cli, 'show', tracePath], { stdio: 'inherit' });
 process.stdout.write(
-  `\nNext: node dist/cli/bin.js stats ${relative(process.cwd(), tracePath)}   (or: npx tapedeck stats …)\n`,
+  `\nMore: node dist/cli/bin.js stats ${relative(process.cwd(), tracePath)}  ·  node dist/cli/bin.js show --raw …\n`,
 );
 process.exitCode = show.status ?? 1;

@@ -1,3 +1,14 @@
+export * from './capture/index.js';
 export { TapedeckError, type TapedeckErrorCode } from './errors.js';
+export * from './proxy/index.js';
+export * from './sink/index.js';
 export * from './trace/index.js';
+export {
+  batch,
+  type LoadedTrace,
+  loadTrace,
+  nodeTraceFiles,
+  openTrace,
+  writePrivateFile,
+} from './trace/io.js';
 export { PRODUCER, VERSION } from './version.js';

@@ -1,6 +1,6 @@
 /**
  * Every knob of the benchmark, as data. Each can be overridden from the environment (BENCH_CALLS=500 …); the
- * defaults are the issue's numbers and keep a full run well under three minutes on a 2-core machine.
+ * defaults are the project's target workload and keep a full run well under three minutes on a 2-core machine.
  */
 export const BENCH_DEFAULTS = {
   /** Measured calls per phase (sequential, then in flight) per round and mode. */
@@ -22,7 +22,7 @@ export const BENCH_DEFAULTS = {
   lineBytes: 200,
 };
 
-/** Targets from the issue. */
+/** The performance targets the proxy is held to. */
 export const TARGETS = {
   /** proxy p50 / direct p50, sequential calls: at most this. */
   latencyRatio: 1.25,

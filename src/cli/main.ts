@@ -25,21 +25,27 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * Runs the CLI in-process and resolves to its exit code. Commands report a finding by setting `process.exitCode`;
+ * it is read and restored here, so one run never leaks its code into the next (or into a host process).
+ *
+ * @example process.exitCode = await run(['stats', 'trace.jsonl', '--json']);
+ */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
+  const outer = process.exitCode;
+  process.exitCode = undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
-    if (
-      err instanceof CommanderError &&
-      (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')
-    ) {
-      return 0;
-    }
-    if (err instanceof CommanderError && err.code === 'commander.help') return 0;
+    if (err instanceof CommanderError && HELP_CODES.has(err.code)) return 0;
     const { message, exitCode } = describeFailure(err);
     process.stderr.write(`tapedeck: ${message}\n`);
     return exitCode;
+  } finally {
+    process.exitCode = outer;
   }
 }
+
+const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);

@@ -151,7 +151,7 @@ function randomStream(random: () => number, lines: number): Buffer {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// What the trace should hold for a stream: an independent model of DESIGN §3 (message / text lines, blanks skipped)
+// What the trace should hold for a stream: an independent model of the trace format (message / text lines, blanks skipped)
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -137,7 +137,7 @@ describe('SDK client ↔ server-everything, direct and through tapedeck record',
   });
 
   it('delivers progress notifications to the client', () => {
-    // The SDK client may drop the last callback when it shares a chunk with the response (DESIGN §7).
+    // The SDK client may drop the last callback when it shares a chunk with the response.
     for (const session of [direct, proxied]) {
       expect(session.progress.length).toBeGreaterThanOrEqual(STEPS - 1);
       expect(session.progress.length).toBeLessThanOrEqual(STEPS);

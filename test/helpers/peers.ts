@@ -201,7 +201,7 @@ export function runProcess(
 
 /**
  * Runs the MCP Inspector CLI non-interactively against a stdio server. Its working directory is `node_modules`
- * because inspector-cli 1.0.3 reads `../package.json` relative to the working directory (DESIGN §7).
+ * because inspector-cli 1.0.3 reads `../package.json` relative to the working directory.
  */
 export function runInspector(server: CommandLine, methodArgs: string[]): Promise<ProcessResult> {
   return runProcess(process.execPath, [INSPECTOR_CLI, server.command, ...server.args, ...methodArgs], {

@@ -99,7 +99,7 @@ describe('tapedeck convert', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
-  it('warns about input problems on stderr and still converts', async () => {
+  it('reports input problems on stderr, converts the rest, and exits 1 for the skipped corrupt line', async () => {
     const input = join(dir, 'broken.jsonl');
     const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'x' });
     const msg = JSON.stringify({
@@ -109,9 +109,10 @@ describe('tapedeck convert', () => {
     });
     const stderrLine = JSON.stringify({ t: '2026-01-01T00:00:00.000Z', type: 'stderr', text: 'boo' });
     writeFileSync(input, `${meta}\n${msg}\n{oops\n${stderrLine}\n`);
-    expect(await run(['convert', input, '--to', 'mcporter', '-o', join(dir, 'o.ndjson')])).toBe(0);
+    expect(await run(['convert', input, '--to', 'mcporter', '-o', join(dir, 'o.ndjson')])).toBe(1);
+    expect(readFileSync(join(dir, 'o.ndjson'), 'utf8')).toContain('"method":"ping"');
     expect(stderr.split('\n').filter(Boolean)).toEqual([
-      expect.stringMatching(/^tapedeck: warning: .*broken\.jsonl:3: not valid JSON \(/),
+      expect.stringMatching(/^tapedeck: error: .*broken\.jsonl:3: not valid JSON \(/),
       expect.stringMatching(/^tapedeck: warning: .*broken\.jsonl: no end line/),
       'tapedeck: warning: 1 line left out: stderr lines have no mcporter equivalent',
     ]);

@@ -5,7 +5,7 @@ import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
-import { usageError } from '../errors.js';
+import { EXIT, usageError } from '../errors.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcporter'] as const;
@@ -44,16 +44,21 @@ export function registerConvert(program: Command): void {
         'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
     )
     .action(async (input: string, options: ConvertOptions) => {
-      await convert(input, options);
+      if ((await convert(input, options)) > 0) process.exitCode = EXIT.input;
     });
 }
 
-async function convert(input: string, options: ConvertOptions): Promise<void> {
+/** Converts; resolves to the number of corrupt input lines that were skipped. */
+async function convert(input: string, options: ConvertOptions): Promise<number> {
   const target = parseTarget(options.to);
   const warn = (text: string) => process.stderr.write(`tapedeck: warning: ${text}\n`);
+  let errors = 0;
   const trace = await openTrace(input, {
     mode: options.strict ? 'strict' : 'lenient',
-    onDiagnostic: (d: TraceDiagnostic) => warn(d.message),
+    onDiagnostic: (d: TraceDiagnostic) => {
+      if (d.severity === 'error') errors += 1;
+      process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+    },
   });
   const dropped = new Map<string, number>();
   const chunks =
@@ -65,6 +70,7 @@ async function convert(input: string, options: ConvertOptions): Promise<void> {
   if (options.out === undefined) await writeStdout(chunks);
   else await writePrivateFile(options.out, chunks);
   for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
+  return errors;
 }
 
 /** Validates --to before anything is read, naming the bad value and the valid ones. */

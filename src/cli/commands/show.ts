@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
+import { EXIT } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
@@ -29,6 +30,7 @@ function defaultIo(): ShowIo {
 
 /**
  * Prints a trace as a timeline (or as JSONL with `raw`), streaming: memory stays flat on multi-GB traces.
+ * Resolves to the number of corrupt lines met (reported on stderr and skipped).
  *
  * @example await showTrace('traces/everything.jsonl', { follow: true });
  */
@@ -36,7 +38,7 @@ export async function showTrace(
   path: string,
   options: ShowOptions = {},
   io: ShowIo = defaultIo(),
-): Promise<void> {
+): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   const follow = options.follow === true;
@@ -44,7 +46,9 @@ export async function showTrace(
     if (io.stop) io.stop.addEventListener('abort', onSigint, { once: true });
     else process.once('SIGINT', onSigint);
   }
+  let errors = 0;
   const warn = (d: TraceDiagnostic) => {
+    if (d.severity === 'error') errors += 1;
     io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
   };
   const out = createOutput(io.stdout);
@@ -55,10 +59,10 @@ export async function showTrace(
     });
     if (options.raw) {
       for await (const { line } of lines) {
-        if (!(await out.write(encodeLine(line)))) return;
-        if (follow && line.type === 'end') return;
+        if (!(await out.write(encodeLine(line)))) return errors;
+        if (follow && line.type === 'end') return errors;
       }
-      return;
+      return errors;
     }
     const color = useColor(io.stdout, io.env);
     const width = io.stdout.isTTY ? io.stdout.columns : undefined;
@@ -66,10 +70,11 @@ export async function showTrace(
     const pairer = new Pairer({ children: 'none' });
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
     for await (const { line, lineNo } of lines) {
-      for (const ev of pairer.push(line, lineNo)) if (!(await print(renderer.render(ev)))) return;
+      for (const ev of pairer.push(line, lineNo)) if (!(await print(renderer.render(ev)))) return errors;
       if (follow && line.type === 'end') break;
     }
-    for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return;
+    for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return errors;
+    return errors;
   } finally {
     process.off('SIGINT', onSigint);
     io.stop?.removeEventListener('abort', onSigint);
@@ -105,6 +110,7 @@ export function registerShow(program: Command): void {
       ].join('\n'),
     )
     .action(async (trace: string, options: ShowOptions) => {
-      await showTrace(trace, options);
+      // Corrupt lines are skipped so the rest can be seen, but the run still reports them in its exit code.
+      if ((await showTrace(trace, options)) > 0) process.exitCode = EXIT.input;
     });
 }

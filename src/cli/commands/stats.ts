@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { computeStats, type TraceStats } from '../../trace/stats.js';
+import { EXIT } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
@@ -43,7 +44,7 @@ export function renderStatsOutput(stats: TraceStats, options: StatsOptions, colo
 }
 
 /**
- * Runs `tapedeck stats` against the given streams.
+ * Runs `tapedeck stats` against the given streams; resolves to the number of corrupt lines skipped.
  *
  * @example await statsCommand('trace.jsonl', { json: true });
  */
@@ -51,12 +52,15 @@ export async function statsCommand(
   path: string,
   options: StatsOptions = {},
   io: StatsIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
-): Promise<void> {
+): Promise<number> {
+  let errors = 0;
   const stats = await traceStats(path, (d) => {
+    if (d.severity === 'error') errors += 1;
     // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
     if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
   });
   io.stdout.write(renderStatsOutput(stats, options, useColor(io.stdout, io.env)));
+  return errors;
 }
 
 /** Registers `tapedeck stats <trace> [--json]`. */
@@ -84,6 +88,6 @@ export function registerStats(program: Command): void {
       ].join('\n'),
     )
     .action(async (trace: string, options: StatsOptions) => {
-      await statsCommand(trace, options);
+      if ((await statsCommand(trace, options)) > 0) process.exitCode = EXIT.input;
     });
 }

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run } from '../../src/cli/main.js';
+
+let dir: string;
+let stderr: string;
+let stdout: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tapedeck-exit-'));
+  stderr = '';
+  stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'x' });
+const ping = JSON.stringify({
+  t: '2026-01-01T00:00:01.000Z',
+  dir: 'in',
+  raw: { jsonrpc: '2.0', id: 1, method: 'ping' },
+});
+const pong = JSON.stringify({
+  t: '2026-01-01T00:00:02.000Z',
+  dir: 'out',
+  raw: { jsonrpc: '2.0', id: 1, result: {} },
+});
+
+function trace(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('exit codes of the reading commands', () => {
+  it.each([['show'], ['stats']])(
+    '%s shows what it can of a trace with a corrupt line, names the line, and exits 1',
+    async (command) => {
+      const path = trace('corrupt.jsonl', `${meta}\n${ping}\nGARBAGE\n${pong}\n`);
+      expect(await run([command, path])).toBe(1);
+      expect(stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
+      expect(stdout).toMatch(/ping/);
+    },
+  );
+
+  it.each([['show'], ['stats']])(
+    '%s exits 0 on a trace that was cut off mid-line by a killed recorder (reported, not fatal)',
+    async (command) => {
+      const path = trace('cut.jsonl', `${meta}\n${ping}\n${pong}\n{"t":"2026-01-01T00:00:0`);
+      expect(await run([command, path])).toBe(0);
+      expect(stdout).toMatch(/ping/);
+    },
+  );
+
+  it('one failing run does not leak its exit code into the next', async () => {
+    const bad = trace('bad.jsonl', `${meta}\nGARBAGE\n`);
+    const good = trace('good.jsonl', `${meta}\n${ping}\n${pong}\n`);
+    expect(await run(['show', bad])).toBe(1);
+    expect(await run(['show', good])).toBe(0);
+  });
+
+  it.each([
+    [['show'], 2, /missing required argument 'trace'/],
+    [['show', '--bogus', 'x'], 2, /unknown option '--bogus'/],
+    [['frobnicate'], 2, /unknown command 'frobnicate'/],
+    [['stats', '/nonexistent/trace.jsonl'], 1, /no such trace file: \/nonexistent\/trace\.jsonl/],
+  ])('tapedeck %j exits %i with one line naming the problem', async (argv, code, message) => {
+    expect(await run(argv)).toBe(code);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Redaction rules as data. A rule names what to hide; the engine (engine.ts) applies a set of them to trace
+ * lines, and only ever to the trace copy — forwarded bytes are never touched.
+ */
+
+/** How a hidden value is written: `marker` → `[REDACTED:<rule>]`; `hash` → `[REDACTED:<rule>:<12 hex of HMAC>]`. */
+export type RedactMode = 'marker' | 'hash';
+
+interface RuleBase {
+  /** The name shown in markers (`[REDACTED:<id>]`) and in `scan` reports. Defaults to one derived from the rule. */
+  id?: string;
+}
+
+/**
+ * Matches JSON keys by words, case-insensitively, across camelCase, snake_case and kebab-case: `token` matches
+ * `token`, `accessToken`, `access_token`, `x-auth-token`; not `tokenizer`, `max_tokens` or `totalTokens`.
+ * `exclude` lists whole keys (compared by words too) that never match, e.g. `progressToken`.
+ */
+export interface KeyRule extends RuleBase {
+  type: 'key';
+  name: string;
+  exclude?: string[];
+}
+
+/** A JSONPath (subset: `$`, `.name`, `['any name']`, `[n]`, `[*]`, `..name`, `..*`) into a JSON-RPC message. */
+export interface PathRule extends RuleBase {
+  type: 'path';
+  path: string;
+}
+
+/** A regular expression run on every string value (keys untouched); the matched part is replaced. */
+export interface RegexRule extends RuleBase {
+  type: 'regex';
+  pattern: string;
+  flags?: string;
+}
+
+/** An HTTP header name (case-insensitive); `contains: true` matches any header whose name contains it. */
+export interface HeaderRule extends RuleBase {
+  type: 'header';
+  name: string;
+  contains?: boolean;
+}
+
+export type RedactRule = KeyRule | PathRule | RegexRule | HeaderRule;
+
+/** A redaction setup: the built-in rules or not, extra rules, and how values are hidden. */
+export interface RedactConfig {
+  /** Apply the built-in rules (DEFAULT_RULES). */
+  defaults: boolean;
+  /** Extra rules, applied after the defaults. */
+  rules: RedactRule[];
+  mode: RedactMode;
+}
+
+/** What a trace's meta line records about the redaction applied — never the rules' contents. */
+export interface RedactionSummary {
+  defaults: boolean;
+  customRules: number;
+  mode: RedactMode;
+}
+
+/**
+ * Keyed hash for `hash` mode: returns hex of HMAC-SHA256(value) with a per-install key. Injected so the engine
+ * stays free of I/O and platform modules.
+ */
+export type ValueHasher = (value: string) => string;

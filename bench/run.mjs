@@ -9,7 +9,8 @@ import { loadConfig, TARGETS } from './lib/config.mjs';
 import { modeList } from './lib/modes.mjs';
 import { killSurvivors } from './lib/processes.mjs';
 import { rawRound } from './lib/raw-echo.mjs';
-import { judge, renderSummary } from './lib/report.mjs';
+import { redactBench } from './lib/redact.mjs';
+import { judge, judgeRedaction, renderSummary } from './lib/report.mjs';
 import { sdkRound } from './lib/sdk-echo.mjs';
 import { compareModes } from './lib/stats.mjs';
 import { writerBench } from './lib/writer.mjs';
@@ -82,6 +83,7 @@ async function main() {
       `writer round ${round} ${kind.padEnd(10)} ${Math.round(r.linesPerSec)} lines/s  close ${r.closeMs.toFixed(1)} ms`,
     ),
   );
+  const redaction = await redactBench(config, (line) => log(`redact ${line}`));
   const modes = modeList(config);
   const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
   const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
@@ -92,6 +94,7 @@ async function main() {
     sdk,
     raw,
     writer,
+    redaction,
     verdicts: {
       sdk: judge(sdk),
       raw: judge(raw),
@@ -100,6 +103,7 @@ async function main() {
         target: TARGETS.sinkLinesPerSec,
         pass: writer.sink.linesPerSec >= TARGETS.sinkLinesPerSec,
       },
+      redaction: judgeRedaction(redaction),
     },
     elapsedMs: performance.now() - started,
   };

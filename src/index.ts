@@ -1,6 +1,14 @@
 export * from './capture/index.js';
 export { TapedeckError, type TapedeckErrorCode } from './errors.js';
 export * from './proxy/index.js';
+export {
+  createRedactor,
+  DEFAULT_RULES,
+  findSecrets,
+  type RedactConfig,
+  type RedactRule,
+  summarize as summarizeRedaction,
+} from './redact/index.js';
 export * from './sink/index.js';
 export * from './trace/index.js';
 export {

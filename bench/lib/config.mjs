@@ -20,6 +20,10 @@ export const BENCH_DEFAULTS = {
   writerRounds: 3,
   /** Size of one encoded trace line in the writer benchmark. */
   lineBytes: 200,
+  /** Redaction (default rules, in process): rounds, typical 1 KB messages per round, and the big base64 size (MB). */
+  redactRounds: 5,
+  redactMessages: 200_000,
+  redactBigMb: 100,
 };
 
 /** The performance targets the proxy is held to. */
@@ -30,6 +34,12 @@ export const TARGETS = {
   throughputRatio: 0.8,
   /** FileSink lines per second: at least this. */
   sinkLinesPerSec: 200_000,
+  /** Default redaction rules on a typical 1 KB tools/call message: at least this many per second. */
+  redactMessagesPerSec: 50_000,
+  /** A 10 MB base64 string through every default rule: at most this many ms. */
+  redactBase64Ms: 100,
+  /** time(100 MB) / time(10 MB): at most this (linear, with a little slack). */
+  redactScaleRatio: 12,
 };
 
 const ENV_NAMES = {
@@ -42,6 +52,9 @@ const ENV_NAMES = {
   writerLines: 'BENCH_WRITER_LINES',
   writerRounds: 'BENCH_WRITER_ROUNDS',
   lineBytes: 'BENCH_LINE_BYTES',
+  redactRounds: 'BENCH_REDACT_ROUNDS',
+  redactMessages: 'BENCH_REDACT_MESSAGES',
+  redactBigMb: 'BENCH_REDACT_MB',
 };
 
 /** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */

@@ -23,6 +23,23 @@ export function judge(comparison) {
   };
 }
 
+/** PASS/MISS for the redaction engine against its targets. */
+export function judgeRedaction(r) {
+  return {
+    messagesPerSec: {
+      value: r.messagesPerSec,
+      target: TARGETS.redactMessagesPerSec,
+      pass: r.messagesPerSec >= TARGETS.redactMessagesPerSec,
+    },
+    base64Ms: { value: r.smallMs, target: TARGETS.redactBase64Ms, pass: r.smallMs <= TARGETS.redactBase64Ms },
+    scale: {
+      value: r.scaleRatio,
+      target: TARGETS.redactScaleRatio,
+      pass: r.scaleRatio <= TARGETS.redactScaleRatio,
+    },
+  };
+}
+
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   return rows
@@ -95,6 +112,19 @@ export function renderSummary(results) {
     )}`,
   );
   out.push('');
+  const r = results.redaction;
+  out.push(
+    `Redaction, default rules, in process — medians of ${config.redactRounds} rounds\n${table([
+      ['input', 'measured'],
+      [
+        `typical tools/call (${r.messageBytes} B), ${config.redactMessages.toLocaleString('en-US')} per round`,
+        fmt.rate(r.messagesPerSec),
+      ],
+      [`base64 image, ${r.smallMb} MB`, fmt.ms(r.smallMs)],
+      [`base64 image, ${r.bigMb} MB`, fmt.ms(r.bigMs)],
+    ])}`,
+  );
+  out.push('');
   const rows = [['target', 'measured', 'goal', 'result']];
   for (const [name, cmp] of [
     ['SDK', results.verdicts.sdk],
@@ -115,6 +145,25 @@ export function renderSummary(results) {
   }
   const w = results.verdicts.writer;
   rows.push(['FileSink lines/s', fmt.rate(w.linesPerSec), `≥ ${fmt.rate(w.target)}`, verdict(w.pass)]);
+  const rv = results.verdicts.redaction;
+  rows.push([
+    'redaction 1 KB msgs/s',
+    fmt.rate(rv.messagesPerSec.value),
+    `≥ ${fmt.rate(rv.messagesPerSec.target)}`,
+    verdict(rv.messagesPerSec.pass),
+  ]);
+  rows.push([
+    `redaction ${r.smallMb} MB base64`,
+    fmt.ms(rv.base64Ms.value),
+    `≤ ${rv.base64Ms.target} ms`,
+    verdict(rv.base64Ms.pass),
+  ]);
+  rows.push([
+    `redaction time ${r.bigMb} MB / ${r.smallMb} MB`,
+    fmt.ratio(rv.scale.value),
+    `≤ ${rv.scale.target}`,
+    verdict(rv.scale.pass),
+  ]);
   if (sdk.ratios.relay) {
     rows.push([
       '(info) SDK proxy/relay p50',

@@ -28,11 +28,21 @@ export interface PathRule extends RuleBase {
   path: string;
 }
 
-/** A regular expression run on every string value (keys untouched); the matched part is replaced. */
+/**
+ * A regular expression run on every string value (keys untouched); the matched part is replaced — or, when the
+ * pattern has a group named `secret` (`Bearer (?<secret>…)`), only that group.
+ */
 export interface RegexRule extends RuleBase {
   type: 'regex';
   pattern: string;
+  /** Any of `i`, `m`, `s`, `u`, `v`; the engine adds `g` (and `d` for a `secret` group) itself. */
   flags?: string;
+  /**
+   * Literal strings of which every match contains at least one (case-sensitive): a value holding none of them is
+   * skipped with `String.prototype.includes`, so a 10 MB base64 image costs a few memchr-speed passes, not a regex
+   * run. Omitted → the pattern runs on every value.
+   */
+  hints?: string[];
 }
 
 /** An HTTP header name (case-insensitive); `contains: true` matches any header whose name contains it. */
@@ -42,7 +52,15 @@ export interface HeaderRule extends RuleBase {
   contains?: boolean;
 }
 
-export type RedactRule = KeyRule | PathRule | RegexRule | HeaderRule;
+/**
+ * A PEM private-key block, `-----BEGIN … PRIVATE KEY-----` through `-----END … PRIVATE KEY-----` (or to the end of
+ * the value when the block was cut off). Found with indexOf rather than a regex, so it is linear on any input.
+ */
+export interface PemRule extends RuleBase {
+  type: 'pem';
+}
+
+export type RedactRule = KeyRule | PathRule | RegexRule | HeaderRule | PemRule;
 
 /** A redaction setup: the built-in rules or not, extra rules, and how values are hidden. */
 export interface RedactConfig {

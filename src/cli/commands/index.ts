@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
 import { registerRecord } from './record.js';
+import { registerRedact } from './redact.js';
+import { registerScan } from './scan.js';
 import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 
@@ -10,4 +12,6 @@ export function registerCommands(program: Command): void {
   registerConvert(program);
   registerShow(program);
   registerStats(program);
+  registerRedact(program);
+  registerScan(program);
 }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runStdioProxy } from '../../proxy/stdio.js';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
+import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS, FileSink } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
@@ -11,9 +12,11 @@ import { timestamp } from '../../trace/encode.js';
 import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
+import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
-interface RecordOptions {
+interface RecordOptions extends RuleFlags {
   out?: string;
   file?: string;
   label?: string;
@@ -26,7 +29,7 @@ interface RecordOptions {
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export function registerRecord(program: Command): void {
-  program
+  const command = program
     .command('record')
     .description('Record a stdio MCP session: run the server command and sit between it and the client.')
     .usage('[options] -- <command> [args...]')
@@ -53,15 +56,24 @@ export function registerRecord(program: Command): void {
       DEFAULT_MAX_MESSAGE_BYTES,
     )
     .option('--no-stderr', "do not record the server's stderr (it is still passed through)")
+    // Declared before --no-redact-defaults (addRuleFlags), so the pair leaves the value undefined unless given.
+    .option('--redact-defaults', 'print the built-in redaction rules and exit');
+  addRuleFlags(command)
     .addHelpText(
       'after',
       '\nExample:\n  tapedeck record --out ./traces -- npx -y @modelcontextprotocol/server-everything\n\n' +
         'Put the whole line in an MCP client config in place of the server command; the client never notices.\n' +
-        'Nothing but the protocol is written to stdout.',
+        'Nothing but the protocol is written to stdout.\n\n' +
+        'The trace copy is redacted (never the forwarded bytes): built-in rules (--redact-defaults lists them),\n' +
+        'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.',
     )
-    .action(async (commandArgs: string[], options: RecordOptions, command: Command) => {
+    .action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
+      if (options.redactDefaults === true) {
+        process.stdout.write(renderDefaultRules(DEFAULT_RULES));
+        return;
+      }
       // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
-      const rawArgs = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+      const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
       if (!rawArgs.includes('--') || commandArgs.length === 0) {
         throw usageError(
           "record needs the server command after '--', e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything",
@@ -98,15 +110,27 @@ function resolveTracePath(options: RecordOptions, label: string): string {
 }
 
 async function record(argv: string[], options: RecordOptions): Promise<number> {
-  const label = options.label !== undefined ? safeLabel(options.label) : deriveLabel(argv);
+  // Everything that can fail on the user's input fails here, before a file is created or the server started.
+  const { config, compiled, redactor } = redactionFrom(options);
+  // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
+  // redactor would hide again; markers are left as they are).
+  const shownArgv = [...redactArgv(argv, compiled)];
+  const label =
+    options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
   const path = resolveTracePath(options, label);
-  const sink = new FileSink({ path, maxBytes: options.maxBytes, maxFiles: options.maxFiles });
+  const sink = new FileSink({
+    path,
+    maxBytes: options.maxBytes,
+    maxFiles: options.maxFiles,
+    redact: redactor,
+  });
   const meta: MetaLine = {
     v: 1,
     type: 'meta',
     startedAt: timestamp(),
     label,
-    command: argv,
+    command: shownArgv,
+    redaction: summarize(config),
     kind: 'mcp',
     producer: { ...PRODUCER },
     traceId: randomUUID(),

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { createRedactor } from '../../dist/redact/index.js';
+import { median } from './stats.mjs';
+
+const T = '2026-01-01T00:00:00.000Z';
+const MB = 1_000_000;
+
+/**
+ * A typical tools/call request of about 1 KB as a trace line: tool arguments with prose, a path, options and
+ * counts (`max_tokens`, a progress token) the rules must leave alone, nothing that needs hiding. Ids vary so no
+ * cache sees the same object twice in a row.
+ */
+export function typicalCall(id) {
+  return {
+    t: T,
+    seq: id,
+    dir: 'in',
+    raw: {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'search_documents',
+        arguments: {
+          query: 'quarterly revenue report for the EMEA region, including the notes from the finance review',
+          path: '/srv/data/reports/2026/q3/emea-summary.md',
+          filters: {
+            tags: ['finance', 'emea', 'q3', 'review'],
+            updatedAfter: '2026-07-01T00:00:00Z',
+            limit: 25,
+          },
+          options: { max_tokens: 1024, temperature: 0.2, include_snippets: true, highlight: true },
+          context:
+            'The user asked for a short summary of the EMEA numbers with the variance against plan. They want ' +
+            'the figures in a table and a two-sentence explanation of the largest deviation. Earlier in the ' +
+            'session they looked at the APAC report and the consolidated balance sheet; keep the same format ' +
+            'as before (markdown, EUR, thousands separators) and mention the data freshness at the end. If a ' +
+            'figure is missing, say so rather than estimating it.',
+          requestId: `7c9e6679-7425-40de-944b-e07fc1f90a${String(id % 100).padStart(2, '0')}`,
+        },
+        _meta: { progressToken: id },
+      },
+    },
+  };
+}
+
+/** A tools/call result carrying a base64 image of `bytes` characters, as a trace line. */
+function imageResult(data) {
+  return {
+    t: T,
+    seq: 1,
+    dir: 'out',
+    raw: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'image', data, mimeType: 'image/png' }] } },
+  };
+}
+
+function timeOnce(redact, line) {
+  const started = performance.now();
+  const out = redact(line);
+  const ms = performance.now() - started;
+  if (out !== line) throw new Error('redaction changed a line that holds no secret');
+  return ms;
+}
+
+/**
+ * The redaction engine with the default rules, in process: messages/s on typical 1 KB calls, and the time a big
+ * base64 image takes (10 MB, and 100 MB to show the cost grows linearly).
+ */
+export async function redactBench(config, onRound = () => {}) {
+  const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+  const pool = Array.from({ length: 256 }, (_, i) => typicalCall(i + 1));
+  const bytes = JSON.stringify(pool[0].raw).length;
+  for (let i = 0; i < 20_000; i += 1) redact(pool[i % pool.length]);
+  const rates = [];
+  for (let round = 1; round <= config.redactRounds; round += 1) {
+    const started = performance.now();
+    for (let i = 0; i < config.redactMessages; i += 1) redact(pool[i % pool.length]);
+    const rate = (config.redactMessages * 1000) / (performance.now() - started);
+    rates.push(rate);
+    onRound(`1 KB calls  round ${round}  ${Math.round(rate)} msgs/s`);
+  }
+
+  const big = randomBytes((config.redactBigMb * MB * 3) / 4).toString('base64');
+  const small = big.slice(0, big.length / 10);
+  const bigLine = imageResult(big);
+  const smallLine = imageResult(small);
+  timeOnce(redact, smallLine);
+  const smallMs = [];
+  const bigMs = [];
+  for (let round = 1; round <= config.redactRounds; round += 1) {
+    smallMs.push(timeOnce(redact, smallLine));
+    bigMs.push(timeOnce(redact, bigLine));
+    onRound(
+      `base64 round ${round}  ${small.length / MB} MB ${smallMs.at(-1).toFixed(1)} ms  ${big.length / MB} MB ${bigMs.at(-1).toFixed(1)} ms`,
+    );
+  }
+  const tenMs = median(smallMs);
+  const hundredMs = median(bigMs);
+  return {
+    messageBytes: bytes,
+    messagesPerSec: median(rates),
+    smallMb: small.length / MB,
+    bigMb: big.length / MB,
+    smallMs: tenMs,
+    bigMs: hundredMs,
+    scaleRatio: hundredMs / tenMs,
+  };
+}

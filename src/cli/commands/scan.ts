@@ -1,0 +1,94 @@
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { findSecrets } from '../../redact/index.js';
+import { openTrace } from '../../trace/io.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import type { TraceLine } from '../../trace/types.js';
+import { EXIT } from '../errors.js';
+import { useColor } from '../format/color.js';
+import {
+  renderScanJson,
+  renderScanReport,
+  type ScanFinding,
+  type ScanReport,
+} from '../format/scan-report.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
+
+interface ScanOptions extends RuleFlags {
+  json?: boolean;
+}
+
+/**
+ * `tapedeck scan <trace> [--json]`: reports what in a trace still looks like a secret — by the redaction rules in
+ * force (built-in, config files, flags) and an entropy heuristic — with line, JSON path, rule and a masked preview.
+ * Exits 1 when anything is found (or a corrupt line could not be checked), 0 when clean: a CI gate for fixtures.
+ *
+ * @example await run(['scan', 'test/fixtures/session.jsonl', '--json']);
+ */
+export function registerScan(program: Command): void {
+  const command = program
+    .command('scan')
+    .description('Report what in a trace still looks like a secret; exits 1 when anything is found.')
+    .argument(
+      '<trace>',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON',
+    )
+    .option('--json', 'print the findings as JSON ("version": 1)');
+  addRuleFlags(command, { mode: false })
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck scan test/fixtures/session.jsonl\n' +
+        '  tapedeck scan traces/run.jsonl --json | jq .findings\n\n' +
+        'Run it before committing or sharing a trace; redaction is best-effort. Exit codes: 0 clean, 1 findings\n' +
+        '(or corrupt lines that could not be checked), 2 a usage error.',
+    )
+    .action(async (input: string, options: ScanOptions) => {
+      const report = await scan(input, options);
+      process.stdout.write(
+        options.json
+          ? renderScanJson(report)
+          : renderScanReport(report, useColor(process.stdout, process.env)),
+      );
+      if (report.findings.length > 0 || report.unreadable > 0) process.exitCode = EXIT.finding;
+    });
+}
+
+/**
+ * Scans a trace of any importable format, meta lines and file names included.
+ *
+ * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] });
+ */
+export async function scan(input: string, options: RuleFlags): Promise<ScanReport> {
+  const { compiled } = redactionFrom(options);
+  let unreadable = 0;
+  const trace = await openTrace(input, {
+    onDiagnostic: (d: TraceDiagnostic) => {
+      if (d.severity === 'error') unreadable += 1;
+      // A trace still being written has no end line; that says nothing about secrets.
+      if (d.code !== 'missing_end') process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+    },
+  });
+  const findings: ScanFinding[] = [];
+  let lines = 0;
+  const check = (line: TraceLine, file: string, lineNo: number) => {
+    lines += 1;
+    for (const { rule, path, preview } of findSecrets(line, compiled)) {
+      findings.push({ file, line: lineNo, path, rule, preview });
+    }
+  };
+  const native = trace.format === 'tapedeck' || trace.format === 'mcp-tape';
+  for (const segment of trace.segments) {
+    // A secret in a file name (a label derived from a token argument) travels with the file too.
+    // A file name travels with the file: the rules see it too (not the heuristic: tapedeck's own names, such as
+    // `20261129T221733.123Z-server.jsonl`, look random to it). The meta line's label, command and url are the
+    // engine's to check.
+    const name: TraceLine = { type: 'text', t: '', dir: 'out', text: basename(segment.file) };
+    for (const { rule, preview } of findSecrets(name, compiled, { entropy: false })) {
+      findings.push({ file: segment.file, line: 0, path: '(file name)', rule, preview });
+    }
+    check(segment.meta, segment.file, native ? 1 : 0);
+  }
+  for await (const { line, file, lineNo } of trace.lines()) check(line, file, lineNo);
+  return { version: 1, trace: input, format: trace.format, lines, unreadable, findings };
+}

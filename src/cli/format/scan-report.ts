@@ -1,0 +1,93 @@
+import { ENTROPY_RULE } from '../../redact/index.js';
+import { palette } from './color.js';
+import { renderTable } from './table.js';
+
+/** One thing in a trace that still looks like a secret. */
+export interface ScanFinding {
+  /** The file it is in (a rotated trace spans several). */
+  file: string;
+  /** 1-based line in `file`; for JSON document formats the item number; 0 for what an import synthesized. */
+  line: number;
+  /** Where in the line: a JSONPath such as `$.raw.result.content[0].text`. */
+  path: string;
+  /** The rule (or heuristic) that matched. */
+  rule: string;
+  /** A masked preview: enough to recognise the value, never the value. */
+  preview: string;
+}
+
+/** The result of `tapedeck scan`, also its `--json` output. */
+export interface ScanReport {
+  version: 1;
+  trace: string;
+  format: string;
+  /** Trace lines looked at, meta lines included. */
+  lines: number;
+  /** Corrupt lines that could not be read, so could not be checked. */
+  unreadable: number;
+  findings: ScanFinding[];
+}
+
+/**
+ * The human report: a table of findings (line, path, rule, preview) and a closing sentence that says what to do.
+ *
+ * @example renderScanReport({ version: 1, trace: 't.jsonl', format: 'tapedeck', lines: 3, unreadable: 0, findings: [] }, false)
+ * // → 'no secrets found in 3 lines of t.jsonl\n'
+ */
+export function renderScanReport(report: ScanReport, color: boolean): string {
+  const c = palette(color);
+  const unreadable =
+    report.unreadable > 0
+      ? `${c.yellow(`${report.unreadable} corrupt line${report.unreadable === 1 ? '' : 's'} could not be checked`)}\n`
+      : '';
+  if (report.findings.length === 0) {
+    return `${c.green('no secrets found')} in ${report.lines} line${report.lines === 1 ? '' : 's'} of ${report.trace}\n${unreadable}`;
+  }
+  const files = new Set(report.findings.map((f) => f.file));
+  const several = files.size > 1;
+  const columns = [
+    ...(several ? [{ header: 'file' }] : []),
+    { header: 'line', align: 'right' as const },
+    { header: 'path' },
+    { header: 'rule' },
+    { header: 'preview' },
+  ];
+  const rows = report.findings.map((f) => [
+    ...(several ? [f.file] : []),
+    f.line === 0 ? '-' : String(f.line),
+    f.path,
+    c.yellow(f.rule),
+    f.preview,
+  ]);
+  const lineCount = new Set(report.findings.map((f) => `${f.file}\0${f.line}`)).size;
+  const n = report.findings.length;
+  return (
+    renderTable(columns, rows) +
+    `\n${c.red(`${n} possible secret${n === 1 ? '' : 's'}`)} in ${lineCount} of ${report.lines} lines of ${report.trace}\n` +
+    unreadable +
+    advice(report)
+  );
+}
+
+/** The `--json` document. */
+export function renderScanJson(report: ScanReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** What to do next: rule findings go away with `redact`; heuristic ones need a rule of their own, or a shrug. */
+function advice(report: ScanReport): string {
+  const guesses = report.findings.filter((f) => f.rule === ENTROPY_RULE).length;
+  const ruled = report.findings.length - guesses;
+  let text = '';
+  if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} --in-place\n`;
+  if (guesses > 0) {
+    text +=
+      `${guesses} ${guesses === 1 ? 'is a guess' : 'are guesses'} (rule "${ENTROPY_RULE}": random-looking, no rule covers it): ` +
+      'if secret, hide with tapedeck redact --redact <regex>; otherwise ignore\n';
+  }
+  return text;
+}
+
+function quote(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}

@@ -1,0 +1,108 @@
+import type { CompiledRules } from './compile.js';
+import { matchHeader } from './key-words.js';
+import { formatMarker, isMarker } from './marker.js';
+import { type Hits, hideInText } from './values.js';
+
+/**
+ * A server command line (`meta.command`) carries secrets as flag values and environment assignments more often
+ * than as recognisable tokens: `--api-key=…`, `--token …`, `API_KEY=…`, `-H 'Authorization: Bearer …'`. Those are
+ * hidden when the flag or variable name falls under a key rule (a header name under a header or key rule); every
+ * argument then also gets the value rules.
+ */
+
+/** `--api-key=VALUE`, `--token`, `-p`: the dashes, the name and, when inline, `=`. */
+const FLAG = /^(-{1,2})([A-Za-z0-9][A-Za-z0-9_.-]{0,127})(=|$)/;
+/** `API_KEY=VALUE` (also as the argument of `-e` / `--env`). */
+const ENV_PAIR = /^([A-Za-z_][A-Za-z0-9_]{0,127})=/;
+
+interface ArgvWalk {
+  compiled: CompiledRules;
+  hits: Hits | undefined;
+  index: number;
+}
+
+function hideWhole(walk: ArgvWalk, rule: string, value: string): string {
+  if (value === '' || isMarker(value)) return value;
+  walk.hits?.hit(rule, `command[${walk.index}]`, value);
+  return formatMarker(rule, value, walk.compiled.style);
+}
+
+/** `Name: value` as given to `-H`: the value is hidden when the name is a sensitive header or key. */
+function hideHeaderArg(walk: ArgvWalk, text: string): string {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return text;
+  const name = text.slice(0, colon).trim();
+  const rule = matchHeader(walk.compiled.headers, name) ?? walk.compiled.keys.match(name);
+  if (rule === undefined) return text;
+  let start = colon + 1;
+  while (text[start] === ' ' || text[start] === '\t') start += 1;
+  const value = text.slice(start);
+  const hidden = hideWhole(walk, rule, value);
+  return hidden === value ? text : text.slice(0, start) + hidden;
+}
+
+type Pending = { kind: 'value'; rule: string } | { kind: 'header' } | undefined;
+
+/**
+ * Redacts a command line. Returns the same array when nothing changed, otherwise a copy.
+ *
+ * @example redactArgv(['server', '--api-key', 'abc123'], compile(config)) // ['server', '--api-key', '[REDACTED:api-key]']
+ */
+export function redactArgv(argv: readonly string[], compiled: CompiledRules): readonly string[] {
+  return hideInArgv(argv, compiled);
+}
+
+/** {@link redactArgv} with detection hooks. */
+export function hideInArgv(argv: readonly string[], compiled: CompiledRules, hits?: Hits): readonly string[] {
+  const walk: ArgvWalk = { compiled, hits, index: 0 };
+  let copy: string[] | undefined;
+  let pending: Pending;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    walk.index = i;
+    let next = arg;
+    const waiting = pending;
+    pending = undefined;
+    if (waiting?.kind === 'value') next = hideWhole(walk, waiting.rule, arg);
+    else if (waiting?.kind === 'header') next = hideHeaderArg(walk, arg);
+    else [next, pending] = pairs(walk, arg, argv[i + 1]);
+    if (next === arg) next = hideInText(arg, compiled, hits, `command[${i}]`);
+    if (next !== arg) {
+      copy ??= argv.slice();
+      copy[i] = next;
+    }
+  }
+  return copy ?? argv;
+}
+
+/** Handles one argument that is not a pending value: inline pairs are hidden here, split ones are announced. */
+function pairs(walk: ArgvWalk, arg: string, following: string | undefined): [string, Pending] {
+  if (arg === '-H' || arg === '--header') return [arg, { kind: 'header' }];
+  if (arg.startsWith('--header=')) return [`--header=${hideHeaderArg(walk, arg.slice(9))}`, undefined];
+  // curl also takes the header glued to the flag: -H'Authorization: Bearer …'.
+  if (arg.startsWith('-H') && arg[2] !== '-' && arg.includes(':'))
+    return [`-H${hideHeaderArg(walk, arg.slice(2))}`, undefined];
+  const flag = FLAG.exec(arg);
+  if (flag !== null) {
+    const rule = walk.compiled.keys.match(flag[2]!);
+    if (rule === undefined) return [arg, undefined];
+    const head = flag[0].length;
+    if (flag[3] === '=') {
+      const value = arg.slice(head);
+      const hidden = hideWhole(walk, rule, value);
+      return [hidden === value ? arg : arg.slice(0, head) + hidden, undefined];
+    }
+    // `--token VALUE`; a following flag means this one took no value.
+    const takesValue = following !== undefined && !(following.startsWith('-') && following.length > 1);
+    return [arg, takesValue ? { kind: 'value', rule } : undefined];
+  }
+  const env = ENV_PAIR.exec(arg);
+  if (env !== null) {
+    const rule = walk.compiled.keys.match(env[1]!);
+    if (rule === undefined) return [arg, undefined];
+    const value = arg.slice(env[0].length);
+    const hidden = hideWhole(walk, rule, value);
+    return [hidden === value ? arg : env[0] + hidden, undefined];
+  }
+  return [arg, undefined];
+}

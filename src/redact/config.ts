@@ -1,0 +1,348 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { TapedeckError } from '../errors.js';
+import { compile } from './index.js';
+import { RULE_ID } from './marker.js';
+import type { RedactConfig, RedactMode, RedactRule, RegexRule } from './types.js';
+
+/**
+ * Loading redaction setups from files, the environment and flags: the one place in src/redact that does I/O.
+ * Every source is validated before anything runs, and a bad one fails with one line naming the file, the rule and
+ * the problem, so a recorder never starts with fewer rules than its user meant.
+ */
+
+export const REDACT_MODES: readonly RedactMode[] = ['marker', 'hash'];
+
+/** One redact config file: `{"extends": "default" | null, "rules": [...]}` (mcp-tape's redact.json as is). */
+export interface RedactFile {
+  /** `null` turns the built-in rules off; absent means `"default"`. */
+  extends: 'default' | null;
+  rules: RedactRule[];
+}
+
+/** What the command line adds to the files that are read anyway. */
+export interface RedactFlags {
+  /** `--redact RE`, each a regex rule. */
+  patterns?: readonly string[];
+  /** `--redact-file PATH`, read after the automatic sources. */
+  files?: readonly string[];
+  /** `false` with `--no-redact-defaults`. */
+  defaults?: boolean;
+  mode?: RedactMode;
+}
+
+/** Where the automatic sources are looked for; injectable so tests never read the real home. */
+export interface RedactEnvironment {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  home?: string;
+}
+
+export interface LoadedRedactConfig {
+  config: RedactConfig;
+  /** The files that were read, in the order their rules apply. */
+  files: string[];
+}
+
+const TYPE_FIELDS: Record<RedactRule['type'], readonly string[]> = {
+  key: ['name', 'exclude'],
+  path: ['path'],
+  regex: ['pattern', 'flags', 'hints'],
+  header: ['name', 'contains'],
+  pem: [],
+};
+const COMMON_FIELDS = ['type', 'id', 'description'];
+
+/** `$XDG_CONFIG_HOME/tapedeck/redact.json`, else `~/.config/tapedeck/redact.json`. */
+export function userRedactPath(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  // The XDG spec says a relative value is invalid and must be ignored.
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, '.config');
+  return join(base, 'tapedeck', 'redact.json');
+}
+
+/** `.tapedeck/redact.json` in the folder tapedeck runs in. */
+export function projectRedactPath(cwd = process.cwd()): string {
+  return join(cwd, '.tapedeck', 'redact.json');
+}
+
+/**
+ * Combines every source into one RedactConfig. Rules apply in this order: the user config, the project config,
+ * the `TAPEDECK_REDACT` file, each `--redact-file`, then each `--redact` pattern. The two automatic files are
+ * optional; a file named by the environment or a flag must exist. Built-in rules stay on unless a file says
+ * `"extends": null` or `flags.defaults` is false. Throws TapedeckError('usage') naming the file, rule and problem.
+ *
+ * @example const { config } = loadRedactConfig({ patterns: ['\\bACME-[0-9]{8}\\b'], mode: 'hash' });
+ */
+export function loadRedactConfig(flags: RedactFlags = {}, where: RedactEnvironment = {}): LoadedRedactConfig {
+  const env = where.env ?? process.env;
+  const sources: { path: string; required: boolean }[] = [
+    { path: userRedactPath(env, where.home ?? homedir()), required: false },
+    { path: projectRedactPath(where.cwd ?? process.cwd()), required: false },
+  ];
+  if (env.TAPEDECK_REDACT !== undefined && env.TAPEDECK_REDACT !== '') {
+    sources.push({ path: resolve(where.cwd ?? process.cwd(), env.TAPEDECK_REDACT), required: true });
+  }
+  for (const file of flags.files ?? []) {
+    sources.push({ path: resolve(where.cwd ?? process.cwd(), file), required: true });
+  }
+  let defaults = flags.defaults ?? true;
+  const rules: RedactRule[] = [];
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const { path, required } of sources) {
+    // The same file reached twice (TAPEDECK_REDACT naming the project file) must not double its rules.
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const text = readConfigText(path, required);
+    if (text === undefined) continue;
+    const file = parseRedactFile(text, path);
+    if (file.extends === null) defaults = false;
+    rules.push(...file.rules);
+    files.push(path);
+  }
+  for (const pattern of flags.patterns ?? []) rules.push(patternRule('--redact', pattern));
+  return { config: { defaults, rules, mode: flags.mode ?? 'marker' }, files };
+}
+
+/**
+ * Parses and validates the text of a redact config file; `source` names it in errors.
+ *
+ * @example parseRedactFile('{"rules":[{"type":"path","path":"$..api_key"}]}', 'redact.json').extends === 'default'
+ */
+export function parseRedactFile(text: string, source: string): RedactFile {
+  const fail = (problem: string) => new TapedeckError('usage', `redact config ${source}: ${problem}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw fail(describeJsonError(text.replace(/^\uFEFF/, ''), err));
+  }
+  if (!isObject(data)) throw fail(`expected a JSON object like {"rules": [...]}; got ${kind(data)}`);
+  for (const key of Object.keys(data)) {
+    if (key !== 'extends' && key !== 'rules' && !key.startsWith('$')) {
+      throw fail(`unknown field "${key}"; a redact config has "extends" and "rules"`);
+    }
+  }
+  const ext = data.extends;
+  if (ext !== undefined && ext !== null && ext !== 'default') {
+    throw fail(
+      `"extends" must be "default" (built-in rules plus these) or null (only these); got ${JSON.stringify(ext)}`,
+    );
+  }
+  const list = data.rules ?? [];
+  if (!Array.isArray(list)) throw fail(`"rules" must be an array; got ${kind(list)}`);
+  const rules = list.map((raw: unknown, index) => {
+    try {
+      return validateRule(raw);
+    } catch (err) {
+      throw fail(`rules[${index}]: ${(err as Error).message}`);
+    }
+  });
+  checkCompiles(rules, (index, problem) => fail(`rules[${index}]: ${problem}`));
+  return { extends: ext === null ? null : 'default', rules };
+}
+
+/**
+ * Validates a `--redact` value as the engine will compile it; throws a usage error naming the flag and the regex.
+ *
+ * @example patternRule('--redact', '\\bACME-[0-9]{8}\\b') // → { type: 'regex', pattern: '\\bACME-[0-9]{8}\\b' }
+ */
+export function patternRule(flag: string, pattern: string): RedactRule {
+  const rule: RedactRule = { type: 'regex', pattern };
+  const fail = (problem: string) =>
+    new TapedeckError('usage', `${flag} '${pattern}' is not a valid regular expression: ${problem}`);
+  if (pattern === '') throw fail('it is empty, and would match everywhere');
+  checkCompiles([rule], (_index, problem) => {
+    // V8 words it "Invalid regular expression: /(/g: Unterminated group"; the last part is the news.
+    const reason = /Invalid regular expression: \/.*\/[a-z]*: (.+)$/s.exec(problem)?.[1];
+    return fail(reason ?? problem);
+  });
+  return rule;
+}
+
+/** Validates a `--redact-mode` value. @example parseRedactMode('--redact-mode', 'hash') === 'hash' */
+export function parseRedactMode(flag: string, value: string): RedactMode {
+  const mode = REDACT_MODES.find((m) => m === value);
+  if (mode === undefined) {
+    throw new TapedeckError('usage', `${flag} must be one of ${REDACT_MODES.join(', ')}; got '${value}'`);
+  }
+  return mode;
+}
+
+function readConfigText(path: string, required: boolean): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!required && (code === 'ENOENT' || code === 'ENOTDIR')) return undefined;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder, expected a JSON file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : String((err as Error).message);
+    throw new TapedeckError('usage', `redact config ${path}: cannot read: ${why}`, { cause: err });
+  }
+}
+
+/** Checks one rule's shape and copies only the fields the engine knows. */
+function validateRule(raw: unknown): RedactRule {
+  if (!isObject(raw)) throw new Error(`expected a rule object like {"type": "regex", …}; got ${kind(raw)}`);
+  const type = raw.type;
+  if (type === undefined) throw new Error(`missing "type"; expected one of ${typeList()}`);
+  if (typeof type !== 'string' || !(type in TYPE_FIELDS)) {
+    throw new Error(`unknown type ${JSON.stringify(type)}; expected one of ${typeList()}`);
+  }
+  const ruleType = type as RedactRule['type'];
+  const allowed = [...COMMON_FIELDS, ...TYPE_FIELDS[ruleType]];
+  for (const key of Object.keys(raw)) {
+    if (!allowed.includes(key) && !key.startsWith('$')) {
+      throw new Error(`unknown field "${key}" for a ${ruleType} rule; expected ${allowed.join(', ')}`);
+    }
+  }
+  const id = optional(raw, 'id', 'string') as string | undefined;
+  if (id !== undefined && !RULE_ID.test(id)) {
+    throw new Error(
+      `"id" must be a letter or digit then up to 63 letters, digits, '.', '_' or '-' (it is written inside markers); got ${JSON.stringify(id)}`,
+    );
+  }
+  optional(raw, 'description', 'string');
+  const base = id !== undefined ? { id } : {};
+  switch (ruleType) {
+    case 'key': {
+      const exclude = stringList(raw, 'exclude', 'key names');
+      const rule = { ...base, type: ruleType, name: required(raw, 'name', ruleType) };
+      return exclude !== undefined ? { ...rule, exclude } : rule;
+    }
+    case 'path':
+      return { ...base, type: ruleType, path: required(raw, 'path', ruleType) };
+    case 'regex': {
+      const flags = optional(raw, 'flags', 'string') as string | undefined;
+      const hints = stringList(raw, 'hints', 'literal strings every match contains');
+      const rule: RegexRule = { ...base, type: ruleType, pattern: required(raw, 'pattern', ruleType) };
+      if (flags !== undefined) rule.flags = flags;
+      if (hints !== undefined) rule.hints = hints;
+      return rule;
+    }
+    case 'header': {
+      const contains = optional(raw, 'contains', 'boolean') as boolean | undefined;
+      const rule = { ...base, type: ruleType, name: required(raw, 'name', ruleType) };
+      return contains !== undefined ? { ...rule, contains } : rule;
+    }
+    case 'pem':
+      return { ...base, type: ruleType };
+  }
+}
+
+/**
+ * Lets the engine judge what only it can (regex syntax with its flags, the JSONPath subset), one rule at a time
+ * so the failing rule's index is known whatever the engine's own message says.
+ */
+function checkCompiles(rules: readonly RedactRule[], fail: (index: number, problem: string) => Error): void {
+  rules.forEach((rule, index) => {
+    try {
+      compile({ defaults: false, rules: [rule], mode: 'marker' });
+    } catch (err) {
+      throw fail(index, engineProblem(err));
+    }
+  });
+}
+
+/** The engine names the rule itself ("redaction rule rules[0]: …"); that prefix is ours to say, with the file. */
+function engineProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/^(?:redaction\s+)?rule\s+(?:rules|defaults)\[\d+\]\s*:\s*/i, '');
+}
+
+function required(raw: Record<string, unknown>, field: string, type: string): string {
+  const value = raw[field];
+  if (value === undefined) throw new Error(`a ${type} rule needs "${field}"`);
+  if (typeof value !== 'string' || value === '') {
+    throw new Error(`"${field}" must be a non-empty string; got ${kind(value)}`);
+  }
+  return value;
+}
+
+function stringList(raw: Record<string, unknown>, field: string, what: string): string[] | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new Error(`"${field}" must be an array of strings (${what}); got ${kind(value)}`);
+  }
+  return [...value];
+}
+
+function optional(raw: Record<string, unknown>, field: string, type: 'string' | 'boolean'): unknown {
+  const value = raw[field];
+  if (value !== undefined && typeof value !== type) {
+    throw new Error(`"${field}" must be a ${type}; got ${kind(value)}`);
+  }
+  return value;
+}
+
+function typeList(): string {
+  return Object.keys(TYPE_FIELDS)
+    .map((t) => `"${t}"`)
+    .join(', ');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/** "not valid JSON at line 3, column 5: Expected ',' or '}' after property value". */
+function describeJsonError(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = /at position (\d+)/.exec(message);
+  const offset = at ? Number(at[1]) : jsonErrorOffset(text);
+  const reason = message
+    .replace(/\s*in JSON at position \d+.*$/s, '')
+    .replace(/, ".*" is not valid JSON$/s, '')
+    .replace(/^Unexpected end of JSON input$/, 'the file ends too early');
+  const { line, column } = lineColumn(text, offset);
+  return `not valid JSON at line ${line}, column ${column}: ${reason}`;
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines.at(-1) ?? '').length + 1 };
+}
+
+/**
+ * Where JSON.parse gave up, for the messages V8 gives without a position ("Unexpected token '}', …"): the longest
+ * prefix that could still begin a JSON text ends there. Such prefixes fail only for running out of input, and a
+ * prefix of one is one too, so a binary search finds it. Config files are small; this runs only on failure.
+ */
+function jsonErrorOffset(text: string): number {
+  const viable = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return true;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : '';
+      const at = /at position (\d+)/.exec(message);
+      return message.startsWith('Unexpected end') || (at !== null && Number(at[1]) >= length);
+    }
+  };
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (viable(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}

@@ -1,0 +1,73 @@
+import type { Json, TraceLine } from '../trace/types.js';
+import type { CompiledRules } from './compile.js';
+import { redactLine } from './engine.js';
+import { randomTokens } from './entropy.js';
+import { canonicalJson, markerSpans } from './marker.js';
+import type { Hits } from './values.js';
+
+/** Something `scan` found: which rule, where in the line, and a preview that does not give the value away. */
+export interface Finding {
+  /** A rule id (`github-token`, `api-key` …) or `entropy` for the heuristic. */
+  rule: string;
+  /** `$.params.arguments.apiKey` inside a message, else `text`, `command[3]`, `headers.authorization`, `url` … */
+  path: string;
+  /** First few characters, `…`, and the length: `ghp_…(40)`. */
+  preview: string;
+}
+
+export interface FindOptions {
+  /** Also report high-entropy strings no rule covers (default true). */
+  entropy?: boolean;
+}
+
+/** The id findings of the high-entropy heuristic carry. */
+export const ENTROPY_RULE = 'entropy';
+
+/**
+ * Masks a value for a report: at most 4 leading characters (fewer for short values, so a 6-character password
+ * shows one), `…`, and the length.
+ *
+ * @example previewOf('ghp_0123456789abcdefghijABCDEFGHIJ012345') // 'ghp_…(40)'
+ */
+export function previewOf(value: Json): string {
+  const text = typeof value === 'string' ? value : canonicalJson(value);
+  const shown = Math.min(4, Math.floor(text.length / 4));
+  return `${text.slice(0, shown)}…(${text.length})`;
+}
+
+/** Cuts markers out of a string (as spaces) so the heuristic never mistakes a hash marker for a secret. */
+function withoutMarkers(text: string): string {
+  const spans = markerSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(at, start)} `;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * What redaction with `compiled` would hide in one line, as findings — plus, unless turned off, high-entropy
+ * strings the rules miss. Markers are never findings, so a redacted trace scans clean.
+ *
+ * @example findSecrets({ t, dir: 'in', raw: { params: { apiKey: 'abc' } } }, compile(config)) // [{ rule: 'api-key', path: '$.params.apiKey', preview: '…(3)' }]
+ */
+export function findSecrets(line: TraceLine, compiled: CompiledRules, options: FindOptions = {}): Finding[] {
+  const findings: Finding[] = [];
+  const entropy = options.entropy ?? true;
+  const hits: Hits = {
+    hit(rule, where, secret) {
+      findings.push({ rule, path: where, preview: previewOf(secret) });
+    },
+    rest(where, text) {
+      if (!entropy) return;
+      for (const token of randomTokens(withoutMarkers(text))) {
+        findings.push({ rule: ENTROPY_RULE, path: where, preview: previewOf(token) });
+      }
+    },
+  };
+  redactLine(line, compiled, hits);
+  return findings;
+}

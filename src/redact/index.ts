@@ -1,0 +1,35 @@
+/**
+ * Redaction: rules as data, an engine that applies them to trace lines (copies, never the forwarded bytes), and
+ * detection for `scan`. Pure — no node: imports; `hash` mode gets its keyed hash injected as a ValueHasher.
+ */
+export { redactArgv } from './argv.js';
+export { type CompiledRules, type CompileOptions, compile, summarize } from './compile.js';
+export { DEFAULT_RULES } from './defaults.js';
+export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets, previewOf } from './detect.js';
+export { createRedactor, failedLine, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
+export { ENTROPY_DEFAULTS, looksLikeSecret, shannonEntropy } from './entropy.js';
+export { type PathSegment, type PathSelector, parsePath } from './jsonpath.js';
+export { splitKeyWords } from './key-words.js';
+export {
+  canonicalJson,
+  formatMarker,
+  isMarker,
+  MARKER_PREFIX,
+  type MarkerStyle,
+  REDACTION_ERROR_MARKER,
+  RULE_ID,
+} from './marker.js';
+export type {
+  HeaderRule,
+  KeyRule,
+  PathRule,
+  PemRule,
+  RedactConfig,
+  RedactionSummary,
+  RedactMode,
+  RedactRule,
+  RegexRule,
+  ValueHasher,
+} from './types.js';
+export { type Hits, redactText } from './values.js';
+export { redactJson } from './walk.js';

@@ -1,0 +1,110 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { TapedeckError } from '../errors.js';
+import type { ValueHasher } from './types.js';
+
+/**
+ * The per-install key behind `hash` mode. Markers carry HMAC-SHA256(value) under a key that never leaves this
+ * machine, so equal secrets get equal markers across traces without a dictionary attack on short values being
+ * possible for someone who only has the trace.
+ */
+
+export const REDACT_KEY_BYTES = 32;
+
+/** `$TAPEDECK_HOME`, else `~/.tapedeck`. */
+export function tapedeckHome(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.TAPEDECK_HOME;
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.tapedeck');
+}
+
+/** Where the key lives: `<tapedeck home>/redact.key`. */
+export function redactKeyPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(tapedeckHome(env), 'redact.key');
+}
+
+/**
+ * Reads the key, creating it on first use: 32 random bytes, 0600, in a 0700 folder. Creation is atomic (written
+ * under a temporary name, then hard-linked into place), so two recorders starting at once agree on one key and
+ * neither reads a half-written file.
+ *
+ * @example const hasher = createKeyedHasher(loadRedactKey());
+ */
+export function loadRedactKey(env: NodeJS.ProcessEnv = process.env): Buffer {
+  const path = redactKeyPath(env);
+  const existing = readKey(path);
+  if (existing !== undefined) return existing;
+  createKey(path);
+  const created = readKey(path);
+  if (created === undefined) throw keyError(path, 'it vanished right after it was created');
+  return created;
+}
+
+/**
+ * A ValueHasher: hex HMAC-SHA256 of the value under `key`.
+ *
+ * @example createKeyedHasher(Buffer.alloc(32))('secret').length === 64
+ */
+export function createKeyedHasher(key: Buffer): ValueHasher {
+  return (value) => createHmac('sha256', key).update(value, 'utf8').digest('hex');
+}
+
+function readKey(path: string): Buffer | undefined {
+  let key: Buffer;
+  try {
+    key = readFileSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw keyError(path, `cannot read it: ${(err as Error).message}`, err);
+  }
+  if (key.length !== REDACT_KEY_BYTES) {
+    throw keyError(
+      path,
+      `it holds ${key.length} bytes, expected ${REDACT_KEY_BYTES}; delete it to make a new key ` +
+        '(hash markers in new traces will then differ from older ones)',
+    );
+  }
+  return key;
+}
+
+function createKey(path: string): void {
+  const dir = dirname(path);
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // mkdir's mode passes through the umask; only folders created here are tightened.
+    for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at))
+      chmodSync(at, 0o700);
+    const key = randomBytes(REDACT_KEY_BYTES);
+    writeFileSync(temp, key, { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(temp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // Another recorder created it first: theirs is the key.
+      if (code === 'EEXIST') return;
+      // File systems without hard links: an exclusive create is the next best thing.
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+      writeFileSync(path, key, { flag: 'wx', mode: 0o600 });
+    }
+  } catch (err) {
+    throw keyError(path, `cannot create it: ${(err as Error).message}`, err);
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never written, or already gone.
+    }
+  }
+}
+
+function keyError(path: string, problem: string, cause?: unknown): TapedeckError {
+  return new TapedeckError(
+    'io',
+    `redaction key ${path}: ${problem} (set TAPEDECK_HOME to use another folder)`,
+    {
+      cause,
+    },
+  );
+}

@@ -1,0 +1,255 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
+import { DEFAULT_RULES } from '../../src/redact/index.js';
+
+let dir: string;
+let project: string;
+let stderr: string;
+let stdout: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tapedeck-redact-config-'));
+  project = join(dir, 'project');
+  mkdirSync(project);
+  // Never the real home: the user config, the key and the project folder all live under `dir`.
+  vi.stubEnv('XDG_CONFIG_HOME', join(dir, 'xdg'));
+  vi.stubEnv('TAPEDECK_HOME', join(dir, 'home'));
+  vi.stubEnv('TAPEDECK_REDACT', undefined);
+  vi.spyOn(process, 'cwd').mockReturnValue(project);
+  stderr = '';
+  stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function file(path: string, content: unknown): string {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+const regex = (id: string) => ({ id, type: 'regex', pattern: `\\b${id.toUpperCase()}-[0-9]{4}\\b` });
+const where = () => ({ env: process.env, cwd: project, home: join(dir, 'home-dir') });
+
+describe('redact config files', () => {
+  it("loads mcp-tape's redact.json unchanged, keeping the built-in rules (extends defaults to 'default')", () => {
+    const mcpTape = file(join(dir, 'redact.json'), {
+      rules: [
+        { type: 'path', path: '$..api_key' },
+        { type: 'regex', pattern: '\\bAKIA[0-9A-Z]{16}\\b' },
+      ],
+    });
+    const { config, files } = loadRedactConfig({ files: [mcpTape] }, where());
+    expect(config).toEqual({
+      defaults: true,
+      mode: 'marker',
+      rules: [
+        { type: 'path', path: '$..api_key' },
+        { type: 'regex', pattern: '\\bAKIA[0-9A-Z]{16}\\b' },
+      ],
+    });
+    expect(files).toEqual([mcpTape]);
+  });
+
+  it('combines every source in order: user, project, TAPEDECK_REDACT, --redact-file, then --redact', () => {
+    file(join(dir, 'xdg', 'tapedeck', 'redact.json'), { rules: [regex('user')] });
+    file(join(project, '.tapedeck', 'redact.json'), { rules: [regex('project')] });
+    vi.stubEnv('TAPEDECK_REDACT', file(join(dir, 'env.json'), { rules: [regex('env')] }));
+    const flagged = file(join(dir, 'flag.json'), { extends: 'default', rules: [regex('flag')] });
+    const { config, files } = loadRedactConfig(
+      { files: [flagged], patterns: ['CLI-[0-9]{4}'], mode: 'hash' },
+      where(),
+    );
+    expect(config.rules.map((r) => r.id ?? (r.type === 'regex' ? r.pattern : ''))).toEqual([
+      'user',
+      'project',
+      'env',
+      'flag',
+      'CLI-[0-9]{4}',
+    ]);
+    expect(config).toMatchObject({ defaults: true, mode: 'hash' });
+    expect(files).toHaveLength(4);
+  });
+
+  it('turns the built-in rules off with "extends": null in any one file, or with --no-redact-defaults', () => {
+    file(join(project, '.tapedeck', 'redact.json'), { extends: null, rules: [regex('only')] });
+    expect(loadRedactConfig({}, where()).config.defaults).toBe(false);
+    rmSync(join(project, '.tapedeck'), { recursive: true });
+    expect(loadRedactConfig({}, where()).config.defaults).toBe(true);
+    expect(loadRedactConfig({ defaults: false }, where()).config.defaults).toBe(false);
+  });
+
+  it('respects XDG_CONFIG_HOME and falls back to ~/.config when it is unset or relative', () => {
+    expect(userRedactPath({ XDG_CONFIG_HOME: '/x/cfg' }, '/home/me')).toBe('/x/cfg/tapedeck/redact.json');
+    expect(userRedactPath({}, '/home/me')).toBe('/home/me/.config/tapedeck/redact.json');
+    expect(userRedactPath({ XDG_CONFIG_HOME: 'relative' }, '/home/me')).toBe(
+      '/home/me/.config/tapedeck/redact.json',
+    );
+  });
+
+  it('reads the same file once even when two sources name it', () => {
+    const shared = file(join(project, '.tapedeck', 'redact.json'), { rules: [regex('once')] });
+    vi.stubEnv('TAPEDECK_REDACT', shared);
+    expect(loadRedactConfig({ files: [shared] }, where()).config.rules).toHaveLength(1);
+  });
+
+  it('keeps every rule type and its options, and drops descriptions', () => {
+    const parsed = parseRedactFile(
+      JSON.stringify({
+        $schema: 'https://example.invalid/redact.schema.json',
+        rules: [
+          { type: 'key', name: 'sessionId', exclude: ['sessionIdHint'], description: 'ours' },
+          { type: 'header', name: 'x-acme', contains: true },
+          { type: 'regex', id: 'acme', pattern: 'acme_[a-z]{8}', flags: 'i', hints: ['acme_'] },
+          { type: 'pem' },
+        ],
+      }),
+      'r.json',
+    );
+    expect(parsed.rules).toEqual([
+      { type: 'key', name: 'sessionId', exclude: ['sessionIdHint'] },
+      { type: 'header', name: 'x-acme', contains: true },
+      { type: 'regex', id: 'acme', pattern: 'acme_[a-z]{8}', flags: 'i', hints: ['acme_'] },
+      { type: 'pem' },
+    ]);
+  });
+});
+
+describe('a bad redaction setup stops record before anything starts', () => {
+  it.each([
+    ['bad JSON, with line and column', '{\n  "rules": [}\n', /not valid JSON at line 2, column 13/],
+    ['bad JSON at the end', '{"rules": [', /not valid JSON at line 1, column 12: the file ends too early/],
+    ['not an object', '[]', /expected a JSON object like \{"rules": \[\.\.\.\]\}; got an array/],
+    [
+      'an unknown top-level field',
+      { rule: [] },
+      /unknown field "rule"; a redact config has "extends" and "rules"/,
+    ],
+    ['a bad extends', { extends: 'strict' }, /"extends" must be "default" .* or null .*; got "strict"/],
+    ['rules not a list', { rules: {} }, /"rules" must be an array; got an object/],
+    [
+      'an unknown type',
+      { rules: [regex('ok'), { type: 'regexp', pattern: 'x' }] },
+      /rules\[1\]: unknown type "regexp"; expected one of "key", "path", "regex", "header", "pem"/,
+    ],
+    ['a missing type', { rules: [{ pattern: 'x' }] }, /rules\[0\]: missing "type"/],
+    ['a missing field', { rules: [{ type: 'path' }] }, /rules\[0\]: a path rule needs "path"/],
+    [
+      'a misspelled field',
+      { rules: [{ type: 'regex', pattern: 'x', flag: 'i' }] },
+      /rules\[0\]: unknown field "flag" for a regex rule; expected type, id, description, pattern, flags, hints/,
+    ],
+    [
+      'a wrongly typed field',
+      { rules: [{ type: 'header', name: 'x', contains: 'yes' }] },
+      /"contains" must be a boolean/,
+    ],
+    ['a bad id', { rules: [{ type: 'pem', id: 'has space' }] }, /rules\[0\]: "id" must be/],
+    [
+      'an invalid regex',
+      { rules: [regex('ok'), regex('ok2'), { type: 'regex', pattern: 'a(b' }] },
+      /rules\[2\]: invalid regular expression "a\(b": .*Unterminated group/,
+    ],
+    ['an invalid regex flag', { rules: [{ type: 'regex', pattern: 'a', flags: 'q' }] }, /rules\[0\]: .*flag/],
+    [
+      'an invalid JSONPath',
+      { rules: [{ type: 'path', path: 'api_key' }] },
+      /rules\[0\]: JSONPath "api_key" is malformed/,
+    ],
+  ])('%s: one line naming the file, exit 2, no trace, no server', async (_name, content, message) => {
+    const config = file(join(dir, 'bad.json'), content);
+    const out = join(dir, 'traces');
+    const started = join(dir, 'started');
+    const code = await run([
+      'record',
+      '--out',
+      out,
+      '--redact-file',
+      config,
+      '--',
+      'sh',
+      '-c',
+      `touch ${started}`,
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).toContain(`redact config ${config}: `);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(started)).toBe(false);
+    expect(stdout).toBe('');
+  });
+
+  it.each([
+    ['the user config', () => file(join(dir, 'xdg', 'tapedeck', 'redact.json'), '{oops')],
+    ['the project config', () => file(join(project, '.tapedeck', 'redact.json'), '{oops')],
+    [
+      'the TAPEDECK_REDACT file',
+      () => {
+        const path = file(join(dir, 'env.json'), '{oops');
+        vi.stubEnv('TAPEDECK_REDACT', path);
+        return path;
+      },
+    ],
+  ])('a malformed %s, found on its own, fails the same way', async (_name, make) => {
+    const path = make();
+    const out = join(dir, 'traces');
+    expect(await run(['record', '--out', out, '--', 'sh', '-c', 'exit 0'])).toBe(2);
+    expect(stderr).toMatch(new RegExp(`redact config ${path}: not valid JSON at line 1, column 2`));
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a --redact-file or TAPEDECK_REDACT file that does not exist is an error; missing automatic files are not', async () => {
+    const out = join(dir, 'traces');
+    const missing = join(dir, 'nope.json');
+    expect(await run(['record', '--out', out, '--redact-file', missing, '--', 'true'])).toBe(2);
+    expect(stderr).toContain(`redact config ${missing}: cannot read: no such file`);
+    stderr = '';
+    vi.stubEnv('TAPEDECK_REDACT', missing);
+    expect(await run(['record', '--out', out, '--', 'true'])).toBe(2);
+    expect(stderr).toContain(`redact config ${missing}: cannot read: no such file`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('--redact with an invalid regex is a usage error at parse time, naming the flag and the regex', async () => {
+    expect(await run(['record', '--redact', 'ok-[0-9]+', '--redact', '(unclosed', '--', 'true'])).toBe(2);
+    expect(stderr.trim()).toBe(
+      "tapedeck: --redact '(unclosed' is not a valid regular expression: Unterminated group",
+    );
+  });
+
+  it('--redact-mode with a bad value is a usage error listing the valid ones', async () => {
+    expect(await run(['record', '--redact-mode', 'blur', '--', 'true'])).toBe(2);
+    expect(stderr.trim()).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'blur'");
+  });
+});
+
+describe('tapedeck record --redact-defaults', () => {
+  it('prints the built-in rules as a table (id, type, what) and exits 0 without a server command', async () => {
+    expect(await run(['record', '--redact-defaults'])).toBe(0);
+    const [header, ...rows] = stdout.split('\n');
+    expect(header).toMatch(/^id\s+type\s+what$/);
+    for (const rule of DEFAULT_RULES) expect(stdout).toContain(rule.id!);
+    expect(rows.find((row) => row.startsWith('github-token '))).toMatch(/regex\s+\/\\b\(\?:gh\[pousr\]_/);
+    expect(rows.find((row) => row.startsWith('token '))).toMatch(
+      /key\s+keys named token \(not progressToken/,
+    );
+    expect(stdout).toContain(`${DEFAULT_RULES.length} built-in rules`);
+    expect(stderr).toBe('');
+  });
+});

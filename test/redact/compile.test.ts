@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { compile, type RedactRule, redactJson, redactLine, redactText } from '../../src/redact/index.js';
+
+const T = '2026-11-29T22:15:23.264Z';
+
+describe('compile', () => {
+  const bad = (rule: unknown) => () =>
+    compile({ defaults: false, rules: [{ type: 'key', name: 'ok' }, rule as RedactRule], mode: 'marker' });
+
+  it('names the rule and the problem', () => {
+    expect(bad({ type: 'regex', pattern: '(' })).toThrow(
+      /redaction rule rules\[1\]: invalid regular expression "\(":/,
+    );
+    expect(bad({ type: 'regex', pattern: 'a', flags: 'y' })).toThrow(/rules\[1\]: flag "y" is not supported/);
+    expect(bad({ type: 'regex', pattern: 'a', hints: [''] })).toThrow(/rules\[1\]: "hints" must be/);
+    expect(bad({ type: 'path', path: 'api_key' })).toThrow(
+      /rules\[1\]: JSONPath "api_key" is malformed at position 0/,
+    );
+    expect(bad({ type: 'key', name: '--' })).toThrow(/rules\[1\]: "name" must be a key name/);
+    expect(bad({ type: 'header' })).toThrow(/rules\[1\]: "name" must be a header name/);
+    expect(bad({ type: 'cookie' })).toThrow(
+      /rules\[1\]: type "cookie" is not known; use one of key, path, regex, header, pem/,
+    );
+    expect(bad({ type: 'key', name: 'x', id: 'has space' })).toThrow(
+      /rules\[1\]: id "has space" is not valid/,
+    );
+    expect(() => compile({ defaults: false, rules: [], mode: 'blur' as never })).toThrow(
+      /mode "blur" is not valid/,
+    );
+  });
+
+  it("applies mcp-tape's redact.json rules: a path, a regex, a lookbehind", () => {
+    const rules = JSON.parse(
+      String.raw`[
+        {"type":"path","path":"$..api_key"},
+        {"type":"regex","pattern":"\\bAKIA[0-9A-Z]{16}\\b"},
+        {"type":"regex","pattern":"(?<=://[^/\\s:@]{1,128}:)[^/\\s@]+(?=@)"}
+      ]`,
+    ) as RedactRule[];
+    const compiled = compile({ defaults: false, rules, mode: 'marker' });
+    expect(compiled.pathIds).toEqual(['api_key']);
+    const out = redactJson(
+      {
+        a: { api_key: 'k1', b: [{ api_key: { nested: true } }] },
+        note: 'id AKIAIOSFODNN7EXAMPLE at mysql://root:toor@db/x',
+      },
+      compiled,
+    );
+    expect(out).toEqual({
+      a: { api_key: '[REDACTED:api_key]', b: [{ api_key: '[REDACTED:api_key]' }] },
+      note: 'id [REDACTED:regex] at mysql://root:[REDACTED:regex]@db/x',
+    });
+  });
+
+  it('a regex rule with a secret group hides only that group; user hints gate it', () => {
+    const compiled = compile({
+      defaults: false,
+      rules: [{ id: 'pin', type: 'regex', pattern: 'PIN=(?<secret>\\d{4,8})', hints: ['PIN='] }],
+      mode: 'marker',
+    });
+    expect(redactText('PIN=12345 ok', compiled)).toBe('PIN=[REDACTED:pin] ok');
+    expect(redactText('pin=12345 ok', compiled)).toBe('pin=12345 ok');
+  });
+
+  it('takes custom key and header rules with exclusions', () => {
+    const compiled = compile({
+      defaults: false,
+      rules: [
+        { type: 'key', name: 'tenantId', exclude: ['public_tenant_id'] },
+        { type: 'header', name: 'x-tenant', contains: true },
+      ],
+      mode: 'marker',
+    });
+    const value = { tenant_id: 't1', TenantID: 't2', publicTenantId: 'p', other: 1 };
+    expect(redactJson(value, compiled)).toEqual({
+      tenant_id: '[REDACTED:tenant-id]',
+      TenantID: '[REDACTED:tenant-id]',
+      publicTenantId: 'p',
+      other: 1,
+    });
+    expect(
+      redactLine({ t: T, type: 'http', conn: 'c', dir: 'in', headers: { 'X-Tenant-Name': 'acme' } }, compiled)
+        .headers,
+    ).toEqual({ 'X-Tenant-Name': '[REDACTED:x-tenant-header]' });
+  });
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { compile, createRedactor, redactText } from '../../src/redact/index.js';
+import type { MessageLine } from '../../src/trace/types.js';
+
+// The strict figures (10 MB ≤ 100 ms, 10× input ≤ 12× time) are the bench's (`npm run bench`). These bounds are
+// loose enough for a busy CI box and still fail on anything quadratic: 10× the input in ≥ 30× the time.
+const MAX_10MB_MS = 1000;
+const MAX_RATIO = 30;
+
+/** The fastest of a few runs: a busy machine only ever adds time, so the minimum is the steadiest figure. */
+function bestMs(run: () => void, rounds = 5): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < rounds; i += 1) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+const image = (data: string): MessageLine => ({
+  t: '2026-01-01T00:00:00.000Z',
+  seq: 1,
+  dir: 'out',
+  raw: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'image', data, mimeType: 'image/png' }] } },
+});
+
+describe('redaction cost', () => {
+  it('takes a 10 MB base64 image through every default rule in linear time, leaving it untouched', () => {
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const big = randomBytes(7_500_000).toString('base64');
+    const small = image(big.slice(0, 1_000_000));
+    const large = image(big);
+    redact(small);
+    const smallMs = bestMs(() => expect(redact(small)).toBe(small));
+    const largeMs = bestMs(() => expect(redact(large)).toBe(large));
+    expect(largeMs).toBeLessThan(MAX_10MB_MS);
+    expect(largeMs / Math.max(smallMs, 0.5)).toBeLessThan(MAX_RATIO);
+  });
+
+  it.each([
+    ['a run of JWT starts', 'eyJ'],
+    ['header lines with no END', '-----BEGIN PRIVATE KEY-----'],
+    ['schemes with no credential', 'Bearer '],
+    ['user:pass prefixes with no @', '://user:'],
+    ['markers', '[REDACTED:x] '],
+    ['many real matches', 'sk-abcdefghijklmnopqrstuvwxyz '],
+  ])('stays linear on %s', (_what, unit) => {
+    const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
+    const text = (n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const small = text(500_000);
+    const large = text(5_000_000);
+    redactText(small, compiled);
+    const smallMs = bestMs(() => redactText(small, compiled));
+    const largeMs = bestMs(() => redactText(large, compiled));
+    expect(largeMs).toBeLessThan(MAX_10MB_MS);
+    expect(largeMs / Math.max(smallMs, 0.5)).toBeLessThan(MAX_RATIO);
+  });
+});

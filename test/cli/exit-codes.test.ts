@@ -1,30 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { useCliHarness } from '../helpers/cli.js';
 
-let dir: string;
-let stderr: string;
-let stdout: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-exit-'));
-  stderr = '';
-  stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
-});
+const io = useCliHarness('tapedeck-exit-', { isolateHome: false });
 
 const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'x' });
 const ping = JSON.stringify({
@@ -39,7 +19,7 @@ const pong = JSON.stringify({
 });
 
 function trace(name: string, text: string): string {
-  const path = join(dir, name);
+  const path = join(io.dir, name);
   writeFileSync(path, text);
   return path;
 }
@@ -50,8 +30,8 @@ describe('exit codes of the reading commands', () => {
     async (command) => {
       const path = trace('corrupt.jsonl', `${meta}\n${ping}\nGARBAGE\n${pong}\n`);
       expect(await run([command, path])).toBe(1);
-      expect(stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
-      expect(stdout).toMatch(/ping/);
+      expect(io.stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
+      expect(io.stdout).toMatch(/ping/);
     },
   );
 
@@ -60,7 +40,7 @@ describe('exit codes of the reading commands', () => {
     async (command) => {
       const path = trace('cut.jsonl', `${meta}\n${ping}\n${pong}\n{"t":"2026-01-01T00:00:0`);
       expect(await run([command, path])).toBe(0);
-      expect(stdout).toMatch(/ping/);
+      expect(io.stdout).toMatch(/ping/);
     },
   );
 
@@ -78,7 +58,7 @@ describe('exit codes of the reading commands', () => {
     [['stats', '/nonexistent/trace.jsonl'], 1, /no such trace file: \/nonexistent\/trace\.jsonl/],
   ])('tapedeck %j exits %i with one line naming the problem', async (argv, code, message) => {
     expect(await run(argv)).toBe(code);
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(io.stderr).toMatch(message);
+    expect(io.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

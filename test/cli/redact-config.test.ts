@@ -1,41 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
 import { DEFAULT_RULES } from '../../src/redact/index.js';
+import { useCliHarness } from '../helpers/cli.js';
 
-let dir: string;
-let project: string;
-let stderr: string;
-let stdout: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-redact-config-'));
-  project = join(dir, 'project');
-  mkdirSync(project);
-  // Never the real home: the user config, the key and the project folder all live under `dir`.
-  vi.stubEnv('XDG_CONFIG_HOME', join(dir, 'xdg'));
-  vi.stubEnv('TAPEDECK_HOME', join(dir, 'home'));
-  vi.stubEnv('TAPEDECK_REDACT', undefined);
-  vi.spyOn(process, 'cwd').mockReturnValue(project);
-  stderr = '';
-  stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
-});
+const io = useCliHarness('tapedeck-redact-config-', { cwd: 'project' });
+const project = (): string => join(io.dir, 'project');
 
 function file(path: string, content: unknown): string {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -44,11 +16,11 @@ function file(path: string, content: unknown): string {
 }
 
 const regex = (id: string) => ({ id, type: 'regex', pattern: `\\b${id.toUpperCase()}-[0-9]{4}\\b` });
-const where = () => ({ env: process.env, cwd: project, home: join(dir, 'home-dir') });
+const where = () => ({ env: process.env, cwd: project(), home: join(io.dir, 'home-dir') });
 
 describe('redact config files', () => {
   it("loads mcp-tape's redact.json unchanged, keeping the built-in rules (extends defaults to 'default')", () => {
-    const mcpTape = file(join(dir, 'redact.json'), {
+    const mcpTape = file(join(io.dir, 'redact.json'), {
       rules: [
         { type: 'path', path: '$..api_key' },
         { type: 'regex', pattern: '\\bAKIA[0-9A-Z]{16}\\b' },
@@ -67,10 +39,10 @@ describe('redact config files', () => {
   });
 
   it('combines every source in order: user, project, TAPEDECK_REDACT, --redact-file, then --redact', () => {
-    file(join(dir, 'xdg', 'tapedeck', 'redact.json'), { rules: [regex('user')] });
-    file(join(project, '.tapedeck', 'redact.json'), { rules: [regex('project')] });
-    vi.stubEnv('TAPEDECK_REDACT', file(join(dir, 'env.json'), { rules: [regex('env')] }));
-    const flagged = file(join(dir, 'flag.json'), { extends: 'default', rules: [regex('flag')] });
+    file(join(io.dir, 'xdg', 'tapedeck', 'redact.json'), { rules: [regex('user')] });
+    file(join(project(), '.tapedeck', 'redact.json'), { rules: [regex('project')] });
+    vi.stubEnv('TAPEDECK_REDACT', file(join(io.dir, 'env.json'), { rules: [regex('env')] }));
+    const flagged = file(join(io.dir, 'flag.json'), { extends: 'default', rules: [regex('flag')] });
     const { config, files } = loadRedactConfig(
       { files: [flagged], patterns: ['CLI-[0-9]{4}'], mode: 'hash' },
       where(),
@@ -87,9 +59,9 @@ describe('redact config files', () => {
   });
 
   it('turns the built-in rules off with "extends": null in any one file, or with --no-redact-defaults', () => {
-    file(join(project, '.tapedeck', 'redact.json'), { extends: null, rules: [regex('only')] });
+    file(join(project(), '.tapedeck', 'redact.json'), { extends: null, rules: [regex('only')] });
     expect(loadRedactConfig({}, where()).config.defaults).toBe(false);
-    rmSync(join(project, '.tapedeck'), { recursive: true });
+    rmSync(join(project(), '.tapedeck'), { recursive: true });
     expect(loadRedactConfig({}, where()).config.defaults).toBe(true);
     expect(loadRedactConfig({ defaults: false }, where()).config.defaults).toBe(false);
   });
@@ -103,7 +75,7 @@ describe('redact config files', () => {
   });
 
   it('reads the same file once even when two sources name it', () => {
-    const shared = file(join(project, '.tapedeck', 'redact.json'), { rules: [regex('once')] });
+    const shared = file(join(project(), '.tapedeck', 'redact.json'), { rules: [regex('once')] });
     vi.stubEnv('TAPEDECK_REDACT', shared);
     expect(loadRedactConfig({ files: [shared] }, where()).config.rules).toHaveLength(1);
   });
@@ -172,9 +144,9 @@ describe('a bad redaction setup stops record before anything starts', () => {
       /rules\[0\]: JSONPath "api_key" is malformed/,
     ],
   ])('%s: one line naming the file, exit 2, no trace, no server', async (_name, content, message) => {
-    const config = file(join(dir, 'bad.json'), content);
-    const out = join(dir, 'traces');
-    const started = join(dir, 'started');
+    const config = file(join(io.dir, 'bad.json'), content);
+    const out = join(io.dir, 'traces');
+    const started = join(io.dir, 'started');
     const code = await run([
       'record',
       '--out',
@@ -187,69 +159,69 @@ describe('a bad redaction setup stops record before anything starts', () => {
       `touch ${started}`,
     ]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stderr).toContain(`redact config ${config}: `);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(io.stderr).toMatch(message);
+    expect(io.stderr).toContain(`redact config ${config}: `);
+    expect(io.stderr.trim().split('\n')).toHaveLength(1);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(started)).toBe(false);
-    expect(stdout).toBe('');
+    expect(io.stdout).toBe('');
   });
 
   it.each([
-    ['the user config', () => file(join(dir, 'xdg', 'tapedeck', 'redact.json'), '{oops')],
-    ['the project config', () => file(join(project, '.tapedeck', 'redact.json'), '{oops')],
+    ['the user config', () => file(join(io.dir, 'xdg', 'tapedeck', 'redact.json'), '{oops')],
+    ['the project config', () => file(join(project(), '.tapedeck', 'redact.json'), '{oops')],
     [
       'the TAPEDECK_REDACT file',
       () => {
-        const path = file(join(dir, 'env.json'), '{oops');
+        const path = file(join(io.dir, 'env.json'), '{oops');
         vi.stubEnv('TAPEDECK_REDACT', path);
         return path;
       },
     ],
   ])('a malformed %s, found on its own, fails the same way', async (_name, make) => {
     const path = make();
-    const out = join(dir, 'traces');
+    const out = join(io.dir, 'traces');
     expect(await run(['record', '--out', out, '--', 'sh', '-c', 'exit 0'])).toBe(2);
-    expect(stderr).toMatch(new RegExp(`redact config ${path}: not valid JSON at line 1, column 2`));
+    expect(io.stderr).toMatch(new RegExp(`redact config ${path}: not valid JSON at line 1, column 2`));
     expect(existsSync(out)).toBe(false);
   });
 
   it('a --redact-file or TAPEDECK_REDACT file that does not exist is an error; missing automatic files are not', async () => {
-    const out = join(dir, 'traces');
-    const missing = join(dir, 'nope.json');
+    const out = join(io.dir, 'traces');
+    const missing = join(io.dir, 'nope.json');
     expect(await run(['record', '--out', out, '--redact-file', missing, '--', 'true'])).toBe(2);
-    expect(stderr).toContain(`redact config ${missing}: cannot read: no such file`);
-    stderr = '';
+    expect(io.stderr).toContain(`redact config ${missing}: cannot read: no such file`);
+    io.stderr = '';
     vi.stubEnv('TAPEDECK_REDACT', missing);
     expect(await run(['record', '--out', out, '--', 'true'])).toBe(2);
-    expect(stderr).toContain(`redact config ${missing}: cannot read: no such file`);
+    expect(io.stderr).toContain(`redact config ${missing}: cannot read: no such file`);
     expect(existsSync(out)).toBe(false);
   });
 
   it('--redact with an invalid regex is a usage error at parse time, naming the flag and the regex', async () => {
     expect(await run(['record', '--redact', 'ok-[0-9]+', '--redact', '(unclosed', '--', 'true'])).toBe(2);
-    expect(stderr.trim()).toBe(
+    expect(io.stderr.trim()).toBe(
       "tapedeck: --redact '(unclosed' is not a valid regular expression: Unterminated group",
     );
   });
 
   it('--redact-mode with a bad value is a usage error listing the valid ones', async () => {
     expect(await run(['record', '--redact-mode', 'blur', '--', 'true'])).toBe(2);
-    expect(stderr.trim()).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'blur'");
+    expect(io.stderr.trim()).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'blur'");
   });
 });
 
 describe('tapedeck record --redact-defaults', () => {
   it('prints the built-in rules as a table (id, type, what) and exits 0 without a server command', async () => {
     expect(await run(['record', '--redact-defaults'])).toBe(0);
-    const [header, ...rows] = stdout.split('\n');
+    const [header, ...rows] = io.stdout.split('\n');
     expect(header).toMatch(/^id\s+type\s+what$/);
-    for (const rule of DEFAULT_RULES) expect(stdout).toContain(rule.id!);
+    for (const rule of DEFAULT_RULES) expect(io.stdout).toContain(rule.id!);
     expect(rows.find((row) => row.startsWith('github-token '))).toMatch(/regex\s+\/\\b\(\?:gh\[pousr\]_/);
     expect(rows.find((row) => row.startsWith('token '))).toMatch(
       /key\s+keys named token \(not progressToken/,
     );
-    expect(stdout).toContain(`${DEFAULT_RULES.length} built-in rules`);
-    expect(stderr).toBe('');
+    expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules`);
+    expect(io.stderr).toBe('');
   });
 });

@@ -1,47 +1,22 @@
 import { createHmac } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { openTrace } from '../../src/trace/io.js';
+import { useCliHarness } from '../helpers/cli.js';
 
 const GITHUB = `ghp_${'A1b2C3d4E5f6G7h8I9j0'}${'K1l2M3n4O5p6Q7r8'}`;
 const ANTHROPIC = 'sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa-xyzAA';
 const API_KEY = 'plain-value-7Qx9Zt';
 const SECRETS = [GITHUB, ANTHROPIC, API_KEY];
 
-let dir: string;
-let stderr: string;
-let stdout: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-redact-'));
-  vi.stubEnv('XDG_CONFIG_HOME', join(dir, 'xdg'));
-  vi.stubEnv('TAPEDECK_HOME', join(dir, 'home'));
-  vi.stubEnv('TAPEDECK_REDACT', undefined);
-  vi.spyOn(process, 'cwd').mockReturnValue(dir);
-  stderr = '';
-  stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
-});
+const io = useCliHarness('tapedeck-redact-');
 
 const t = '2026-01-01T00:00:00.000Z';
 
-/** A tapedeck trace recorded before redaction existed: secrets in the command, label, messages and stderr. */
+/** A tapedeck trace recorded before redaction existed: secrets in the command, label, messages and io.stderr. */
 function plantedLines(extra: Record<string, unknown> = {}): string[] {
   return [
     {
@@ -73,7 +48,7 @@ function plantedLines(extra: Record<string, unknown> = {}): string[] {
 }
 
 function planted(name = 'planted.jsonl', mode = 0o644): string {
-  const path = join(dir, name);
+  const path = join(io.dir, name);
   writeFileSync(path, `${plantedLines().join('\n')}\n`, { mode });
   chmodSync(path, mode);
   return path;
@@ -93,9 +68,9 @@ describe('tapedeck redact', () => {
   it('writes the redacted trace to stdout as tapedeck JSONL, with the redaction summary in the meta', async () => {
     const input = planted();
     expect(await run(['redact', input])).toBe(0);
-    expect(stderr).toBe('');
-    expectNoSecrets(stdout);
-    const [meta, call, err, result, end] = records(stdout);
+    expect(io.stderr).toBe('');
+    expectNoSecrets(io.stdout);
+    const [meta, call, err, result, end] = records(io.stdout);
     expect(meta).toMatchObject({
       type: 'meta',
       command: ['npx', '[REDACTED:github-token]'],
@@ -115,21 +90,21 @@ describe('tapedeck redact', () => {
   });
 
   it('hides a label that was not derived from the command with the value rules', async () => {
-    const input = join(dir, 'labelled.jsonl');
+    const input = join(io.dir, 'labelled.jsonl');
     const [meta, ...rest] = plantedLines({ label: `run-${GITHUB}`, command: ['node', 'server.js'] });
     writeFileSync(input, `${[meta, ...rest].join('\n')}\n`);
     expect(await run(['redact', input])).toBe(0);
-    expect(records(stdout)[0]).toMatchObject({ label: 'run-[REDACTED:github-token]' });
+    expect(records(io.stdout)[0]).toMatchObject({ label: 'run-[REDACTED:github-token]' });
   });
 
   it('-o writes a private file (0600, new folders 0700) and --redact adds a rule', async () => {
-    const out = join(dir, 'new', 'shareable.jsonl');
+    const out = join(io.dir, 'new', 'shareable.jsonl');
     expect(
       await run(['redact', planted(), '-o', out, '--redact', 'region-[a-z]+', '--redact', 'using']),
     ).toBe(0);
-    expect(stdout).toBe('');
+    expect(io.stdout).toBe('');
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    expect(statSync(join(dir, 'new')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(io.dir, 'new')).mode & 0o777).toBe(0o700);
     const lines = records(readFileSync(out, 'utf8'));
     expect(lines[0]).toMatchObject({ redaction: { defaults: true, customRules: 2, mode: 'marker' } });
     expect(lines[2]).toMatchObject({ text: '[REDACTED:regex] [REDACTED:anthropic-api-key]' });
@@ -142,7 +117,7 @@ describe('tapedeck redact', () => {
     const after = statSync(input);
     expect(after.ino).not.toBe(before.ino);
     expect(after.mode & 0o777).toBe(0o600);
-    expect(readdirSync(dir).filter((name) => !['xdg', 'home'].includes(name))).toEqual(['in-place.jsonl']);
+    expect(readdirSync(io.dir).filter((name) => !['xdg', 'home'].includes(name))).toEqual(['in-place.jsonl']);
     const text = readFileSync(input, 'utf8');
     expectNoSecrets(text);
     expect((await openTrace(input)).format).toBe('tapedeck');
@@ -154,25 +129,25 @@ describe('tapedeck redact', () => {
   it('--in-place keeps a failed run from touching the original', async () => {
     const input = planted('keep.jsonl');
     const original = readFileSync(input, 'utf8');
-    expect(await run(['redact', input, '--in-place', '--redact-file', join(dir, 'missing.json')])).toBe(2);
+    expect(await run(['redact', input, '--in-place', '--redact-file', join(io.dir, 'missing.json')])).toBe(2);
     expect(readFileSync(input, 'utf8')).toBe(original);
   });
 
   it('--in-place redacts every segment of a rotated trace, each keeping its own meta, so it still stitches', async () => {
     const [meta, call, err, result, end] = plantedLines();
     const second = JSON.stringify({ ...JSON.parse(meta!), segment: 1 });
-    writeFileSync(join(dir, 'rot.1.jsonl'), `${meta}\n${call}\n${err}\n`);
-    writeFileSync(join(dir, 'rot.jsonl'), `${second}\n${result}\n${end}\n`);
-    expect(await run(['redact', join(dir, 'rot.jsonl'), '--in-place'])).toBe(0);
+    writeFileSync(join(io.dir, 'rot.1.jsonl'), `${meta}\n${call}\n${err}\n`);
+    writeFileSync(join(io.dir, 'rot.jsonl'), `${second}\n${result}\n${end}\n`);
+    expect(await run(['redact', join(io.dir, 'rot.jsonl'), '--in-place'])).toBe(0);
     // The older segment has no end line, as rotation leaves it: nothing to warn about.
-    expect(stderr).toBe('');
+    expect(io.stderr).toBe('');
     for (const name of ['rot.jsonl', 'rot.1.jsonl']) {
-      const text = readFileSync(join(dir, name), 'utf8');
+      const text = readFileSync(join(io.dir, name), 'utf8');
       expectNoSecrets(text);
-      expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+      expect(statSync(join(io.dir, name)).mode & 0o777).toBe(0o600);
     }
-    expect(records(readFileSync(join(dir, 'rot.jsonl'), 'utf8'))[0]).toMatchObject({ segment: 1 });
-    const trace = await openTrace(join(dir, 'rot.1.jsonl'));
+    expect(records(readFileSync(join(io.dir, 'rot.jsonl'), 'utf8'))[0]).toMatchObject({ segment: 1 });
+    const trace = await openTrace(join(io.dir, 'rot.1.jsonl'));
     expect(trace.segments.map((s) => s.segment)).toEqual([0, 1]);
     const seqs: number[] = [];
     for await (const { line } of trace.lines()) if (line.type !== 'end') seqs.push(line.seq!);
@@ -184,7 +159,7 @@ describe('tapedeck redact', () => {
       new URL('../fixtures/interop/mcporter/everything-get-sum.ndjson', import.meta.url),
     );
     expect(await run(['redact', input])).toBe(0);
-    const lines = records(stdout);
+    const lines = records(io.stdout);
     expect(lines[0]).toMatchObject({
       type: 'meta',
       producer: { name: 'tapedeck' },
@@ -196,59 +171,59 @@ describe('tapedeck redact', () => {
   it('hash mode: equal secrets get equal markers, keyed by a per-install key created 0600 in a 0700 folder', async () => {
     const input = planted();
     expect(await run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(0);
-    const keyPath = join(dir, 'home', 'redact.key');
+    const keyPath = join(io.dir, 'home', 'redact.key');
     const key = readFileSync(keyPath);
     expect(key).toHaveLength(32);
     expect(statSync(keyPath).mode & 0o777).toBe(0o600);
-    expect(statSync(join(dir, 'home')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(io.dir, 'home')).mode & 0o777).toBe(0o700);
     const hash = createHmac('sha256', key).update(GITHUB).digest('hex').slice(0, 12);
     const marker = `[REDACTED:github-token:${hash}]`;
     // In the command and in the result: one secret, one marker.
-    expect(stdout.split(marker).length - 1).toBe(2);
-    expectNoSecrets(stdout);
-    const first = stdout;
-    stdout = '';
+    expect(io.stdout.split(marker).length - 1).toBe(2);
+    expectNoSecrets(io.stdout);
+    const first = io.stdout;
+    io.stdout = '';
     // A later run reads the same key: markers are stable across traces.
     expect(await run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(0);
-    expect(stdout).toBe(first);
+    expect(io.stdout).toBe(first);
     expect(readFileSync(keyPath)).toEqual(key);
   });
 
   it('a key file of the wrong size is an error naming it, and nothing is written', async () => {
-    vi.stubEnv('TAPEDECK_HOME', dir);
-    writeFileSync(join(dir, 'redact.key'), 'short');
-    const out = join(dir, 'out.jsonl');
+    vi.stubEnv('TAPEDECK_HOME', io.dir);
+    writeFileSync(join(io.dir, 'redact.key'), 'short');
+    const out = join(io.dir, 'out.jsonl');
     expect(await run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(1);
-    expect(stderr).toMatch(/redaction key .*redact\.key: it holds 5 bytes, expected 32; delete it/);
-    expect(readdirSync(dir)).not.toContain('out.jsonl');
+    expect(io.stderr).toMatch(/redaction key .*redact\.key: it holds 5 bytes, expected 32; delete it/);
+    expect(readdirSync(io.dir)).not.toContain('out.jsonl');
   });
 
   it('-o and --in-place together are a usage error', async () => {
-    expect(await run(['redact', planted(), '-o', join(dir, 'x.jsonl'), '--in-place'])).toBe(2);
-    expect(stderr).toMatch(/^tapedeck: -o and --in-place cannot be used together; .*\n$/);
+    expect(await run(['redact', planted(), '-o', join(io.dir, 'x.jsonl'), '--in-place'])).toBe(2);
+    expect(io.stderr).toMatch(/^tapedeck: -o and --in-place cannot be used together; .*\n$/);
   });
 
   it('the rule flags are checked as for record: a bad regex or mode is a usage error', async () => {
     expect(await run(['redact', planted(), '--redact', '[z-a]'])).toBe(2);
-    expect(stderr).toMatch(/^tapedeck: --redact '\[z-a\]' is not a valid regular expression: /);
-    stderr = '';
+    expect(io.stderr).toMatch(/^tapedeck: --redact '\[z-a\]' is not a valid regular expression: /);
+    io.stderr = '';
     expect(await run(['redact', planted(), '--redact-mode', 'x'])).toBe(2);
-    expect(stderr).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'x'\n");
+    expect(io.stderr).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'x'\n");
   });
 
   it('leaves corrupt lines out (they cannot be redacted), says so, and exits 1', async () => {
-    const input = join(dir, 'broken.jsonl');
+    const input = join(io.dir, 'broken.jsonl');
     const [meta, call] = plantedLines();
     writeFileSync(input, `${meta}\n${call}\n{"oops": "${GITHUB}\n`);
     expect(await run(['redact', input])).toBe(1);
-    expectNoSecrets(stdout);
-    expect(stderr).toMatch(/broken\.jsonl:3: not valid JSON/);
+    expectNoSecrets(io.stdout);
+    expect(io.stderr).toMatch(/broken\.jsonl:3: not valid JSON/);
   });
 
   it('--no-redact-defaults leaves only the custom rules', async () => {
     expect(await run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]+'])).toBe(0);
-    expect(stdout).toContain(GITHUB);
-    expect(stdout).not.toContain(ANTHROPIC);
-    expect(records(stdout)[0]).toMatchObject({ redaction: { defaults: false, customRules: 1 } });
+    expect(io.stdout).toContain(GITHUB);
+    expect(io.stdout).not.toContain(ANTHROPIC);
+    expect(records(io.stdout)[0]).toMatchObject({ redaction: { defaults: false, customRules: 1 } });
   });
 });

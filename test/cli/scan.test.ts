@@ -1,41 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { useCliHarness } from '../helpers/cli.js';
 
 const GITHUB = `ghp_${'A1b2C3d4E5f6G7h8I9j0'}${'K1l2M3n4O5p6Q7r8'}`;
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0YXBlZGVjayJ9.c2lnbmF0dXJlLXZhbHVl';
 const API_KEY = 'plain-value-7Qx9Zt';
 const RANDOM = 'q8Zr2LmX7vTn4KpW9cYs3HdB6fJg';
 
-let dir: string;
-let stderr: string;
-let stdout: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-scan-'));
-  vi.stubEnv('XDG_CONFIG_HOME', join(dir, 'xdg'));
-  vi.stubEnv('TAPEDECK_HOME', join(dir, 'home'));
-  vi.stubEnv('TAPEDECK_REDACT', undefined);
-  vi.stubEnv('NO_COLOR', '1');
-  vi.spyOn(process, 'cwd').mockReturnValue(dir);
-  stderr = '';
-  stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
-});
+const io = useCliHarness('tapedeck-scan-', { env: { NO_COLOR: '1' } });
 
 const t = '2026-01-01T00:00:00.000Z';
 const meta = (extra: Record<string, unknown> = {}) => ({
@@ -52,7 +26,7 @@ const pong = { t, seq: 2, dir: 'out', raw: { jsonrpc: '2.0', id: 1, result: {} }
 const end = { t, type: 'end', durationMs: 1, reason: 'process_exit' };
 
 function trace(name: string, lines: unknown[]): string {
-  const path = join(dir, name);
+  const path = join(io.dir, name);
   writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   return path;
 }
@@ -81,23 +55,23 @@ describe('tapedeck scan', () => {
   it('finds planted secrets: line, JSON path, rule and a masked preview; exits 1', async () => {
     const path = planted();
     expect(await run(['scan', path])).toBe(1);
-    expect(stderr).toBe('');
-    const rows = stdout.split('\n');
+    expect(io.stderr).toBe('');
+    const rows = io.stdout.split('\n');
     expect(rows[0]).toMatch(/^line\s+path\s+rule\s+preview$/);
-    expect(stdout).toMatch(/^\s+1\s+command\[3\]\s+token\s+ghp_…\(40\)$/m);
-    expect(stdout).toMatch(/^\s+3\s+text\s+jwt\s+eyJh…\(\d+\)$/m);
-    expect(stdout).toMatch(/^\s+4\s+\$\.result\.content\[0\]\.text\s+github-token\s+ghp_…\(40\)$/m);
-    expect(stdout).toMatch(/^\s+4\s+\$\.result\.config\.apiKey\s+api-key\s+plai…\(18\)$/m);
-    expect(stdout).toMatch(/possible secrets in 3 of 5 lines of .*planted\.jsonl/);
-    expect(stdout).toContain(`Hide them with: tapedeck redact ${path} --in-place`);
+    expect(io.stdout).toMatch(/^\s+1\s+command\[3\]\s+token\s+ghp_…\(40\)$/m);
+    expect(io.stdout).toMatch(/^\s+3\s+text\s+jwt\s+eyJh…\(\d+\)$/m);
+    expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.content\[0\]\.text\s+github-token\s+ghp_…\(40\)$/m);
+    expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.config\.apiKey\s+api-key\s+plai…\(18\)$/m);
+    expect(io.stdout).toMatch(/possible secrets in 3 of 5 lines of .*planted\.jsonl/);
+    expect(io.stdout).toContain(`Hide them with: tapedeck redact ${path} --in-place`);
     // The report itself must not leak what it found.
-    for (const secret of [GITHUB, JWT, API_KEY]) expect(stdout).not.toContain(secret);
+    for (const secret of [GITHUB, JWT, API_KEY]) expect(io.stdout).not.toContain(secret);
   });
 
   it('--json prints the same findings as a stable document', async () => {
     const path = planted();
     expect(await run(['scan', path, '--json'])).toBe(1);
-    const report = JSON.parse(stdout);
+    const report = JSON.parse(io.stdout);
     expect(report).toMatchObject({ version: 1, trace: path, format: 'tapedeck', lines: 5, unreadable: 0 });
     expect(report.findings).toContainEqual({
       file: path,
@@ -112,23 +86,23 @@ describe('tapedeck scan', () => {
   it('is clean (exit 0) on a trace with nothing secret', async () => {
     const path = trace('clean.jsonl', [meta(), ping, pong, end]);
     expect(await run(['scan', path])).toBe(0);
-    expect(stdout).toBe(`no secrets found in 4 lines of ${path}\n`);
+    expect(io.stdout).toBe(`no secrets found in 4 lines of ${path}\n`);
     expect(await run(['scan', path, '--json'])).toBe(0);
   });
 
   it('finds nothing in a redacted trace: redact, then scan, is clean', async () => {
     const path = planted();
-    const out = join(dir, 'redacted.jsonl');
+    const out = join(io.dir, 'redacted.jsonl');
     expect(await run(['redact', path, '-o', out])).toBe(0);
-    stdout = '';
+    io.stdout = '';
     expect(await run(['scan', out])).toBe(0);
-    expect(stdout).toMatch(/^no secrets found in 5 lines of/);
+    expect(io.stdout).toMatch(/^no secrets found in 5 lines of/);
   });
 
   it('a hash-mode redacted trace is clean too (hash markers are not mistaken for random secrets)', async () => {
-    const out = join(dir, 'hashed.jsonl');
+    const out = join(io.dir, 'hashed.jsonl');
     expect(await run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(0);
-    stdout = '';
+    io.stdout = '';
     expect(await run(['scan', out])).toBe(0);
   });
 
@@ -139,11 +113,11 @@ describe('tapedeck scan', () => {
       end,
     ]);
     expect(await run(['scan', path])).toBe(1);
-    expect(stdout).toMatch(/^\s+2\s+\$\.result\.session\s+entropy\s+q8Zr…\(28\)$/m);
-    expect(stdout).toMatch(/1 is a guess .*hide with tapedeck redact --redact <regex>; otherwise ignore/);
-    expect(stdout).not.toContain('Hide them with');
+    expect(io.stdout).toMatch(/^\s+2\s+\$\.result\.session\s+entropy\s+q8Zr…\(28\)$/m);
+    expect(io.stdout).toMatch(/1 is a guess .*hide with tapedeck redact --redact <regex>; otherwise ignore/);
+    expect(io.stdout).not.toContain('Hide them with');
     // A rule of one's own makes it go away.
-    const out = join(dir, 'fixed.jsonl');
+    const out = join(io.dir, 'fixed.jsonl');
     expect(await run(['redact', path, '--redact', RANDOM, '-o', out])).toBe(0);
     expect(await run(['scan', out])).toBe(0);
   });
@@ -151,7 +125,7 @@ describe('tapedeck scan', () => {
   it('checks file names and labels with the rules', async () => {
     const path = trace(`run-${GITHUB}.jsonl`, [meta({ label: `run-${GITHUB}` }), ping, pong, end]);
     expect(await run(['scan', path, '--json'])).toBe(1);
-    const { findings } = JSON.parse(stdout);
+    const { findings } = JSON.parse(io.stdout);
     expect(findings).toEqual([
       { file: path, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
       { file: path, line: 1, path: 'label', rule: 'github-token', preview: 'ghp_…(40)' },
@@ -166,27 +140,27 @@ describe('tapedeck scan', () => {
     ]);
     expect(await run(['scan', path])).toBe(0);
     expect(await run(['scan', path, '--redact', 'ACME-[0-9]{8}'])).toBe(1);
-    stdout = '';
+    io.stdout = '';
     writeFileSync(
-      join(dir, 'project.json'),
+      join(io.dir, 'project.json'),
       JSON.stringify({ rules: [{ id: 'acme', type: 'regex', pattern: 'ACME-\\d{8}' }] }),
     );
-    vi.stubEnv('TAPEDECK_REDACT', join(dir, 'project.json'));
+    vi.stubEnv('TAPEDECK_REDACT', join(io.dir, 'project.json'));
     expect(await run(['scan', path])).toBe(1);
-    expect(stdout).toMatch(/\$\.result\.text\s+acme\s+ACM…\(13\)/);
+    expect(io.stdout).toMatch(/\$\.result\.text\s+acme\s+ACM…\(13\)/);
   });
 
   it('exits 1 when a corrupt line could not be checked, and says so', async () => {
-    const path = join(dir, 'corrupt.jsonl');
+    const path = join(io.dir, 'corrupt.jsonl');
     writeFileSync(path, `${JSON.stringify(meta())}\n${JSON.stringify(ping)}\nGARBAGE ${GITHUB}\n`);
     expect(await run(['scan', path])).toBe(1);
-    expect(stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
-    expect(stdout).toMatch(/no secrets found in 2 lines of .*\n1 corrupt line could not be checked\n$/);
+    expect(io.stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
+    expect(io.stdout).toMatch(/no secrets found in 2 lines of .*\n1 corrupt line could not be checked\n$/);
   });
 
   it('fails with exit 1 and one line for a missing file, exit 2 for a bad flag', async () => {
-    expect(await run(['scan', join(dir, 'missing.jsonl')])).toBe(1);
-    expect(stderr).toMatch(/^tapedeck: no such trace file: .*missing\.jsonl\n$/);
+    expect(await run(['scan', join(io.dir, 'missing.jsonl')])).toBe(1);
+    expect(io.stderr).toMatch(/^tapedeck: no such trace file: .*missing\.jsonl\n$/);
     expect(await run(['scan', planted(), '--redact', '(('])).toBe(2);
   });
 });

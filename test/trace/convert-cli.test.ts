@@ -1,35 +1,15 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { openTrace } from '../../src/trace/io.js';
+import { useCliHarness } from '../helpers/cli.js';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/interop/${path}`, import.meta.url));
 const MCPORTER = fixture('mcporter/everything-get-sum.ndjson');
 
-let dir: string;
-let stderr: string;
-let stdout: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-convert-'));
-  stderr = '';
-  stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
-});
+const io = useCliHarness('tapedeck-convert-', { isolateHome: false });
 
 const records = (text: string) =>
   text
@@ -39,13 +19,13 @@ const records = (text: string) =>
 
 describe('tapedeck convert', () => {
   it('converts mcporter NDJSON to a tapedeck trace file, 0600 in new 0700 folders', async () => {
-    const out = join(dir, 'new', 'deeper', 'trace.jsonl');
+    const out = join(io.dir, 'new', 'deeper', 'trace.jsonl');
     expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', out])).toBe(0);
-    expect(stderr).toBe('');
-    expect(stdout).toBe('');
+    expect(io.stderr).toBe('');
+    expect(io.stdout).toBe('');
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    expect(statSync(join(dir, 'new')).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, 'new', 'deeper')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(io.dir, 'new')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(io.dir, 'new', 'deeper')).mode & 0o777).toBe(0o700);
     const lines = records(readFileSync(out, 'utf8'));
     expect(lines[0]).toMatchObject({
       v: 1,
@@ -58,8 +38,8 @@ describe('tapedeck convert', () => {
   });
 
   it('round-trips mcporter → tapedeck → mcporter back to the original records', async () => {
-    const jsonl = join(dir, 'a.jsonl');
-    const ndjson = join(dir, 'b.ndjson');
+    const jsonl = join(io.dir, 'a.jsonl');
+    const ndjson = join(io.dir, 'b.ndjson');
     expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', jsonl])).toBe(0);
     expect(await run(['convert', jsonl, '--to', 'mcporter', '-o', ndjson])).toBe(0);
     expect(records(readFileSync(ndjson, 'utf8'))).toEqual(records(readFileSync(MCPORTER, 'utf8')));
@@ -67,7 +47,7 @@ describe('tapedeck convert', () => {
 
   it('turns an mcp-tape trace into a tapedeck one: seq added, producer set, lines otherwise unchanged', async () => {
     const input = fixture('mcp-tape/everything-stdio.jsonl');
-    const out = join(dir, 'tape.jsonl');
+    const out = join(io.dir, 'tape.jsonl');
     expect(await run(['convert', input, '--to', 'tapedeck', '-o', out])).toBe(0);
     const before = records(readFileSync(input, 'utf8'));
     const after = records(readFileSync(out, 'utf8'));
@@ -80,7 +60,7 @@ describe('tapedeck convert', () => {
 
   it('writes to stdout without -o', async () => {
     expect(await run(['convert', fixture('shack/my_session.json'), '--to', 'mcporter'])).toBe(0);
-    const lines = records(stdout);
+    const lines = records(io.stdout);
     expect(lines.map((l) => [l._meta.dir, l.method ?? l.id])).toEqual([
       ['lifecycle', '$transport/start'],
       ['send', 'tools/call'],
@@ -92,7 +72,7 @@ describe('tapedeck convert', () => {
   });
 
   it('replaces an existing output file, even when it is the input', async () => {
-    const path = join(dir, 'same.ndjson');
+    const path = join(io.dir, 'same.ndjson');
     writeFileSync(path, readFileSync(MCPORTER), { mode: 0o644 });
     expect(await run(['convert', path, '--to', 'tapedeck', '-o', path])).toBe(0);
     expect(records(readFileSync(path, 'utf8'))[0]).toMatchObject({ type: 'meta' });
@@ -100,7 +80,7 @@ describe('tapedeck convert', () => {
   });
 
   it('reports input problems on stderr, converts the rest, and exits 1 for the skipped corrupt line', async () => {
-    const input = join(dir, 'broken.jsonl');
+    const input = join(io.dir, 'broken.jsonl');
     const meta = JSON.stringify({ v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'x' });
     const msg = JSON.stringify({
       t: '2026-01-01T00:00:00.000Z',
@@ -109,61 +89,61 @@ describe('tapedeck convert', () => {
     });
     const stderrLine = JSON.stringify({ t: '2026-01-01T00:00:00.000Z', type: 'stderr', text: 'boo' });
     writeFileSync(input, `${meta}\n${msg}\n{oops\n${stderrLine}\n`);
-    expect(await run(['convert', input, '--to', 'mcporter', '-o', join(dir, 'o.ndjson')])).toBe(1);
-    expect(readFileSync(join(dir, 'o.ndjson'), 'utf8')).toContain('"method":"ping"');
-    expect(stderr.split('\n').filter(Boolean)).toEqual([
+    expect(await run(['convert', input, '--to', 'mcporter', '-o', join(io.dir, 'o.ndjson')])).toBe(1);
+    expect(readFileSync(join(io.dir, 'o.ndjson'), 'utf8')).toContain('"method":"ping"');
+    expect(io.stderr.split('\n').filter(Boolean)).toEqual([
       expect.stringMatching(/^tapedeck: error: .*broken\.jsonl:3: not valid JSON \(/),
       expect.stringMatching(/^tapedeck: warning: .*broken\.jsonl: no end line/),
       'tapedeck: warning: 1 line left out: stderr lines have no mcporter equivalent',
     ]);
-    expect(await run(['convert', input, '--to', 'mcporter', '--strict', '-o', join(dir, 'p.ndjson')])).toBe(
-      1,
-    );
-    expect(stderr).toMatch(/tapedeck: .*broken\.jsonl:3: not valid JSON/);
+    expect(
+      await run(['convert', input, '--to', 'mcporter', '--strict', '-o', join(io.dir, 'p.ndjson')]),
+    ).toBe(1);
+    expect(io.stderr).toMatch(/tapedeck: .*broken\.jsonl:3: not valid JSON/);
   });
 
   it('fails with exit 1 and one line for a file that does not exist', async () => {
-    const missing = join(dir, 'missing.jsonl');
+    const missing = join(io.dir, 'missing.jsonl');
     expect(await run(['convert', missing, '--to', 'tapedeck'])).toBe(1);
-    expect(stderr).toBe(`tapedeck: no such trace file: ${missing}\n`);
+    expect(io.stderr).toBe(`tapedeck: no such trace file: ${missing}\n`);
   });
 
   it('fails with exit 1 for a directory', async () => {
-    mkdirSync(join(dir, 'folder'));
-    expect(await run(['convert', join(dir, 'folder'), '--to', 'tapedeck'])).toBe(1);
-    expect(stderr).toBe(
-      `tapedeck: ${join(dir, 'folder')} is a directory: expected a trace file (.jsonl, .ndjson or .json)\n`,
+    mkdirSync(join(io.dir, 'folder'));
+    expect(await run(['convert', join(io.dir, 'folder'), '--to', 'tapedeck'])).toBe(1);
+    expect(io.stderr).toBe(
+      `tapedeck: ${join(io.dir, 'folder')} is a directory: expected a trace file (.jsonl, .ndjson or .json)\n`,
     );
   });
 
   it('fails with exit 1 for a file in no known format', async () => {
-    writeFileSync(join(dir, 'notes.txt'), 'just text\n');
-    expect(await run(['convert', join(dir, 'notes.txt'), '--to', 'tapedeck'])).toBe(1);
-    expect(stderr).toMatch(/^tapedeck: .*notes\.txt is in no format tapedeck reads: expected .*\n$/);
+    writeFileSync(join(io.dir, 'notes.txt'), 'just text\n');
+    expect(await run(['convert', join(io.dir, 'notes.txt'), '--to', 'tapedeck'])).toBe(1);
+    expect(io.stderr).toMatch(/^tapedeck: .*notes\.txt is in no format tapedeck reads: expected .*\n$/);
   });
 
   it('fails with a usage error (exit 2) naming a bad --to and the valid ones, before reading anything', async () => {
-    expect(await run(['convert', join(dir, 'missing.jsonl'), '--to', 'har'])).toBe(2);
-    expect(stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter; got 'har'\n");
+    expect(await run(['convert', join(io.dir, 'missing.jsonl'), '--to', 'har'])).toBe(2);
+    expect(io.stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter; got 'har'\n");
   });
 
   it('fails with a usage error when --to is missing', async () => {
     expect(await run(['convert', MCPORTER])).toBe(2);
-    expect(stderr).toMatch(/--to <format>/);
+    expect(io.stderr).toMatch(/--to <format>/);
   });
 
   it('fails with exit 1 and one line when the output folder cannot be created', async () => {
-    writeFileSync(join(dir, 'file'), 'x');
-    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(dir, 'file', 'out.jsonl')])).toBe(
-      1,
-    );
-    expect(stderr).toMatch(/^tapedeck: cannot create folder .*file: [^\n]+\n$/);
+    writeFileSync(join(io.dir, 'file'), 'x');
+    expect(
+      await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(io.dir, 'file', 'out.jsonl')]),
+    ).toBe(1);
+    expect(io.stderr).toMatch(/^tapedeck: cannot create folder .*file: [^\n]+\n$/);
   });
 
   it('leaves no temporary file behind when the output cannot be put in place', async () => {
-    mkdirSync(join(dir, 'taken'));
-    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(dir, 'taken')])).toBe(1);
-    expect(stderr).toMatch(/^tapedeck: .*taken/);
-    expect(readdirSync(dir).sort()).toEqual(['taken']);
+    mkdirSync(join(io.dir, 'taken'));
+    expect(await run(['convert', MCPORTER, '--to', 'tapedeck', '-o', join(io.dir, 'taken')])).toBe(1);
+    expect(io.stderr).toMatch(/^tapedeck: .*taken/);
+    expect(readdirSync(io.dir).sort()).toEqual(['taken']);
   });
 });

@@ -2,9 +2,12 @@ import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
 import { registerRecord } from './record.js';
 import { registerRedact } from './redact.js';
+import { registerReplay } from './replay.js';
+import { registerRun } from './run.js';
 import { registerScan } from './scan.js';
 import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
+import { registerVerify } from './verify.js';
 
 /** Every subcommand registers itself here; one file per command under this folder. */
 export function registerCommands(program: Command): void {
@@ -14,4 +17,7 @@ export function registerCommands(program: Command): void {
   registerStats(program);
   registerRedact(program);
   registerScan(program);
+  registerReplay(program);
+  registerVerify(program);
+  registerRun(program);
 }

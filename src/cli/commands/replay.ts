@@ -1,0 +1,261 @@
+import type { Command } from 'commander';
+import { finishStdout, openStdout } from '../../proxy/streams.js';
+import { formatDiff } from '../../replay/diff.js';
+import type { DiscoverAnswer } from '../../replay/fallback.js';
+import { loadCassette } from '../../replay/load.js';
+import {
+  type MatchMode,
+  parseTiming,
+  REPLAY_DEFAULTS,
+  type RepeatMode,
+  type Timing,
+} from '../../replay/options.js';
+import { compileIgnorePath } from '../../replay/paths.js';
+import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
+import { EXIT, usageError } from '../errors.js';
+import { parsePositiveInt } from '../parse.js';
+
+interface ReplayFlags {
+  match: string;
+  ignore?: string[];
+  timing: string;
+  allowUnused?: boolean;
+  repeat: string;
+  server?: string;
+  clientTimeout?: string;
+}
+
+interface ReplaySettings {
+  match: MatchMode;
+  ignore: string[];
+  timing: Timing;
+  allowUnused: boolean;
+  repeat: RepeatMode;
+  server: string | undefined;
+  answerTimeoutMs: number | undefined;
+}
+
+/** How many unused exchanges the end-of-run report lists one by one. */
+const UNUSED_SHOWN = 20;
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back. Only the protocol goes to
+ * stdout; misses and the end-of-run report go to stderr. Exit 1 on a miss, an unanswered server→client request, a
+ * corrupt cassette line, or unused exchanges (unless --allow-unused); 0 otherwise.
+ *
+ * @example registerReplay(program); // tapedeck replay traces/session.jsonl --match ordered
+ */
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description('Serve a recorded session (a cassette) as a stdio MCP server: no real server runs.')
+    .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON')
+    .option(
+      '--match <mode>',
+      'keyed: any order between different requests | ordered: the recorded order',
+      'keyed',
+    )
+    .option(
+      '--ignore <path>',
+      'leave this JSONPath of the request out of matching, e.g. $.params.arguments.timestamp (repeatable)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--timing <timing>',
+      'none (as fast as possible) | recorded | a speed factor such as 2 or 0.5',
+      'none',
+    )
+    .option('--allow-unused', 'exit 0 even when recorded exchanges were never asked for')
+    .option(
+      '--repeat <mode>',
+      'none: a request is served once per recording | last: the last recording again',
+      'none',
+    )
+    .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
+    .option(
+      '--client-timeout <ms>',
+      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck replay traces/session.jsonl\n' +
+        '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
+        'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
+        'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
+        'and server→client requests included. On exit (stdin closed, SIGTERM or SIGINT) stderr says\n' +
+        '`replayed N/M exchanges` and lists the unused ones.\n\n' +
+        'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
+        'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
+    )
+    .action(async (path: string, flags: ReplayFlags) => {
+      process.exitCode = await replay(path, settingsFrom(flags));
+    });
+}
+
+/** Every flag checked before the cassette is read or stdin touched. */
+function settingsFrom(flags: ReplayFlags): ReplaySettings {
+  if (flags.match !== 'keyed' && flags.match !== 'ordered') {
+    throw usageError(`--match must be keyed or ordered; got '${flags.match}'`);
+  }
+  if (flags.repeat !== 'none' && flags.repeat !== 'last') {
+    throw usageError(`--repeat must be none or last; got '${flags.repeat}'`);
+  }
+  const ignore = flags.ignore ?? [];
+  for (const path of ignore) {
+    try {
+      compileIgnorePath(path);
+    } catch (err) {
+      throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+    }
+  }
+  let timing: Timing;
+  try {
+    timing = parseTiming(flags.timing);
+  } catch {
+    throw usageError(
+      `--timing must be none, recorded, or a speed factor above 0 such as 2 or 0.5x; got '${flags.timing}'`,
+    );
+  }
+  return {
+    match: flags.match,
+    ignore,
+    timing,
+    allowUnused: flags.allowUnused === true,
+    repeat: flags.repeat,
+    server: flags.server,
+    answerTimeoutMs:
+      flags.clientTimeout === undefined
+        ? undefined
+        : parsePositiveInt('--client-timeout', flags.clientTimeout),
+  };
+}
+
+async function replay(path: string, settings: ReplaySettings): Promise<number> {
+  const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+  const loaded = await loadCassette(path, {
+    server: settings.server,
+    onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+  });
+  for (const warning of loaded.cassette.warnings) say(`warning: ${path}: ${warning}`);
+
+  const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
+  const output = openStdout();
+  const server = serveStdio(loaded.cassette, {
+    input: process.stdin,
+    output: output.stream,
+    match: settings.match,
+    ignore: settings.ignore,
+    timing: settings.timing,
+    repeat: settings.repeat,
+    answerTimeoutMs: settings.answerTimeoutMs,
+    onEvent: eventLogger(say, discover),
+  });
+  const onSignal = () => server.stop();
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  let outcome: ServeOutcome;
+  try {
+    outcome = await server.done;
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+  }
+  // A client that stopped reading must not keep us alive: its loss, the report still goes out.
+  await Promise.race([finishStdout(output), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+  return report(outcome, settings, loaded.errors, discover.kind, say);
+}
+
+/** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
+function eventLogger(
+  say: (text: string) => void,
+  discover: { kind: DiscoverAnswer['kind'] | undefined },
+): (event: ServeEvent) => void {
+  return (event) => {
+    switch (event.kind) {
+      case 'miss':
+        say(`miss: ${event.miss.message}`);
+        return;
+      case 'timeout':
+        say(`timeout: ${event.message}`);
+        return;
+      case 'answer': {
+        const { answer } = event;
+        if (!answer.differs) return;
+        const where = answer.diff
+          ? `differs at ${formatDiff(answer.diff)}`
+          : 'has no recorded answer to compare with';
+        say(`note: the client's answer to ${answer.method} ${where}`);
+        return;
+      }
+      case 'stray':
+        say(`ignored ${preview(JSON.stringify(event.message))}: ${event.reason}`);
+        return;
+      case 'skipped':
+        say(
+          event.line.reason === 'not-json'
+            ? `ignored a line that is not JSON: ${preview(event.line.text)}`
+            : `ignored a ${event.line.size}-byte line (longer than ${event.line.maxLineBytes} bytes)`,
+        );
+        return;
+      case 'fallback':
+        // Said once, with the report: a probe process gets nothing but discover.
+        if (event.fallback.kind === 'discover') discover.kind = event.fallback.answer.kind;
+        return;
+      case 'error':
+        say(`error: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/** The end-of-run report; resolves to the exit code. */
+function report(
+  outcome: ServeOutcome,
+  settings: ReplaySettings,
+  corruptLines: number,
+  discover: DiscoverAnswer['kind'] | undefined,
+  say: (text: string) => void,
+): number {
+  const { report } = outcome;
+  const misses = report.misses.length;
+  const timeouts = report.timeouts.length;
+  const how =
+    discover === 'legacy'
+      ? 'not recorded; answered -32601 Method not found, as the initialize-era server it was recorded from would'
+      : discover === 'derived'
+        ? 'not recorded; answered from the recorded session'
+        : 'as recorded';
+  if (outcome.probe && misses === 0) {
+    // A 2026-era client's probe process: it asks server/discover and is then stopped; the session is elsewhere.
+    say(`answered a server/discover probe (${how})`);
+    return EXIT.ok;
+  }
+  if (discover !== undefined) say(`note: server/discover ${how}`);
+  const extras = [
+    misses > 0 ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
+    timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
+    report.repeats > 0 ? `${report.repeats} served again` : '',
+  ].filter((part) => part !== '');
+  say(
+    `replayed ${report.used}/${report.total} exchanges${extras.length > 0 ? `, ${extras.join(', ')}` : ''}`,
+  );
+  for (const unused of report.unused.slice(0, UNUSED_SHOWN)) {
+    const line = unused.lineNo === undefined ? '' : ` (line ${unused.lineNo})`;
+    say(`unused #${unused.ordinal}: ${unused.summary}${line}`);
+  }
+  if (report.unused.length > UNUSED_SHOWN) say(`… and ${report.unused.length - UNUSED_SHOWN} more unused`);
+  const unusedFails = report.unused.length > 0 && !settings.allowUnused;
+  if (unusedFails) say('unused exchanges fail the run; pass --allow-unused to accept them');
+  if (corruptLines > 0) say(`the cassette had ${corruptLines} corrupt line${plural(corruptLines)} (skipped)`);
+  return misses > 0 || timeouts > 0 || unusedFails || corruptLines > 0 ? EXIT.finding : EXIT.ok;
+}
+
+function preview(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
+import { runStdioProxy } from '../../proxy/stdio.js';
+import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
+import { redactArgv, summarize } from '../../redact/index.js';
+import { formatDiff } from '../../replay/diff.js';
+import { type LoadedCassette, loadCassette } from '../../replay/load.js';
+import type { MatchMode } from '../../replay/options.js';
+import { compileIgnorePath } from '../../replay/paths.js';
+import {
+  appendToCassette,
+  EXPIRED_POLICIES,
+  type ExpiredPolicy,
+  parseDuration,
+  parseExpiredPolicy,
+  planRun,
+  RUN_DEFAULTS,
+  RUN_MODES,
+  runSettings,
+} from '../../replay/run.js';
+import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
+import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
+import { FileSink } from '../../sink/file.js';
+import { deriveLabel } from '../../sink/naming.js';
+import type { TraceSink } from '../../sink/sink.js';
+import { timestamp } from '../../trace/encode.js';
+import type { MetaLine } from '../../trace/types.js';
+import { PRODUCER } from '../../version.js';
+import { EXIT, usageError } from '../errors.js';
+import { parsePositiveInt } from '../parse.js';
+import { redactionFrom } from './redact.js';
+import { nodeSpawn, serverCommand } from './verify.js';
+
+interface RunFlags {
+  cassette?: string;
+  mode?: string;
+  match: string;
+  ignore: string[];
+  allowUnused?: boolean;
+  maxAge?: string;
+  expired: string;
+  timeout?: string;
+}
+
+interface RunSettings {
+  match: MatchMode;
+  ignore: string[];
+  allowUnused: boolean;
+  maxAgeMs: number | undefined;
+  expired: ExpiredPolicy;
+  timeoutMs: number | undefined;
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+
+/**
+ * `tapedeck run --cassette F [--mode …] -- <server command…>`: put it where the server command goes. Records the
+ * session into F, serves F instead of the server, or both (update), by mode; `TAPEDECK_MODE` / `TAPEDECK_CASSETTE`
+ * override the flags.
+ *
+ * @example registerRun(program); // TAPEDECK_MODE=replay tapedeck run --cassette fixtures/s.jsonl -- node server.js
+ */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
+    )
+    .usage('--cassette <file> [options] -- <command> [args...]')
+    .argument('[command...]', 'the server command, after --')
+    .option('--cassette <file>', `the cassette file (or $${RUN_DEFAULTS.cassetteEnv})`)
+    .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`)
+    .option(
+      '--match <mode>',
+      'keyed: any order between different requests | ordered: the recorded order',
+      'keyed',
+    )
+    .option(
+      '--ignore <path>',
+      'leave this JSONPath of the request out of matching, e.g. $.params.arguments.timestamp (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
+    .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
+    .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
+    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck run --cassette fixtures/everything.jsonl -- npx -y @modelcontextprotocol/server-everything\n' +
+        '  TAPEDECK_MODE=replay npm test      # CI: serve every cassette, start no server\n' +
+        '  tapedeck run --cassette f.jsonl --max-age 30d --expired record -- node server.js\n\n' +
+        'Modes: auto replays the cassette when it exists and records it otherwise; record always records\n' +
+        '(overwriting it); replay serves it without starting the server, and a request it does not hold gets a\n' +
+        'JSON-RPC error, a line on stderr and exit 1; update replays what matches and forwards the rest to the\n' +
+        "live server (started on the first miss, given the client's own initialize), adding those exchanges to\n" +
+        'the cassette at the end; passthrough runs the server and records nothing.\n\n' +
+        "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
+    )
+    .action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
+      const settings = settingsFrom(flags);
+      const { mode, cassette } = runSettings({
+        mode: flags.mode,
+        cassette: flags.cassette,
+        env: process.env,
+      });
+      const argv = serverCommand(self, commandArgs, 'run');
+      // Replay needs no server; every other mode may have to start one.
+      if (argv.length === 0 && mode !== 'replay') {
+        throw usageError(
+          `run needs the server command after '--' (mode ${mode}), e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+        );
+      }
+      process.exitCode = await runCommand(mode, resolve(cassette), argv, settings);
+    });
+}
+
+/** Every flag checked before a file is read or a server started. */
+function settingsFrom(flags: RunFlags): RunSettings {
+  if (flags.match !== 'keyed' && flags.match !== 'ordered') {
+    throw usageError(`--match must be keyed or ordered; got '${flags.match}'`);
+  }
+  for (const path of flags.ignore) {
+    try {
+      compileIgnorePath(path);
+    } catch (err) {
+      throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+    }
+  }
+  return {
+    match: flags.match,
+    ignore: flags.ignore,
+    allowUnused: flags.allowUnused === true,
+    maxAgeMs: flags.maxAge === undefined ? undefined : parseDuration('--max-age', flags.maxAge),
+    expired: parseExpiredPolicy(flags.expired),
+    timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
+  };
+}
+
+async function runCommand(
+  mode: ReturnType<typeof runSettings>['mode'],
+  cassette: string,
+  argv: string[],
+  settings: RunSettings,
+): Promise<number> {
+  if (isDirectory(cassette))
+    throw usageError(`--cassette ${cassette} is a folder; give the cassette's file path`);
+  const exists = isFile(cassette);
+  let loaded: LoadedCassette | undefined;
+  if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
+    loaded = await loadCassette(cassette, { onDiagnostic: (d) => say(`${d.severity}: ${d.message}`) });
+    for (const warning of loaded.cassette.warnings) say(`warning: ${cassette}: ${warning}`);
+  }
+  const plan = planRun({
+    mode,
+    cassette,
+    exists,
+    startedAt: loaded?.meta.startedAt,
+    maxAgeMs: settings.maxAgeMs,
+    expired: settings.expired,
+  });
+  if (plan.note) say(plan.note);
+  if (plan.refuse) throw new TapedeckError('input', plan.refuse);
+  if (plan.mode !== 'replay' && argv.length === 0) {
+    throw usageError(`run needs the server command after '--' to ${plan.mode}`);
+  }
+  switch (plan.mode) {
+    case 'record':
+      return recordInto(cassette, argv);
+    case 'passthrough':
+      return passthrough(argv);
+    case 'replay':
+      return replay(loaded!, settings);
+    case 'update':
+      return update(loaded!, argv, settings);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// record / passthrough: the stdio recording proxy, writing the cassette or nothing
+
+async function recordInto(cassette: string, argv: string[]): Promise<number> {
+  const { config, compiled, redactor } = redactionFrom({});
+  const shown = [...redactArgv(argv, compiled)];
+  const sink = new FileSink({ path: cassette, redact: redactor });
+  const meta: MetaLine = {
+    v: 1,
+    type: 'meta',
+    startedAt: timestamp(),
+    label: deriveLabel(shown),
+    command: shown,
+    redaction: summarize(config),
+    kind: 'mcp',
+    producer: { ...PRODUCER },
+    traceId: randomUUID(),
+    segment: 0,
+    transport: 'stdio',
+  };
+  sink.start(meta);
+  return proxy(argv, sink);
+}
+
+function passthrough(argv: string[]): Promise<number> {
+  const nothing: TraceSink = { start() {}, append() {}, close: async () => {} };
+  return proxy(argv, nothing);
+}
+
+async function proxy(argv: string[], sink: TraceSink): Promise<number> {
+  const output = openStdout();
+  const [command, ...args] = argv as [string, ...string[]];
+  const result = await runStdioProxy({
+    command,
+    args,
+    sink,
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    recordStderr: true,
+    output: output.stream,
+  });
+  await sink.close({
+    reason: 'process_exit',
+    exitCode: result.serverExitCode ?? (result.signal === null ? result.exitCode : null),
+    signal: result.signal,
+  });
+  await finishStdout(output);
+  return result.exitCode;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// replay / update
+
+async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<number> {
+  const output = openStdout();
+  const server = serveStdio(loaded.cassette, {
+    input: process.stdin,
+    output: output.stream,
+    match: settings.match,
+    ignore: settings.ignore,
+    onEvent: logEvent('replay'),
+  });
+  const outcome = await untilDone(server, output);
+  return report(outcome, undefined, loaded, settings);
+}
+
+async function update(loaded: LoadedCassette, argv: string[], settings: RunSettings): Promise<number> {
+  // A bad redaction config fails here, before anything is served.
+  const { redactor } = redactionFrom({});
+  const output = openStdout();
+  const [command, ...args] = argv as [string, ...string[]];
+  const session = serveUpdate(loaded.cassette, {
+    input: process.stdin,
+    output: output.stream,
+    spawn: nodeSpawn,
+    command,
+    args,
+    match: settings.match,
+    ignore: settings.ignore,
+    requestTimeoutMs: settings.timeoutMs,
+    onEvent: logEvent('update'),
+  });
+  const outcome = await untilDone(session, output);
+  if (outcome.lines.length > 0) {
+    await appendToCassette(loaded.path, outcome.lines, {
+      redact: redactor,
+      server: loaded.cassette.server,
+      conn: `update-${timestamp().replace(/[-:.]/g, '')}`,
+    });
+    say(
+      `added ${outcome.forwarded} new exchange${outcome.forwarded === 1 ? '' : 's'} to ${loaded.path} (${outcome.lines.length} lines)`,
+    );
+  }
+  return report(outcome.replay, outcome, loaded, settings);
+}
+
+async function untilDone<T>(session: { done: Promise<T>; stop(): void }, output: ProxyStdout): Promise<T> {
+  const onSignal = () => session.stop();
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  let outcome: T;
+  try {
+    outcome = await session.done;
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+  }
+  // A client that stopped reading must not keep us alive.
+  await Promise.race([finishStdout(output), new Promise((done) => setTimeout(done, 2000).unref())]);
+  return outcome;
+}
+
+/** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
+function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
+  return (event) => {
+    switch (event.kind) {
+      case 'miss':
+        // In update mode a miss is forwarded; 'forwarded' / 'forward-failed' say what became of it.
+        if (mode === 'replay')
+          say(`miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`);
+        return;
+      case 'forwarded':
+        say(
+          `not in the cassette, forwarded to the live server: ${event.method} (id ${JSON.stringify(event.id)})`,
+        );
+        return;
+      case 'forward-failed':
+        say(`error: ${event.method} is not in the cassette and ${event.message}`);
+        return;
+      case 'live-started':
+        say(`started the live server (pid ${event.pid ?? '?'}) for requests the cassette does not hold`);
+        return;
+      case 'timeout':
+        say(`timeout: ${event.message}`);
+        return;
+      case 'answer':
+        if (event.answer.differs && event.answer.diff)
+          say(
+            `note: the client's answer to ${event.answer.method} differs at ${formatDiff(event.answer.diff)}`,
+          );
+        return;
+      case 'skipped':
+        if (event.line.reason === 'not-json')
+          say(`ignored a line that is not JSON: ${event.line.text.slice(0, 120)}`);
+        return;
+      case 'error':
+        say(`error: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/** The end-of-run report; resolves to the exit code. */
+function report(
+  outcome: ServeOutcome,
+  update: UpdateOutcome | undefined,
+  loaded: LoadedCassette,
+  settings: RunSettings,
+): number {
+  const { report } = outcome;
+  if (outcome.probe && report.misses.length === 0) return EXIT.ok;
+  // In update mode the misses were forwarded; only those the live server did not answer count.
+  const misses = update ? update.failed : report.misses.length;
+  const timeouts = report.timeouts.length;
+  const parts = [
+    update && update.forwarded > 0 ? `${update.forwarded} forwarded to the live server` : '',
+    misses > 0 && !update ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
+    misses > 0 && update ? `${misses} not answered by the live server either` : '',
+    timeouts > 0 ? `${timeouts} unanswered server request${timeouts === 1 ? '' : 's'}` : '',
+  ].filter((part) => part !== '');
+  say(`replayed ${report.used}/${report.total} exchanges${parts.length > 0 ? `, ${parts.join(', ')}` : ''}`);
+  for (const unused of report.unused.slice(0, 20)) {
+    say(
+      `unused #${unused.ordinal}: ${unused.summary}${unused.lineNo === undefined ? '' : ` (line ${unused.lineNo})`}`,
+    );
+  }
+  const unusedFails = report.unused.length > 0 && !settings.allowUnused;
+  if (unusedFails) say('unused exchanges fail the run; pass --allow-unused to accept them');
+  if (loaded.errors > 0)
+    say(`the cassette had ${loaded.errors} corrupt line${loaded.errors === 1 ? '' : 's'} (skipped)`);
+  return misses > 0 || timeouts > 0 || unusedFails || loaded.errors > 0 ? EXIT.finding : EXIT.ok;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,242 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { redactArgv, summarize } from '../../redact/index.js';
+import { formatValue } from '../../replay/diff.js';
+import type { Spawn } from '../../replay/live.js';
+import { loadCassette } from '../../replay/load.js';
+import { compileIgnorePath } from '../../replay/paths.js';
+import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../replay/verify.js';
+import { MemorySink } from '../../sink/memory.js';
+import { timestamp } from '../../trace/encode.js';
+import { writePrivateFile } from '../../trace/io.js';
+import type { MetaLine } from '../../trace/types.js';
+import { PRODUCER } from '../../version.js';
+import { EXIT, usageError } from '../errors.js';
+import { parsePositiveInt } from '../parse.js';
+import { redactionFrom } from './redact.js';
+
+interface VerifyFlags {
+  ignore: string[];
+  server?: string;
+  update?: boolean;
+  json?: boolean;
+  timeout?: string;
+}
+
+/** How many diff entries are printed per divergent exchange. */
+const DIFF_SHOWN = 10;
+
+/**
+ * `tapedeck verify <cassette> -- <server command…>`: re-sends the cassette's client side to the live server and
+ * compares its answers with the recorded ones. Exit 0 all match, 1 a divergence (or the server failed), 2 usage.
+ * `--update` rewrites the cassette from the live run instead of failing on divergence.
+ *
+ * @example await run(['verify', 'session.jsonl', '--', 'node', 'server.js']);
+ */
+export function registerVerify(program: Command): void {
+  program
+    .command('verify')
+    .description('Re-run a recorded session against a live server and diff its answers with the recording.')
+    .usage('<cassette> [options] -- <command> [args...]')
+    .argument('<cassette>', 'a recorded session: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON')
+    .argument('[command...]', 'the server command, after --')
+    .option(
+      '--ignore <path>',
+      'leave this JSONPath of the answers out, e.g. $.result.content[0].text (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
+    .option('--update', 'rewrite the cassette from the live run (tapedeck JSONL, 0600, redacted like record)')
+    .option('--json', 'print the report as JSON ("version": 1)')
+    .option('--timeout <ms>', 'how long each request may take', '30000')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck verify traces/session.jsonl -- node dist/server.js\n' +
+        "  tapedeck verify traces/session.jsonl --ignore '$.result.content[0].text' -- npx -y my-server\n" +
+        '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n\n' +
+        'Requests go out one at a time in recorded order (initialize and notifications/initialized included);\n' +
+        "the server's sampling / elicitation / roots requests get the client's recorded answers. Answers are\n" +
+        'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
+        'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
+        'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
+        'server that went away, 2 a usage error.',
+    )
+    .action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
+      const argv = serverCommand(self, commandArgs, 'verify');
+      if (argv.length === 0) {
+        throw usageError(
+          "verify needs the server command after '--', e.g. tapedeck verify session.jsonl -- node server.js",
+        );
+      }
+      for (const path of flags.ignore) {
+        try {
+          compileIgnorePath(path);
+        } catch (err) {
+          throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+        }
+      }
+      const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? '30000');
+      process.exitCode = await verify(cassette, argv, flags, timeoutMs);
+    });
+}
+
+async function verify(path: string, argv: string[], flags: VerifyFlags, timeoutMs: number): Promise<number> {
+  const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+  // Fails before the server starts when a redaction config is bad, as record does.
+  const redaction = flags.update ? redactionFrom({}) : undefined;
+  const loaded = await loadCassette(path, {
+    server: flags.server,
+    onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+  });
+  if (flags.update && loaded.cassette.servers.length > 1) {
+    throw usageError(
+      `--update rewrites the whole file, and ${path} holds ${loaded.cassette.servers.length} servers: the others would be lost; verify without --update`,
+    );
+  }
+  let sink: MemorySink | undefined;
+  let meta: MetaLine | undefined;
+  if (redaction) {
+    const shown = [...redactArgv(argv, redaction.compiled)];
+    meta = {
+      v: 1,
+      type: 'meta',
+      startedAt: timestamp(),
+      label: loaded.meta.label,
+      command: shown,
+      redaction: summarize(redaction.config),
+      kind: 'mcp',
+      producer: { ...PRODUCER },
+      traceId: randomUUID(),
+      segment: 0,
+      transport: 'stdio',
+      ...(loaded.cassette.server !== undefined ? { server: loaded.cassette.server } : {}),
+    };
+    sink = new MemorySink({ redact: redaction.redactor });
+    sink.start(meta);
+  }
+
+  const [command, ...args] = argv as [string, ...string[]];
+  const report = await verifyCassette(loaded.cassette, {
+    spawn: nodeSpawn,
+    command,
+    args,
+    timeoutMs,
+    ignore: flags.ignore,
+    capture: sink,
+    onVerdict: flags.json ? undefined : (verdict) => printVerdict(verdict),
+  });
+
+  let updated = false;
+  if (sink) {
+    await sink.close({ reason: 'process_exit', exitCode: report.exit.code, signal: report.exit.signal });
+    if (report.incomplete) {
+      say(
+        `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,
+      );
+    } else {
+      await writePrivateFile(path, sink.text);
+      updated = true;
+    }
+  }
+
+  if (flags.json)
+    process.stdout.write(`${JSON.stringify(jsonReport(path, argv, report, updated), null, 2)}\n`);
+  else {
+    for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
+    process.stdout.write(`${summaryLine(report)}\n`);
+    if (updated) {
+      const kept = report.total;
+      process.stdout.write(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})\n`);
+    }
+  }
+  if (updated) return EXIT.ok;
+  return report.differed > 0 || report.notes.length > 0 ? EXIT.finding : EXIT.ok;
+}
+
+/** `verified N exchanges: K match, D differ` (+ skipped). */
+function summaryLine(report: VerifyReport): string {
+  const skipped = report.skipped > 0 ? `, ${report.skipped} skipped` : '';
+  const plural = report.total === 1 ? '' : 's';
+  return `verified ${report.total} exchange${plural}: ${report.matched} match, ${report.differed} differ${skipped}`;
+}
+
+function printVerdict(verdict: ExchangeVerdict): void {
+  if (verdict.status === 'match') return;
+  const line = verdict.lineNo === undefined ? '' : ` (line ${verdict.lineNo})`;
+  const head = `#${verdict.ordinal} ${verdict.summary}${line}`;
+  if (verdict.status === 'skipped') {
+    process.stdout.write(`- ${head}: skipped, ${verdict.reason}\n`);
+    return;
+  }
+  const out = [`✗ ${head}`];
+  if (verdict.reason) out.push(`    ${verdict.reason}`);
+  for (const note of verdict.notes) out.push(`    ${note}`);
+  if (verdict.diff) {
+    for (const entry of verdict.diff.entries.slice(0, DIFF_SHOWN)) {
+      out.push(`    ${entry.path}`);
+      out.push(`      recorded ${formatValue(entry.recorded, 120)}`);
+      out.push(`      live     ${formatValue(entry.live, 120)}`);
+    }
+    const more = verdict.diff.total - Math.min(DIFF_SHOWN, verdict.diff.entries.length);
+    if (more > 0) out.push(`    … and ${more} more difference${more === 1 ? '' : 's'}`);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function jsonReport(path: string, argv: string[], report: VerifyReport, updated: boolean) {
+  return {
+    version: 1,
+    cassette: path,
+    command: argv,
+    ok: report.differed === 0 && report.notes.length === 0,
+    summary: {
+      exchanges: report.total,
+      match: report.matched,
+      differ: report.differed,
+      skipped: report.skipped,
+    },
+    exchanges: report.verdicts.map((v) => ({
+      ordinal: v.ordinal,
+      method: v.method,
+      request: v.summary,
+      line: v.lineNo ?? null,
+      status: v.status,
+      ms: v.ms ?? null,
+      ...(v.reason !== undefined ? { reason: v.reason } : {}),
+      ...(v.notes.length > 0 ? { notes: v.notes } : {}),
+      ...(v.diff ? { diff: { total: v.diff.total, entries: v.diff.entries } } : {}),
+    })),
+    notes: report.notes,
+    server: { exitCode: report.exit.code, signal: report.exit.signal },
+    updated,
+  };
+}
+
+/**
+ * The words after `--` (commander drops the `--` itself; its raw arguments still show where it was). A word before
+ * `--` that commander took for the command is a usage error: the command must not swallow a misplaced argument.
+ *
+ * @example serverCommand(self, ['node', 'server.js'], 'verify') // → ['node', 'server.js']
+ */
+export function serverCommand(self: Command, commandArgs: string[], name: string): string[] {
+  const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+  const at = rawArgs.indexOf('--');
+  if (at === -1) return [];
+  const after = rawArgs.slice(at + 1);
+  const stray = commandArgs.slice(0, Math.max(0, commandArgs.length - after.length));
+  if (stray.length > 0) {
+    throw usageError(
+      `unexpected argument '${stray[0]}' before '--': the server command goes after '--' (see tapedeck ${name} --help)`,
+    );
+  }
+  return after;
+}
+
+/** Node's `child_process.spawn` as the replay layer takes it (src/replay imports no node: module itself). */
+export const nodeSpawn: Spawn = (command, args, options) =>
+  // Piped stdin and stdout are never null; stderr is null when inherited, as ChildLike allows.
+  spawn(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;

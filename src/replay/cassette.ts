@@ -1,0 +1,225 @@
+import { TapedeckError } from '../errors.js';
+import type { ExchangeOutcome } from '../trace/exchange.js';
+import type { TraceEntry } from '../trace/import/opened.js';
+import type { JsonObject, RpcRequest } from '../trace/jsonrpc.js';
+import { Pairer } from '../trace/pairing.js';
+import type { MetaLine, TraceLine } from '../trace/types.js';
+import type { NormalizedRequest, Normalizer } from './normalize.js';
+import { ServerScriptBuilder } from './script-builder.js';
+
+/**
+ * A cassette: one server's recording turned into what replay plays back. Every client request becomes an exchange
+ * with a script — the server messages that belonged to it in recorded order (progress, logs, server→client requests
+ * with the client's recorded answers), then the response. Server messages that belonged to no request are
+ * *unsolicited*, anchored to the client message that preceded them. Attribution is the pairing module's.
+ */
+
+/** A server message inside a script, or an unsolicited one. */
+export interface ServerMessage {
+  kind: 'notification' | 'request';
+  method: string;
+  /** The message as recorded. */
+  message: JsonObject;
+  /** The client's recorded answer to a server→client request; undefined when none was recorded. */
+  answer: JsonObject | undefined;
+  /** Recorded ms from the anchor (the exchange's request for a script step) to this message. */
+  atMs: number;
+  /** Recorded ms from the anchor to the client's answer. */
+  answeredAtMs: number | undefined;
+  /** Position in the trace; merges scripts and unsolicited messages back into recorded order. */
+  order: number;
+  lineNo: number | undefined;
+}
+
+/** 2026-era multi-round-trip: which round of which chain an exchange is (round 0 got the first `input_required`). */
+export interface MrtrRound {
+  /** Ordinal of the chain's first exchange. */
+  chain: number;
+  round: number;
+  /** Ordinal of the round before, whose `input_required` this one answers. */
+  previous: number | undefined;
+}
+
+/** One recorded client request and everything the server did about it. */
+export interface CassetteExchange {
+  /** Position in the server's recorded order of client requests (0, 1, 2 …). */
+  ordinal: number;
+  method: string;
+  request: RpcRequest;
+  /** The request as recorded. */
+  message: JsonObject;
+  script: ServerMessage[];
+  /** The recorded response; undefined for `subscriptions/listen` and requests the recording never saw answered. */
+  response: JsonObject | undefined;
+  /** Recorded ms from request to response. */
+  respondedAtMs: number | undefined;
+  /** Trace position of the response. */
+  responseOrder: number | undefined;
+  outcome: ExchangeOutcome;
+  /** The client cancelled it (`notifications/cancelled`). */
+  cancelled: boolean;
+  conn: string | undefined;
+  /** Trace position of the request (shared with ClientNotification.order: re-sending a client side in order). */
+  order: number;
+  lineNo: number | undefined;
+  /** Recorded request time, epoch ms. */
+  time: number | undefined;
+  mrtr: MrtrRound | undefined;
+}
+
+/** The client message an unsolicited server message followed. */
+export type Anchor =
+  | { kind: 'start' }
+  | { kind: 'request'; exchange: number }
+  | { kind: 'notification'; notification: number }
+  /** The client's answer to unsolicited server→client request number `unsolicited`. */
+  | { kind: 'answer'; unsolicited: number };
+
+export interface UnsolicitedMessage extends ServerMessage {
+  index: number;
+  /** `atMs` counts from the anchor. */
+  anchor: Anchor;
+  /** Ordinal of the `subscriptions/listen` exchange whose subscription carried it (2026 era). */
+  subscription: number | undefined;
+}
+
+/** A client notification (`notifications/initialized`, `cancelled`, `roots/list_changed` …): kept, never answered. */
+export interface ClientNotification {
+  index: number;
+  method: string;
+  message: JsonObject;
+  time: number | undefined;
+  order: number;
+  lineNo: number | undefined;
+}
+
+export interface Cassette {
+  /** The server this cassette replays (undefined when the trace names none). */
+  server: string | undefined;
+  /** Every server the trace holds, in order of first appearance. */
+  servers: readonly string[];
+  /** Client requests in recorded order. */
+  exchanges: CassetteExchange[];
+  unsolicited: UnsolicitedMessage[];
+  notifications: ClientNotification[];
+  /** What could not be used: responses to unknown ids, invalid messages. */
+  warnings: string[];
+}
+
+export interface CassetteOptions {
+  /** Which server of a multi-server trace (mcporter records several per file). */
+  server?: string;
+  /** The trace's meta (openTrace gives it apart from lines()): default server name and transport for pairing. */
+  meta?: MetaLine;
+}
+
+/**
+ * Builds a cassette from trace lines — `TraceLine`s or the `TraceEntry`s of `openTrace(...).lines()`.
+ * Throws TapedeckError('usage') naming the servers present when `server` is unknown, or when the trace holds
+ * several servers and none was chosen.
+ *
+ * @example
+ * const trace = await openTrace('session.jsonl');
+ * const cassette = await buildCassette(trace.lines(), { meta: trace.meta });
+ * cassette.exchanges.map((x) => x.method) // → ['initialize', 'tools/list', 'tools/call', …]
+ */
+export async function buildCassette(
+  lines: Iterable<TraceLine | TraceEntry> | AsyncIterable<TraceLine | TraceEntry>,
+  options: CassetteOptions = {},
+): Promise<Cassette> {
+  // Events carry each message's parent; the pairer need not keep children lists as well.
+  const pairer = new Pairer({ children: 'none' });
+  const builders = new Map<string, ServerScriptBuilder>();
+  let fallback = options.meta?.server ?? '';
+  const builderFor = (server: string | undefined): ServerScriptBuilder => {
+    const name = server ?? fallback;
+    let builder = builders.get(name);
+    if (!builder) {
+      builder = new ServerScriptBuilder();
+      builders.set(name, builder);
+    }
+    return builder;
+  };
+  let order = 0;
+  const feed = (line: TraceLine, lineNo: number | undefined) => {
+    if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
+    for (const event of pairer.push(line, lineNo)) {
+      const server =
+        event.kind === 'unanswered'
+          ? event.exchange.server
+          : 'ref' in event
+            ? (event.ref.line.server as string | undefined)
+            : undefined;
+      if (event.kind === 'line') continue;
+      builderFor(server).push(event, order++);
+    }
+  };
+  if (options.meta) feed(options.meta, undefined);
+  for await (const item of lines) {
+    // A TraceEntry wraps its line; a TraceLine never has both `line` and `file`.
+    if ('line' in item && 'file' in item) feed((item as TraceEntry).line, (item as TraceEntry).lineNo);
+    else feed(item as TraceLine, undefined);
+  }
+  for (const event of pairer.finish()) {
+    if (event.kind === 'unanswered') builderFor(event.exchange.server).push(event, order++);
+  }
+  const servers = [...builders.keys()].filter((name) => name !== '');
+  const chosen = chooseServer([...builders.keys()], servers, options.server);
+  const builder = builders.get(chosen) ?? new ServerScriptBuilder();
+  return { server: chosen === '' ? undefined : chosen, servers, ...builder.finish() };
+}
+
+function chooseServer(keys: string[], named: string[], wanted: string | undefined): string {
+  const list = named.map((name) => JSON.stringify(name)).join(', ');
+  if (wanted !== undefined) {
+    if (keys.includes(wanted)) return wanted;
+    if (named.length === 0) {
+      throw new TapedeckError(
+        'usage',
+        `no server "${wanted}" in the cassette: it names no servers (leave the server option out)`,
+      );
+    }
+    throw new TapedeckError(
+      'usage',
+      `no server "${wanted}" in the cassette; it holds ${list}: choose one with the server option (--server)`,
+    );
+  }
+  if (keys.length > 1) {
+    const what = keys.includes('') ? `${list} and lines without a server` : list;
+    throw new TapedeckError(
+      'usage',
+      `the cassette holds ${keys.length} servers (${what}): choose one with the server option (--server)`,
+    );
+  }
+  return keys[0] ?? '';
+}
+
+/** A recorded exchange with its normalized request and matching key. */
+export interface KeyedExchange {
+  exchange: CassetteExchange;
+  normalized: NormalizedRequest;
+  key: string;
+}
+
+/**
+ * The cassette's exchanges keyed by matching key: each queue in recorded order, so identical requests replay in
+ * the order they were recorded. Keys depend on the normalizer, so the index is built per replay setup.
+ *
+ * @example keyQueues(cassette.exchanges, createNormalizer()).get('tools/list {}')?.length // → 2
+ */
+export function keyQueues(
+  exchanges: readonly CassetteExchange[],
+  normalizer: Normalizer,
+): { all: KeyedExchange[]; byKey: Map<string, KeyedExchange[]> } {
+  const all: KeyedExchange[] = [];
+  const byKey = new Map<string, KeyedExchange[]>();
+  for (const exchange of exchanges) {
+    const normalized = normalizer.normalize(exchange.method, exchange.request.params);
+    const keyed = { exchange, normalized, key: normalizer.key(normalized) };
+    all.push(keyed);
+    const queue = byKey.get(keyed.key);
+    if (queue) queue.push(keyed);
+    else byKey.set(keyed.key, [keyed]);
+  }
+  return { all, byKey };
+}

@@ -1,0 +1,121 @@
+export {
+  type Anchor,
+  buildCassette,
+  type Cassette,
+  type CassetteExchange,
+  type CassetteOptions,
+  type ClientNotification,
+  type KeyedExchange,
+  keyQueues,
+  type MrtrRound,
+  type ServerMessage,
+  type UnsolicitedMessage,
+} from './cassette.js';
+export { linkedChannels, type ReplayChannel } from './channel.js';
+export { REPLAY_ERROR_CODES } from './codes.js';
+export { type AnswerComparison, answerComparer } from './compare.js';
+export { DESCRIBE_MAX, describeRequest } from './describe.js';
+export {
+  childPath,
+  DIFF_DEFAULTS,
+  type DiffEntry,
+  type DiffOptions,
+  diffSize,
+  formatDiff,
+  formatValue,
+  type StructuralDiff,
+  structuralDiff,
+} from './diff.js';
+export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
+export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './fallback.js';
+export {
+  type ChildLike,
+  LIVE_DEFAULTS,
+  type LiveAnswer,
+  type LiveExit,
+  type LiveOutcome,
+  LiveServer,
+  type LiveServerOptions,
+  type Spawn,
+  type SpawnOptions,
+} from './live.js';
+export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './load.js';
+export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './matcher.js';
+export { explainMiss, type Miss, type MissReason } from './miss.js';
+export { isRetry, linkRounds, requestStateOf } from './mrtr.js';
+export {
+  canonicalJson,
+  createNormalizer,
+  DEFAULT_NORMALIZATION,
+  type NormalizationRules,
+  type NormalizedRequest,
+  type Normalizer,
+  type NormalizerOptions,
+} from './normalize.js';
+export {
+  type CustomMatcher,
+  type EngineOptions,
+  type MatchMode,
+  type MatchOptions,
+  parseTiming,
+  REPLAY_DEFAULTS,
+  type RepeatMode,
+  type ReplayOptions,
+  scaledDelay,
+  type Timing,
+  withDefaults,
+} from './options.js';
+export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './paths.js';
+export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
+export {
+  type AppendOptions,
+  appendToCassette,
+  EXPIRED_POLICIES,
+  type ExpiredPolicy,
+  planRun,
+  RUN_DEFAULTS,
+  RUN_MODES,
+  type RunMode,
+  type RunPlan,
+} from './run.js';
+export {
+  SERVE_DEFAULTS,
+  type ServeEvent,
+  type ServeOutcome,
+  type ServeStdioOptions,
+  type StdioReplayServer,
+  serveStdio,
+} from './serve.js';
+export {
+  type SkippedLine,
+  STDIO_CHANNEL_DEFAULTS,
+  type StdioChannel,
+  type StdioChannelOptions,
+  stdioChannel,
+} from './stdio.js';
+export {
+  type McpTransport,
+  type RecordingTransport,
+  type RecordTransportOptions,
+  type ReplayTransport,
+  type ReplayTransportOptions,
+  recordTransport,
+  replayTransport,
+  type TransportMessage,
+  type TransportSendOptions,
+} from './transport.js';
+export {
+  serveUpdate,
+  UPDATE_DEFAULTS,
+  type UpdateOptions,
+  type UpdateOutcome,
+  type UpdateSession,
+} from './update.js';
+export {
+  type ExchangeVerdict,
+  VERIFY_DEFAULTS,
+  type VerdictStatus,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyCassette,
+} from './verify.js';

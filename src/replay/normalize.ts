@@ -1,0 +1,125 @@
+import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import type { Json } from '../trace/types.js';
+import { compileIgnorePath, type IgnorePath, removePaths } from './paths.js';
+
+/**
+ * Normalization: what of a request takes part in matching. Harmless drift — ids, progress tokens, trace context,
+ * client versions, the 2026 era's opaque `requestState` — is taken out, so a cassette survives a new client build;
+ * everything else must match exactly.
+ */
+
+/** The parts of a request that matching compares: the method and the normalized params (`{}` when absent). */
+export interface NormalizedRequest {
+  method: string;
+  params: JsonObject;
+}
+
+/** What the default normalization drops, as data so callers can extend or replace it. */
+export interface NormalizationRules {
+  /** Keys dropped from `params._meta`. */
+  metaKeys: readonly string[];
+  /** Key prefixes dropped from `params._meta` (the 2026 era's per-request protocol facts). */
+  metaPrefixes: readonly string[];
+  /** Keys dropped from every request's params. */
+  paramKeys: readonly string[];
+  /** Keys dropped from the params of one method. */
+  methodParamKeys: Readonly<Record<string, readonly string[]>>;
+  /** Methods matched by name alone. */
+  methodOnly: readonly string[];
+}
+
+export const DEFAULT_NORMALIZATION: NormalizationRules = {
+  metaKeys: ['progressToken', 'traceparent', 'tracestate', 'baggage'],
+  metaPrefixes: ['io.modelcontextprotocol/'],
+  // An MRTR retry echoes the server's opaque state, which changes every run.
+  paramKeys: ['requestState'],
+  // A new client build or SDK bump must not break the handshake of an old cassette.
+  methodParamKeys: { initialize: ['protocolVersion', 'capabilities', 'clientInfo'] },
+  // Discovery is asked before anything is known, with whatever the client's version says.
+  methodOnly: ['server/discover'],
+};
+
+export interface NormalizerOptions {
+  rules?: NormalizationRules;
+  /** JSONPath locations in `{ method, params }` to ignore, e.g. `$.params.arguments.timestamp`. */
+  ignore?: readonly (string | IgnorePath)[];
+  /** A last custom step, e.g. to round numbers or drop a field that only sometimes appears. */
+  normalize?: (request: NormalizedRequest) => NormalizedRequest;
+}
+
+/** Turns requests into their normalized form and matching key. */
+export interface Normalizer {
+  normalize(method: string, params: JsonObject | undefined): NormalizedRequest;
+  /** `method` + space + canonical JSON of the normalized params. */
+  key(request: NormalizedRequest): string;
+}
+
+/**
+ * Builds a normalizer from rules, ignore paths and an optional custom step.
+ *
+ * @example
+ * const n = createNormalizer({ ignore: ['$.params.arguments.timestamp'] });
+ * n.key(n.normalize('tools/call', { name: 'now', arguments: { timestamp: 1 }, _meta: { progressToken: 4 } }))
+ * // → 'tools/call {"arguments":{},"name":"now"}'
+ */
+export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
+  const rules = options.rules ?? DEFAULT_NORMALIZATION;
+  const ignore = (options.ignore ?? []).map(compileIgnorePath);
+  const custom = options.normalize;
+  return {
+    normalize(method, params) {
+      let request: NormalizedRequest = { method, params: applyRules(rules, method, params) };
+      if (ignore.length > 0) {
+        const kept = removePaths({ method, params: request.params }, ignore);
+        const pruned = isObject(kept) && isObject(kept.params) ? kept.params : {};
+        request = { method, params: pruned };
+      }
+      return custom ? custom(request) : request;
+    },
+    key(request) {
+      return `${request.method} ${canonicalJson(request.params)}`;
+    },
+  };
+}
+
+function applyRules(rules: NormalizationRules, method: string, params: JsonObject | undefined): JsonObject {
+  if (!params || rules.methodOnly.includes(method)) return {};
+  const drop = new Set([...rules.paramKeys, ...(rules.methodParamKeys[method] ?? [])]);
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (drop.has(key)) continue;
+    if (key === '_meta' && isObject(value)) {
+      const meta = normalizeMeta(rules, value);
+      // An emptied _meta says nothing; keeping `{}` would tell a client that sends none from one that sends tokens.
+      if (Object.keys(meta).length > 0) out._meta = meta;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function normalizeMeta(rules: NormalizationRules, meta: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(meta)) {
+    if (rules.metaKeys.includes(key)) continue;
+    if (rules.metaPrefixes.some((prefix) => key.startsWith(prefix))) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * JSON with object keys sorted at every depth and no whitespace: equal values give equal text.
+ *
+ * @example canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }) // → '{"a":[{"c":3,"d":2}],"b":1}'
+ */
+export function canonicalJson(value: Json | undefined): string {
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,110 @@
+import { TapedeckError } from '../errors.js';
+import { DIFF_DEFAULTS, type DiffOptions } from './diff.js';
+import { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
+import type { IgnorePath } from './paths.js';
+
+/**
+ * Every replay knob, with its default, in one place.
+ */
+
+/**
+ * `keyed`: different requests may arrive in any order (concurrent clients work), identical ones are served in
+ * recorded order. `ordered`: additionally the recorded order of all requests (mcporter's strict mode).
+ */
+export type MatchMode = 'keyed' | 'ordered';
+
+/** What a request gets once every recording of it was used: `none` = a miss, `last` = the last one again. */
+export type RepeatMode = 'none' | 'last';
+
+/** `none`: as fast as possible, in recorded order; `recorded`: the recorded gaps; a number: gaps divided by it. */
+export type Timing = 'none' | 'recorded' | number;
+
+/**
+ * Decides whether a live request matches a recorded one: true / false, or undefined to leave it to the
+ * matching key. Both sides are normalized.
+ *
+ * @example const sameTool: CustomMatcher = (live, rec) => live.method === 'tools/call' ? live.params.name === rec.params.name : undefined;
+ */
+export type CustomMatcher = (live: NormalizedRequest, recorded: NormalizedRequest) => boolean | undefined;
+
+export interface MatchOptions {
+  match: MatchMode;
+  repeat: RepeatMode;
+  /** Methods that always get their last recording again once used up, whatever `repeat` says. */
+  repeatMethods: readonly string[];
+  normalization: NormalizationRules;
+  /** JSONPath locations in `{ method, params }` left out of matching, e.g. `$.params.arguments.timestamp`. */
+  ignore: readonly (string | IgnorePath)[];
+  /** A custom normalization step after the built-in one. */
+  normalize: ((request: NormalizedRequest) => NormalizedRequest) | undefined;
+  matchers: readonly CustomMatcher[];
+  diff: DiffOptions;
+}
+
+export interface EngineOptions extends MatchOptions {
+  timing: Timing;
+  /** How long to wait for the client's answer to a server→client request (sampling, elicitation, roots). */
+  answerTimeoutMs: number;
+  /** The longest single recorded gap replayed under `recorded` timing; longer idle gaps are cut to it. */
+  maxDelayMs: number;
+}
+
+export const REPLAY_DEFAULTS: EngineOptions = {
+  match: 'keyed',
+  repeat: 'none',
+  // Discovery is idempotent, and the 2026 stdio client asks it from a probe process and again from the session.
+  repeatMethods: ['server/discover'],
+  normalization: DEFAULT_NORMALIZATION,
+  ignore: [],
+  normalize: undefined,
+  matchers: [],
+  diff: DIFF_DEFAULTS,
+  timing: 'none',
+  answerTimeoutMs: 30_000,
+  maxDelayMs: 60_000,
+};
+
+/** Options as callers give them: any subset over REPLAY_DEFAULTS; undefined (a flag left off) means the default. */
+export type ReplayOptions = { [K in keyof EngineOptions]?: EngineOptions[K] | undefined };
+
+/**
+ * Fills in the defaults.
+ *
+ * @example withDefaults({ match: 'ordered' }).repeat // → 'none'
+ */
+export function withDefaults(options: ReplayOptions = {}): EngineOptions {
+  const out = { ...REPLAY_DEFAULTS };
+  for (const [key, value] of Object.entries(options)) {
+    // An explicit undefined means "the default", as it does for a flag left off.
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Reads a `--timing` value: `none`, `recorded`, or a speed factor (`2`, `2x`, `0.5`).
+ *
+ * @example parseTiming('4x') // → 4
+ */
+export function parseTiming(value: string): Timing {
+  if (value === 'none' || value === 'recorded') return value;
+  const factor = Number(value.endsWith('x') ? value.slice(0, -1) : value);
+  if (!Number.isFinite(factor) || factor <= 0) {
+    throw new TapedeckError(
+      'usage',
+      `bad timing "${value}": expected none, recorded, or a speed factor above 0 such as 2 or 0.5x`,
+    );
+  }
+  return factor;
+}
+
+/**
+ * The delay in ms that `recordedMs` of recorded gap becomes under `timing`.
+ *
+ * @example scaledDelay(1000, 4, 60_000) // → 250
+ */
+export function scaledDelay(recordedMs: number, timing: Timing, maxDelayMs: number): number {
+  if (timing === 'none' || recordedMs <= 0) return 0;
+  const speed = timing === 'recorded' ? 1 : timing;
+  return Math.min(recordedMs, maxDelayMs) / speed;
+}

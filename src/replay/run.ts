@@ -1,0 +1,265 @@
+import { TapedeckError } from '../errors.js';
+import type { Redactor } from '../sink/sink.js';
+import { encodeLine, timestamp } from '../trace/encode.js';
+import { openTrace, writePrivateFile } from '../trace/io.js';
+import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
+import { PRODUCER } from '../version.js';
+
+/**
+ * `tapedeck run`: the VCR front door. The mode decides whether the session is recorded, replayed, updated or just
+ * passed through; the environment overrides the flags (so CI can force replay); an expired cassette is warned
+ * about, refused or re-recorded. This file decides; the CLI runs the recorder, the replayer or the update session.
+ */
+
+/**
+ * `auto`: replay when the cassette exists, else record. `record`: always record (overwrite). `replay`: serve the
+ * cassette, no server runs, anything unrecorded fails. `update`: replay what matches, forward what does not to the
+ * live server and add it to the cassette. `passthrough`: run the server, record nothing.
+ */
+export type RunMode = 'auto' | 'record' | 'replay' | 'update' | 'passthrough';
+export const RUN_MODES: readonly RunMode[] = ['auto', 'record', 'replay', 'update', 'passthrough'];
+
+/** What an expired cassette (older than `--max-age`) gets: a warning, a refusal, or a fresh recording. */
+export type ExpiredPolicy = 'warn' | 'error' | 'record';
+export const EXPIRED_POLICIES: readonly ExpiredPolicy[] = ['warn', 'error', 'record'];
+
+export const RUN_DEFAULTS = {
+  mode: 'auto' as RunMode,
+  expired: 'warn' as ExpiredPolicy,
+  /** The environment variables that override `--mode` and `--cassette`. */
+  modeEnv: 'TAPEDECK_MODE',
+  cassetteEnv: 'TAPEDECK_CASSETTE',
+} as const;
+
+/**
+ * Reads a mode, naming where it came from (a flag or an environment variable) when it is not one.
+ *
+ * @example parseRunMode('replay', '--mode') // → 'replay'
+ */
+export function parseRunMode(value: string, from: string): RunMode {
+  const mode = value.trim().toLowerCase();
+  if ((RUN_MODES as readonly string[]).includes(mode)) return mode as RunMode;
+  throw new TapedeckError('usage', `${from} must be one of ${RUN_MODES.join(', ')}; got '${value}'`);
+}
+
+/** @example parseExpiredPolicy('error') // → 'error' */
+export function parseExpiredPolicy(value: string): ExpiredPolicy {
+  if ((EXPIRED_POLICIES as readonly string[]).includes(value)) return value as ExpiredPolicy;
+  throw new TapedeckError('usage', `--expired must be one of ${EXPIRED_POLICIES.join(', ')}; got '${value}'`);
+}
+
+const DURATION_UNITS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * A duration such as `30d`, `12h`, `90m`, `45s`, `2w` or `500ms`, in ms.
+ *
+ * @example parseDuration('--max-age', '30d') // → 2592000000
+ */
+export function parseDuration(flag: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/i.exec(value.trim());
+  const unit = match ? DURATION_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) <= 0) {
+    throw new TapedeckError(
+      'usage',
+      `${flag} must be a duration such as 30d, 12h, 90m, 45s, 2w or 500ms (units ms, s, m, h, d, w); got '${value}'`,
+    );
+  }
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** A duration for people, in its largest whole unit: `45 days`, `3 hours`, `12 minutes`. */
+export function formatAge(ms: number): string {
+  const units: [string, number][] = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1000],
+  ];
+  for (const [name, size] of units) {
+    const n = Math.floor(ms / size);
+    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'}`;
+  }
+  return `${Math.max(0, Math.round(ms))} ms`;
+}
+
+export interface RunSettingsInput {
+  mode: string | undefined;
+  cassette: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The mode and cassette, the environment winning over the flags.
+ *
+ * @example runSettings({ mode: 'record', cassette: 'a.jsonl', env: { TAPEDECK_MODE: 'replay' } }).mode // → 'replay'
+ */
+export function runSettings(input: RunSettingsInput): { mode: RunMode; cassette: string; modeFrom: string } {
+  const envMode = nonEmpty(input.env[RUN_DEFAULTS.modeEnv]);
+  const envCassette = nonEmpty(input.env[RUN_DEFAULTS.cassetteEnv]);
+  const mode =
+    envMode !== undefined
+      ? parseRunMode(envMode, RUN_DEFAULTS.modeEnv)
+      : parseRunMode(input.mode ?? RUN_DEFAULTS.mode, '--mode');
+  const cassette = envCassette ?? nonEmpty(input.cassette);
+  if (cassette === undefined) {
+    throw new TapedeckError(
+      'usage',
+      `run needs a cassette: --cassette FILE (or ${RUN_DEFAULTS.cassetteEnv}), e.g. tapedeck run --cassette fixtures/session.jsonl -- node server.js`,
+    );
+  }
+  return { mode, cassette, modeFrom: envMode !== undefined ? RUN_DEFAULTS.modeEnv : '--mode' };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+export interface PlanInput {
+  mode: RunMode;
+  cassette: string;
+  /** Whether the cassette file exists. */
+  exists: boolean;
+  /** The cassette's meta.startedAt, when it exists. */
+  startedAt?: string | undefined;
+  maxAgeMs?: number | undefined;
+  expired?: ExpiredPolicy | undefined;
+  now?: number | undefined;
+}
+
+export interface RunPlan {
+  /** What actually runs. */
+  mode: Exclude<RunMode, 'auto'>;
+  /** One line for stderr when the choice is worth telling (auto's pick, an expired cassette). */
+  note: string | undefined;
+  /** Set when the run must stop before serving: the message says why and what to change. */
+  refuse: string | undefined;
+}
+
+/**
+ * Decides what runs: `auto` becomes `replay` or `record`, then the cassette's age is checked for the modes that
+ * serve it.
+ *
+ * @example planRun({ mode: 'auto', cassette: 'a.jsonl', exists: false }).mode // → 'record'
+ */
+export function planRun(input: PlanInput): RunPlan {
+  const { cassette } = input;
+  let mode: RunPlan['mode'];
+  let note: string | undefined;
+  if (input.mode === 'auto') {
+    mode = input.exists ? 'replay' : 'record';
+    if (!input.exists) note = `no cassette at ${cassette} yet: recording it`;
+  } else mode = input.mode;
+  if ((mode === 'replay' || mode === 'update') && !input.exists) {
+    return {
+      mode,
+      note,
+      refuse: `no cassette at ${cassette} to ${mode}: record it first (--mode record or --mode auto)`,
+    };
+  }
+  if ((mode !== 'replay' && mode !== 'update') || input.maxAgeMs === undefined)
+    return { mode, note, refuse: undefined };
+  const started = input.startedAt === undefined ? Number.NaN : Date.parse(input.startedAt);
+  if (Number.isNaN(started)) {
+    return {
+      mode,
+      note: `${cassette} has no recording time (meta.startedAt): --max-age not checked`,
+      refuse: undefined,
+    };
+  }
+  const age = (input.now ?? Date.now()) - started;
+  if (age <= input.maxAgeMs) return { mode, note, refuse: undefined };
+  const what = `${cassette} was recorded ${formatAge(age)} ago, more than --max-age ${formatAge(input.maxAgeMs)}`;
+  switch (input.expired ?? RUN_DEFAULTS.expired) {
+    case 'error':
+      return {
+        mode,
+        note,
+        refuse: `${what}: re-record it (--mode record, or --expired record), or raise --max-age`,
+      };
+    case 'record':
+      return { mode: 'record', note: `${what}: recording it again`, refuse: undefined };
+    default:
+      return {
+        mode,
+        note: `warning: ${what}; re-record it with --mode record (or --expired record / error)`,
+        refuse: undefined,
+      };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Adding new exchanges to a cassette (update mode)
+
+export interface AppendOptions {
+  /** Applied to every new line, as `record` applies it. */
+  redact?: Redactor | undefined;
+  /** Written on every new line (cassettes of multi-server traces). */
+  server?: string | undefined;
+  /** Written on every new line: the new exchanges' own id space (their ids restart where the recording's did). */
+  conn?: string | undefined;
+}
+
+/**
+ * Rewrites `path` as one tapedeck JSONL file: its recorded lines, then `added` (message lines of a later session),
+ * then a new end line — atomically, 0600. Whatever format the cassette was, the result is tapedeck JSONL (with a new
+ * traceId, so rotated siblings of the old file are not stitched onto it). Resolves to how many lines were added.
+ *
+ * @example await appendToCassette('session.jsonl', [{ t, dir: 'in', raw: request }, { t, dir: 'out', raw: response }]);
+ */
+export async function appendToCassette(
+  path: string,
+  added: readonly Omit<MessageLine, 'seq'>[],
+  options: AppendOptions = {},
+): Promise<number> {
+  const trace = await openTrace(path);
+  const redact = options.redact ?? ((line: TraceLine) => line);
+  const meta: MetaLine = { ...trace.meta, traceId: crypto.randomUUID() };
+  if (meta.segment !== undefined) meta.segment = 0;
+  if (meta.producer === undefined) meta.producer = { ...PRODUCER };
+  const lines: string[] = [encodeLine(meta)];
+  let seq = 0;
+  let end: EndLine | undefined;
+  const counts = { in: 0, out: 0 };
+  for await (const { line } of trace.lines()) {
+    if (line.type === 'end') {
+      end = line;
+      continue;
+    }
+    seq = Math.max(seq, typeof line.seq === 'number' ? line.seq : seq);
+    lines.push(encodeLine(line));
+  }
+  for (const body of added) {
+    seq += 1;
+    const line = {
+      t: body.t,
+      seq,
+      ...body,
+      ...(options.server !== undefined ? { server: options.server } : {}),
+      ...(options.conn !== undefined ? { conn: options.conn } : {}),
+    } as RecordLine;
+    counts[body.dir === 'in' ? 'in' : 'out'] += 1;
+    lines.push(encodeLine(redact(line)));
+  }
+  const now = Date.now();
+  const started = Date.parse(meta.startedAt);
+  const previous = end?.counts ?? {};
+  const newEnd: EndLine = {
+    t: timestamp(now),
+    type: 'end',
+    durationMs: Number.isNaN(started) ? (end?.durationMs ?? 0) : Math.max(0, now - started),
+    reason: end?.reason ?? 'producer_shutdown',
+    counts: { ...previous, in: (previous.in ?? 0) + counts.in, out: (previous.out ?? 0) + counts.out },
+  };
+  if (end?.exitCode !== undefined) newEnd.exitCode = end.exitCode;
+  if (end?.signal !== undefined) newEnd.signal = end.signal;
+  lines.push(encodeLine(newEnd));
+  await writePrivateFile(path, lines);
+  return added.length;
+}

@@ -1,0 +1,196 @@
+import type { Exchange, MessageRef, PairEvent } from '../trace/exchange.js';
+import { formatId, isObject, type JsonObject } from '../trace/jsonrpc.js';
+import type {
+  Anchor,
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  ServerMessage,
+  UnsolicitedMessage,
+} from './cassette.js';
+import { linkRounds } from './mrtr.js';
+
+/**
+ * Turns one server's pairing events into scripts: each server message goes to the script of the client request
+ * pairing attributed it to, or becomes unsolicited, anchored to the client message before it. Notifications of a
+ * 2026-era subscription are unsolicited too (tagged with their `subscriptions/listen`): a `list_changed` follows
+ * whatever the client did that changed the list, not the listen request.
+ *
+ * @example
+ * const builder = new ServerScriptBuilder();
+ * let order = 0;
+ * for (const event of pairTrace(lines)) if (event.kind !== 'line') builder.push(event, order++);
+ * const { exchanges, unsolicited } = builder.finish();
+ */
+export class ServerScriptBuilder {
+  private readonly exchanges: CassetteExchange[] = [];
+  private readonly unsolicited: UnsolicitedMessage[] = [];
+  private readonly notifications: ClientNotification[] = [];
+  private readonly warnings: string[] = [];
+  private readonly clientExchanges = new Map<Exchange, CassetteExchange>();
+  /** Server→client requests waiting for the client's answer, with the time their `atMs` counts from. */
+  private readonly asks = new Map<
+    Exchange,
+    { message: ServerMessage; from: number | undefined; owner: Owner }
+  >();
+  /** The client message the next unsolicited server message would follow. */
+  private last: { anchor: Anchor; time: number | undefined } = { anchor: { kind: 'start' }, time: undefined };
+
+  /** Takes one pairing event of this server; `order` is its position in the trace (strictly increasing). */
+  push(event: Exclude<PairEvent, { kind: 'line' }>, order: number): void {
+    if (event.kind !== 'unanswered' && this.last.anchor.kind === 'start' && this.last.time === undefined)
+      this.last.time = event.ref.time;
+    switch (event.kind) {
+      case 'request':
+        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order);
+        else this.serverMessage('request', event.ref, order, event.exchange.parent, false, event.exchange);
+        return;
+      case 'response':
+        if (event.exchange.dir === 'in') this.clientExchangeAnswered(event.exchange, event.ref, order);
+        else this.clientAnswered(event.exchange, event.ref);
+        return;
+      case 'notification':
+        if (event.ref.line.dir === 'in') this.clientNotification(event.ref, order);
+        else
+          this.serverMessage('notification', event.ref, order, event.parent, event.via === 'subscriptionId');
+        return;
+      case 'unanswered': {
+        const exchange = this.clientExchanges.get(event.exchange);
+        if (exchange) exchange.outcome = 'unanswered';
+        return;
+      }
+      case 'orphan':
+        this.warn(event.ref, `response to unknown id ${formatId(event.response.id)} left out`);
+        return;
+      case 'invalid':
+        this.warn(event.ref, `invalid message left out: ${event.reason}`);
+        return;
+    }
+  }
+
+  /** The cassette parts, with MRTR rounds linked and cancellations copied over. */
+  finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
+    for (const [paired, exchange] of this.clientExchanges) exchange.cancelled = paired.cancelled;
+    linkRounds(this.exchanges);
+    return {
+      exchanges: this.exchanges,
+      unsolicited: this.unsolicited,
+      notifications: this.notifications,
+      warnings: this.warnings,
+    };
+  }
+
+  private clientRequest(paired: Exchange, ref: MessageRef, order: number): void {
+    const exchange: CassetteExchange = {
+      ordinal: this.exchanges.length,
+      method: paired.method,
+      request: paired.request,
+      message: rawItem(ref),
+      script: [],
+      response: undefined,
+      respondedAtMs: undefined,
+      responseOrder: undefined,
+      outcome: 'open',
+      cancelled: false,
+      conn: paired.conn,
+      order,
+      lineNo: ref.lineNo,
+      time: ref.time,
+      mrtr: undefined,
+    };
+    this.exchanges.push(exchange);
+    this.clientExchanges.set(paired, exchange);
+    this.last = { anchor: { kind: 'request', exchange: exchange.ordinal }, time: ref.time };
+  }
+
+  private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number): void {
+    const exchange = this.clientExchanges.get(paired);
+    if (!exchange) return;
+    exchange.response = rawItem(ref);
+    exchange.respondedAtMs = since(ref.time, exchange.time);
+    exchange.responseOrder = order;
+    exchange.outcome = paired.outcome;
+  }
+
+  /** The client answered a server→client request: a client message, so later unsolicited ones follow it. */
+  private clientAnswered(paired: Exchange, ref: MessageRef): void {
+    const ask = this.asks.get(paired);
+    if (!ask) return;
+    this.asks.delete(paired);
+    ask.message.answer = rawItem(ref);
+    ask.message.answeredAtMs = since(ref.time, ask.from);
+    this.last =
+      ask.owner.kind === 'exchange'
+        ? { anchor: { kind: 'request', exchange: ask.owner.exchange.ordinal }, time: ask.owner.exchange.time }
+        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, time: ref.time };
+  }
+
+  private clientNotification(ref: MessageRef, order: number): void {
+    const message = rawItem(ref);
+    const index = this.notifications.length;
+    const method = typeof message.method === 'string' ? message.method : '';
+    this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo });
+    this.last = { anchor: { kind: 'notification', notification: index }, time: ref.time };
+  }
+
+  private serverMessage(
+    kind: ServerMessage['kind'],
+    ref: MessageRef,
+    order: number,
+    parent: Exchange | undefined,
+    subscribed: boolean,
+    ask?: Exchange,
+  ): void {
+    const message = rawItem(ref);
+    const base = {
+      kind,
+      method: typeof message.method === 'string' ? message.method : '',
+      message,
+      answer: undefined,
+      answeredAtMs: undefined,
+      order,
+      lineNo: ref.lineNo,
+    };
+    const owner = subscribed ? undefined : this.clientOwner(parent);
+    if (owner) {
+      const step: ServerMessage = { ...base, atMs: since(ref.time, owner.time) };
+      owner.script.push(step);
+      if (ask)
+        this.asks.set(ask, { message: step, from: owner.time, owner: { kind: 'exchange', exchange: owner } });
+      return;
+    }
+    const listen = subscribed ? this.clientOwner(parent) : undefined;
+    const unsolicited: UnsolicitedMessage = {
+      ...base,
+      atMs: since(ref.time, this.last.time),
+      index: this.unsolicited.length,
+      anchor: this.last.anchor,
+      subscription: listen?.ordinal,
+    };
+    this.unsolicited.push(unsolicited);
+    if (ask) this.asks.set(ask, { message: unsolicited, from: this.last.time, owner: unsolicited });
+  }
+
+  /** The client request a server message belongs to: its parent, or the parent of the server request it concerns. */
+  private clientOwner(parent: Exchange | undefined): CassetteExchange | undefined {
+    for (let at = parent; at; at = at.parent) if (at.dir === 'in') return this.clientExchanges.get(at);
+    return undefined;
+  }
+
+  private warn(ref: MessageRef, text: string): void {
+    this.warnings.push(ref.lineNo === undefined ? text : `line ${ref.lineNo}: ${text}`);
+  }
+}
+
+type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
+
+/** The JSON-RPC object of one item (a batch line holds several). */
+function rawItem(ref: MessageRef): JsonObject {
+  const raw =
+    ref.item === undefined ? ref.line.raw : Array.isArray(ref.line.raw) ? ref.line.raw[ref.item] : null;
+  return isObject(raw) ? raw : {};
+}
+
+function since(time: number | undefined, from: number | undefined): number {
+  return time !== undefined && from !== undefined ? Math.max(0, time - from) : 0;
+}

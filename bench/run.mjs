@@ -10,7 +10,8 @@ import { modeList } from './lib/modes.mjs';
 import { killSurvivors } from './lib/processes.mjs';
 import { rawRound } from './lib/raw-echo.mjs';
 import { redactBench } from './lib/redact.mjs';
-import { judge, judgeRedaction, renderSummary } from './lib/report.mjs';
+import { replayBench } from './lib/replay.mjs';
+import { judge, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
 import { sdkRound } from './lib/sdk-echo.mjs';
 import { compareModes } from './lib/stats.mjs';
 import { writerBench } from './lib/writer.mjs';
@@ -84,6 +85,7 @@ async function main() {
     ),
   );
   const redaction = await redactBench(config, (line) => log(`redact ${line}`));
+  const replay = config.replay ? await replayBench(config, tmp, log) : undefined;
   const modes = modeList(config);
   const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
   const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
@@ -95,6 +97,7 @@ async function main() {
     raw,
     writer,
     redaction,
+    replay,
     verdicts: {
       sdk: judge(sdk),
       raw: judge(raw),
@@ -104,6 +107,7 @@ async function main() {
         pass: writer.sink.linesPerSec >= TARGETS.sinkLinesPerSec,
       },
       redaction: judgeRedaction(redaction),
+      ...(replay ? { replay: judgeReplay(replay) } : {}),
     },
     elapsedMs: performance.now() - started,
   };

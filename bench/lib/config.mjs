@@ -24,6 +24,17 @@ export const BENCH_DEFAULTS = {
   redactRounds: 5,
   redactMessages: 200_000,
   redactBigMb: 100,
+  /** Replay part: 1 runs it, 0 skips it. */
+  replay: 1,
+  /** Replay in process: tools/call exchanges in the generated cassette, and requests in flight when pipelined. */
+  replayExchanges: 100_000,
+  replayInFlight: 64,
+  /** Replay over stdio vs the live server: measured sequential calls per round, warm-up calls, rounds. */
+  replayCalls: 2000,
+  replayWarmup: 200,
+  replayRounds: 3,
+  /** Echo calls recorded into the stdio cassette; 0 = warm-up + calls (replay repeats the last one beyond that). */
+  replayRecord: 0,
 };
 
 /** The performance targets the proxy is held to. */
@@ -40,6 +51,14 @@ export const TARGETS = {
   redactBase64Ms: 100,
   /** time(100 MB) / time(10 MB): at most this (linear, with a little slack). */
   redactScaleRatio: 12,
+  /** replayTransport in process, one request in flight (and pipelined): at least this many requests/s. */
+  replayRequestsPerSec: 50_000,
+  /** Cassette index build (loadCassette + engine) per 100 MB of cassette file: at most this many seconds. */
+  replayIndexSecPer100Mb: 1.5,
+  /** Memory the built index keeps (heap + external after GC) per byte of cassette file: at most this. */
+  replayMemoryRatio: 3,
+  /** `tapedeck replay` p50 / live server-everything p50, sequential SDK echo calls: at most this. */
+  replayLatencyRatio: 1.0,
 };
 
 const ENV_NAMES = {
@@ -55,6 +74,13 @@ const ENV_NAMES = {
   redactRounds: 'BENCH_REDACT_ROUNDS',
   redactMessages: 'BENCH_REDACT_MESSAGES',
   redactBigMb: 'BENCH_REDACT_MB',
+  replay: 'BENCH_REPLAY',
+  replayExchanges: 'BENCH_REPLAY_EXCHANGES',
+  replayInFlight: 'BENCH_REPLAY_IN_FLIGHT',
+  replayCalls: 'BENCH_REPLAY_CALLS',
+  replayWarmup: 'BENCH_REPLAY_WARMUP',
+  replayRounds: 'BENCH_REPLAY_ROUNDS',
+  replayRecord: 'BENCH_REPLAY_RECORD',
 };
 
 /** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */
@@ -64,7 +90,7 @@ export function loadConfig(env = process.env) {
     const text = env[name];
     if (text === undefined || text === '') continue;
     const value = Number(text.replaceAll('_', ''));
-    const min = key === 'relay' || key === 'warmup' ? 0 : 1;
+    const min = ['relay', 'warmup', 'replay', 'replayWarmup', 'replayRecord'].includes(key) ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       throw new Error(`${name}=${text} is not valid; expected an integer >= ${min}`);
     }

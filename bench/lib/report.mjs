@@ -40,6 +40,52 @@ export function judgeRedaction(r) {
   };
 }
 
+/** PASS/MISS for replay (in process and over stdio) against its targets. */
+export function judgeReplay(r) {
+  const at = (value, target, pass) => ({ value, target, pass });
+  const { inProcess: p, stdio } = r;
+  return {
+    seqPerSec: at(p.seqPerSec, TARGETS.replayRequestsPerSec, p.seqPerSec >= TARGETS.replayRequestsPerSec),
+    pipePerSec: at(p.pipePerSec, TARGETS.replayRequestsPerSec, p.pipePerSec >= TARGETS.replayRequestsPerSec),
+    index: at(
+      p.indexSecPer100Mb,
+      TARGETS.replayIndexSecPer100Mb,
+      p.indexSecPer100Mb <= TARGETS.replayIndexSecPer100Mb,
+    ),
+    memory: at(p.heapRatio, TARGETS.replayMemoryRatio, p.heapRatio <= TARGETS.replayMemoryRatio),
+    latency: at(stdio.p50Ratio, TARGETS.replayLatencyRatio, stdio.p50Ratio <= TARGETS.replayLatencyRatio),
+  };
+}
+
+function replaySection(config, r) {
+  const p = r.inProcess;
+  const mb = (v) => `${(v / 1e6).toFixed(1)} MB`;
+  const s = (v) => `${(v / 1000).toFixed(2)} s`;
+  const inProcess = table([
+    ['replayTransport, in process', 'measured'],
+    [`cassette: ${p.exchanges.toLocaleString('en-US')} tools/call exchanges + initialize`, mb(p.bytes)],
+    [
+      'index build: loadCassette (openTrace + buildCassette)',
+      `${s(p.loadMs)} (${p.loadSecPer100Mb.toFixed(2)} s / 100 MB)`,
+    ],
+    ['index build: engine (matcher keys)', `${s(p.engineMs)} (${p.engineSecPer100Mb.toFixed(2)} s / 100 MB)`],
+    ['kept after GC: heap + external', `${mb(p.heapDelta)} (${fmt.ratio(p.heapRatio)} file)`],
+    ['RSS growth', `${mb(p.rssDelta)} (${fmt.ratio(p.rssRatio)} file)`],
+    [`requests, 1 in flight (${p.seqCalls.toLocaleString('en-US')})`, fmt.rate(p.seqPerSec)],
+    [`requests, ${p.inFlight} in flight (${p.pipeCalls.toLocaleString('en-US')})`, fmt.rate(p.pipePerSec)],
+  ]);
+  const st = r.stdio;
+  const rows = [['server', 'seq p50', 'seq p95', `${config.concurrency}-in-flight`]];
+  for (const [name, m] of Object.entries(st.byMode)) {
+    rows.push([name, fmt.ms(m.seqP50), fmt.ms(m.seqP95), fmt.rate(m.throughput)]);
+  }
+  return (
+    `Replay in process — one run\n${inProcess}\n\n` +
+    `tapedeck replay (stdio) vs live server-everything — SDK Client echo, ${config.replayCalls} calls per phase, ` +
+    `medians of ${config.replayRounds} rounds; cassette of ${st.recorded} recorded calls, --repeat last\n${table(rows)}`
+  );
+}
+
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   return rows
@@ -125,6 +171,10 @@ export function renderSummary(results) {
     ])}`,
   );
   out.push('');
+  if (results.replay) {
+    out.push(replaySection(config, results.replay));
+    out.push('');
+  }
   const rows = [['target', 'measured', 'goal', 'result']];
   for (const [name, cmp] of [
     ['SDK', results.verdicts.sdk],
@@ -164,6 +214,40 @@ export function renderSummary(results) {
     `≤ ${rv.scale.target}`,
     verdict(rv.scale.pass),
   ]);
+  const pv = results.verdicts.replay;
+  if (pv) {
+    rows.push([
+      'replayTransport req/s, 1 in flight',
+      fmt.rate(pv.seqPerSec.value),
+      `≥ ${fmt.rate(pv.seqPerSec.target)}`,
+      verdict(pv.seqPerSec.pass),
+    ]);
+    rows.push([
+      `replayTransport req/s, ${config.replayInFlight} in flight`,
+      fmt.rate(pv.pipePerSec.value),
+      `≥ ${fmt.rate(pv.pipePerSec.target)}`,
+      verdict(pv.pipePerSec.pass),
+    ]);
+    rows.push([
+      'replay index build per 100 MB',
+      `${pv.index.value.toFixed(2)} s`,
+      `≤ ${pv.index.target} s`,
+      verdict(pv.index.pass),
+    ]);
+    rows.push([
+      'replay index memory / file size',
+      fmt.ratio(pv.memory.value),
+      `≤ ${pv.memory.target}`,
+      verdict(pv.memory.pass),
+    ]);
+    rows.push([
+      'replay/live p50 (stdio, SDK echo)',
+      `${fmt.ratio(pv.latency.value)} (${fmt.range(results.replay.stdio.p50Range)})`,
+      `≤ ${pv.latency.target}`,
+      verdict(pv.latency.pass),
+    ]);
+    rows.push(['(info) replay RSS growth / file size', fmt.ratio(results.replay.inProcess.rssRatio), '', '']);
+  }
   if (sdk.ratios.relay) {
     rows.push([
       '(info) SDK proxy/relay p50',

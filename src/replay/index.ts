@@ -66,6 +66,13 @@ export {
   withDefaults,
 } from './options.js';
 export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './paths.js';
+export {
+  type CassetteRedactionOptions,
+  cassetteRedaction,
+  type RequestRedactor,
+  redactionSummaryOf,
+  requestRedactor,
+} from './redacted.js';
 export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 export {
   type AppendOptions,
@@ -111,6 +118,14 @@ export {
   type UpdateOutcome,
   type UpdateSession,
 } from './update.js';
+export {
+  CASSETTE_MODES,
+  type CassetteMode,
+  type CassetteSession,
+  cassettePath,
+  type UseCassetteOptions,
+  useCassette,
+} from './use-cassette.js';
 export {
   type ExchangeVerdict,
   VERIFY_DEFAULTS,

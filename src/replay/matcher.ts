@@ -57,16 +57,19 @@ export class Matcher {
   private readonly states = new Map<string, number>();
   private readonly misses: Miss[] = [];
   private repeats = 0;
+  /** Per key queue: everything before this index is used (see firstUnused). */
+  private readonly heads = new WeakMap<KeyedExchange[], number>();
   /** Everything before this ordinal is used (the `ordered` cursor). */
   private cursor = 0;
 
   constructor(cassette: Cassette, options: ReplayOptions | MatchOptions = {}) {
     this.options = withDefaults(options);
-    const { ignore, normalize, normalization } = this.options;
+    const { ignore, normalize, normalization, redact } = this.options;
     this.normalizer = createNormalizer({
       rules: normalization,
       ignore,
       ...(normalize ? { normalize } : {}),
+      ...(redact ? { redact } : {}),
     });
     const { all, byKey } = keyQueues(cassette.exchanges, this.normalizer);
     this.entries = all;
@@ -78,8 +81,8 @@ export class Matcher {
     const live = this.normalizer.normalize(method, params);
     const key = this.normalizer.key(live);
     const candidates = this.candidates(live, key);
-    const fresh = candidates.filter((entry) => !this.used.has(entry.exchange));
-    const chosen = this.preferRound(fresh, params) ?? fresh[0];
+    const head = this.firstUnused(candidates);
+    const chosen = this.preferRound(candidates, head, params) ?? candidates[head];
     const expected = this.options.match === 'ordered' ? this.expected() : undefined;
     if (chosen) {
       if (expected && chosen !== expected)
@@ -138,11 +141,30 @@ export class Matcher {
   }
 
   /** An MRTR retry echoing a `requestState` we served goes to the round after the one that handed it out. */
-  private preferRound(fresh: KeyedExchange[], params: JsonObject | undefined): KeyedExchange | undefined {
+  private preferRound(
+    candidates: KeyedExchange[],
+    head: number,
+    params: JsonObject | undefined,
+  ): KeyedExchange | undefined {
     const state = requestStateOf(params);
     const previous = state === undefined ? undefined : this.states.get(state);
     if (previous === undefined) return undefined;
-    return fresh.find((entry) => entry.exchange.mrtr?.previous === previous);
+    for (let i = head; i < candidates.length; i++) {
+      const entry = candidates[i]!;
+      if (!this.used.has(entry.exchange) && entry.exchange.mrtr?.previous === previous) return entry;
+    }
+    return undefined;
+  }
+
+  /**
+   * Index of the first unused candidate. A key's queue is mostly served front to back, so where its used prefix
+   * ends is remembered per queue: serving N identical requests costs O(N), not O(N²).
+   */
+  private firstUnused(candidates: KeyedExchange[]): number {
+    let i = this.heads.get(candidates) ?? 0;
+    while (i < candidates.length && this.used.has(candidates[i]!.exchange)) i++;
+    this.heads.set(candidates, i);
+    return i;
   }
 
   private serve(entry: KeyedExchange): void {

@@ -45,6 +45,8 @@ export interface NormalizerOptions {
   ignore?: readonly (string | IgnorePath)[];
   /** A last custom step, e.g. to round numbers or drop a field that only sometimes appears. */
   normalize?: (request: NormalizedRequest) => NormalizedRequest;
+  /** A first step: redact the params as the cassette was redacted (markers for secrets), see `cassetteRedaction`. */
+  redact?: ((method: string, params: JsonObject) => JsonObject) | undefined;
 }
 
 /** Turns requests into their normalized form and matching key. */
@@ -66,8 +68,10 @@ export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
   const rules = options.rules ?? DEFAULT_NORMALIZATION;
   const ignore = (options.ignore ?? []).map(compileIgnorePath);
   const custom = options.normalize;
+  const redact = options.redact;
   return {
-    normalize(method, params) {
+    normalize(method, rawParams) {
+      const params = redact && rawParams ? redact(method, rawParams) : rawParams;
       let request: NormalizedRequest = { method, params: applyRules(rules, method, params) };
       if (ignore.length > 0) {
         const kept = removePaths({ method, params: request.params }, ignore);

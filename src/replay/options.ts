@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import type { JsonObject } from '../trace/jsonrpc.js';
 import { DIFF_DEFAULTS, type DiffOptions } from './diff.js';
 import { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
 import type { IgnorePath } from './paths.js';
@@ -39,6 +40,11 @@ export interface MatchOptions {
   normalize: ((request: NormalizedRequest) => NormalizedRequest) | undefined;
   matchers: readonly CustomMatcher[];
   diff: DiffOptions;
+  /**
+   * Redacts a request's params before normalization, on both sides: a redacted cassette holds markers where the
+   * live request carries secrets (see `cassetteRedaction`). Markers redact to themselves.
+   */
+  redact: ((method: string, params: JsonObject) => JsonObject) | undefined;
 }
 
 export interface EngineOptions extends MatchOptions {
@@ -59,6 +65,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   normalize: undefined,
   matchers: [],
   diff: DIFF_DEFAULTS,
+  redact: undefined,
   timing: 'none',
   answerTimeoutMs: 30_000,
   maxDelayMs: 60_000,

@@ -12,6 +12,7 @@ import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
 import { withFallbacks } from './fallback.js';
 import { loadCassette } from './load.js';
 import type { ReplayOptions } from './options.js';
+import { type CassetteRedactionOptions, cassetteRedaction } from './redacted.js';
 
 /**
  * The official SDK's seam, both ways: `replayTransport` is a Transport a Client connects to instead of a server
@@ -56,6 +57,12 @@ export interface ReplayTransportOptions extends ReplayOptions {
   onEvent?: ((event: ReplayEvent) => void) | undefined;
   /** Problems reading the cassette file (corrupt lines skipped …). */
   onDiagnostic?: ((diagnostic: TraceDiagnostic) => void) | undefined;
+  /**
+   * A cassette whose meta line says it was redacted gets requests redacted by the same rules before matching
+   * (built-ins as recorded, the user / project / `$TAPEDECK_REDACT` rules, plus these), so a live secret matches its
+   * marker. `false`: match requests as they are. Ignored when `redact` is given.
+   */
+  redaction?: CassetteRedactionOptions | false | undefined;
 }
 
 /**
@@ -131,12 +138,15 @@ export class ReplayTransport implements McpTransport {
   }
 
   private async open(): Promise<void> {
-    const { server, onEvent, onDiagnostic, ...engineOptions } = this.options;
-    const cassette =
+    const { server, onEvent, onDiagnostic, redaction, ...engineOptions } = this.options;
+    const loaded =
       typeof this.source === 'string'
-        ? (await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })).cassette
-        : this.source;
+        ? await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })
+        : undefined;
+    const cassette = loaded?.cassette ?? (this.source as Cassette);
     this.loaded = cassette;
+    if (engineOptions.redact === undefined && redaction !== false)
+      engineOptions.redact = await cassetteRedaction(loaded?.meta, redaction ?? {});
     const channel: ReplayChannel = {
       send: (message) => this.deliver(message),
       onMessage: (handler) => {

@@ -11,11 +11,13 @@ import {
   type Timing,
 } from '../../replay/options.js';
 import { compileIgnorePath } from '../../replay/paths.js';
+import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
+import { addRuleFlags, type RuleFlags } from './redact.js';
 
-interface ReplayFlags {
+interface ReplayFlags extends RuleFlags {
   match: string;
   ignore?: string[];
   timing: string;
@@ -33,6 +35,7 @@ interface ReplaySettings {
   repeat: RepeatMode;
   server: string | undefined;
   answerTimeoutMs: number | undefined;
+  rules: RuleFlags;
 }
 
 /** How many unused exchanges the end-of-run report lists one by one. */
@@ -47,7 +50,7 @@ const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * @example registerReplay(program); // tapedeck replay traces/session.jsonl --match ordered
  */
 export function registerReplay(program: Command): void {
-  program
+  const command = program
     .command('replay')
     .description('Serve a recorded session (a cassette) as a stdio MCP server: no real server runs.')
     .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON')
@@ -76,7 +79,9 @@ export function registerReplay(program: Command): void {
     .option(
       '--client-timeout <ms>',
       `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
-    )
+    );
+  // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
+  addRuleFlags(command, { mode: false })
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -84,7 +89,8 @@ export function registerReplay(program: Command): void {
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
         'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
-        'and server→client requests included. On exit (stdin closed, SIGTERM or SIGINT) stderr says\n' +
+        'and server→client requests included. A cassette recorded with redaction gets requests redacted by the\n' +
+        'same rules before matching (the --redact flags add the custom rules the recording had). On exit (stdin closed, SIGTERM or SIGINT) stderr says\n' +
         '`replayed N/M exchanges` and lists the unused ones.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
@@ -129,6 +135,7 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
       flags.clientTimeout === undefined
         ? undefined
         : parsePositiveInt('--client-timeout', flags.clientTimeout),
+    rules: flags,
   };
 }
 
@@ -139,6 +146,12 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
     onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
   });
   for (const warning of loaded.cassette.warnings) say(`warning: ${path}: ${warning}`);
+  const redact = await cassetteRedaction(loaded.meta, {
+    patterns: settings.rules.redact,
+    files: settings.rules.redactFile,
+    defaults: settings.rules.redactDefaults,
+    onWarning: (message) => say(`warning: ${message}`),
+  });
 
   const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
   const output = openStdout();
@@ -150,6 +163,7 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
     timing: settings.timing,
     repeat: settings.repeat,
     answerTimeoutMs: settings.answerTimeoutMs,
+    redact,
     onEvent: eventLogger(say, discover),
   });
   const onSignal = () => server.stop();

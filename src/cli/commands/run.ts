@@ -10,6 +10,7 @@ import { formatDiff } from '../../replay/diff.js';
 import { type LoadedCassette, loadCassette } from '../../replay/load.js';
 import type { MatchMode } from '../../replay/options.js';
 import { compileIgnorePath } from '../../replay/paths.js';
+import { cassetteRedaction } from '../../replay/redacted.js';
 import {
   appendToCassette,
   EXPIRED_POLICIES,
@@ -31,10 +32,10 @@ import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
-import { redactionFrom } from './redact.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 import { nodeSpawn, serverCommand } from './verify.js';
 
-interface RunFlags {
+interface RunFlags extends RuleFlags {
   cassette?: string;
   mode?: string;
   match: string;
@@ -52,6 +53,8 @@ interface RunSettings {
   maxAgeMs: number | undefined;
   expired: ExpiredPolicy;
   timeoutMs: number | undefined;
+  /** --redact, --redact-file, --no-redact-defaults: what record and update redact with, and replay matches with. */
+  rules: RuleFlags;
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -66,7 +69,7 @@ const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
  * @example registerRun(program); // TAPEDECK_MODE=replay tapedeck run --cassette fixtures/s.jsonl -- node server.js
  */
 export function registerRun(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description(
       'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
@@ -89,7 +92,8 @@ export function registerRun(program: Command): void {
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
-    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
+    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000');
+  addRuleFlags(command, { mode: false })
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -140,6 +144,7 @@ function settingsFrom(flags: RunFlags): RunSettings {
     maxAgeMs: flags.maxAge === undefined ? undefined : parseDuration('--max-age', flags.maxAge),
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
+    rules: flags,
   };
 }
 
@@ -172,7 +177,7 @@ async function runCommand(
   }
   switch (plan.mode) {
     case 'record':
-      return recordInto(cassette, argv);
+      return recordInto(cassette, argv, settings.rules);
     case 'passthrough':
       return passthrough(argv);
     case 'replay':
@@ -185,8 +190,8 @@ async function runCommand(
 // ---------------------------------------------------------------------------------------------------------------
 // record / passthrough: the stdio recording proxy, writing the cassette or nothing
 
-async function recordInto(cassette: string, argv: string[]): Promise<number> {
-  const { config, compiled, redactor } = redactionFrom({});
+async function recordInto(cassette: string, argv: string[], rules: RuleFlags): Promise<number> {
+  const { config, compiled, redactor } = redactionFrom(rules);
   const shown = [...redactArgv(argv, compiled)];
   const sink = new FileSink({ path: cassette, redact: redactor });
   const meta: MetaLine = {
@@ -234,13 +239,25 @@ async function proxy(argv: string[], sink: TraceSink): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // replay / update
 
+/** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
+function requestRedaction(loaded: LoadedCassette, settings: RunSettings) {
+  return cassetteRedaction(loaded.meta, {
+    patterns: settings.rules.redact,
+    files: settings.rules.redactFile,
+    defaults: settings.rules.redactDefaults,
+    onWarning: (message) => say(`warning: ${message}`),
+  });
+}
+
 async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<number> {
+  const redact = await requestRedaction(loaded, settings);
   const output = openStdout();
   const server = serveStdio(loaded.cassette, {
     input: process.stdin,
     output: output.stream,
     match: settings.match,
     ignore: settings.ignore,
+    redact,
     onEvent: logEvent('replay'),
   });
   const outcome = await untilDone(server, output);
@@ -249,7 +266,8 @@ async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<nu
 
 async function update(loaded: LoadedCassette, argv: string[], settings: RunSettings): Promise<number> {
   // A bad redaction config fails here, before anything is served.
-  const { redactor } = redactionFrom({});
+  const { redactor } = redactionFrom(settings.rules);
+  const redact = await requestRedaction(loaded, settings);
   const output = openStdout();
   const [command, ...args] = argv as [string, ...string[]];
   const session = serveUpdate(loaded.cassette, {
@@ -261,6 +279,7 @@ async function update(loaded: LoadedCassette, argv: string[], settings: RunSetti
     match: settings.match,
     ignore: settings.ignore,
     requestTimeoutMs: settings.timeoutMs,
+    redact,
     onEvent: logEvent('update'),
   });
   const outcome = await untilDone(session, output);

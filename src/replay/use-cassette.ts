@@ -1,0 +1,195 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TapedeckError } from '../errors.js';
+import { nodeTraceFiles } from '../trace/io.js';
+import { PRODUCER } from '../version.js';
+import type { ReplayReport } from './engine.js';
+import { RUN_DEFAULTS } from './run.js';
+import {
+  type McpTransport,
+  type RecordingTransport,
+  type ReplayTransport,
+  type ReplayTransportOptions,
+  recordTransport,
+  replayTransport,
+} from './transport.js';
+
+/**
+ * Cassettes as test fixtures: `useCassette` hands a test a connected SDK Client, backed by the real server the first
+ * time (recorded into `__cassettes__/<name>.jsonl`) and by that cassette every time after. The SDK stays an optional
+ * peer of tapedeck: it is imported here, at call time, and only its types are referenced statically. So are
+ * node:path and node:url (src/replay imports no node: module at load time, so browser hosts can import it).
+ */
+
+/** `auto`: replay when the cassette exists, else record it; `record`: always (overwrites); `replay`: never spawn. */
+export type CassetteMode = 'auto' | 'record' | 'replay' | 'passthrough';
+export const CASSETTE_MODES: readonly CassetteMode[] = ['auto', 'record', 'replay', 'passthrough'];
+
+export interface UseCassetteOptions {
+  /** The server command, e.g. `['node', 'dist/server.js']`; spawned only when recording (or `passthrough`). */
+  command: readonly string[];
+  /** Default `auto`. `$TAPEDECK_MODE` overrides it, so CI can force `replay`. */
+  mode?: CassetteMode | undefined;
+  /** `import.meta.url` of the calling test file: the cassette is `__cassettes__/<name>.jsonl` next to it. */
+  from?: string | URL | undefined;
+  /** Or the folder the cassette lives in (the cassette is `<dir>/<name>.jsonl`). Give `from` or `dir`. */
+  dir?: string | undefined;
+  /** Environment and working folder of the spawned server. */
+  env?: Record<string, string> | undefined;
+  cwd?: string | undefined;
+  /** A Client of your own (with sampling / elicitation / roots handlers), not yet connected. */
+  client?: Client | undefined;
+  /** Replay knobs: `match`, `ignore`, `repeat`, `redaction` … (see replayTransport). */
+  replay?: ReplayTransportOptions | undefined;
+}
+
+export interface CassetteSession {
+  /** Connected to the cassette or to the recorded server. */
+  client: Client;
+  /** What actually runs: `record` or `replay` (`auto` resolved), or `passthrough`. */
+  mode: Exclude<CassetteMode, 'auto'>;
+  /** The cassette's absolute path. */
+  path: string;
+  /** Closes the client; when recording, resolves once the cassette has its end line. */
+  close(): Promise<void>;
+  /** Replay's account (used, unused, misses); undefined when the session was recorded or passed through. */
+  report(): ReplayReport | undefined;
+}
+
+/**
+ * A connected SDK Client backed by a cassette, VCR style.
+ *
+ * @example
+ * const session = await useCassette('everything', {
+ *   command: ['node', 'node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'],
+ *   from: import.meta.url, // → <this test's folder>/__cassettes__/everything.jsonl
+ * });
+ * const result = await session.client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+ * await session.close();
+ * expect(session.report()?.misses ?? []).toEqual([]);
+ */
+export async function useCassette(name: string, options: UseCassetteOptions): Promise<CassetteSession> {
+  const path = await cassettePath(name, options);
+  const mode = await resolveMode(options.mode, path);
+  const sdk = await loadSdk();
+  const client =
+    options.client ?? new sdk.Client({ name: 'tapedeck-use-cassette', version: PRODUCER.version });
+
+  if (mode === 'replay') {
+    const transport: ReplayTransport = replayTransport(path, options.replay ?? {});
+    await client.connect(transport);
+    return {
+      client,
+      mode,
+      path,
+      close: () => client.close(),
+      report: () => transport.report(),
+    };
+  }
+
+  const [command, ...args] = options.command;
+  if (command === undefined) {
+    throw new TapedeckError('usage', `useCassette('${name}') needs the server command to ${mode} ${path}`);
+  }
+  const stdio = new sdk.StdioClientTransport({
+    command,
+    args,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  }) as unknown as McpTransport;
+  const recording: RecordingTransport | undefined =
+    mode === 'record' ? recordTransport(stdio, { file: path, label: name }) : undefined;
+  await client.connect((recording ?? stdio) as never);
+  return {
+    client,
+    mode,
+    path,
+    close: async () => {
+      await client.close();
+      await recording?.closed;
+    },
+    report: () => undefined,
+  };
+}
+
+/**
+ * Where `useCassette(name, options)` keeps its cassette: `<dir>/<name>.jsonl`, or `__cassettes__/<name>.jsonl` next
+ * to the file `from` names. A name that already ends in `.jsonl` (or any `.ext`) is kept as is.
+ *
+ * @example await cassettePath('everything', { from: 'file:///repo/test/a.test.ts' }) // → '/repo/test/__cassettes__/everything.jsonl'
+ */
+export async function cassettePath(
+  name: string,
+  options: Pick<UseCassetteOptions, 'from' | 'dir'>,
+): Promise<string> {
+  if (name === '') throw new TapedeckError('usage', 'useCassette needs a cassette name');
+  const [{ dirname, isAbsolute, join, resolve }, { fileURLToPath }] = await Promise.all([
+    import('node:path'),
+    import('node:url'),
+  ]);
+  const file = /\.[A-Za-z0-9]+$/.test(name) ? name : `${name}.jsonl`;
+  if (isAbsolute(file)) return file;
+  if (options.dir !== undefined) return resolve(options.dir, file);
+  if (options.from !== undefined) {
+    const from = String(options.from);
+    const caller = from.startsWith('file:') ? fileURLToPath(from) : from;
+    return join(dirname(resolve(caller)), '__cassettes__', file);
+  }
+  throw new TapedeckError(
+    'usage',
+    `useCassette('${name}') needs to know where cassettes live: pass from: import.meta.url (→ __cassettes__/ next to the test) or dir`,
+  );
+}
+
+async function resolveMode(
+  given: CassetteMode | undefined,
+  path: string,
+): Promise<Exclude<CassetteMode, 'auto'>> {
+  const fromEnv = process.env[RUN_DEFAULTS.modeEnv];
+  const raw = fromEnv !== undefined && fromEnv !== '' ? fromEnv : (given ?? 'auto');
+  const mode = CASSETTE_MODES.find((m) => m === raw);
+  if (mode === undefined) {
+    const source = fromEnv !== undefined && fromEnv !== '' ? `$${RUN_DEFAULTS.modeEnv}` : 'mode';
+    throw new TapedeckError(
+      'usage',
+      `useCassette: ${source} must be one of ${CASSETTE_MODES.join(', ')}; got '${raw}' (update needs tapedeck run)`,
+    );
+  }
+  if (mode !== 'auto') return mode;
+  return (await exists(path)) ? 'replay' : 'record';
+}
+
+interface Sdk {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+}
+
+async function loadSdk(): Promise<Sdk> {
+  try {
+    const [client, stdio] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+    ]);
+    return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new TapedeckError(
+        'usage',
+        'useCassette needs the MCP SDK, which tapedeck does not install: npm install --save-dev @modelcontextprotocol/sdk',
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}
+
+/** A file there: true; nothing: false; a folder or an unreadable path: its error. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await nodeTraceFiles.check(path);
+    return true;
+  } catch (err) {
+    if (err instanceof TapedeckError && err.code === 'not_found') return false;
+    throw err;
+  }
+}

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runStdioProxy } from '../../proxy/stdio.js';
@@ -14,6 +13,7 @@ import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
+import { exists, isDirectory } from '../paths.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
 interface RecordOptions extends RuleFlags {
@@ -155,21 +155,4 @@ async function record(argv: string[], options: RecordOptions): Promise<number> {
   });
   await finishStdout(output);
   return result.exitCode;
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
@@ -32,6 +31,7 @@ import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
+import { isDirectory, isFile } from '../paths.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 import { nodeSpawn, serverCommand } from './verify.js';
 
@@ -381,20 +381,4 @@ function report(
   if (loaded.errors > 0)
     say(`the cassette had ${loaded.errors} corrupt line${loaded.errors === 1 ? '' : 's'} (skipped)`);
   return misses > 0 || timeouts > 0 || unusedFails || loaded.errors > 0 ? EXIT.finding : EXIT.ok;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -14,6 +14,7 @@ import { usageError } from '../errors.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import { exists, isDirectory } from '../paths.js';
+import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
 interface RecordOptions extends RuleFlags {
@@ -110,6 +111,17 @@ function resolveTracePath(options: RecordOptions, label: string): string {
 }
 
 async function record(argv: string[], options: RecordOptions): Promise<number> {
+  // From the start: the proxy forwards signals to the server while it runs; a late one (after the server exited,
+  // while the end line is written) must not kill the recorder before the trace is finished.
+  const held = holdSignals();
+  try {
+    return await recordSession(argv, options);
+  } finally {
+    held.release();
+  }
+}
+
+async function recordSession(argv: string[], options: RecordOptions): Promise<number> {
   // Everything that can fail on the user's input fails here, before a file is created or the server started.
   const { config, compiled, redactor } = redactionFrom(options);
   // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the

@@ -15,6 +15,7 @@ import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
+import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags } from './redact.js';
 
 interface ReplayFlags extends RuleFlags {
@@ -40,7 +41,6 @@ interface ReplaySettings {
 
 /** How many unused exchanges the end-of-run report lists one by one. */
 const UNUSED_SHOWN = 20;
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back. Only the protocol goes to
@@ -166,17 +166,17 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
     redact,
     onEvent: eventLogger(say, discover),
   });
-  const onSignal = () => server.stop();
-  for (const signal of SIGNALS) process.on(signal, onSignal);
-  let outcome: ServeOutcome;
+  // Until the process has exited: a client commonly closes stdin and signals right after (the 2026-era SDK ends
+  // its probe process that way); a late signal calls stop() on a finished session, which does nothing.
+  const held = holdSignals(() => server.stop());
   try {
-    outcome = await server.done;
+    const outcome: ServeOutcome = await server.done;
+    // A client that stopped reading must not keep us alive: its loss, the report still goes out.
+    await Promise.race([finishStdout(output), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    return report(outcome, settings, loaded.errors, discover.kind, say);
   } finally {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
+    held.release();
   }
-  // A client that stopped reading must not keep us alive: its loss, the report still goes out.
-  await Promise.race([finishStdout(output), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-  return report(outcome, settings, loaded.errors, discover.kind, say);
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */

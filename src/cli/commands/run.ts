@@ -32,6 +32,7 @@ import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
+import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 import { nodeSpawn, serverCommand } from './verify.js';
 
@@ -57,7 +58,6 @@ interface RunSettings {
   rules: RuleFlags;
 }
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
 
@@ -175,15 +175,21 @@ async function runCommand(
   if (plan.mode !== 'replay' && argv.length === 0) {
     throw usageError(`run needs the server command after '--' to ${plan.mode}`);
   }
-  switch (plan.mode) {
-    case 'record':
-      return recordInto(cassette, argv, settings.rules);
-    case 'passthrough':
-      return passthrough(argv);
-    case 'replay':
-      return replay(loaded!, settings);
-    case 'update':
-      return update(loaded!, argv, settings);
+  // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
+  const held = holdSignals();
+  try {
+    switch (plan.mode) {
+      case 'record':
+        return await recordInto(cassette, argv, settings.rules);
+      case 'passthrough':
+        return await passthrough(argv);
+      case 'replay':
+        return await replay(loaded!, settings);
+      case 'update':
+        return await update(loaded!, argv, settings);
+    }
+  } finally {
+    held.release();
   }
 }
 
@@ -297,13 +303,12 @@ async function update(loaded: LoadedCassette, argv: string[], settings: RunSetti
 }
 
 async function untilDone<T>(session: { done: Promise<T>; stop(): void }, output: ProxyStdout): Promise<T> {
-  const onSignal = () => session.stop();
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  const held = holdSignals(() => session.stop());
   let outcome: T;
   try {
     outcome = await session.done;
   } finally {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
+    held.release();
   }
   // A client that stopped reading must not keep us alive.
   await Promise.race([finishStdout(output), new Promise((done) => setTimeout(done, 2000).unref())]);

@@ -1,4 +1,5 @@
 export { drainWithin, Pump } from './pump.js';
+export { recordStdioSession, type StdioSessionOptions } from './session.js';
 export {
   runStdioProxy,
   STDIO_PROXY_DEFAULTS,

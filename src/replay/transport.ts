@@ -3,9 +3,9 @@ import { createRedactor, summarize } from '../redact/index.js';
 import { FileSink } from '../sink/file.js';
 import { noRedaction, type Redactor, type TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
+import { newMeta } from '../trace/meta.js';
 import type { TraceDiagnostic } from '../trace/reader.js';
 import type { Json, MetaLine, TransportKind } from '../trace/types.js';
-import { PRODUCER } from '../version.js';
 import type { Cassette } from './cassette.js';
 import type { ReplayChannel } from './channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
@@ -267,19 +267,12 @@ export class RecordingTransport implements McpTransport {
       });
     this.outgoing = (options.side ?? 'client') === 'client' ? 'in' : 'out';
     const kind = options.transport ?? guessKind(inner);
-    this.meta = {
-      v: 1,
-      type: 'meta',
-      startedAt: timestamp(),
+    this.meta = newMeta({
       label: options.label ?? options.server ?? 'sdk-transport',
       ...(options.file !== undefined && redact === 'defaults' ? { redaction: summarize(config) } : {}),
-      kind: 'mcp',
-      producer: { ...PRODUCER },
-      traceId: globalThis.crypto.randomUUID(),
-      segment: 0,
-      ...(kind ? { transport: kind } : {}),
-      ...(options.server !== undefined ? { server: options.server } : {}),
-    };
+      transport: kind,
+      server: options.server,
+    });
     const server = options.server;
     this.record = (dir, message) => {
       const text = JSON.stringify(message);

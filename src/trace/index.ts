@@ -47,6 +47,7 @@ export {
   subscriptionId,
   toolName,
 } from './jsonrpc.js';
+export { type NewMetaFields, newMeta } from './meta.js';
 export {
   type Attribution,
   collectExchanges,

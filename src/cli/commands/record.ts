@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runStdioProxy } from '../../proxy/stdio.js';
-import { finishStdout, openStdout } from '../../proxy/streams.js';
+import { recordStdioSession } from '../../proxy/session.js';
 import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS, FileSink } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
-import { timestamp } from '../../trace/encode.js';
-import type { MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
+import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
@@ -136,35 +132,9 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
     maxFiles: options.maxFiles,
     redact: redactor,
   });
-  const meta: MetaLine = {
-    v: 1,
-    type: 'meta',
-    startedAt: timestamp(),
-    label,
-    command: shownArgv,
-    redaction: summarize(config),
-    kind: 'mcp',
-    producer: { ...PRODUCER },
-    traceId: randomUUID(),
-    segment: 0,
-    transport: 'stdio',
-  };
-  sink.start(meta);
-  const output = openStdout();
-  const [command, ...args] = argv as [string, ...string[]];
-  const result = await runStdioProxy({
-    command,
-    args,
-    sink,
+  sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
+  return recordStdioSession(argv, sink, {
     maxMessageBytes: options.maxMessageBytes,
     recordStderr: options.stderr,
-    output: output.stream,
   });
-  await sink.close({
-    reason: 'process_exit',
-    exitCode: result.serverExitCode ?? (result.signal === null ? result.exitCode : null),
-    signal: result.signal,
-  });
-  await finishStdout(output);
-  return result.exitCode;
 }

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { runStdioProxy } from '../../proxy/stdio.js';
+import { recordStdioSession } from '../../proxy/session.js';
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatDiff } from '../../replay/diff.js';
@@ -27,8 +26,7 @@ import { FileSink } from '../../sink/file.js';
 import { deriveLabel } from '../../sink/naming.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
-import type { MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
+import { newMeta } from '../../trace/meta.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
@@ -200,20 +198,9 @@ async function recordInto(cassette: string, argv: string[], rules: RuleFlags): P
   const { config, compiled, redactor } = redactionFrom(rules);
   const shown = [...redactArgv(argv, compiled)];
   const sink = new FileSink({ path: cassette, redact: redactor });
-  const meta: MetaLine = {
-    v: 1,
-    type: 'meta',
-    startedAt: timestamp(),
-    label: deriveLabel(shown),
-    command: shown,
-    redaction: summarize(config),
-    kind: 'mcp',
-    producer: { ...PRODUCER },
-    traceId: randomUUID(),
-    segment: 0,
-    transport: 'stdio',
-  };
-  sink.start(meta);
+  sink.start(
+    newMeta({ label: deriveLabel(shown), command: shown, redaction: summarize(config), transport: 'stdio' }),
+  );
   return proxy(argv, sink);
 }
 
@@ -222,24 +209,8 @@ function passthrough(argv: string[]): Promise<number> {
   return proxy(argv, nothing);
 }
 
-async function proxy(argv: string[], sink: TraceSink): Promise<number> {
-  const output = openStdout();
-  const [command, ...args] = argv as [string, ...string[]];
-  const result = await runStdioProxy({
-    command,
-    args,
-    sink,
-    maxMessageBytes: MAX_MESSAGE_BYTES,
-    recordStderr: true,
-    output: output.stream,
-  });
-  await sink.close({
-    reason: 'process_exit',
-    exitCode: result.serverExitCode ?? (result.signal === null ? result.exitCode : null),
-    signal: result.signal,
-  });
-  await finishStdout(output);
-  return result.exitCode;
+function proxy(argv: string[], sink: TraceSink): Promise<number> {
+  return recordStdioSession(argv, sink, { maxMessageBytes: MAX_MESSAGE_BYTES, recordStderr: true });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

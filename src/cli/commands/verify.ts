@@ -1,5 +1,4 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { redactArgv, summarize } from '../../redact/index.js';
@@ -9,10 +8,9 @@ import { loadCassette } from '../../replay/load.js';
 import { compileIgnorePath } from '../../replay/paths.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../replay/verify.js';
 import { MemorySink } from '../../sink/memory.js';
-import { timestamp } from '../../trace/encode.js';
 import { writePrivateFile } from '../../trace/io.js';
+import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
 import { redactionFrom } from './redact.js';
@@ -101,20 +99,13 @@ async function verify(path: string, argv: string[], flags: VerifyFlags, timeoutM
   let meta: MetaLine | undefined;
   if (redaction) {
     const shown = [...redactArgv(argv, redaction.compiled)];
-    meta = {
-      v: 1,
-      type: 'meta',
-      startedAt: timestamp(),
+    meta = newMeta({
       label: loaded.meta.label,
       command: shown,
       redaction: summarize(redaction.config),
-      kind: 'mcp',
-      producer: { ...PRODUCER },
-      traceId: randomUUID(),
-      segment: 0,
       transport: 'stdio',
-      ...(loaded.cassette.server !== undefined ? { server: loaded.cassette.server } : {}),
-    };
+      server: loaded.cassette.server,
+    });
     sink = new MemorySink({ redact: redaction.redactor });
     sink.start(meta);
   }

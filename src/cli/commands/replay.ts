@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
-import { formatDiff } from '../../replay/diff.js';
 import type { DiscoverAnswer } from '../../replay/fallback.js';
 import { loadCassette } from '../../replay/load.js';
 import {
@@ -14,6 +13,7 @@ import { compileIgnorePath } from '../../replay/paths.js';
 import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
+import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags } from './redact.js';
@@ -40,7 +40,6 @@ interface ReplaySettings {
 }
 
 /** How many unused exchanges the end-of-run report lists one by one. */
-const UNUSED_SHOWN = 20;
 
 /**
  * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back. Only the protocol goes to
@@ -185,42 +184,11 @@ function eventLogger(
   discover: { kind: DiscoverAnswer['kind'] | undefined },
 ): (event: ServeEvent) => void {
   return (event) => {
-    switch (event.kind) {
-      case 'miss':
-        say(`miss: ${event.miss.message}`);
-        return;
-      case 'timeout':
-        say(`timeout: ${event.message}`);
-        return;
-      case 'answer': {
-        const { answer } = event;
-        if (!answer.differs) return;
-        const where = answer.diff
-          ? `differs at ${formatDiff(answer.diff)}`
-          : 'has no recorded answer to compare with';
-        say(`note: the client's answer to ${answer.method} ${where}`);
-        return;
-      }
-      case 'stray':
-        say(`ignored ${preview(JSON.stringify(event.message))}: ${event.reason}`);
-        return;
-      case 'skipped':
-        say(
-          event.line.reason === 'not-json'
-            ? `ignored a line that is not JSON: ${preview(event.line.text)}`
-            : `ignored a ${event.line.size}-byte line (longer than ${event.line.maxLineBytes} bytes)`,
-        );
-        return;
-      case 'fallback':
-        // Said once, with the report: a probe process gets nothing but discover.
-        if (event.fallback.kind === 'discover') discover.kind = event.fallback.answer.kind;
-        return;
-      case 'error':
-        say(`error: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
-        return;
-      default:
-        return;
-    }
+    // Said once, with the report: a probe process gets nothing but discover.
+    if (event.kind === 'fallback' && event.fallback.kind === 'discover')
+      discover.kind = event.fallback.answer.kind;
+    const line = describeServeEvent(event);
+    if (line !== undefined) say(line);
   };
 }
 
@@ -252,24 +220,7 @@ function report(
     timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
     report.repeats > 0 ? `${report.repeats} served again` : '',
   ].filter((part) => part !== '');
-  say(
-    `replayed ${report.used}/${report.total} exchanges${extras.length > 0 ? `, ${extras.join(', ')}` : ''}`,
-  );
-  for (const unused of report.unused.slice(0, UNUSED_SHOWN)) {
-    const line = unused.lineNo === undefined ? '' : ` (line ${unused.lineNo})`;
-    say(`unused #${unused.ordinal}: ${unused.summary}${line}`);
-  }
-  if (report.unused.length > UNUSED_SHOWN) say(`… and ${report.unused.length - UNUSED_SHOWN} more unused`);
-  const unusedFails = report.unused.length > 0 && !settings.allowUnused;
-  if (unusedFails) say('unused exchanges fail the run; pass --allow-unused to accept them');
-  if (corruptLines > 0) say(`the cassette had ${corruptLines} corrupt line${plural(corruptLines)} (skipped)`);
-  return misses > 0 || timeouts > 0 || unusedFails || corruptLines > 0 ? EXIT.finding : EXIT.ok;
-}
-
-function preview(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function plural(n: number): string {
-  return n === 1 ? '' : 's';
+  const summary = renderReplaySummary({ report, extras, allowUnused: settings.allowUnused, corruptLines });
+  for (const line of summary.lines) say(line);
+  return misses > 0 || timeouts > 0 || summary.failed ? EXIT.finding : EXIT.ok;
 }

@@ -4,7 +4,6 @@ import { TapedeckError } from '../../errors.js';
 import { recordStdioSession } from '../../proxy/session.js';
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
 import { redactArgv, summarize } from '../../redact/index.js';
-import { formatDiff } from '../../replay/diff.js';
 import { type LoadedCassette, loadCassette } from '../../replay/load.js';
 import type { MatchMode } from '../../replay/options.js';
 import { compileIgnorePath } from '../../replay/paths.js';
@@ -28,6 +27,7 @@ import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import { newMeta } from '../../trace/meta.js';
 import { EXIT, usageError } from '../errors.js';
+import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
@@ -306,24 +306,10 @@ function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
       case 'live-started':
         say(`started the live server (pid ${event.pid ?? '?'}) for requests the cassette does not hold`);
         return;
-      case 'timeout':
-        say(`timeout: ${event.message}`);
-        return;
-      case 'answer':
-        if (event.answer.differs && event.answer.diff)
-          say(
-            `note: the client's answer to ${event.answer.method} differs at ${formatDiff(event.answer.diff)}`,
-          );
-        return;
-      case 'skipped':
-        if (event.line.reason === 'not-json')
-          say(`ignored a line that is not JSON: ${event.line.text.slice(0, 120)}`);
-        return;
-      case 'error':
-        say(`error: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
-        return;
-      default:
-        return;
+      default: {
+        const line = describeServeEvent(event);
+        if (line !== undefined) say(line);
+      }
     }
   };
 }
@@ -340,21 +326,18 @@ function report(
   // In update mode the misses were forwarded; only those the live server did not answer count.
   const misses = update ? update.failed : report.misses.length;
   const timeouts = report.timeouts.length;
-  const parts = [
+  const extras = [
     update && update.forwarded > 0 ? `${update.forwarded} forwarded to the live server` : '',
     misses > 0 && !update ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
     misses > 0 && update ? `${misses} not answered by the live server either` : '',
-    timeouts > 0 ? `${timeouts} unanswered server request${timeouts === 1 ? '' : 's'}` : '',
+    timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
   ].filter((part) => part !== '');
-  say(`replayed ${report.used}/${report.total} exchanges${parts.length > 0 ? `, ${parts.join(', ')}` : ''}`);
-  for (const unused of report.unused.slice(0, 20)) {
-    say(
-      `unused #${unused.ordinal}: ${unused.summary}${unused.lineNo === undefined ? '' : ` (line ${unused.lineNo})`}`,
-    );
-  }
-  const unusedFails = report.unused.length > 0 && !settings.allowUnused;
-  if (unusedFails) say('unused exchanges fail the run; pass --allow-unused to accept them');
-  if (loaded.errors > 0)
-    say(`the cassette had ${loaded.errors} corrupt line${loaded.errors === 1 ? '' : 's'} (skipped)`);
-  return misses > 0 || timeouts > 0 || unusedFails || loaded.errors > 0 ? EXIT.finding : EXIT.ok;
+  const summary = renderReplaySummary({
+    report,
+    extras,
+    allowUnused: settings.allowUnused,
+    corruptLines: loaded.errors,
+  });
+  for (const line of summary.lines) say(line);
+  return misses > 0 || timeouts > 0 || summary.failed ? EXIT.finding : EXIT.ok;
 }

@@ -1,0 +1,76 @@
+import { formatDiff } from '../../replay/diff.js';
+import type { MatchReport } from '../../replay/matcher.js';
+import type { ServeEvent } from '../../replay/serve.js';
+
+const UNUSED_SHOWN = 20;
+
+/**
+ * The stderr line for what happened while a cassette was served, or undefined for what stays quiet (hits,
+ * fallbacks, anything the caller explains itself). Shared by `replay` and `run`.
+ *
+ * @example describeServeEvent({ kind: 'timeout', message: 'no answer to sampling/createMessage in 30000 ms' })
+ */
+export function describeServeEvent(event: ServeEvent): string | undefined {
+  switch (event.kind) {
+    case 'miss':
+      return `miss: ${event.miss.message}`;
+    case 'timeout':
+      return `timeout: ${event.message}`;
+    case 'answer': {
+      const { answer } = event;
+      if (!answer.differs) return undefined;
+      const where = answer.diff
+        ? `differs at ${formatDiff(answer.diff)}`
+        : 'has no recorded answer to compare with';
+      return `note: the client's answer to ${answer.method} ${where}`;
+    }
+    case 'stray':
+      return `ignored ${preview(JSON.stringify(event.message))}: ${event.reason}`;
+    case 'skipped':
+      return event.line.reason === 'not-json'
+        ? `ignored a line that is not JSON: ${preview(event.line.text)}`
+        : `ignored a ${event.line.size}-byte line (longer than ${event.line.maxLineBytes} bytes)`;
+    case 'error':
+      return `error: ${event.error instanceof Error ? event.error.message : String(event.error)}`;
+    default:
+      return undefined;
+  }
+}
+
+export interface ReplaySummaryInput {
+  report: Pick<MatchReport, 'used' | 'total' | 'unused'>;
+  /** What else to say on the `replayed N/M` line: misses, timeouts, forwarded requests … */
+  extras: string[];
+  allowUnused: boolean;
+  corruptLines: number;
+}
+
+/**
+ * The end-of-run lines (`replayed N/M exchanges`, the unused ones, why they fail the run, corrupt cassette lines)
+ * and whether those alone fail the run — misses and timeouts are the caller's to count.
+ */
+export function renderReplaySummary(input: ReplaySummaryInput): { lines: string[]; failed: boolean } {
+  const { report, extras, allowUnused, corruptLines } = input;
+  const lines = [
+    `replayed ${report.used}/${report.total} exchanges${extras.length > 0 ? `, ${extras.join(', ')}` : ''}`,
+  ];
+  for (const unused of report.unused.slice(0, UNUSED_SHOWN)) {
+    const at = unused.lineNo === undefined ? '' : ` (line ${unused.lineNo})`;
+    lines.push(`unused #${unused.ordinal}: ${unused.summary}${at}`);
+  }
+  if (report.unused.length > UNUSED_SHOWN)
+    lines.push(`… and ${report.unused.length - UNUSED_SHOWN} more unused`);
+  const unusedFails = report.unused.length > 0 && !allowUnused;
+  if (unusedFails) lines.push('unused exchanges fail the run; pass --allow-unused to accept them');
+  if (corruptLines > 0)
+    lines.push(`the cassette had ${corruptLines} corrupt line${plural(corruptLines)} (skipped)`);
+  return { lines, failed: unusedFails || corruptLines > 0 };
+}
+
+export function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
+
+function preview(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -137,6 +137,7 @@ describe('SDK client with roots ↔ server-filesystem through tapedeck record --
     expect(trace.end).toMatchObject({ type: 'end', reason: 'process_exit', exitCode: 0 });
   });
 
+  // Skipped on Windows only: it has no POSIX mode bits to check.
   it.skipIf(process.platform === 'win32')('creates the --out folders 0700 and the trace file 0600', () => {
     expect(statSync(join(tmp!, 'new')).mode & 0o777).toBe(0o700);
     expect(statSync(outDir).mode & 0o777).toBe(0o700);

@@ -14,6 +14,7 @@ import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
+import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags } from './redact.js';
@@ -49,20 +50,12 @@ interface ReplaySettings {
  * @example registerReplay(program); // tapedeck replay traces/session.jsonl --match ordered
  */
 export function registerReplay(program: Command): void {
-  const command = program
-    .command('replay')
-    .description('Serve a recorded session (a cassette) as a stdio MCP server: no real server runs.')
-    .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON')
-    .option(
-      '--match <mode>',
-      'keyed: any order between different requests | ordered: the recorded order',
-      'keyed',
-    )
-    .option(
-      '--ignore <path>',
-      'leave this JSONPath of the request out of matching, e.g. $.params.arguments.timestamp (repeatable)',
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
+  const command = addMatchFlags(
+    program
+      .command('replay')
+      .description('Serve a recorded session (a cassette) as a stdio MCP server: no real server runs.')
+      .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON'),
+  )
     .option(
       '--timing <timing>',
       'none (as fast as possible) | recorded | a speed factor such as 2 or 0.5',

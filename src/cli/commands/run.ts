@@ -28,6 +28,7 @@ import { timestamp } from '../../trace/encode.js';
 import { newMeta } from '../../trace/meta.js';
 import { EXIT, usageError } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
+import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
@@ -67,26 +68,17 @@ const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
  * @example registerRun(program); // TAPEDECK_MODE=replay tapedeck run --cassette fixtures/s.jsonl -- node server.js
  */
 export function registerRun(program: Command): void {
-  const command = program
-    .command('run')
-    .description(
-      'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
-    )
-    .usage('--cassette <file> [options] -- <command> [args...]')
-    .argument('[command...]', 'the server command, after --')
-    .option('--cassette <file>', `the cassette file (or $${RUN_DEFAULTS.cassetteEnv})`)
-    .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`)
-    .option(
-      '--match <mode>',
-      'keyed: any order between different requests | ordered: the recorded order',
-      'keyed',
-    )
-    .option(
-      '--ignore <path>',
-      'leave this JSONPath of the request out of matching, e.g. $.params.arguments.timestamp (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
+  const command = addMatchFlags(
+    program
+      .command('run')
+      .description(
+        'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
+      )
+      .usage('--cassette <file> [options] -- <command> [args...]')
+      .argument('[command...]', 'the server command, after --')
+      .option('--cassette <file>', `the cassette file (or $${RUN_DEFAULTS.cassetteEnv})`)
+      .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`),
+  )
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')

@@ -1,0 +1,202 @@
+import type { Command } from 'commander';
+import { recordHttpSession } from '../../proxy/bridge/session.js';
+import { redactText, summarize } from '../../redact/index.js';
+import { FileSink } from '../../sink/file.js';
+import { safeLabel } from '../../sink/naming.js';
+import { newMeta } from '../../trace/meta.js';
+import type { UpstreamTransport } from '../../upstream/types.js';
+import { usageError } from '../errors.js';
+import { holdSignals } from '../signals.js';
+import { type RuleFlags, redactionFrom } from './redact.js';
+
+/**
+ * `tapedeck record --upstream URL --stdio`: a stdio MCP server for a stdio-only client that is really a remote
+ * Streamable HTTP (or, with `--sse`, legacy SSE) server, recording the session. The upstream flags (`--header`,
+ * `--sse`) are shared with `verify --upstream` and `run --upstream`.
+ */
+
+/** The flags the bridge adds to a command, as commander parses them. */
+export interface UpstreamFlags {
+  upstream?: string;
+  stdio?: boolean;
+  sse?: boolean;
+  header?: string[];
+}
+
+/** Where a live remote server is and how to talk to it, checked. */
+export interface UpstreamSpec {
+  url: string;
+  transport: UpstreamTransport;
+  headers: Record<string, string>;
+}
+
+/**
+ * Adds `--stdio`, `--sse` and the repeatable `--header` (not `--upstream`, which the command declares itself).
+ *
+ * @example addBridgeFlags(program.command('record')).option('--upstream <url>', '…');
+ */
+export function addBridgeFlags(command: Command, which: { stdio: boolean } = { stdio: true }): Command {
+  if (which.stdio) {
+    command.option('--stdio', 'with --upstream: be a stdio server for the client and bridge it to the URL');
+  }
+  return upstreamOptions(command);
+}
+
+/** `--sse` and `--header` alone: what `verify` and `run` add next to their own `--upstream`. */
+export function upstreamOptions(command: Command): Command {
+  return command
+    .option('--sse', 'with --upstream: the URL is a legacy SSE endpoint (GET stream + POST endpoint)')
+    .option(
+      '--header <header>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the help text shows the literal ${VAR} syntax
+      "with --upstream: send this header, 'Name: value'; ${VAR} takes the value from the environment (repeatable)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    );
+}
+
+/**
+ * Checks an upstream URL: absolute http(s), else a usage error naming it.
+ *
+ * @example upstreamUrl('http://127.0.0.1:3001/mcp') // → 'http://127.0.0.1:3001/mcp'
+ */
+export function upstreamUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usageError(`--upstream '${value}' is not a URL; expected e.g. http://127.0.0.1:3001/mcp`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`--upstream '${value}' must be an http:// or https:// URL; got ${url.protocol}`);
+  }
+  return url.href;
+}
+
+/**
+ * Reads `--header 'Name: value'` flags. `${VAR}` in a value is replaced by that environment variable at run time,
+ * so a token need not appear on the command line (nor in shell history); a variable that is not set is a usage
+ * error naming it, and so is a header without ':' or with a name HTTP does not allow.
+ *
+ * @example parseHeaders(['Authorization: Bearer ${TOKEN}'], { TOKEN: 'abc' }) // → { Authorization: 'Bearer abc' }
+ */
+export function parseHeaders(
+  values: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const flag of values) {
+    const colon = flag.indexOf(':');
+    if (colon === -1) {
+      // The text may be a bare secret: name only its start.
+      const start = flag.length > 12 ? `${flag.slice(0, 12)}…` : flag;
+      throw usageError(
+        `--header '${start}' has no ':'; expected 'Name: value', e.g. --header 'X-Team: blue'`,
+      );
+    }
+    const name = flag.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw usageError(
+        `--header name '${name}' is not a valid HTTP header name; expected e.g. 'X-Team: blue'`,
+      );
+    }
+    headers[name] = flag.slice(colon + 1).replace(/\$\{([^}]*)\}/g, (_, variable: string) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+        throw usageError(`--header ${name}: '\${${variable}}' is not an environment variable name`);
+      }
+      const value = env[variable];
+      if (value === undefined) {
+        throw usageError(`--header ${name}: the environment variable ${variable} is not set`);
+      }
+      return value;
+    });
+    headers[name] = headers[name]!.trim();
+  }
+  return headers;
+}
+
+/**
+ * The checked upstream of a command's flags.
+ *
+ * @example upstreamSpec({ upstream: 'http://127.0.0.1:3001/sse', sse: true, header: [] }) // → { url, transport: 'sse', headers: {} }
+ */
+export function upstreamSpec(
+  flags: UpstreamFlags,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): UpstreamSpec | undefined {
+  if (flags.upstream === undefined) {
+    if (flags.sse || (flags.header ?? []).length > 0) {
+      throw usageError(`${flags.sse ? '--sse' : '--header'} needs --upstream URL`);
+    }
+    return undefined;
+  }
+  return {
+    url: upstreamUrl(flags.upstream),
+    transport: flags.sse ? 'sse' : 'streamable',
+    headers: parseHeaders(flags.header ?? [], env),
+  };
+}
+
+/** A label from a URL: host, port and path, e.g. `127.0.0.1-3001-mcp`. */
+export function labelFromUrl(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  const path = pathname.replace(/^\/+|\/+$/g, '');
+  return safeLabel([hostname, port, path].filter((part) => part !== '').join('-'));
+}
+
+export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags {
+  upstream: string;
+  label?: string | undefined;
+  /** The trace file, or how to name it from the label (record's --out / --file resolution). */
+  path: string | ((label: string) => string);
+  maxBytes?: number | undefined;
+  maxFiles?: number | undefined;
+  maxMessageBytes?: number | undefined;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/**
+ * The whole `record --upstream URL --stdio` run: check the flags, start the trace (0600, redacted like every
+ * recording: the Authorization header and the URL's secrets are hidden), bridge stdio to the URL until stdin ends
+ * or a signal arrives, write the end line. Resolves to the exit code.
+ *
+ * @example process.exitCode = await recordBridge({ upstream: 'http://127.0.0.1:3001/mcp', path: 'session.jsonl', header: ['Authorization: Bearer ${TOKEN}'] });
+ */
+export async function recordBridge(options: RecordBridgeOptions): Promise<number> {
+  // Everything that can fail on the user's input fails here, before a file is created or a request sent.
+  const spec = upstreamSpec(options, options.env)!;
+  const { config, compiled, redactor } = redactionFrom(options);
+  const label =
+    options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : labelFromUrl(spec.url);
+  const path = typeof options.path === 'string' ? options.path : options.path(label);
+  const sink = new FileSink({
+    path,
+    redact: redactor,
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
+  });
+  sink.start(
+    newMeta({
+      label,
+      transport: spec.transport === 'sse' ? 'sse' : 'http',
+      url: spec.url,
+      redaction: summarize(config),
+    }),
+  );
+  const stop = new AbortController();
+  // A signal ends the session as stdin EOF does: the session is DELETEd and the end line written.
+  const held = holdSignals(() => stop.abort());
+  try {
+    return await recordHttpSession(
+      {
+        url: spec.url,
+        transport: spec.transport,
+        headers: spec.headers,
+        signal: stop.signal,
+        maxMessageBytes: options.maxMessageBytes,
+      },
+      sink,
+    );
+  } finally {
+    held.release();
+  }
+}

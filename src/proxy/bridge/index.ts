@@ -1,0 +1,7 @@
+export {
+  HTTP_BRIDGE_DEFAULTS,
+  type HttpBridgeOptions,
+  type HttpBridgeResult,
+  runHttpBridge,
+} from './bridge.js';
+export { recordHttpSession } from './session.js';

@@ -1,0 +1,23 @@
+import { LegacySseUpstream } from './legacy.js';
+import { StreamableUpstream } from './streamable.js';
+import type { Upstream, UpstreamOptions } from './types.js';
+
+export { causeOf } from './fetch.js';
+export { ERA2026_VERSION_KEY, eraVersionOf, postHeaders } from './headers.js';
+export { LegacySseUpstream } from './legacy.js';
+export { readSse, type SseEvent } from './sse.js';
+export { StreamableUpstream } from './streamable.js';
+export * from './types.js';
+
+/**
+ * A raw MCP client of a remote server, by transport: Streamable HTTP (default) or legacy SSE. Call `start()`
+ * before the first `send()`.
+ *
+ * @example
+ * const upstream = createUpstream({ url: 'http://127.0.0.1:3001/mcp', onMessage: (m) => console.log(m.text) });
+ * await upstream.start();
+ * await upstream.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params });
+ */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  return options.transport === 'sse' ? new LegacySseUpstream(options) : new StreamableUpstream(options);
+}

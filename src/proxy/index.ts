@@ -1,3 +1,25 @@
+export {
+  HTTP_BRIDGE_DEFAULTS,
+  type HttpBridgeOptions,
+  type HttpBridgeResult,
+  recordHttpSession,
+  runHttpBridge,
+} from './bridge/index.js';
+export {
+  HTTP_PROXY_DEFAULTS,
+  HTTP_RECORDER_DEFAULTS,
+  type HttpExchangeHooks,
+  HttpExchangeRecorder,
+  type HttpProxy,
+  type HttpProxyOptions,
+  HttpRecorder,
+  type HttpRecorderOptions,
+  type HttpRequestFacts,
+  shownUrl,
+  startHttpProxy,
+  traceHeaders,
+  upstreamLabel,
+} from './http/index.js';
 export { drainWithin, Pump } from './pump.js';
 export { recordStdioSession, type StdioSessionOptions } from './session.js';
 export {

@@ -11,9 +11,10 @@ import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import { exists, isDirectory } from '../paths.js';
 import { holdSignals } from '../signals.js';
+import { addHttpRecordFlags, HTTP_RECORD_HELP, type HttpRecordFlags, recordHttp } from './record-http.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
-interface RecordOptions extends RuleFlags {
+interface RecordOptions extends RuleFlags, HttpRecordFlags {
   out?: string;
   file?: string;
   label?: string;
@@ -28,7 +29,10 @@ const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export function registerRecord(program: Command): void {
   const command = program
     .command('record')
-    .description('Record a stdio MCP session: run the server command and sit between it and the client.')
+    .description(
+      'Record an MCP session: run the server command and sit between it and the client over stdio, or\n' +
+        'with --upstream URL listen on HTTP and forward to a server reached over HTTP.',
+    )
     .usage('[options] -- <command> [args...]')
     .argument('[command...]', 'the server command, after --')
     .option('--out <dir>', 'folder for the trace (default: $TAPEDECK_DIR or ~/.tapedeck/traces)')
@@ -55,6 +59,7 @@ export function registerRecord(program: Command): void {
     .option('--no-stderr', "do not record the server's stderr (it is still passed through)")
     // Declared before --no-redact-defaults (addRuleFlags), so the pair leaves the value undefined unless given.
     .option('--redact-defaults', 'print the built-in redaction rules and exit');
+  addHttpRecordFlags(command);
   addRuleFlags(command)
     .addHelpText(
       'after',
@@ -62,7 +67,8 @@ export function registerRecord(program: Command): void {
         'Put the whole line in an MCP client config in place of the server command; the client never notices.\n' +
         'Nothing but the protocol is written to stdout.\n\n' +
         'The trace copy is redacted (never the forwarded bytes): built-in rules (--redact-defaults lists them),\n' +
-        'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.',
+        'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.' +
+        HTTP_RECORD_HELP,
     )
     .action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
       if (options.redactDefaults === true) {
@@ -71,9 +77,23 @@ export function registerRecord(program: Command): void {
       }
       // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
       const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+      if (options.upstream !== undefined) {
+        if (rawArgs.includes('--') || commandArgs.length > 0) {
+          throw usageError(
+            '--upstream records a server reached over HTTP and takes no server command; give one or the other',
+          );
+        }
+        process.exitCode = await recordHttp(options, (label) => resolveTracePath(options, label));
+        return;
+      }
+      if (options.listen !== undefined || options.allowHost !== undefined) {
+        throw usageError(
+          `${options.listen !== undefined ? '--listen' : '--allow-host'} only applies with --upstream URL`,
+        );
+      }
       if (!rawArgs.includes('--') || commandArgs.length === 0) {
         throw usageError(
-          "record needs the server command after '--', e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything",
+          "record needs the server command after '--' (e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything) or --upstream URL",
         );
       }
       process.exitCode = await record(commandArgs, options);

@@ -1,0 +1,170 @@
+import type { Command } from 'commander';
+import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
+import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
+import { redactText, summarize } from '../../redact/index.js';
+import { FileSink } from '../../sink/file.js';
+import { safeLabel } from '../../sink/naming.js';
+import { newMeta } from '../../trace/meta.js';
+import { usageError } from '../errors.js';
+import { holdSignals } from '../signals.js';
+import { type RuleFlags, redactionFrom } from './redact.js';
+
+/** The flags of `record --upstream`. */
+export interface HttpRecordFlags {
+  upstream?: URL;
+  listen?: ListenAddress;
+  allowHost?: string[];
+}
+
+/** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
+export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags {
+  label?: string;
+  maxBytes: number;
+  maxFiles: number;
+  maxMessageBytes: number;
+}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+const DEFAULT_LISTEN = `${HTTP_PROXY_DEFAULTS.host}:${HTTP_PROXY_DEFAULTS.port}`;
+
+/**
+ * Parses `--upstream`: an absolute http(s) URL.
+ *
+ * @example parseUpstream('http://127.0.0.1:3001/mcp').pathname === '/mcp'
+ */
+export function parseUpstream(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usageError(
+      `--upstream must be an http:// or https:// URL such as http://127.0.0.1:3001/mcp; got '${shownUrl(value)}'`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`--upstream must be an http:// or https:// URL; got the scheme '${url.protocol}'`);
+  }
+  return url;
+}
+
+/**
+ * Parses `--listen HOST:PORT` (IPv6 in brackets: `[::1]:7430`); port 0 picks a free one.
+ *
+ * @example parseListen('127.0.0.1:0') // { host: '127.0.0.1', port: 0 }
+ */
+export function parseListen(value: string): ListenAddress {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):(\d+)$/.exec(value.trim());
+  if (!match) throw usageError(`--listen must be HOST:PORT such as ${DEFAULT_LISTEN}; got '${value}'`);
+  const port = Number(match[2]);
+  if (port > 65535) throw usageError(`--listen port must be between 0 and 65535; got ${match[2]}`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/** Adds `--upstream`, `--listen` and `--allow-host` to `record`. */
+export function addHttpRecordFlags(command: Command): Command {
+  return command
+    .option(
+      '--upstream <url>',
+      'record an MCP server reached over HTTP: listen locally and forward to this URL (no server command)',
+      parseUpstream,
+    )
+    .option(
+      '--listen <host:port>',
+      `with --upstream: where clients connect (default ${DEFAULT_LISTEN}; port 0 picks a free one)`,
+      parseListen,
+    )
+    .option(
+      '--allow-host <name>',
+      'with --upstream: also answer requests whose Host or Origin is this name (repeatable; * for any)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    );
+}
+
+/** Help text for the HTTP mode, appended to `record --help`. */
+export const HTTP_RECORD_HELP =
+  '\n\nRecording a server reached over HTTP (Streamable HTTP or legacy SSE):\n' +
+  '  tapedeck record --upstream https://mcp.example.com/mcp --out ./traces\n' +
+  `  Clients then use http://${DEFAULT_LISTEN}/mcp (the upstream's path on the local listener). Everything else the\n` +
+  '  server serves (OAuth metadata, /authorize, /token) passes through unchanged; credentials reach the server,\n' +
+  '  never the trace. The listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
+  '  --allow-host names more; binding another address with --listen warns: anyone who reaches it can use the\n' +
+  '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +
+  '  Ctrl-C (SIGINT) or SIGTERM stops it; open streams get a second to finish, then the trace is closed.';
+
+/** Whether an address only this machine can reach. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/**
+ * `tapedeck record --upstream URL`: runs the recording proxy until SIGINT or SIGTERM, then writes the `end` line
+ * (reason `producer_shutdown`) and resolves to 0. `tracePath` turns the label into the trace file's path.
+ */
+export async function recordHttp(
+  options: HttpRecordOptions,
+  tracePath: (label: string) => string,
+): Promise<number> {
+  const upstream = options.upstream!;
+  let stop: (() => void) | undefined;
+  let signals = 0;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  // Signals from the start: one stops the proxy gracefully, a second cuts open streams at once.
+  let hurry: (() => void) | undefined;
+  const held = holdSignals(() => {
+    signals += 1;
+    if (signals === 1) stop?.();
+    else hurry?.();
+  });
+  try {
+    const { config, compiled, redactor } = redactionFrom(options);
+    const shown = shownUrl(upstream.href);
+    const label =
+      options.label !== undefined
+        ? safeLabel(redactText(options.label, compiled))
+        : safeLabel(upstreamLabel(upstream));
+    const path = tracePath(label);
+    const listen = options.listen ?? { host: HTTP_PROXY_DEFAULTS.host, port: HTTP_PROXY_DEFAULTS.port };
+    const sink = new FileSink({
+      path,
+      maxBytes: options.maxBytes,
+      maxFiles: options.maxFiles,
+      redact: redactor,
+    });
+    const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
+    sink.start(newMeta({ label, url: shown, transport, redaction: summarize(config) }));
+    let proxy: Awaited<ReturnType<typeof startHttpProxy>>;
+    try {
+      proxy = await startHttpProxy({
+        upstream,
+        sink,
+        host: listen.host,
+        port: listen.port,
+        allowHosts: options.allowHost ?? [],
+        maxMessageBytes: options.maxMessageBytes,
+      });
+    } catch (err) {
+      await sink.close({ reason: 'transport_error' });
+      throw err;
+    }
+    if (!isLoopback(proxy.host)) {
+      process.stderr.write(
+        `tapedeck: warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
+          'local or --allow-host Host header, and whoever gets through uses the upstream with the credentials they send\n',
+      );
+    }
+    process.stderr.write(`tapedeck: recording ${proxy.url} → ${shown} (trace: ${path})\n`);
+    await stopped;
+    hurry = () => void proxy.close(0);
+    await proxy.close();
+    await sink.close({ reason: 'producer_shutdown' });
+    return 0;
+  } finally {
+    held.release();
+  }
+}

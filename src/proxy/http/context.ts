@@ -1,0 +1,48 @@
+import type { Agent, ServerResponse } from 'node:http';
+import type { Json } from '../../trace/types.js';
+import type { AllowedHosts } from './guard.js';
+import type { HttpRecorder } from './recorder.js';
+
+/** What every exchange of one proxy shares. */
+export interface ForwardContext {
+  upstream: URL;
+  /** The upstream as shown in traces and error messages (credentials hidden). */
+  upstreamShown: string;
+  agent: Agent;
+  recorder: HttpRecorder;
+  allow: AllowedHosts;
+  /** Paths whose bodies are MCP traffic: the upstream's own, plus legacy POST endpoints learned on the way. */
+  mcpPaths: Set<string>;
+  /** Exchanges in flight, so shutdown can wait for them or cut them short. */
+  active: Set<ActiveExchange>;
+  /** How many bytes of a GET event stream may be held back waiting for its first (`endpoint`) event. */
+  holdBytes: number;
+}
+
+/** An exchange in flight, as shutdown sees it. */
+export interface ActiveExchange {
+  /** Resolves once the exchange is over, however it ended. */
+  readonly done: Promise<void>;
+  /** Ends it now: the upstream request is dropped, the client's response ended. */
+  abort(reason: string): void;
+}
+
+/** The JSON-RPC error code of answers the proxy gives itself (the upstream never saw or answered the request). */
+export const PROXY_ERROR_CODE = -32000;
+
+/**
+ * A JSON-RPC error body the proxy answers with itself.
+ *
+ * @example proxyErrorBody(1, 'upstream http://h/mcp unreachable: ECONNREFUSED') // '{"jsonrpc":"2.0","id":1,"error":{…}}'
+ */
+export function proxyErrorBody(id: Json, message: string, data?: Record<string, Json>): string {
+  const error =
+    data === undefined ? { code: PROXY_ERROR_CODE, message } : { code: PROXY_ERROR_CODE, message, data };
+  return JSON.stringify({ jsonrpc: '2.0', id, error });
+}
+
+/** Answers a request with a JSON body of the proxy's own. */
+export function answer(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

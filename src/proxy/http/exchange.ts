@@ -1,0 +1,230 @@
+import { type ClientRequest, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { request as requestTls } from 'node:https';
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { Json } from '../../trace/types.js';
+import { type ActiveExchange, answer, type ForwardContext, proxyErrorBody } from './context.js';
+import { EndpointHold, rewriteEndpoint } from './endpoint.js';
+import { bodyKind, forwardableHeaders, headerValue, traceHeaders } from './headers.js';
+import type { HttpExchangeRecorder } from './recorder.js';
+import { shownUrl, upstreamPath } from './url.js';
+
+/** Error codes that mean the upstream could not be reached at all (as opposed to failing on the way). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+]);
+
+/**
+ * One client request on its way through the proxy. The request body is forwarded chunk by chunk as it arrives
+ * (a full upstream socket pauses the client), the answer streams back the same way (a slow client pauses the
+ * upstream), and the recorder sees copies of both. An upstream that cannot be reached gets a 502 with a JSON-RPC
+ * error naming it; a client that goes away aborts the upstream request; an upstream that dies mid-answer cuts the
+ * client's response too (ending it cleanly would pass a cut-off stream off as a whole one). Each of those is an
+ * `event` line in the trace.
+ */
+export class ProxiedExchange implements ActiveExchange {
+  readonly done: Promise<void>;
+  private settle: () => void = () => {};
+  private finished = false;
+  private bodyEnded = false;
+  private body: Json | undefined;
+  /** A 502 waiting for the request body to end, so it can name the request's id. */
+  private pendingFailure: (() => void) | undefined;
+  private hold: EndpointHold | undefined;
+  private readonly record: HttpExchangeRecorder;
+  private readonly method: string;
+  private readonly target: string;
+  private upReq: ClientRequest | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly ctx: ForwardContext,
+  ) {
+    this.done = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+    this.method = req.method ?? 'GET';
+    this.target = upstreamPath(req.url ?? '/', ctx.upstream);
+    const headers = traceHeaders(req.rawHeaders);
+    // MCP traffic is recorded message by message; anything else (OAuth, metadata) only by its envelope.
+    const mcp =
+      ctx.mcpPaths.has(this.target.split('?', 1)[0]!) ||
+      headers['mcp-session-id'] !== undefined ||
+      headers['mcp-protocol-version'] !== undefined ||
+      (headerValue(headers, 'accept') ?? '').includes('text/event-stream');
+    this.record = ctx.recorder.exchange(
+      {
+        method: this.method,
+        url: shownUrl(`${ctx.upstream.origin}${this.target}`),
+        headers,
+        record: mcp ? 'messages' : 'envelope',
+      },
+      { onSseEvent: (event) => this.onSseEvent(event) },
+    );
+  }
+
+  start(): void {
+    const { req, res, ctx } = this;
+    const headers = forwardableHeaders(req.rawHeaders);
+    headers.push('Host', ctx.upstream.host);
+    const tls = ctx.upstream.protocol === 'https:';
+    const upReq = (tls ? requestTls : request)({
+      hostname: ctx.upstream.hostname.replace(/^\[|\]$/g, ''),
+      port: ctx.upstream.port === '' ? (tls ? 443 : 80) : Number(ctx.upstream.port),
+      method: this.method,
+      path: this.target,
+      headers,
+      agent: ctx.agent,
+    });
+    this.upReq = upReq;
+    ctx.active.add(this);
+
+    req.on('data', (chunk: Buffer) => {
+      if (!upReq.write(chunk)) req.pause();
+      this.record.requestChunk(chunk);
+    });
+    upReq.on('drain', () => req.resume());
+    req.on('end', () => {
+      this.bodyEnded = true;
+      this.body = this.record.requestEnd();
+      upReq.end();
+      this.pendingFailure?.();
+    });
+    req.on('error', () => upReq.destroy());
+    // On Node 20 the request's `close` fires once its body is read; the response's tells of a client gone away.
+    res.on('close', () => {
+      if (this.finished || res.writableFinished) return;
+      this.record.event('client_disconnect', { phase: res.headersSent ? 'response' : 'request' });
+      upReq.destroy();
+      this.finish();
+    });
+    upReq.on('response', (upRes) => this.onResponse(upRes));
+    upReq.on('error', (err: NodeJS.ErrnoException) => this.onUpstreamError(err));
+  }
+
+  abort(reason: string): void {
+    if (this.finished) return;
+    this.record.event('aborted', { reason });
+    this.upReq?.destroy();
+    this.hold?.release();
+    if (this.res.headersSent) this.res.end();
+    else
+      answer(
+        this.res,
+        503,
+        proxyErrorBody(requestId(this.body), `tapedeck: the recording proxy is ${reason}`),
+      );
+    this.finish();
+  }
+
+  private onResponse(upRes: IncomingMessage): void {
+    const { res } = this;
+    const status = upRes.statusCode ?? 502;
+    const recorded = traceHeaders(upRes.rawHeaders);
+    const sse = bodyKind(headerValue(recorded, 'content-type')) === 'sse';
+    // Only a GET event stream can carry a legacy `endpoint` event; rewriting it changes the body's length.
+    const holding = this.method === 'GET' && sse && status === 200;
+    const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
+    this.record.response(status, recorded);
+    if (upRes.statusMessage !== undefined) res.writeHead(status, upRes.statusMessage, headers);
+    else res.writeHead(status, headers);
+    // An event stream may stay quiet for minutes: the client must see the head now, not with the first event.
+    if (sse) res.flushHeaders();
+    const write = (chunk: Buffer) => res.write(chunk);
+    const hold = holding ? new EndpointHold(write, this.ctx.holdBytes) : undefined;
+    this.hold = hold;
+
+    upRes.on('data', (chunk: Buffer) => {
+      const more = hold ? hold.push(chunk) : write(chunk);
+      this.record.responseChunk(chunk);
+      if (!more) upRes.pause();
+    });
+    res.on('drain', () => upRes.resume());
+    upRes.on('end', () => {
+      if (this.finished) return;
+      hold?.release();
+      this.record.responseEnd();
+      res.end();
+      this.finish();
+    });
+    const cut = (code: string, message: string) => {
+      if (this.finished) return;
+      this.record.event('upstream_error', { phase: 'response', error: code, message });
+      hold?.release();
+      res.destroy();
+      this.finish();
+    };
+    upRes.on('error', (err: NodeJS.ErrnoException) => cut(err.code ?? 'EUNKNOWN', err.message));
+    upRes.on('close', () => {
+      if (!upRes.complete) cut('ECONNRESET', 'the upstream closed the connection mid-answer');
+    });
+  }
+
+  private onUpstreamError(err: NodeJS.ErrnoException): void {
+    if (this.finished) return;
+    const code = err.code ?? 'EUNKNOWN';
+    if (this.res.headersSent) {
+      this.record.event('upstream_error', { phase: 'response', error: code, message: err.message });
+      this.res.destroy();
+      this.finish();
+      return;
+    }
+    const upstream = this.ctx.upstreamShown;
+    const why = UNREACHABLE.has(code) ? 'unreachable' : 'failed';
+    const detail = err.message === '' || err.message === code ? '' : ` (${err.message})`;
+    const message = `upstream ${upstream} ${why}: ${code}${detail}`;
+    this.record.event('upstream_error', { phase: 'request', error: code, message, status: 502 });
+    // The answer names the request it fails, so it waits for the body (the upstream may refuse before reading it).
+    this.pendingFailure = () => {
+      this.pendingFailure = undefined;
+      if (this.finished) return;
+      answer(this.res, 502, proxyErrorBody(requestId(this.body), message, { upstream, code }));
+      this.finish();
+    };
+    if (this.bodyEnded) this.pendingFailure();
+    else this.req.resume();
+  }
+
+  /** Legacy SSE: release the held start of a GET stream once its first event is in, rewriting `endpoint`. */
+  private onSseEvent(event: EventSourceMessage): void {
+    const hold = this.hold;
+    if (hold === undefined || !hold.holding) return;
+    if (event.event !== 'endpoint') {
+      hold.release();
+      return;
+    }
+    this.learnEndpoint(event.data);
+    const rewritten = rewriteEndpoint(event.data, this.ctx.upstream, `http://${this.req.headers.host}`);
+    hold.release(rewritten === undefined ? undefined : { from: event.data.trim(), to: rewritten });
+  }
+
+  /** The legacy POST endpoint's path carries MCP messages from now on. */
+  private learnEndpoint(data: string): void {
+    try {
+      const url = new URL(data.trim(), `${this.ctx.upstream.origin}${this.target}`);
+      if (url.origin === this.ctx.upstream.origin) this.ctx.mcpPaths.add(url.pathname);
+    } catch {
+      // Not a URL: the client fails on it the same way; nothing to learn.
+    }
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.record.close();
+    this.ctx.active.delete(this);
+    this.settle();
+  }
+}
+
+/** The id of a JSON-RPC request body (a batch or a notification has none to name). */
+function requestId(body: Json | undefined): Json {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const id = body.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

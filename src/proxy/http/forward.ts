@@ -1,0 +1,34 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answer, type ForwardContext, proxyErrorBody } from './context.js';
+import { ProxiedExchange } from './exchange.js';
+import { checkLocalRequest } from './guard.js';
+import { shownUrl } from './url.js';
+
+/**
+ * Serves one client request: refuses it when its Host or Origin is not local (nor allowed), otherwise forwards
+ * it and records it (see {@link ProxiedExchange}).
+ */
+export function forwardExchange(req: IncomingMessage, res: ServerResponse, ctx: ForwardContext): void {
+  const refused = checkLocalRequest(req.headers.host, req.headers.origin, ctx.allow);
+  if (refused !== undefined) {
+    ctx.recorder.event('rejected', {
+      method: req.method,
+      url: shownUrl(req.url ?? ''),
+      host: req.headers.host,
+      origin: req.headers.origin,
+      reason: refused,
+    });
+    req.resume();
+    answer(res, 403, proxyErrorBody(null, `tapedeck: ${refused}`));
+    return;
+  }
+  const path = req.url ?? '';
+  // Absolute-form targets are for forward proxies; this one only serves paths.
+  if (!path.startsWith('/')) {
+    req.resume();
+    const message = `tapedeck: expected a path such as ${ctx.upstream.pathname}, got '${path.slice(0, 200)}'`;
+    answer(res, 400, proxyErrorBody(null, message));
+    return;
+  }
+  new ProxiedExchange(req, res, ctx).start();
+}

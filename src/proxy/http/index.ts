@@ -1,0 +1,16 @@
+export { BodyCopy, type CopiedBody } from './body.js';
+export { PROXY_ERROR_CODE, proxyErrorBody } from './context.js';
+export { EndpointHold, rewriteEndpoint } from './endpoint.js';
+export { type AllowedHosts, allowedHosts, checkLocalRequest } from './guard.js';
+export { type BodyKind, bodyKind, forwardableHeaders, type TraceHeaders, traceHeaders } from './headers.js';
+export {
+  HTTP_RECORDER_DEFAULTS,
+  type HttpExchangeHooks,
+  HttpExchangeRecorder,
+  HttpRecorder,
+  type HttpRecorderOptions,
+  type HttpRequestFacts,
+} from './recorder.js';
+export { HTTP_PROXY_DEFAULTS, type HttpProxy, type HttpProxyOptions, startHttpProxy } from './server.js';
+export { SseTap, type SseTapHandlers } from './sse.js';
+export { shownUrl, upstreamLabel, upstreamPath } from './url.js';

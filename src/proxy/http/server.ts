@@ -1,0 +1,160 @@
+import { Agent, createServer, type Server } from 'node:http';
+import { Agent as TlsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { TapedeckError } from '../../errors.js';
+import type { TraceSink } from '../../sink/sink.js';
+import type { ActiveExchange, ForwardContext } from './context.js';
+import { forwardExchange } from './forward.js';
+import { allowedHosts } from './guard.js';
+import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
+import { shownUrl } from './url.js';
+
+export interface HttpProxyOptions {
+  /** The MCP server's URL (`http:` or `https:`); its path is the path clients use on the proxy. */
+  upstream: URL;
+  /** Started already (its meta line written); the proxy appends to it and never closes it. */
+  sink: TraceSink;
+  /** Address to listen on (default 127.0.0.1) and port (default 7430; 0 picks a free one). */
+  host?: string;
+  port?: number;
+  /** Host names besides local ones that clients may use (Host and Origin headers); `*` allows any. */
+  allowHosts?: readonly string[];
+  /** Trace copies of larger bodies and events become `truncated` events. */
+  maxMessageBytes?: number;
+  /** How long `close()` lets open exchanges finish before it cuts them short. */
+  shutdownGraceMs?: number;
+}
+
+export const HTTP_PROXY_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 7430,
+  maxMessageBytes: HTTP_RECORDER_DEFAULTS.maxMessageBytes,
+  shutdownGraceMs: 1000,
+  /** Bytes of a GET event stream held back at most while waiting for a legacy `endpoint` event. */
+  holdBytes: 64 * 1024,
+} as const;
+
+/** A running recording proxy. */
+export interface HttpProxy {
+  /** The URL clients use in place of the upstream's: this listener's origin and the upstream's path. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** The recorder the exchanges go through (its sink is the trace). */
+  readonly recorder: HttpRecorder;
+  /**
+   * Stops taking connections, lets open exchanges finish for up to `graceMs` (event streams rarely do), cuts
+   * the rest short, and resolves when the listener is closed. The sink stays open for the caller's `end` line.
+   * Called again with 0 while closing, it stops waiting.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a recording reverse proxy in front of an MCP server reached over HTTP (Streamable HTTP, legacy HTTP+SSE,
+ * and whatever else the server serves — OAuth metadata, token endpoints — passed through untouched). Listens on
+ * 127.0.0.1 unless told otherwise, and answers only requests whose Host and Origin are local or allowed.
+ *
+ * @example
+ * const sink = new FileSink({ path: 'session.jsonl' });
+ * sink.start(newMeta({ label: 'everything', transport: 'http', url: 'http://127.0.0.1:3001/mcp' }));
+ * const proxy = await startHttpProxy({ upstream: new URL('http://127.0.0.1:3001/mcp'), sink, port: 0 });
+ * // point the client at proxy.url …
+ * await proxy.close(); await sink.close({ reason: 'producer_shutdown' });
+ */
+export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
+  const upstream = options.upstream;
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') {
+    throw new TapedeckError(
+      'usage',
+      `the upstream must be an http: or https: URL; got '${shownUrl(upstream.href)}'`,
+    );
+  }
+  const host = options.host ?? HTTP_PROXY_DEFAULTS.host;
+  const recorder = new HttpRecorder({
+    sink: options.sink,
+    maxMessageBytes: options.maxMessageBytes ?? HTTP_PROXY_DEFAULTS.maxMessageBytes,
+  });
+  // Keep-alive to the upstream: a request costs no new connection (or TLS handshake) after the first.
+  const agentOptions = { keepAlive: true, scheduling: 'lifo' as const };
+  const agent = upstream.protocol === 'https:' ? new TlsAgent(agentOptions) : new Agent(agentOptions);
+  const ctx: ForwardContext = {
+    upstream,
+    upstreamShown: shownUrl(upstream.href),
+    agent,
+    recorder,
+    allow: allowedHosts(options.allowHosts ?? []),
+    mcpPaths: new Set([upstream.pathname]),
+    active: new Set<ActiveExchange>(),
+    holdBytes: HTTP_PROXY_DEFAULTS.holdBytes,
+  };
+  const server = createServer((req, res) => forwardExchange(req, res, ctx));
+  // Event streams stay open for as long as the session lives; Node's per-request timers must not cut them.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  const address = await listen(server, host, options.port ?? HTTP_PROXY_DEFAULTS.port);
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${upstream.pathname}`;
+  recorder.event('listen', { url, upstream: ctx.upstreamShown });
+
+  let closing: Promise<void> | undefined;
+  let hurry: () => void = () => {};
+  const close = (graceMs: number = options.shutdownGraceMs ?? HTTP_PROXY_DEFAULTS.shutdownGraceMs) => {
+    // Asked again while closing, with no grace: stop waiting for open exchanges.
+    if (closing !== undefined) {
+      if (graceMs === 0) hurry();
+      return closing;
+    }
+    const hurried = new Promise<void>((resolve) => {
+      hurry = resolve;
+    });
+    closing = shutdown(server, ctx, graceMs, hurried).finally(() => agent.destroy());
+    return closing;
+  };
+  return { url, host: address.address, port: address.port, recorder, close };
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      const why =
+        err.code === 'EADDRINUSE'
+          ? 'the port is in use; pick another with --listen'
+          : err.code === 'EADDRNOTAVAIL'
+            ? 'no such address on this machine'
+            : err.message;
+      reject(new TapedeckError('io', `cannot listen on ${host}:${port}: ${why} (${err.code ?? 'error'})`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+async function shutdown(
+  server: Server,
+  ctx: ForwardContext,
+  graceMs: number,
+  hurried: Promise<void>,
+): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const open = [...ctx.active];
+  ctx.recorder.event('shutdown', { open: open.length, graceMs });
+  if (open.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([Promise.all(open.map((x) => x.done)), grace, hurried]);
+    clearTimeout(timer);
+    for (const exchange of [...ctx.active]) exchange.abort('shutting down');
+  }
+  server.closeIdleConnections();
+  // Connections whose responses were just ended get a moment to flush; anything left after that is cut.
+  const cut = setTimeout(() => server.closeAllConnections(), 200);
+  await closed;
+  clearTimeout(cut);
+}

@@ -106,6 +106,9 @@ export interface Cassette {
   warnings: string[];
 }
 
+/** What buildCassette reads: trace lines, the entries of `lines()`, or the batches of `batches()`. */
+export type CassetteSource = TraceLine | TraceEntry | readonly TraceEntry[];
+
 export interface CassetteOptions {
   /** Which server of a multi-server trace (mcporter records several per file). */
   server?: string;
@@ -114,17 +117,18 @@ export interface CassetteOptions {
 }
 
 /**
- * Builds a cassette from trace lines — `TraceLine`s or the `TraceEntry`s of `openTrace(...).lines()`.
+ * Builds a cassette from trace lines — `TraceLine`s, the `TraceEntry`s of `openTrace(...).lines()`, or the
+ * batches of `openTrace(...).batches()` (the fast way for big files).
  * Throws TapedeckError('usage') naming the servers present when `server` is unknown, or when the trace holds
  * several servers and none was chosen.
  *
  * @example
  * const trace = await openTrace('session.jsonl');
- * const cassette = await buildCassette(trace.lines(), { meta: trace.meta });
+ * const cassette = await buildCassette(trace.batches(), { meta: trace.meta });
  * cassette.exchanges.map((x) => x.method) // → ['initialize', 'tools/list', 'tools/call', …]
  */
 export async function buildCassette(
-  lines: Iterable<TraceLine | TraceEntry> | AsyncIterable<TraceLine | TraceEntry>,
+  lines: Iterable<CassetteSource> | AsyncIterable<CassetteSource>,
   options: CassetteOptions = {},
 ): Promise<Cassette> {
   // Events carry each message's parent; the pairer need not keep children lists as well.
@@ -155,10 +159,14 @@ export async function buildCassette(
     }
   };
   if (options.meta) feed(options.meta, undefined);
-  for await (const item of lines) {
+  const feedItem = (item: TraceLine | TraceEntry) => {
     // A TraceEntry wraps its line; a TraceLine never has both `line` and `file`.
     if ('line' in item && 'file' in item) feed((item as TraceEntry).line, (item as TraceEntry).lineNo);
     else feed(item as TraceLine, undefined);
+  };
+  for await (const item of lines) {
+    if (Array.isArray(item)) for (const one of item as readonly TraceEntry[]) feedItem(one);
+    else feedItem(item as TraceLine | TraceEntry);
   }
   for (const event of pairer.finish()) {
     if (event.kind === 'unanswered') builderFor(event.exchange.server).push(event, order++);

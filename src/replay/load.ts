@@ -56,7 +56,7 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
     }
     throw err;
   }
-  const cassette = await buildCassette(trace.lines(), {
+  const cassette = await buildCassette(trace.batches(), {
     meta: trace.meta,
     ...(options.server !== undefined ? { server: options.server } : {}),
   });

@@ -49,8 +49,11 @@ function baseKey(exchange: CassetteExchange): string {
 export function linkRounds(exchanges: readonly CassetteExchange[]): void {
   const open = new Map<string, CassetteExchange[]>();
   for (const exchange of exchanges) {
+    const retry = isRetry(exchange.request.params);
+    // Most sessions have no multi-round-trip requests at all: no key to build for them.
+    if (!retry && exchange.outcome !== 'input_required') continue;
     const key = baseKey(exchange);
-    if (isRetry(exchange.request.params)) {
+    if (retry) {
       const waiting = open.get(key) ?? [];
       const state = requestStateOf(exchange.request.params);
       let at = state === undefined ? -1 : waiting.findIndex((x) => responseState(x) === state);

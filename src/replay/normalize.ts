@@ -43,7 +43,7 @@ export interface NormalizerOptions {
   rules?: NormalizationRules;
   /** JSONPath locations in `{ method, params }` to ignore, e.g. `$.params.arguments.timestamp`. */
   ignore?: readonly (string | IgnorePath)[];
-  /** A last custom step, e.g. to round numbers or drop a field that only sometimes appears. */
+  /** A last custom step, e.g. to round numbers or drop a field that only sometimes appears. It must return new objects rather than change the ones it is given (they may be the recorded request itself). */
   normalize?: (request: NormalizedRequest) => NormalizedRequest;
   /** A first step: redact the params as the cassette was redacted (markers for secrets), see `cassetteRedaction`. */
   redact?: ((method: string, params: JsonObject) => JsonObject) | undefined;
@@ -65,7 +65,7 @@ export interface Normalizer {
  * // → 'tools/call {"arguments":{},"name":"now"}'
  */
 export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
-  const rules = options.rules ?? DEFAULT_NORMALIZATION;
+  const rules = compileRules(options.rules ?? DEFAULT_NORMALIZATION);
   const ignore = (options.ignore ?? []).map(compileIgnorePath);
   const custom = options.normalize;
   const redact = options.redact;
@@ -86,14 +86,44 @@ export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
   };
 }
 
-function applyRules(rules: NormalizationRules, method: string, params: JsonObject | undefined): JsonObject {
-  if (!params || rules.methodOnly.includes(method)) return {};
-  const drop = new Set([...rules.paramKeys, ...(rules.methodParamKeys[method] ?? [])]);
+/** The rules in the shape the hot path wants: sets, and the keys dropped per method worked out once. */
+interface CompiledRules {
+  rules: NormalizationRules;
+  methodOnly: ReadonlySet<string>;
+  dropAll: ReadonlySet<string>;
+  dropByMethod: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+function compileRules(rules: NormalizationRules): CompiledRules {
+  const dropByMethod = new Map<string, ReadonlySet<string>>();
+  for (const [method, keys] of Object.entries(rules.methodParamKeys)) {
+    dropByMethod.set(method, new Set([...rules.paramKeys, ...keys]));
+  }
+  return {
+    rules,
+    methodOnly: new Set(rules.methodOnly),
+    dropAll: new Set(rules.paramKeys),
+    dropByMethod,
+  };
+}
+
+function applyRules(compiled: CompiledRules, method: string, params: JsonObject | undefined): JsonObject {
+  if (!params || compiled.methodOnly.has(method)) return {};
+  const drop = compiled.dropByMethod.get(method) ?? compiled.dropAll;
+  // Most requests have nothing to drop: hand back the params themselves instead of a copy.
+  let untouched = true;
+  for (const key in params) {
+    if (key === '_meta' || drop.has(key)) {
+      untouched = false;
+      break;
+    }
+  }
+  if (untouched) return params;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(params)) {
     if (drop.has(key)) continue;
     if (key === '_meta' && isObject(value)) {
-      const meta = normalizeMeta(rules, value);
+      const meta = normalizeMeta(compiled.rules, value);
       // An emptied _meta says nothing; keeping `{}` would tell a client that sends none from one that sends tokens.
       if (Object.keys(meta).length > 0) out._meta = meta;
       continue;
@@ -119,11 +149,51 @@ function normalizeMeta(rules: NormalizationRules, meta: JsonObject): JsonObject 
  * @example canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }) // → '{"a":[{"c":3,"d":2}],"b":1}'
  */
 export function canonicalJson(value: Json | undefined): string {
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  // The native stringify of a key-sorted view: several times faster than building the text by hand, and it gives
+  // flat strings, which hash cheaply as Map keys and take less memory than concatenated ones.
+  return value === undefined ? 'undefined' : JSON.stringify(sortedKeys(value));
+}
+
+/** `value` itself when every object in it has its keys in order already, else a copy that has. */
+function sortedKeys(value: Json): Json {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as Json;
+      const sorted = sortedKeys(item);
+      if (sorted !== item) {
+        copy ??= value.slice();
+        copy[i] = sorted;
+      }
+    }
+    return copy ?? value;
   }
-  return JSON.stringify(value);
+  const keys = Object.keys(value);
+  let inOrder = true;
+  for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) <= (keys[i] as string);
+  if (!inOrder) keys.sort();
+  let copy: JsonObject | undefined;
+  for (const key of keys) {
+    const item = value[key] as Json;
+    const sorted = sortedKeys(item);
+    if (sorted === item && inOrder && copy === undefined) continue;
+    if (copy === undefined) {
+      copy = {};
+      // Rebuild in sorted order; in the already-ordered case, catch up on the keys passed so far.
+      if (inOrder)
+        for (const before of keys)
+          if (before === key) break;
+          else define(copy, before, value[before] as Json);
+    }
+    define(copy, key, sorted);
+  }
+  return copy ?? value;
+}
+
+/** Sets an own property, `__proto__` included (plain assignment would change the prototype instead). */
+function define(object: JsonObject, key: string, value: Json): void {
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }

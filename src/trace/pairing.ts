@@ -92,10 +92,31 @@ function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list!.length === 0) map.delete(key);
 }
 
+/** The last whole second parsed: trace times come in order, so most lines share theirs with the line before. */
+let lastSecond = '';
+let lastSecondMs = Number.NaN;
+
 function parseTime(t: unknown): number | undefined {
   if (typeof t !== 'string') return undefined;
+  // `2026-01-01T00:00:00.123Z`, as tapedeck writes it: parse the second once, then add the milliseconds.
+  if (t.length === 24 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
+    const ms = digit(t, 20) * 100 + digit(t, 21) * 10 + digit(t, 22);
+    if (ms >= 0) {
+      if (!t.startsWith(lastSecond) || lastSecond === '') {
+        lastSecond = t.slice(0, 19);
+        lastSecondMs = Date.parse(`${lastSecond}Z`);
+      }
+      if (!Number.isNaN(lastSecondMs)) return lastSecondMs + ms;
+    }
+  }
   const ms = Date.parse(t);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The decimal digit at `at`, or a large negative number when it is not one. */
+function digit(text: string, at: number): number {
+  const code = text.charCodeAt(at) - 48;
+  return code >= 0 && code <= 9 ? code : -1000;
 }
 
 /**
@@ -235,7 +256,8 @@ export class Pairer {
     if (found && this.keepChildren)
       found.parent.children.push({ kind: 'exchange', exchange, via: found.via });
     addTo(this.open, keyOf(scope, dir, request.id), exchange);
-    addTo(this.byServer, keyOf(serverOf(ref.line), dir, request.id), exchange);
+    // Only HTTP traces look across connections (see lookup).
+    if (this.http) addTo(this.byServer, keyOf(serverOf(ref.line), dir, request.id), exchange);
     const token = progressToken(request);
     if (token !== undefined) this.tokens.set(keyOf(scope, dir, token), exchange);
     if (dir === 'in') addTo(this.clientStack, scope, exchange);
@@ -257,7 +279,13 @@ export class Pairer {
   private close(exchange: Exchange): void {
     const scope = scopeOf(exchange.requestRef.line);
     removeFrom(this.open, keyOf(scope, exchange.dir, exchange.id), exchange);
-    removeFrom(this.byServer, keyOf(serverOf(exchange.requestRef.line), exchange.dir, exchange.id), exchange);
+    if (this.http) {
+      removeFrom(
+        this.byServer,
+        keyOf(serverOf(exchange.requestRef.line), exchange.dir, exchange.id),
+        exchange,
+      );
+    }
     const token = progressToken(exchange.request);
     const tokenKey = token === undefined ? undefined : keyOf(scope, exchange.dir, token);
     if (tokenKey !== undefined && this.tokens.get(tokenKey) === exchange) this.tokens.delete(tokenKey);

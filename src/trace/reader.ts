@@ -170,35 +170,146 @@ export async function* readJsonLines(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<JsonLine> {
+  for await (const batch of readJsonBatches(chunks, options)) yield* batch;
+}
+
+/**
+ * {@link readJsonLines} a chunk at a time: one array per chunk read (never empty), for callers that would
+ * otherwise pay an async step per line.
+ *
+ * Whole lines of a chunk are decoded as one string and split there (decoding line by line costs twice as much);
+ * a region that is not valid UTF-8, or could hold an over-long line, goes line by line to name the bad one.
+ */
+export async function* readJsonBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+): AsyncGenerator<JsonLine[]> {
   const { file, log } = options;
-  const split = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
-  for await (const raw of splitLines(chunks, split)) {
-    if (raw.overflowBytes !== undefined) {
-      log.report(
-        'line_too_long',
-        'error',
-        file,
-        raw.lineNo,
-        `line of ${raw.overflowBytes} bytes is over the limit; skipped`,
-      );
-      continue;
-    }
-    let text: string;
+  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let out: JsonLine[] = [];
+  /** The start of a line that a later chunk finishes. */
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let lineNo = 0;
+  const carry = (bytes: Uint8Array) => {
+    // Once a line is over the limit its parts are dropped; only its length is still counted.
+    if (size + bytes.length > max) parts = [];
+    else if (bytes.length > 0) parts.push(bytes);
+    size += bytes.length;
+  };
+  for await (const chunk of chunks) {
     try {
-      text = utf8.decode(raw.bytes);
+      readChunk(chunk);
+    } finally {
+      // In strict mode a report throws: the lines before the bad one still reach the caller first.
+      if (out.length > 0) yield out;
+      out = [];
+    }
+  }
+  if (size > 0) parseLine(finishLine(parts, size, max, ++lineNo, false), file, log, out);
+  if (out.length > 0) yield out;
+
+  function readChunk(chunk: Uint8Array): void {
+    const last = chunk.lastIndexOf(10);
+    if (last === -1) {
+      carry(chunk);
+      return;
+    }
+    let start = 0;
+    if (size > 0) {
+      const nl = chunk.indexOf(10);
+      carry(chunk.subarray(0, nl));
+      parseLine(finishLine(parts, size, max, ++lineNo, true), file, log, out);
+      parts = [];
+      size = 0;
+      start = nl + 1;
+    }
+    if (last >= start) lineNo = parseRegion(chunk.subarray(start, last), lineNo, max, file, log, out);
+    carry(chunk.subarray(last + 1));
+  }
+}
+
+/** Parses the complete lines in `region` (no final newline) that follow line `lineNo`; returns the last number. */
+function parseRegion(
+  region: Uint8Array,
+  lineNo: number,
+  max: number,
+  file: string,
+  log: DiagnosticLog,
+  out: JsonLine[],
+): number {
+  let text: string | undefined;
+  if (region.length <= max) {
+    try {
+      text = utf8.decode(region);
     } catch {
-      if (!raw.terminated) cutOff(log, file, raw.lineNo, 'not valid UTF-8');
-      else log.report('corrupt_line', 'error', file, raw.lineNo, 'not valid UTF-8');
-      continue;
+      text = undefined;
     }
-    if (text.trim() === '') continue;
-    try {
-      yield { value: JSON.parse(text), lineNo: raw.lineNo };
-    } catch (err) {
-      const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
-      if (!raw.terminated) cutOff(log, file, raw.lineNo, reason);
-      else log.report('corrupt_line', 'error', file, raw.lineNo, reason);
+  }
+  if (text === undefined) {
+    let start = 0;
+    for (;;) {
+      const nl = region.indexOf(10, start);
+      const end = nl === -1 ? region.length : nl;
+      const bytes = region.subarray(start, end);
+      const raw: RawLine =
+        bytes.length > max
+          ? { lineNo: ++lineNo, bytes: new Uint8Array(0), terminated: true, overflowBytes: bytes.length }
+          : finishLine([bytes], bytes.length, max, ++lineNo, true);
+      parseLine(raw, file, log, out);
+      if (nl === -1) return lineNo;
+      start = nl + 1;
     }
+  }
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    let end = nl === -1 ? text.length : nl;
+    lineNo++;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    if (end > start) parseText(text.slice(start, end), lineNo, true, file, log, out);
+    if (nl === -1) return lineNo;
+    start = nl + 1;
+  }
+}
+
+function parseLine(raw: RawLine, file: string, log: DiagnosticLog, out: JsonLine[]): void {
+  if (raw.overflowBytes !== undefined) {
+    log.report(
+      'line_too_long',
+      'error',
+      file,
+      raw.lineNo,
+      `line of ${raw.overflowBytes} bytes is over the limit; skipped`,
+    );
+    return;
+  }
+  let text: string;
+  try {
+    text = utf8.decode(raw.bytes);
+  } catch {
+    if (!raw.terminated) cutOff(log, file, raw.lineNo, 'not valid UTF-8');
+    else log.report('corrupt_line', 'error', file, raw.lineNo, 'not valid UTF-8');
+    return;
+  }
+  parseText(text, raw.lineNo, raw.terminated, file, log, out);
+}
+
+function parseText(
+  text: string,
+  lineNo: number,
+  terminated: boolean,
+  file: string,
+  log: DiagnosticLog,
+  out: JsonLine[],
+): void {
+  try {
+    out.push({ value: JSON.parse(text), lineNo });
+  } catch (err) {
+    if (text.trim() === '') return;
+    const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+    if (!terminated) cutOff(log, file, lineNo, reason);
+    else log.report('corrupt_line', 'error', file, lineNo, reason);
   }
 }
 
@@ -230,11 +341,26 @@ export async function* readTraceLines(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<ReadLine> {
-  for await (const { value, lineNo } of readJsonLines(chunks, options)) {
-    const decoded = decodeValue(value);
-    if (decoded.kind === 'line') yield { line: decoded.line, lineNo };
-    else if (decoded.kind === 'invalid')
-      options.log.report('corrupt_line', 'error', options.file, lineNo, decoded.reason);
+  for await (const batch of readTraceBatches(chunks, options)) yield* batch;
+}
+
+/** {@link readTraceLines} a chunk at a time (see {@link readJsonBatches}); a batch may be empty. */
+export async function* readTraceBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+): AsyncGenerator<ReadLine[]> {
+  for await (const batch of readJsonBatches(chunks, options)) {
+    const lines: ReadLine[] = [];
+    try {
+      for (const { value, lineNo } of batch) {
+        const decoded = decodeValue(value);
+        if (decoded.kind === 'line') lines.push({ line: decoded.line, lineNo });
+        else if (decoded.kind === 'invalid')
+          options.log.report('corrupt_line', 'error', options.file, lineNo, decoded.reason);
+      }
+    } finally {
+      yield lines;
+    }
   }
 }
 

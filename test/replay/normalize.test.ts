@@ -11,6 +11,21 @@ describe('canonical JSON', () => {
   it('sorts keys at every depth and keeps array order', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }, 1] })).toBe('{"a":[{"c":3,"d":2},1],"b":1}');
   });
+
+  it('gives one text per value whatever the key order, at any depth, without touching the input', () => {
+    const a = JSON.parse('{"z":{"y":[{"b":1,"a":2}],"x":null},"10":1,"9":2,"m":"s"}');
+    const b = JSON.parse('{"9":2,"m":"s","10":1,"z":{"x":null,"y":[{"a":2,"b":1}]}}');
+    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    expect(JSON.parse(canonicalJson(a))).toEqual(a);
+    expect(Object.keys(a.z)).toEqual(['y', 'x']);
+    expect(canonicalJson({ a: 1, b: { c: [1, 'x'] } })).toBe('{"a":1,"b":{"c":[1,"x"]}}');
+  });
+
+  it('keeps a "__proto__" key as data', () => {
+    const value = JSON.parse('{"b":1,"__proto__":{"polluted":true}}');
+    expect(canonicalJson(value)).toBe('{"__proto__":{"polluted":true},"b":1}');
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
 });
 
 describe('default normalization', () => {

@@ -148,3 +148,66 @@ describe('readTraceLines', () => {
     expect(log.dropped).toBe(500);
   });
 });
+
+describe('readJsonLines across chunk boundaries', () => {
+  const text = `{"a":1}\r\n\n   \n{"b":"é€😀"}\n{bad\n{"c":"${'x'.repeat(40)}"}\n{"d":[1,2,3]}\n{"e":`;
+
+  it.each([1, 2, 3, 5, 7, 16, 64, 1024])(
+    'gives the same lines and diagnostics at chunk size %i',
+    async (size) => {
+      const log = new DiagnosticLog('lenient');
+      const lines = await collect(readJsonLines(chunked(text, size), { file: 't.jsonl', log }));
+      expect(lines).toEqual([
+        { value: { a: 1 }, lineNo: 1 },
+        { value: { b: 'é€😀' }, lineNo: 4 },
+        { value: { c: 'x'.repeat(40) }, lineNo: 6 },
+        { value: { d: [1, 2, 3] }, lineNo: 7 },
+      ]);
+      expect(log.list.map((d) => [d.code, d.line])).toEqual([
+        ['corrupt_line', 5],
+        ['truncated_line', 8],
+      ]);
+    },
+  );
+
+  it('names the one line that is not UTF-8 and keeps the others of its chunk', async () => {
+    const bytes = new TextEncoder().encode('{"a":1}\n{"b":"??"}\n{"c":3}\n');
+    bytes[14] = 0xff;
+    const log = new DiagnosticLog('lenient');
+    const lines = await collect(readJsonLines(once(bytes), { file: 't.jsonl', log }));
+    expect(lines.map((l) => l.lineNo)).toEqual([1, 3]);
+    expect(log.list.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['corrupt_line', 2, 't.jsonl:2: not valid UTF-8'],
+    ]);
+  });
+
+  it('skips an over-long line in the middle of a chunk and reads its neighbours', async () => {
+    const log = new DiagnosticLog('lenient');
+    const source = `{"a":1}\n{"long":"${'y'.repeat(100)}"}\n{"b":2}\n`;
+    const lines = await collect(
+      readJsonLines(chunked(source, 4096), { file: 't.jsonl', log, maxLineBytes: 50 }),
+    );
+    expect(lines).toEqual([
+      { value: { a: 1 }, lineNo: 1 },
+      { value: { b: 2 }, lineNo: 3 },
+    ]);
+    expect(log.list.map((d) => [d.code, d.line])).toEqual([['line_too_long', 2]]);
+  });
+
+  it('in strict mode hands over the lines before the bad one, then throws', async () => {
+    const log = new DiagnosticLog('strict');
+    const seen: unknown[] = [];
+    await expect(async () => {
+      for await (const line of readJsonLines(chunked('{"a":1}\n{"b":2}\n{nope\n{"c":3}\n', 4096), {
+        file: 't.jsonl',
+        log,
+      }))
+        seen.push(line.value);
+    }).rejects.toThrow(/t\.jsonl:3: not valid JSON/);
+    expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+});
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}

@@ -1,4 +1,4 @@
-import { DiagnosticLog, readFirstLine, readTraceLines } from '../reader.js';
+import { DiagnosticLog, readFirstLine, readTraceBatches } from '../reader.js';
 import { planSegments, siblingCandidates, splitPath, type TraceSegment } from '../segments.js';
 import type { MetaLine, RecordLine } from '../types.js';
 import type { TraceFiles } from './files.js';
@@ -86,6 +86,16 @@ export async function* nativeEntries(
   log: DiagnosticLog,
   maxLineBytes?: number,
 ): AsyncGenerator<TraceEntry> {
+  for await (const batch of nativeBatches(files, segments, log, maxLineBytes)) yield* batch;
+}
+
+/** {@link nativeEntries} a chunk of the file at a time; a batch may be empty. */
+export async function* nativeBatches(
+  files: TraceFiles,
+  segments: readonly TraceSegment[],
+  log: DiagnosticLog,
+  maxLineBytes?: number,
+): AsyncGenerator<TraceEntry[]> {
   let lastSeq = 0;
   let seqWarned = false;
   let ended = false;
@@ -95,44 +105,48 @@ export async function* nativeEntries(
     let first = true;
     const options =
       maxLineBytes === undefined ? { file: seg.file, log } : { file: seg.file, log, maxLineBytes };
-    for await (const { line, lineNo } of readTraceLines(files.read(seg.file), options)) {
-      const isFirst = first;
-      first = false;
-      if (line.type === 'meta') {
-        if (!isFirst) {
+    for await (const lines of readTraceBatches(files.read(seg.file), options)) {
+      const batch: TraceEntry[] = [];
+      for (const { line, lineNo } of lines) {
+        const isFirst = first;
+        first = false;
+        if (line.type === 'meta') {
+          if (!isFirst) {
+            log.report(
+              'unexpected_meta',
+              'warning',
+              seg.file,
+              lineNo,
+              'a second meta line (concatenated traces?); skipped',
+            );
+          }
+          continue;
+        }
+        if (line.type === 'end') {
+          ended = true;
+          batch.push({ line, file: seg.file, lineNo, segment: seg.segment });
+          continue;
+        }
+        ended = false;
+        let record: RecordLine = line;
+        if (record.seq === undefined) {
+          // Keep `seq` right after `t`, where tapedeck writes it, so converted files read naturally.
+          const { t, ...rest } = record;
+          record = { t, seq: lastSeq + 1, ...rest } as RecordLine;
+        } else if (record.seq <= lastSeq && !seqWarned) {
+          seqWarned = true;
           log.report(
-            'unexpected_meta',
+            'seq_order',
             'warning',
             seg.file,
             lineNo,
-            'a second meta line (concatenated traces?); skipped',
+            `seq ${record.seq} does not follow ${lastSeq} (reported once)`,
           );
         }
-        continue;
+        lastSeq = record.seq ?? lastSeq;
+        batch.push({ line: record, file: seg.file, lineNo, segment: seg.segment });
       }
-      if (line.type === 'end') {
-        ended = true;
-        yield { line, file: seg.file, lineNo, segment: seg.segment };
-        continue;
-      }
-      ended = false;
-      let record: RecordLine = line;
-      if (record.seq === undefined) {
-        // Keep `seq` right after `t`, where tapedeck writes it, so converted files read naturally.
-        const { t, ...rest } = record;
-        record = { t, seq: lastSeq + 1, ...rest } as RecordLine;
-      } else if (record.seq <= lastSeq && !seqWarned) {
-        seqWarned = true;
-        log.report(
-          'seq_order',
-          'warning',
-          seg.file,
-          lineNo,
-          `seq ${record.seq} does not follow ${lastSeq} (reported once)`,
-        );
-      }
-      lastSeq = record.seq ?? lastSeq;
-      yield { line: record, file: seg.file, lineNo, segment: seg.segment };
+      yield batch;
     }
   }
   if (!ended) {

@@ -6,7 +6,7 @@ import { detectDocumentFormat, detectHead, EXPECTED_FORMATS, HEAD_LINES } from '
 import { readWholeText, type TraceFiles } from './files.js';
 import { httpExchangesToTrace } from './http-exchanges.js';
 import { mcporterEntries, mcporterMeta, scanMcporter } from './mcporter.js';
-import { nativeEntries, openNative } from './native.js';
+import { nativeBatches, openNative } from './native.js';
 import type { OpenedTrace, OpenTraceOptions, TraceEntry, TraceFormat } from './opened.js';
 import { shackToTrace } from './shack.js';
 
@@ -61,14 +61,14 @@ export async function openTraceWith(
       );
       const detected: TraceFormat = meta.producer?.name === 'tapedeck' ? 'tapedeck' : format;
       return opened(path, detected, meta, segments, log, newPass, (pass) =>
-        nativeEntries(files, segments, pass, options.maxLineBytes),
+        nativeBatches(files, segments, pass, options.maxLineBytes),
       );
     }
     case 'mcporter': {
       const scan = await scanMcporter(files.read(path), new DiagnosticLog('lenient'));
       const meta = mcporterMeta(scan, path);
       return opened(path, format, meta, [{ file: path, segment: 0, meta }], log, newPass, (pass) =>
-        mcporterEntries(files.read(path), { file: path, log: pass, scan, ...maxLine }),
+        inBatches(mcporterEntries(files.read(path), { file: path, log: pass, scan, ...maxLine })),
       );
     }
     case 'shack':
@@ -95,7 +95,7 @@ function opened(
   segments: readonly TraceSegment[],
   openLog: DiagnosticLog,
   newPass: () => DiagnosticLog,
-  entries: (pass: DiagnosticLog) => AsyncIterable<TraceEntry>,
+  batches: (pass: DiagnosticLog) => AsyncIterable<readonly TraceEntry[]>,
 ): OpenedTrace {
   let pass: DiagnosticLog | undefined;
   return {
@@ -108,13 +108,40 @@ function opened(
     },
     lines() {
       pass = newPass();
-      return entries(pass);
+      return flatten(batches(pass));
+    },
+    batches() {
+      pass = newPass();
+      return batches(pass);
     },
   };
 }
 
-async function* fromArray(entries: readonly TraceEntry[]): AsyncGenerator<TraceEntry> {
-  yield* entries;
+async function* flatten(batches: AsyncIterable<readonly TraceEntry[]>): AsyncGenerator<TraceEntry> {
+  for await (const batch of batches) yield* batch;
+}
+
+async function* fromArray(entries: readonly TraceEntry[]): AsyncGenerator<readonly TraceEntry[]> {
+  yield entries;
+}
+
+/** Groups a line-at-a-time source for {@link OpenedTrace.batches}. */
+async function* inBatches(entries: AsyncIterable<TraceEntry>): AsyncGenerator<TraceEntry[]> {
+  let batch: TraceEntry[] = [];
+  try {
+    for await (const entry of entries) {
+      batch.push(entry);
+      if (batch.length === 1024) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (err) {
+    // Strict mode stops at a bad line: what came before it still reaches the caller first.
+    if (batch.length > 0) yield batch;
+    throw err;
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** The first few non-blank lines as text, undecodable bytes replaced: detection only needs a rough look. */

@@ -74,4 +74,6 @@ export interface OpenedTrace {
   readonly diagnostics: readonly TraceDiagnostic[];
   /** Streams the record lines and the end line in order. Each call reads the file(s) again. */
   lines(): AsyncIterable<TraceEntry>;
+  /** The same lines as {@link lines}, a batch at a time (a chunk of the file each), for readers that go fast. */
+  batches(): AsyncIterable<readonly TraceEntry[]>;
 }

@@ -1,0 +1,90 @@
+/**
+ * The SDK's legacy SSE client against server-everything's `sse` mode through the recording proxy: the client
+ * must find the POST endpoint through the proxy, and the answers that arrive on the GET stream are filed under
+ * the session the endpoint named.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectExchanges } from '../../src/trace/pairing.js';
+import type { TraceLine } from '../../src/trace/types.js';
+import {
+  eventsOf,
+  httpOf,
+  messagesOf,
+  type RecordingProxy,
+  type RunningEverything,
+  rpcOf,
+  startEverything,
+  startRecording,
+} from './helpers.js';
+
+async function session(url: string) {
+  const client = new Client({ name: 'tapedeck-sse-test', version: '1.0.0' });
+  const transport = new SSEClientTransport(new URL(url));
+  await client.connect(transport);
+  const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+  const echo = await client.callTool({ name: 'echo', arguments: { message: 'legacy' } });
+  let progress = 0;
+  const long = await client.callTool(
+    { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } },
+    undefined,
+    { onprogress: () => progress++ },
+  );
+  await client.close();
+  return { tools, echo, long, progress };
+}
+
+describe('SDK SSE client → recording proxy → server-everything (legacy HTTP+SSE)', () => {
+  let everything: RunningEverything | undefined;
+  let recording: RecordingProxy | undefined;
+  let direct: Awaited<ReturnType<typeof session>>;
+  let proxied: Awaited<ReturnType<typeof session>>;
+  let lines: TraceLine[];
+
+  beforeAll(async () => {
+    everything = await startEverything('sse');
+    recording = await startRecording(`${everything.origin}/sse`);
+    direct = await session(`${everything.origin}/sse`);
+    proxied = await session(recording.proxy.url);
+    await recording.stop();
+    lines = recording.sink.lines;
+  });
+
+  afterAll(async () => {
+    await recording?.stop();
+    await everything?.stop();
+  });
+
+  it('gives the client the same answers as a direct connection', () => {
+    expect(proxied).toEqual(direct);
+    // The SDK client may drop the last progress callback when the result arrives right behind it, directly too.
+    expect(proxied.progress).toBeGreaterThanOrEqual(1);
+  });
+
+  it('records the endpoint and files the GET stream answers under its session', () => {
+    const endpoint = eventsOf(lines, 'endpoint')[0]!;
+    expect(endpoint.url).toMatch(/^\/message\?sessionId=[0-9a-f-]{36}$/);
+    const sessionId = new URLSearchParams(String(endpoint.url).split('?')[1]).get('sessionId')!;
+    expect(endpoint.conn).toBe(sessionId);
+    const messages = messagesOf(lines);
+    expect(new Set(messages.map((m) => m.conn))).toEqual(new Set([sessionId]));
+    const getStream = httpOf(lines).find((h) => h.dir === 'in' && h.method === 'GET')!.stream;
+    // Every answer comes back on the GET stream; every request went in on a POST of its own.
+    for (const m of messages.filter((m) => m.dir === 'out')) expect(m.stream).toBe(getStream);
+    const posts = messages.filter((m) => m.dir === 'in').map((m) => m.stream);
+    expect(new Set(posts).size).toBe(posts.length);
+    expect(posts).not.toContain(getStream);
+    const { unanswered, orphans, exchanges } = collectExchanges(lines);
+    expect(unanswered).toEqual([]);
+    expect(orphans).toEqual([]);
+    expect(exchanges.map((x) => x.method)).toEqual(['initialize', 'tools/list', 'tools/call', 'tools/call']);
+    expect(messages.filter((m) => rpcOf(m).method === 'notifications/progress')).toHaveLength(2);
+  });
+
+  it('treats the POSTs\u2019 202 "Accepted" bodies as no message and notes the stream closing', () => {
+    expect(eventsOf(lines, 'non_json_body')).toEqual([]);
+    expect(httpOf(lines).filter((h) => h.dir === 'out' && h.status === 202).length).toBeGreaterThanOrEqual(4);
+    expect(eventsOf(lines, 'disconnect').map((e) => e.reason)).toEqual(['stream_closed']);
+  });
+});

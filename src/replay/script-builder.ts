@@ -110,6 +110,9 @@ export class ServerScriptBuilder {
     exchange.respondedAtMs = since(ref.time, exchange.time);
     exchange.responseOrder = order;
     exchange.outcome = paired.outcome;
+    // Only an open request can be cancelled or get server messages: its pairing record is done with.
+    exchange.cancelled = paired.cancelled;
+    this.clientExchanges.delete(paired);
   }
 
   /** The client answered a server→client request: a client message, so later unsolicited ones follow it. */

@@ -39,6 +39,18 @@ export {
   type Spawn,
   type SpawnOptions,
 } from './live.js';
+export { HttpLivePeer } from './live-http.js';
+export {
+  describeTarget,
+  type HttpTarget,
+  type LivePeer,
+  type LivePeerHooks,
+  type LiveTarget,
+  type LiveTargetFields,
+  liveTargetOf,
+  type StdioTarget,
+  startLivePeer,
+} from './live-peer.js';
 export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './load.js';
 export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './matcher.js';
 export { explainMiss, type Miss, type MissReason } from './miss.js';

@@ -12,6 +12,7 @@ import {
   type RpcRequest,
 } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
+import type { LivePeer } from './live-peer.js';
 
 /**
  * The client side of a live stdio MCP server, for `verify` and `run --mode update`: spawn it, frame its stdout into
@@ -28,11 +29,15 @@ export type LiveOutcome =
   | { kind: 'response'; message: JsonObject }
   | { kind: 'timeout'; ms: number }
   /** The server exited (or closed its stdout) before answering. */
-  | { kind: 'exit'; exit: LiveExit };
+  | { kind: 'exit'; exit: LiveExit }
+  /** The request could not be carried (an HTTP upstream unreachable, or failing): the message says why. */
+  | { kind: 'error'; message: string };
 
 export interface LiveExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Why a session without a process ended (an HTTP upstream's stream went away). */
+  reason?: string;
 }
 
 /** What LiveServer needs of a child process: the shape of a Node `ChildProcess` spawned with piped stdio. */
@@ -123,7 +128,7 @@ interface Pending {
  * const tools = await server.request('tools/list', undefined, { timeoutMs: 5000 });
  * await server.close();
  */
-export class LiveServer {
+export class LiveServer implements LivePeer {
   /** Resolves when the process has exited and its stdout is closed (or `drainMs` passed). */
   readonly exited: Promise<LiveExit>;
   private readonly pending = new Map<string, Pending>();

@@ -15,7 +15,8 @@ import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';
 import { ReplayEngine } from './engine.js';
 import { withFallbacks } from './fallback.js';
-import { type LiveAnswer, type LiveExit, LiveServer, type Spawn } from './live.js';
+import type { LiveAnswer, LiveExit } from './live.js';
+import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
 import { type ReplayOptions, withDefaults } from './options.js';
 import { errorResponse } from './rewrite.js';
 import type { ServeEvent, ServeOutcome } from './serve.js';
@@ -38,15 +39,13 @@ export type UpdateEvent =
   | { kind: 'forwarded'; method: string; id: RpcId }
   | { kind: 'forward-failed'; method: string; message: string };
 
-export interface UpdateOptions extends ReplayOptions {
+/**
+ * The live server is a command (`spawn` — node: `child_process.spawn` — with `command`, `args`, `env`, `cwd`) or
+ * `upstream`, a remote Streamable HTTP / SSE server.
+ */
+export interface UpdateOptions extends ReplayOptions, LiveTargetFields {
   input: ByteReader;
   output: ByteWriter;
-  /** Starts the live server (node: `child_process.spawn`). */
-  spawn: Spawn;
-  command: string;
-  args: readonly string[];
-  env?: NodeJS.ProcessEnv | undefined;
-  cwd?: string | undefined;
   /** How long a forwarded request may wait for the live server. */
   requestTimeoutMs?: number | undefined;
   channel?: Omit<StdioChannelOptions, 'onSkipped' | 'onError'> | undefined;
@@ -93,8 +92,10 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     args,
     env,
     cwd,
+    upstream,
     ...rest
   } = options;
+  const target = liveTargetOf({ spawn, command, args, env, cwd, upstream });
   const { requestTimeoutMs, ...engineOptions } = rest;
   const answerTimeoutMs = withDefaults(engineOptions).answerTimeoutMs;
   const timeoutMs = requestTimeoutMs ?? UPDATE_DEFAULTS.requestTimeoutMs;
@@ -121,8 +122,8 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
   let clientInit: RpcRequest | undefined;
   let sawInitialized = false;
   let initializedSent = false;
-  let live: Promise<LiveServer | string> | undefined;
-  let liveServer: LiveServer | undefined;
+  let live: Promise<LivePeer | string> | undefined;
+  let liveServer: LivePeer | undefined;
   let broughtUp = false;
   let relayId = 0;
   let forwarded = 0;
@@ -206,23 +207,18 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     });
   }
 
-  function sendInitialized(server: LiveServer): void {
+  function sendInitialized(server: LivePeer): void {
     if (initializedSent) return;
     initializedSent = true;
     server.notify('notifications/initialized');
   }
 
   /** Starts the live server once; `first` is the request that missed (an `initialize` is then forwarded as is). */
-  function bringUp(first: RpcRequest): Promise<LiveServer | string> {
+  function bringUp(first: RpcRequest): Promise<LivePeer | string> {
     live ??= (async () => {
-      let server: LiveServer;
+      let server: LivePeer;
       try {
-        server = await LiveServer.start({
-          spawn,
-          command,
-          args,
-          env,
-          cwd,
+        server = await startLivePeer(target, {
           stderr: 'inherit',
           requestTimeoutMs: timeoutMs,
           onRequest: relayRequest,
@@ -242,7 +238,9 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
               ? `no answer to initialize within ${outcome.ms} ms`
               : outcome.kind === 'exit'
                 ? `it exited (code ${outcome.exit.code}) during initialize`
-                : `initialize failed: ${JSON.stringify(outcome.message.error ?? null)}`;
+                : outcome.kind === 'error'
+                  ? outcome.message
+                  : `initialize failed: ${JSON.stringify(outcome.message.error ?? null)}`;
           void server.close();
           return `the live server could not be brought up: ${why}`;
         }
@@ -285,7 +283,11 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
       const why =
         outcome.kind === 'timeout'
           ? `the live server did not answer within ${outcome.ms} ms`
-          : `the live server exited (code ${outcome.exit.code}) before answering`;
+          : outcome.kind === 'error'
+            ? outcome.message
+            : outcome.exit.reason !== undefined
+              ? `the live server went away (${outcome.exit.reason}) before answering`
+              : `the live server exited (code ${outcome.exit.code}) before answering`;
       emit({ kind: 'forward-failed', method: request.method, message: why });
       client.send(errorResponse(request.id, REPLAY_ERROR_CODES.miss, `${missMessage}; ${why}`));
     } finally {

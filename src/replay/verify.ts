@@ -5,7 +5,8 @@ import type { Cassette, CassetteExchange, ClientNotification } from './cassette.
 import { answerComparer } from './compare.js';
 import { describeRequest } from './describe.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from './diff.js';
-import { type LiveAnswer, type LiveExit, type LiveOutcome, LiveServer, type Spawn } from './live.js';
+import type { LiveAnswer, LiveExit, LiveOutcome } from './live.js';
+import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
 import { requestStateOf } from './mrtr.js';
 import {
   createNormalizer,
@@ -21,13 +22,11 @@ import { compileIgnorePath, type IgnorePath } from './paths.js';
  * elicitation, roots) get the client's recorded answers. Every wait has a timeout; a timeout is a divergence.
  */
 
-export interface VerifyOptions {
-  /** Starts the server: Node's `child_process.spawn` (the CLI passes `nodeSpawn`). */
-  spawn: Spawn;
-  command: string;
-  args: readonly string[];
-  env?: Record<string, string | undefined> | undefined;
-  cwd?: string | undefined;
+/**
+ * Which server: a command (`spawn` — Node's `child_process.spawn`, the CLI passes `nodeSpawn` — with `command`,
+ * `args`, `env`, `cwd`), or `upstream`, a remote Streamable HTTP / SSE server.
+ */
+export interface VerifyOptions extends LiveTargetFields {
   /** How long each request may take. */
   timeoutMs?: number | undefined;
   /**
@@ -119,12 +118,7 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
   const notes: string[] = [];
   let current: ExchangeVerdict | undefined;
 
-  const live = await LiveServer.start({
-    spawn: options.spawn,
-    command: options.command,
-    args: options.args,
-    env: options.env,
-    cwd: options.cwd,
+  const live = await startLivePeer(liveTargetOf(options), {
     requestTimeoutMs: timeoutMs,
     capture: options.capture,
     onRequest: (request) => {
@@ -222,11 +216,14 @@ function newVerdict(exchange: CassetteExchange, normalizer: Normalizer): Exchang
 function failure(
   outcome: Exclude<LiveOutcome, { kind: 'response' }>,
   exchange: CassetteExchange,
-  live: LiveServer,
+  live: LivePeer,
 ) {
   if (outcome.kind === 'timeout') {
     return `no answer to ${exchange.method} within ${outcome.ms} ms (raise --timeout if the server is just slow)`;
   }
+  if (outcome.kind === 'error') return outcome.message;
+  if (outcome.exit.reason !== undefined)
+    return `the server went away before answering: ${outcome.exit.reason}`;
   const how =
     outcome.exit.signal !== null
       ? `was killed by ${outcome.exit.signal}`

@@ -267,7 +267,7 @@ describe('tapedeck run and verify: usage', () => {
   it('verify without -- is a usage error', async () => {
     expect(await run(['verify', 'c.jsonl', 'node', 'server.js'])).toBe(2);
     expect(io.stderr).toBe(
-      "tapedeck: verify needs the server command after '--', e.g. tapedeck verify session.jsonl -- node server.js\n",
+      "tapedeck: verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js\n",
     );
   });
 

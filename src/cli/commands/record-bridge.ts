@@ -23,6 +23,10 @@ export interface UpstreamFlags {
   header?: string[];
 }
 
+/** A --header flag that takes its secret from the environment, for help texts. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
+export const HEADER_EXAMPLE = "--header 'Authorization: Bearer ${TOKEN}'";
+
 /** Where a live remote server is and how to talk to it, checked. */
 export interface UpstreamSpec {
   url: string;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { recordHttpSession } from '../../proxy/bridge/session.js';
 import { recordStdioSession } from '../../proxy/session.js';
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
 import { redactArgv, summarize } from '../../redact/index.js';
@@ -32,10 +33,18 @@ import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
+import {
+  HEADER_EXAMPLE,
+  labelFromUrl,
+  type UpstreamFlags,
+  type UpstreamSpec,
+  upstreamOptions,
+  upstreamSpec,
+} from './record-bridge.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 import { nodeSpawn, serverCommand } from './verify.js';
 
-interface RunFlags extends RuleFlags {
+interface RunFlags extends RuleFlags, UpstreamFlags {
   cassette?: string;
   mode?: string;
   match: string;
@@ -55,7 +64,12 @@ interface RunSettings {
   timeoutMs: number | undefined;
   /** --redact, --redact-file, --no-redact-defaults: what record and update redact with, and replay matches with. */
   rules: RuleFlags;
+  /** A remote server in place of the server command. */
+  upstream: UpstreamSpec | undefined;
 }
+
+/** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */
+type LiveSide = { kind: 'command'; argv: string[] } | { kind: 'upstream'; spec: UpstreamSpec };
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
@@ -74,7 +88,7 @@ export function registerRun(program: Command): void {
       .description(
         'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
       )
-      .usage('--cassette <file> [options] -- <command> [args...]')
+      .usage('--cassette <file> [options] (-- <command> [args...] | --upstream <url>)')
       .argument('[command...]', 'the server command, after --')
       .option('--cassette <file>', `the cassette file (or $${RUN_DEFAULTS.cassetteEnv})`)
       .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`),
@@ -82,14 +96,19 @@ export function registerRun(program: Command): void {
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
-    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000');
-  addRuleFlags(command, { mode: false })
+    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
+    .option(
+      '--upstream <url>',
+      'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
+    );
+  addRuleFlags(upstreamOptions(command), { mode: false })
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck run --cassette fixtures/everything.jsonl -- npx -y @modelcontextprotocol/server-everything\n' +
         '  TAPEDECK_MODE=replay npm test      # CI: serve every cassette, start no server\n' +
-        '  tapedeck run --cassette f.jsonl --max-age 30d --expired record -- node server.js\n\n' +
+        '  tapedeck run --cassette f.jsonl --max-age 30d --expired record -- node server.js\n' +
+        `  tapedeck run --cassette f.jsonl --upstream https://mcp.example.com/mcp ${HEADER_EXAMPLE}\n\n` +
         'Modes: auto replays the cassette when it exists and records it otherwise; record always records\n' +
         '(overwriting it); replay serves it without starting the server, and a request it does not hold gets a\n' +
         'JSON-RPC error, a line on stderr and exit 1; update replays what matches and forwards the rest to the\n' +
@@ -105,13 +124,23 @@ export function registerRun(program: Command): void {
         env: process.env,
       });
       const argv = serverCommand(self, commandArgs, 'run');
-      // Replay needs no server; every other mode may have to start one.
-      if (argv.length === 0 && mode !== 'replay') {
+      if (argv.length > 0 && settings.upstream) {
         throw usageError(
-          `run needs the server command after '--' (mode ${mode}), e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+          `run takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
         );
       }
-      process.exitCode = await runCommand(mode, resolve(cassette), argv, settings);
+      // Replay needs no server; every other mode may have to start one.
+      if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
+        throw usageError(
+          `run needs the server command after '--' (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+        );
+      }
+      const live: LiveSide | undefined = settings.upstream
+        ? { kind: 'upstream', spec: settings.upstream }
+        : argv.length > 0
+          ? { kind: 'command', argv }
+          : undefined;
+      process.exitCode = await runCommand(mode, resolve(cassette), live, settings);
     });
 }
 
@@ -135,13 +164,14 @@ function settingsFrom(flags: RunFlags): RunSettings {
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
     rules: flags,
+    upstream: upstreamSpec(flags),
   };
 }
 
 async function runCommand(
   mode: ReturnType<typeof runSettings>['mode'],
   cassette: string,
-  argv: string[],
+  live: LiveSide | undefined,
   settings: RunSettings,
 ): Promise<number> {
   if (isDirectory(cassette))
@@ -162,21 +192,21 @@ async function runCommand(
   });
   if (plan.note) say(plan.note);
   if (plan.refuse) throw new TapedeckError('input', plan.refuse);
-  if (plan.mode !== 'replay' && argv.length === 0) {
-    throw usageError(`run needs the server command after '--' to ${plan.mode}`);
+  if (plan.mode !== 'replay' && live === undefined) {
+    throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, argv, settings.rules);
+        return await recordInto(cassette, live!, settings.rules);
       case 'passthrough':
-        return await passthrough(argv);
+        return await passthrough(live!);
       case 'replay':
         return await replay(loaded!, settings);
       case 'update':
-        return await update(loaded!, argv, settings);
+        return await update(loaded!, live!, settings);
     }
   } finally {
     held.release();
@@ -184,25 +214,45 @@ async function runCommand(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// record / passthrough: the stdio recording proxy, writing the cassette or nothing
+// record / passthrough: the stdio recording proxy (or the stdio-to-HTTP bridge), writing the cassette or nothing
 
-async function recordInto(cassette: string, argv: string[], rules: RuleFlags): Promise<number> {
+async function recordInto(cassette: string, live: LiveSide, rules: RuleFlags): Promise<number> {
   const { config, compiled, redactor } = redactionFrom(rules);
-  const shown = [...redactArgv(argv, compiled)];
   const sink = new FileSink({ path: cassette, redact: redactor });
-  sink.start(
-    newMeta({ label: deriveLabel(shown), command: shown, redaction: summarize(config), transport: 'stdio' }),
-  );
-  return proxy(argv, sink);
+  const redaction = summarize(config);
+  if (live.kind === 'upstream') {
+    const { url, transport } = live.spec;
+    sink.start(
+      newMeta({ label: labelFromUrl(url), url, transport: transport === 'sse' ? 'sse' : 'http', redaction }),
+    );
+  } else {
+    const shown = [...redactArgv(live.argv, compiled)];
+    sink.start(newMeta({ label: deriveLabel(shown), command: shown, redaction, transport: 'stdio' }));
+  }
+  return proxy(live, sink);
 }
 
-function passthrough(argv: string[]): Promise<number> {
+function passthrough(live: LiveSide): Promise<number> {
   const nothing: TraceSink = { start() {}, append() {}, close: async () => {} };
-  return proxy(argv, nothing);
+  return proxy(live, nothing);
 }
 
-function proxy(argv: string[], sink: TraceSink): Promise<number> {
-  return recordStdioSession(argv, sink, { maxMessageBytes: MAX_MESSAGE_BYTES, recordStderr: true });
+async function proxy(live: LiveSide, sink: TraceSink): Promise<number> {
+  if (live.kind === 'command') {
+    return recordStdioSession(live.argv, sink, { maxMessageBytes: MAX_MESSAGE_BYTES, recordStderr: true });
+  }
+  const stop = new AbortController();
+  // A signal ends the bridged session as stdin EOF does (the session is DELETEd, the end line written).
+  const held = holdSignals(() => stop.abort());
+  try {
+    const { url, transport, headers } = live.spec;
+    return await recordHttpSession(
+      { url, transport, headers, signal: stop.signal, maxMessageBytes: MAX_MESSAGE_BYTES },
+      sink,
+    );
+  } finally {
+    held.release();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -233,18 +283,16 @@ async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<nu
   return report(outcome, undefined, loaded, settings);
 }
 
-async function update(loaded: LoadedCassette, argv: string[], settings: RunSettings): Promise<number> {
+async function update(loaded: LoadedCassette, live: LiveSide, settings: RunSettings): Promise<number> {
   // A bad redaction config fails here, before anything is served.
   const { redactor } = redactionFrom(settings.rules);
   const redact = await requestRedaction(loaded, settings);
   const output = openStdout();
-  const [command, ...args] = argv as [string, ...string[]];
+  const [command, ...args] = live.kind === 'command' ? live.argv : [];
   const session = serveUpdate(loaded.cassette, {
     input: process.stdin,
     output: output.stream,
-    spawn: nodeSpawn,
-    command,
-    args,
+    ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
     match: settings.match,
     ignore: settings.ignore,
     requestTimeoutMs: settings.timeoutMs,
@@ -296,7 +344,11 @@ function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
         say(`error: ${event.method} is not in the cassette and ${event.message}`);
         return;
       case 'live-started':
-        say(`started the live server (pid ${event.pid ?? '?'}) for requests the cassette does not hold`);
+        say(
+          event.pid === undefined
+            ? 'connected to the live server for requests the cassette does not hold'
+            : `started the live server (pid ${event.pid}) for requests the cassette does not hold`,
+        );
         return;
       default: {
         const line = describeServeEvent(event);

@@ -13,9 +13,16 @@ import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
 import { EXIT, usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
+import {
+  HEADER_EXAMPLE,
+  type UpstreamFlags,
+  type UpstreamSpec,
+  upstreamOptions,
+  upstreamSpec,
+} from './record-bridge.js';
 import { redactionFrom } from './redact.js';
 
-interface VerifyFlags {
+interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
   server?: string;
   update?: boolean;
@@ -34,10 +41,10 @@ const DIFF_SHOWN = 10;
  * @example await run(['verify', 'session.jsonl', '--', 'node', 'server.js']);
  */
 export function registerVerify(program: Command): void {
-  program
+  const command = program
     .command('verify')
     .description('Re-run a recorded session against a live server and diff its answers with the recording.')
-    .usage('<cassette> [options] -- <command> [args...]')
+    .usage('<cassette> [options] (-- <command> [args...] | --upstream <url>)')
     .argument('<cassette>', 'a recorded session: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON')
     .argument('[command...]', 'the server command, after --')
     .option(
@@ -50,12 +57,17 @@ export function registerVerify(program: Command): void {
     .option('--update', 'rewrite the cassette from the live run (tapedeck JSONL, 0600, redacted like record)')
     .option('--json', 'print the report as JSON ("version": 1)')
     .option('--timeout <ms>', 'how long each request may take', '30000')
+    .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
+  upstreamOptions(command)
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck verify traces/session.jsonl -- node dist/server.js\n' +
         "  tapedeck verify traces/session.jsonl --ignore '$.result.content[0].text' -- npx -y my-server\n" +
-        '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n\n' +
+        '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n' +
+        '  tapedeck verify traces/session.jsonl --upstream http://127.0.0.1:3001/mcp\n' +
+        '  tapedeck verify traces/session.jsonl --upstream https://mcp.example.com/mcp \\\n' +
+        `      ${HEADER_EXAMPLE}   # TOKEN is read from the environment\n\n` +
         'Requests go out one at a time in recorded order (initialize and notifications/initialized included);\n' +
         "the server's sampling / elicitation / roots requests get the client's recorded answers. Answers are\n" +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
@@ -65,9 +77,15 @@ export function registerVerify(program: Command): void {
     )
     .action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
       const argv = serverCommand(self, commandArgs, 'verify');
-      if (argv.length === 0) {
+      const upstream = upstreamSpec(flags);
+      if (argv.length > 0 && upstream) {
         throw usageError(
-          "verify needs the server command after '--', e.g. tapedeck verify session.jsonl -- node server.js",
+          `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
+        );
+      }
+      if (argv.length === 0 && !upstream) {
+        throw usageError(
+          "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
         );
       }
       for (const path of flags.ignore) {
@@ -78,11 +96,17 @@ export function registerVerify(program: Command): void {
         }
       }
       const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? '30000');
-      process.exitCode = await verify(cassette, argv, flags, timeoutMs);
+      process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs);
     });
 }
 
-async function verify(path: string, argv: string[], flags: VerifyFlags, timeoutMs: number): Promise<number> {
+async function verify(
+  path: string,
+  argv: string[],
+  upstream: UpstreamSpec | undefined,
+  flags: VerifyFlags,
+  timeoutMs: number,
+): Promise<number> {
   const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
   // Fails before the server starts when a redaction config is bad, as record does.
   const redaction = flags.update ? redactionFrom({}) : undefined;
@@ -101,20 +125,19 @@ async function verify(path: string, argv: string[], flags: VerifyFlags, timeoutM
     const shown = [...redactArgv(argv, redaction.compiled)];
     meta = newMeta({
       label: loaded.meta.label,
-      command: shown,
+      ...(upstream
+        ? { transport: upstream.transport === 'sse' ? 'sse' : 'http', url: upstream.url }
+        : { command: shown, transport: 'stdio' }),
       redaction: summarize(redaction.config),
-      transport: 'stdio',
       server: loaded.cassette.server,
     });
     sink = new MemorySink({ redact: redaction.redactor });
     sink.start(meta);
   }
 
-  const [command, ...args] = argv as [string, ...string[]];
+  const [command, ...args] = argv;
   const report = await verifyCassette(loaded.cassette, {
-    spawn: nodeSpawn,
-    command,
-    args,
+    ...(upstream ? { upstream } : { spawn: nodeSpawn, command, args }),
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
@@ -135,7 +158,7 @@ async function verify(path: string, argv: string[], flags: VerifyFlags, timeoutM
   }
 
   if (flags.json)
-    process.stdout.write(`${JSON.stringify(jsonReport(path, argv, report, updated), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(jsonReport(path, argv, upstream, report, updated), null, 2)}\n`);
   else {
     for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
     process.stdout.write(`${summaryLine(report)}\n`);
@@ -178,11 +201,17 @@ function printVerdict(verdict: ExchangeVerdict): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-function jsonReport(path: string, argv: string[], report: VerifyReport, updated: boolean) {
+function jsonReport(
+  path: string,
+  argv: string[],
+  upstream: UpstreamSpec | undefined,
+  report: VerifyReport,
+  updated: boolean,
+) {
   return {
     version: 1,
     cassette: path,
-    command: argv,
+    ...(upstream ? { upstream: upstream.url } : { command: argv }),
     ok: report.differed === 0 && report.notes.length === 0,
     summary: {
       exchanges: report.total,

@@ -29,6 +29,19 @@ export {
 export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
 export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './fallback.js';
 export {
+  HTTP_REPLAY_DEFAULTS,
+  type HttpFlavour,
+  type HttpReplayOptions,
+  type HttpReplayServer,
+  type HttpServeEvent,
+  type HttpServeOutcome,
+  listenUrl,
+  parseListenAddress,
+  type SessionKind,
+  servedPath,
+  serveHttp,
+} from './http/index.js';
+export {
   type ChildLike,
   LIVE_DEFAULTS,
   type LiveAnswer,

@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
 import type { DiscoverAnswer } from '../../replay/fallback.js';
+import {
+  type HttpFlavour,
+  type HttpServeEvent,
+  type HttpServeOutcome,
+  parseListenAddress,
+  servedPath,
+  serveHttp,
+} from '../../replay/http/index.js';
 import { loadCassette } from '../../replay/load.js';
 import {
   type MatchMode,
@@ -27,7 +35,15 @@ interface ReplayFlags extends RuleFlags {
   repeat: string;
   server?: string;
   clientTimeout?: string;
+  http?: string;
+  sse?: boolean;
+  allowHost?: string[];
 }
+
+/** Where the cassette is served: stdin/stdout, or an HTTP listener. */
+type Front =
+  | { kind: 'stdio' }
+  | { kind: 'http'; host: string; port: number; flavour: HttpFlavour; allowHosts: string[] };
 
 interface ReplaySettings {
   match: MatchMode;
@@ -38,6 +54,7 @@ interface ReplaySettings {
   server: string | undefined;
   answerTimeoutMs: number | undefined;
   rules: RuleFlags;
+  front: Front;
 }
 
 /** How many unused exchanges the end-of-run report lists one by one. */
@@ -53,7 +70,9 @@ export function registerReplay(program: Command): void {
   const command = addMatchFlags(
     program
       .command('replay')
-      .description('Serve a recorded session (a cassette) as a stdio MCP server: no real server runs.')
+      .description(
+        'Serve a recorded session (a cassette) as an MCP server, over stdio or HTTP: no real server runs.',
+      )
       .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON'),
   )
     .option(
@@ -71,6 +90,17 @@ export function registerReplay(program: Command): void {
     .option(
       '--client-timeout <ms>',
       `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
+    )
+    .option(
+      '--http <host:port>',
+      'serve Streamable HTTP on this address instead of stdio (port 0: a free one)',
+    )
+    .option('--sse', 'with --http: serve the legacy HTTP+SSE transport (GET /sse, POST /message) instead')
+    .option(
+      '--allow-host <name>',
+      'with --http: accept this name in Host / Origin besides localhost (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
   addRuleFlags(command, { mode: false })
@@ -78,12 +108,17 @@ export function registerReplay(program: Command): void {
       'after',
       '\nExamples:\n' +
         '  tapedeck replay traces/session.jsonl\n' +
+        '  tapedeck replay traces/session.jsonl --http 127.0.0.1:8080\n' +
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
         'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
         'and server→client requests included. A cassette recorded with redaction gets requests redacted by the\n' +
         'same rules before matching (the --redact flags add the custom rules the recording had). On exit (stdin closed, SIGTERM or SIGINT) stderr says\n' +
         '`replayed N/M exchanges` and lists the unused ones.\n\n' +
+        'With --http the cassette is served over Streamable HTTP until SIGINT or SIGTERM; stderr first says\n' +
+        '`replaying <cassette> on http://HOST:PORT/<path>` (the path the cassette was recorded on, else /mcp; any\n' +
+        'path works). Every live session plays from the one cassette: identical requests are served in recorded\n' +
+        'order across sessions. Requests whose Host or Origin is not local get 403 unless --allow-host names it.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
@@ -117,6 +152,7 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
     );
   }
   return {
+    front: frontFrom(flags),
     match: flags.match,
     ignore,
     timing,
@@ -129,6 +165,20 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
         : parsePositiveInt('--client-timeout', flags.clientTimeout),
     rules: flags,
   };
+}
+
+function frontFrom(flags: ReplayFlags): Front {
+  const allowHosts = flags.allowHost ?? [];
+  if (flags.http === undefined) {
+    if (flags.sse) throw usageError('--sse needs --http HOST:PORT (legacy SSE is an HTTP transport)');
+    if (allowHosts.length > 0) throw usageError('--allow-host needs --http HOST:PORT');
+    return { kind: 'stdio' };
+  }
+  const { host, port } = parseListenAddress(flags.http);
+  for (const name of allowHosts)
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
+      throw usageError(`--allow-host must be a host name such as example.test; got '${name}'`);
+  return { kind: 'http', host, port, flavour: flags.sse ? 'sse' : 'streamable', allowHosts };
 }
 
 async function replay(path: string, settings: ReplaySettings): Promise<number> {
@@ -146,6 +196,31 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
   });
 
   const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
+  if (settings.front.kind === 'http') {
+    const front = settings.front;
+    const server = await serveHttp(loaded.cassette, {
+      host: front.host,
+      port: front.port,
+      transport: front.flavour,
+      allowHosts: front.allowHosts,
+      path: servedPath(loaded.meta, front.flavour),
+      match: settings.match,
+      ignore: settings.ignore,
+      timing: settings.timing,
+      repeat: settings.repeat,
+      answerTimeoutMs: settings.answerTimeoutMs,
+      redact,
+      onEvent: httpEventLogger(say, discover),
+    });
+    const held = holdSignals(() => server.stop());
+    try {
+      say(`replaying ${path} on ${server.url}`);
+      const outcome: HttpServeOutcome = await server.done;
+      return report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, say);
+    } finally {
+      held.release();
+    }
+  }
   const output = openStdout();
   const server = serveStdio(loaded.cassette, {
     input: process.stdin,
@@ -185,9 +260,23 @@ function eventLogger(
   };
 }
 
+/** The stdio lines, plus what only HTTP has: requests turned away and messages no stream could carry. */
+function httpEventLogger(
+  say: (text: string) => void,
+  discover: { kind: DiscoverAnswer['kind'] | undefined },
+): (event: HttpServeEvent) => void {
+  const serveEvent = eventLogger(say, discover);
+  return (event) => {
+    if (event.kind === 'rejected')
+      say(`refused ${event.method} ${event.path}: ${event.status} ${event.reason}`);
+    else if (event.kind === 'dropped') say(`dropped a server message (${event.reason})`);
+    else if (event.kind !== 'session') serveEvent(event);
+  };
+}
+
 /** The end-of-run report; resolves to the exit code. */
 function report(
-  outcome: ServeOutcome,
+  outcome: Pick<ServeOutcome, 'report' | 'probe'>,
   settings: ReplaySettings,
   corruptLines: number,
   discover: DiscoverAnswer['kind'] | undefined,

@@ -3,10 +3,11 @@
  * in-process with a memory sink, and small readers for the lines it recorded.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConnection } from 'node:net';
 import { type HttpProxy, type HttpProxyOptions, startHttpProxy } from '../../src/proxy/http/server.js';
+import { shownUrl } from '../../src/proxy/http/url.js';
 import { createRedactor } from '../../src/redact/engine.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
@@ -88,7 +89,7 @@ export async function startRecording(
 ): Promise<RecordingProxy> {
   // The built-in rules, as `tapedeck record` applies them by default.
   const sink = new MemorySink({ redact: createRedactor({ defaults: true, rules: [], mode: 'marker' }) });
-  sink.start(newMeta({ label: 'test', transport: 'http', url: upstream }));
+  sink.start(newMeta({ label: 'test', transport: 'http', url: shownUrl(upstream) }));
   const proxy = await startHttpProxy({ upstream: new URL(upstream), sink, port: 0, ...options });
   return {
     proxy,
@@ -101,7 +102,7 @@ export async function startRecording(
 }
 
 /** A throwaway HTTP server for what real servers cannot do on demand. */
-export async function startUpstream(handler: Parameters<typeof createServer>[0]): Promise<{
+export async function startUpstream(handler: RequestListener): Promise<{
   server: Server;
   origin: string;
   close(): Promise<void>;

@@ -47,3 +47,30 @@ export class BodyCopy {
     return { kind: 'text', text, size: this.size };
   }
 }
+
+/**
+ * The first bytes of a body that is not a message (plain text, HTML, an image), and its size: enough for an event
+ * to say what came instead, never the whole thing.
+ *
+ * @example const head = new BodyHead(512); head.push(chunk); head.text() // 'Bad Gateway'
+ */
+export class BodyHead {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.kept >= this.maxBytes) return;
+    const part = chunk.subarray(0, this.maxBytes - this.kept);
+    this.chunks.push(part);
+    this.kept += part.length;
+  }
+
+  /** The kept bytes as text (a character cut in half at the end becomes U+FFFD). */
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}

@@ -2,7 +2,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import type { Direction, Json, MessageLine } from '../../trace/types.js';
-import { BodyCopy, type CopiedBody } from './body.js';
+import { BodyCopy, BodyHead, type CopiedBody } from './body.js';
 import { type CopyDecoder, copyDecoder } from './decode.js';
 import { type BodyKind, bodyKind, headerValue, mediaType, type TraceHeaders } from './headers.js';
 import { SseTap } from './sse.js';
@@ -94,8 +94,9 @@ export class HttpExchangeRecorder {
   private responseKind: BodyKind = 'other';
   private responseType = '';
   private responseCopy: BodyCopy | undefined;
-  private responseBytes = 0;
-  private requestBytes = 0;
+  /** Bodies that are neither JSON nor an event stream: their size and first bytes, for an event. */
+  private readonly requestHead = new BodyHead(HTTP_RECORDER_DEFAULTS.bodyHeadChars);
+  private readonly responseHead = new BodyHead(HTTP_RECORDER_DEFAULTS.bodyHeadChars);
   private status = 0;
   private decoder: CopyDecoder | undefined;
   private tap: SseTap | undefined;
@@ -132,7 +133,7 @@ export class HttpExchangeRecorder {
   /** A chunk of the request body, as forwarded. */
   requestChunk(chunk: Buffer): void {
     if (this.requestCopy) this.requestCopy.push(chunk);
-    else this.requestBytes += chunk.length;
+    else this.requestHead.push(chunk);
   }
 
   /**
@@ -142,7 +143,7 @@ export class HttpExchangeRecorder {
   requestEnd(): Json | undefined {
     if (!this.messages) return undefined;
     if (!this.requestCopy) {
-      if (this.requestBytes > 0) this.notJson('in', this.requestType, this.requestBytes, undefined);
+      this.other('in', this.requestType, this.requestHead);
       return undefined;
     }
     const body = this.requestCopy.end();
@@ -226,9 +227,9 @@ export class HttpExchangeRecorder {
   }
 
   private decoded(chunk: Buffer): void {
-    this.responseBytes += chunk.length;
     if (this.tap) this.tap.push(chunk);
-    else this.responseCopy?.push(chunk);
+    else if (this.responseCopy) this.responseCopy.push(chunk);
+    else this.responseHead.push(chunk);
   }
 
   private finishResponse(): void {
@@ -239,8 +240,8 @@ export class HttpExchangeRecorder {
       const body = this.responseCopy.end();
       this.responseCopy = undefined;
       this.copied('out', body, this.responseType);
-    } else if (this.responseBytes > 0) {
-      this.notJson('out', this.responseType, this.responseBytes, undefined);
+    } else {
+      this.other('out', this.responseType, this.responseHead);
     }
   }
 
@@ -275,6 +276,13 @@ export class HttpExchangeRecorder {
     }
     this.message(dir, parsed, oneLine(body.text), undefined);
     return parsed;
+  }
+
+  /** A body that is not a message: an event with its size, and its start when it is text. */
+  private other(dir: Direction, contentType: string, head: BodyHead): void {
+    if (head.size === 0) return;
+    const text = /^text\/|[/+]json$|[/+]xml$/.test(mediaType(contentType)) ? head.text() : undefined;
+    this.notJson(dir, contentType, head.size, text);
   }
 
   private notJson(

@@ -137,7 +137,6 @@ export class StreamableUpstream implements Upstream {
         });
       } catch (err) {
         report();
-        this.options.onEvent?.({ kind: 'upstream-error', stream, message: (err as Error).message });
         throw err;
       }
       if (defer) {

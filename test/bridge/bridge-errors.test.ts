@@ -1,0 +1,221 @@
+/**
+ * The bridge and the upstream client when things go wrong, in-process: an upstream nobody listens on, HTTP errors
+ * with and without a JSON-RPC body, a dropped SSE stream resumed with Last-Event-ID, non-JSON lines from the
+ * client, the 2026-07-28 era's routing headers, and bad --header flags. The HTTP server is a few lines of
+ * node:http on an ephemeral port, doing what real servers cannot be made to do on demand.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseHeaders, upstreamSpec } from '../../src/cli/commands/record-bridge.js';
+import { runHttpBridge } from '../../src/proxy/bridge/bridge.js';
+import { createRedactor } from '../../src/redact/index.js';
+import { MemorySink } from '../../src/sink/memory.js';
+import { newMeta } from '../../src/trace/meta.js';
+import type { Json } from '../../src/trace/types.js';
+import { freePort } from './http-peers.js';
+
+type Handler = (body: Json, res: ServerResponse, headers: IncomingHttpHeaders, method: string) => void;
+const servers: { close(): void }[] = [];
+
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A scripted HTTP server: `handler` answers every request. */
+async function scripted(handler: Handler): Promise<string> {
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    req.on('end', () =>
+      handler(text === '' ? null : (JSON.parse(text) as Json), res, req.headers, req.method!),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+/** Runs the bridge over in-memory pipes: writes `lines`, ends stdin, returns what the client read and the trace. */
+async function bridge(url: string, lines: string[], headers: Record<string, string> = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const errors = new PassThrough();
+  let read = '';
+  output.on('data', (chunk: Buffer) => {
+    read += chunk.toString('utf8');
+  });
+  const sink = new MemorySink({ redact: createRedactor({ defaults: true, rules: [], mode: 'marker' }) });
+  sink.start(newMeta({ label: 'test', transport: 'http', url }));
+  const done = runHttpBridge({ url, sink, input, output, errorOutput: errors, headers, drainMs: 5000 });
+  for (const line of lines) input.write(`${line}\n`);
+  input.end();
+  const result = await done;
+  await sink.close({ reason: 'process_exit', exitCode: result.exitCode });
+  const answers = read
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, Json>);
+  return { result, answers, lines: sink.lines, text: sink.text.join('\n') };
+}
+
+const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+
+describe('the bridge when the upstream fails', () => {
+  it('answers a request to an unreachable upstream with an error naming the URL and the cause, and goes on', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const { result, answers, lines } = await bridge(url, [ping(1), 'a stray log line', ping(2)]);
+    expect(result.exitCode).toBe(0);
+    expect(result.failed).toBe(2);
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(JSON.stringify(answers[0]!.error)).toContain(
+      `the upstream ${url} failed: cannot reach the upstream`,
+    );
+    expect(JSON.stringify(answers[0]!.error)).toContain('ECONNREFUSED');
+    expect(lines.filter((line) => line.type === 'event' && line.name === 'upstream_error')).toHaveLength(2);
+    expect(lines.find((line) => line.type === 'text')).toMatchObject({ dir: 'in', text: 'a stray log line' });
+    expect(lines.at(-1)).toMatchObject({ type: 'end', reason: 'process_exit', exitCode: 0 });
+  });
+
+  it('quotes the status and body of a non-JSON HTTP error; the next request that succeeds gets through', async () => {
+    let calls = 0;
+    const url = await scripted((body, res) => {
+      calls++;
+      if (calls === 1) {
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>upstream is down</body></html>');
+        return;
+      }
+      const id = (body as { id: number }).id;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    const { answers } = await bridge(url, [ping(1), ping(2)]);
+    expect(answers[0]).toMatchObject({ id: 1, error: { code: -32000 } });
+    expect(String((answers[0]!.error as { message: string }).message)).toContain(
+      'answered 502 Bad Gateway: <html><body>upstream is down</body></html>',
+    );
+    expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it('delivers a JSON-RPC error body of a 4xx as the answer, untouched', async () => {
+    const refusal = { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Session not found' } };
+    const url = await scripted((_, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    });
+    const { answers, lines } = await bridge(url, [ping(7)]);
+    expect(answers).toEqual([refusal]);
+    expect(lines.find((line) => line.type === 'http' && line.dir === 'out')).toMatchObject({ status: 404 });
+  });
+});
+
+describe('the upstream client', () => {
+  it('resumes a dropped answer stream with Last-Event-ID after the server’s retry delay', async () => {
+    const seen: (string | undefined)[] = [];
+    const url = await scripted((_, res, headers, method) => {
+      seen.push(`${method} ${headers['last-event-id'] ?? ''}`);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' });
+      if (method === 'POST') {
+        // A progress event, then the connection drops before the response.
+        res.end(
+          `retry: 50\nid: e1\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`,
+        );
+        return;
+      }
+      res.end(`id: e2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 3, result: { done: true } })}\n\n`);
+    });
+    const { answers, lines } = await bridge(url, [ping(3)]);
+    expect(answers.map((a) => a.method ?? a.id)).toEqual(['notifications/progress', 3]);
+    expect(seen).toEqual(['POST ', 'GET e1']);
+    const events = lines.filter((line) => line.type === 'event').map((line) => line.name);
+    expect(events).toContain('reconnect');
+    const out = lines.filter((line) => line.type === undefined && line.dir === 'out');
+    expect(out.map((line) => [line.stream, line.eventId])).toEqual([
+      ['post-1', 'e1'],
+      ['post-1', 'e2'],
+    ]);
+  });
+
+  it('sends the 2026-07-28 routing headers a self-describing request calls for', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const url = await scripted((body, res, headers) => {
+      seen.push(headers);
+      const id = (body as { id: number }).id;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: {}, _meta: meta },
+    };
+    const read = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'resources/read',
+      params: { uri: 'demo://a', _meta: meta },
+    };
+    await bridge(url, [JSON.stringify(call), JSON.stringify(read)], { 'X-Team': 'blue' });
+    expect(seen[0]).toMatchObject({
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+      'x-team': 'blue',
+    });
+    expect(seen[0]!['mcp-session-id']).toBeUndefined();
+    expect(seen[1]).toMatchObject({ 'mcp-method': 'resources/read', 'mcp-name': 'demo://a' });
+  });
+
+  it('keeps an Authorization header out of the trace', async () => {
+    const url = await scripted((body, res) => {
+      const id = (body as { id: number }).id;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    const { text } = await bridge(url, [ping(1)], { Authorization: 'Bearer sk-very-secret-0042' });
+    expect(text).toContain('"authorization":"[REDACTED:');
+    expect(text).not.toContain('sk-very-secret-0042');
+  });
+});
+
+describe('--header flags', () => {
+  it('take values from the environment', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    expect(parseHeaders(['Authorization: Bearer ${TOKEN}', 'X-Team:blue'], { TOKEN: 'abc' })).toEqual({
+      Authorization: 'Bearer abc',
+      'X-Team': 'blue',
+    });
+  });
+
+  it('are usage errors without a colon, with a bad name, or naming a variable that is not set', () => {
+    expect(() => parseHeaders(['Bearer abcdefghijklmnop'], {})).toThrow(
+      "--header 'Bearer abcde…' has no ':'; expected 'Name: value'",
+    );
+    expect(() => parseHeaders(['Bad Name: x'], {})).toThrow(
+      "--header name 'Bad Name' is not a valid HTTP header name",
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    expect(() => parseHeaders(['Authorization: Bearer ${NOPE_TOKEN}'], {})).toThrow(
+      expect.objectContaining({
+        code: 'usage',
+        message: '--header Authorization: the environment variable NOPE_TOKEN is not set',
+      }),
+    );
+    expect(() => upstreamSpec({ upstream: 'ftp://example.com/mcp' })).toThrow(
+      "--upstream 'ftp://example.com/mcp' must be an http:// or https:// URL; got ftp:",
+    );
+    expect(() => upstreamSpec({ sse: true })).toThrow('--sse needs --upstream URL');
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * `tapedeck record --upstream` as a user runs it: bad input is one line and exit 2; the built CLI listens, says
+ * where on stderr, records, and on SIGTERM closes the trace with `producer_shutdown` and exits 0.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { useCliHarness } from '../helpers/cli.js';
+import { type ProxyRun, readTrace, spawnTapedeck, waitFor } from '../helpers/proxy.js';
+import { startUpstream } from './helpers.js';
+
+const io = useCliHarness('tapedeck-record-http-');
+
+/** The line `record --upstream` prints once it listens; tests read the port from it. */
+const LISTENING = /^tapedeck: recording (http:\/\/127\.0\.0\.1:(\d+)\/mcp) → (\S+) \(trace: (.+)\)$/m;
+
+describe('tapedeck record --upstream: bad input', () => {
+  it.each([
+    [
+      ['--upstream', 'notaurl'],
+      /^tapedeck: --upstream must be an http:\/\/ or https:\/\/ URL such as .+; got 'notaurl'\n$/,
+    ],
+    [
+      ['--upstream', 'ftp://host/mcp'],
+      /^tapedeck: --upstream must be an http:\/\/ or https:\/\/ URL; got the scheme 'ftp:'\n$/,
+    ],
+    [
+      ['--upstream', 'http://h/mcp', '--listen', '7430'],
+      /^tapedeck: --listen must be HOST:PORT such as 127\.0\.0\.1:7430; got '7430'\n$/,
+    ],
+    [
+      ['--upstream', 'http://h/mcp', '--listen', '127.0.0.1:70000'],
+      /^tapedeck: --listen port must be between 0 and 65535; got 70000\n$/,
+    ],
+    [
+      ['--upstream', 'http://h/mcp', '--', 'node', 'server.js'],
+      /^tapedeck: --upstream records a server reached over HTTP and takes no server command; give one or the other\n$/,
+    ],
+    [
+      ['--listen', '127.0.0.1:0', '--', 'node', 'server.js'],
+      /^tapedeck: --listen only applies with --upstream URL\n$/,
+    ],
+  ])('record %j exits 2 with one line', async (args, message) => {
+    expect(await run(['record', ...args])).toBe(2);
+    expect(io.stderr).toMatch(message);
+  });
+
+  it('exits 1 with one line when the port is taken', async () => {
+    const busy = await startUpstream((_req, res) => res.end());
+    try {
+      const port = new URL(busy.origin).port;
+      const file = join(io.dir, 'busy.jsonl');
+      expect(
+        await run([
+          'record',
+          '--upstream',
+          'http://127.0.0.1:1/mcp',
+          '--listen',
+          `127.0.0.1:${port}`,
+          '--file',
+          file,
+        ]),
+      ).toBe(1);
+      expect(io.stderr).toBe(
+        `tapedeck: cannot listen on 127.0.0.1:${port}: the port is in use; pick another with --listen (EADDRINUSE)\n`,
+      );
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('tapedeck record --upstream: the built CLI', () => {
+  let proxy: ProxyRun | undefined;
+
+  afterEach(() => {
+    if (proxy && proxy.child.exitCode === null) proxy.child.kill('SIGKILL');
+    proxy = undefined;
+  });
+
+  it('prints where it listens, records an exchange, and ends the trace on SIGTERM', async () => {
+    const upstream = await startUpstream((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{}}');
+      });
+    });
+    try {
+      const file = join(io.dir, 'cli.jsonl');
+      proxy = spawnTapedeck([
+        'record',
+        '--upstream',
+        `${upstream.origin}/mcp?token=s3cr3t-value`,
+        '--listen',
+        '127.0.0.1:0',
+        '--file',
+        file,
+      ]);
+      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
+      const [, url, , shown, tracePath] = LISTENING.exec(proxy.stderrSoFar())!;
+      expect(shown).toBe(`${upstream.origin}/mcp?token=[REDACTED:url-query]`);
+      expect(tracePath).toBe(file);
+      const res = await fetch(url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      proxy.child.kill('SIGTERM');
+      const exit = await proxy.done;
+      expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+      const lines = readTrace(file);
+      expect(lines[0]).toMatchObject({
+        type: 'meta',
+        transport: 'http',
+        label: `127.0.0.1-${new URL(upstream.origin).port}`,
+      });
+      expect(lines[0]!.url).toBe(shown);
+      expect(lines.at(-1)).toMatchObject({
+        type: 'end',
+        reason: 'producer_shutdown',
+        counts: { in: 1, out: 1 },
+      });
+      expect(lines.filter((l) => l.type === 'http').map((l) => l.dir)).toEqual(['in', 'out']);
+      expect(JSON.stringify(lines)).not.toContain('s3cr3t-value');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      await upstream.close();
+    }
+  });
+});

@@ -82,6 +82,8 @@ export class ProxiedExchange implements ActiveExchange {
       agent: ctx.agent,
     });
     this.upReq = upReq;
+    // Small writes (an SSE event, a short POST body) go out at once instead of waiting on Nagle's algorithm.
+    upReq.on('socket', (socket) => socket.setNoDelay(true));
     ctx.active.add(this);
 
     req.on('data', (chunk: Buffer) => {

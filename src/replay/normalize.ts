@@ -1,63 +1,30 @@
-import { isObject, type JsonObject } from '../trace/jsonrpc.js';
-import type { Json } from '../trace/types.js';
-import { compileIgnorePath, type IgnorePath, removePaths } from './paths.js';
+import {
+  type Normalizer,
+  createNormalizer as normalizerOf,
+  type NormalizerOptions as TraceNormalizerOptions,
+} from '../trace/normalize.js';
+import { compileIgnorePath, type IgnorePath } from './paths.js';
 
 /**
- * Normalization: what of a request takes part in matching. Harmless drift — ids, progress tokens, trace context,
- * client versions, the 2026 era's opaque `requestState` — is taken out, so a cassette survives a new client build;
- * everything else must match exactly.
+ * The matching key's normalization lives with the trace format (src/trace/normalize.ts), so `diff` and the viewer
+ * key requests exactly as replay does. Here it takes ignore paths as the user writes them.
  */
 
-/** The parts of a request that matching compares: the method and the normalized params (`{}` when absent). */
-export interface NormalizedRequest {
-  method: string;
-  params: JsonObject;
-}
+export {
+  canonicalJson,
+  DEFAULT_NORMALIZATION,
+  type NormalizationRules,
+  type NormalizedRequest,
+  type Normalizer,
+} from '../trace/normalize.js';
 
-/** What the default normalization drops, as data so callers can extend or replace it. */
-export interface NormalizationRules {
-  /** Keys dropped from `params._meta`. */
-  metaKeys: readonly string[];
-  /** Key prefixes dropped from `params._meta` (the 2026 era's per-request protocol facts). */
-  metaPrefixes: readonly string[];
-  /** Keys dropped from every request's params. */
-  paramKeys: readonly string[];
-  /** Keys dropped from the params of one method. */
-  methodParamKeys: Readonly<Record<string, readonly string[]>>;
-  /** Methods matched by name alone. */
-  methodOnly: readonly string[];
-}
-
-export const DEFAULT_NORMALIZATION: NormalizationRules = {
-  metaKeys: ['progressToken', 'traceparent', 'tracestate', 'baggage'],
-  metaPrefixes: ['io.modelcontextprotocol/'],
-  // An MRTR retry echoes the server's opaque state, which changes every run.
-  paramKeys: ['requestState'],
-  // A new client build or SDK bump must not break the handshake of an old cassette.
-  methodParamKeys: { initialize: ['protocolVersion', 'capabilities', 'clientInfo'] },
-  // Discovery is asked before anything is known, with whatever the client's version says.
-  methodOnly: ['server/discover'],
-};
-
-export interface NormalizerOptions {
-  rules?: NormalizationRules;
+export interface NormalizerOptions extends Omit<TraceNormalizerOptions, 'ignore'> {
   /** JSONPath locations in `{ method, params }` to ignore, e.g. `$.params.arguments.timestamp`. */
   ignore?: readonly (string | IgnorePath)[];
-  /** A last custom step, e.g. to round numbers or drop a field that only sometimes appears. It must return new objects rather than change the ones it is given (they may be the recorded request itself). */
-  normalize?: (request: NormalizedRequest) => NormalizedRequest;
-  /** A first step: redact the params as the cassette was redacted (markers for secrets), see `cassetteRedaction`. */
-  redact?: ((method: string, params: JsonObject) => JsonObject) | undefined;
-}
-
-/** Turns requests into their normalized form and matching key. */
-export interface Normalizer {
-  normalize(method: string, params: JsonObject | undefined): NormalizedRequest;
-  /** `method` + space + canonical JSON of the normalized params. */
-  key(request: NormalizedRequest): string;
 }
 
 /**
- * Builds a normalizer from rules, ignore paths and an optional custom step.
+ * Builds a normalizer from rules, ignore paths (strings or compiled) and an optional custom step.
  *
  * @example
  * const n = createNormalizer({ ignore: ['$.params.arguments.timestamp'] });
@@ -65,135 +32,6 @@ export interface Normalizer {
  * // → 'tools/call {"arguments":{},"name":"now"}'
  */
 export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
-  const rules = compileRules(options.rules ?? DEFAULT_NORMALIZATION);
-  const ignore = (options.ignore ?? []).map(compileIgnorePath);
-  const custom = options.normalize;
-  const redact = options.redact;
-  return {
-    normalize(method, rawParams) {
-      const params = redact && rawParams ? redact(method, rawParams) : rawParams;
-      let request: NormalizedRequest = { method, params: applyRules(rules, method, params) };
-      if (ignore.length > 0) {
-        const kept = removePaths({ method, params: request.params }, ignore);
-        const pruned = isObject(kept) && isObject(kept.params) ? kept.params : {};
-        request = { method, params: pruned };
-      }
-      return custom ? custom(request) : request;
-    },
-    key(request) {
-      return `${request.method} ${canonicalJson(request.params)}`;
-    },
-  };
-}
-
-/** The rules in the shape the hot path wants: sets, and the keys dropped per method worked out once. */
-interface CompiledRules {
-  rules: NormalizationRules;
-  methodOnly: ReadonlySet<string>;
-  dropAll: ReadonlySet<string>;
-  dropByMethod: ReadonlyMap<string, ReadonlySet<string>>;
-}
-
-function compileRules(rules: NormalizationRules): CompiledRules {
-  const dropByMethod = new Map<string, ReadonlySet<string>>();
-  for (const [method, keys] of Object.entries(rules.methodParamKeys)) {
-    dropByMethod.set(method, new Set([...rules.paramKeys, ...keys]));
-  }
-  return {
-    rules,
-    methodOnly: new Set(rules.methodOnly),
-    dropAll: new Set(rules.paramKeys),
-    dropByMethod,
-  };
-}
-
-function applyRules(compiled: CompiledRules, method: string, params: JsonObject | undefined): JsonObject {
-  if (!params || compiled.methodOnly.has(method)) return {};
-  const drop = compiled.dropByMethod.get(method) ?? compiled.dropAll;
-  // Most requests have nothing to drop: hand back the params themselves instead of a copy.
-  let untouched = true;
-  for (const key in params) {
-    if (key === '_meta' || drop.has(key)) {
-      untouched = false;
-      break;
-    }
-  }
-  if (untouched) return params;
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (drop.has(key)) continue;
-    if (key === '_meta' && isObject(value)) {
-      const meta = normalizeMeta(compiled.rules, value);
-      // An emptied _meta says nothing; keeping `{}` would tell a client that sends none from one that sends tokens.
-      if (Object.keys(meta).length > 0) out._meta = meta;
-      continue;
-    }
-    out[key] = value;
-  }
-  return out;
-}
-
-function normalizeMeta(rules: NormalizationRules, meta: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(meta)) {
-    if (rules.metaKeys.includes(key)) continue;
-    if (rules.metaPrefixes.some((prefix) => key.startsWith(prefix))) continue;
-    out[key] = value;
-  }
-  return out;
-}
-
-/**
- * JSON with object keys sorted at every depth and no whitespace: equal values give equal text.
- *
- * @example canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }) // → '{"a":[{"c":3,"d":2}],"b":1}'
- */
-export function canonicalJson(value: Json | undefined): string {
-  // The native stringify of a key-sorted view: several times faster than building the text by hand, and it gives
-  // flat strings, which hash cheaply as Map keys and take less memory than concatenated ones.
-  return value === undefined ? 'undefined' : JSON.stringify(sortedKeys(value));
-}
-
-/** `value` itself when every object in it has its keys in order already, else a copy that has. */
-function sortedKeys(value: Json): Json {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let copy: Json[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i] as Json;
-      const sorted = sortedKeys(item);
-      if (sorted !== item) {
-        copy ??= value.slice();
-        copy[i] = sorted;
-      }
-    }
-    return copy ?? value;
-  }
-  const keys = Object.keys(value);
-  let inOrder = true;
-  for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) <= (keys[i] as string);
-  if (!inOrder) keys.sort();
-  let copy: JsonObject | undefined;
-  for (const key of keys) {
-    const item = value[key] as Json;
-    const sorted = sortedKeys(item);
-    if (sorted === item && inOrder && copy === undefined) continue;
-    if (copy === undefined) {
-      copy = {};
-      // Rebuild in sorted order; in the already-ordered case, catch up on the keys passed so far.
-      if (inOrder)
-        for (const before of keys)
-          if (before === key) break;
-          else define(copy, before, value[before] as Json);
-    }
-    define(copy, key, sorted);
-  }
-  return copy ?? value;
-}
-
-/** Sets an own property, `__proto__` included (plain assignment would change the prototype instead). */
-function define(object: JsonObject, key: string, value: Json): void {
-  if (key === '__proto__')
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
+  const { ignore, ...rest } = options;
+  return normalizerOf(ignore === undefined ? rest : { ...rest, ignore: ignore.map(compileIgnorePath) });
 }

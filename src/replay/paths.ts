@@ -1,24 +1,14 @@
 import { TapedeckError } from '../errors.js';
 import { childStates, type PathSegment, parsePath, rootStates, selectedBy } from '../redact/jsonpath.js';
-import type { Json } from '../trace/types.js';
+import type { IgnorePath } from '../trace/ignore-paths.js';
 
 /**
  * User ignore paths (`--ignore '$.params.arguments.timestamp'`): JSONPath into the request message
- * `{ method, params }`. Matching only needs one question answered per location — "does this path select it?" — so a
- * compiled path is that predicate: strings compile with the shared JSONPath subset, and callers may pass their own
- * {@link IgnorePath} objects.
+ * `{ method, params }` or the answer `{ result }` / `{ error }`. The predicate type and `removePaths` live with the
+ * trace format (src/trace/ignore-paths.ts); compiling strings needs the JSONPath parser of src/redact, so it lives here.
  */
 
-/** One concrete location inside a JSON value: object keys and array indexes from the root. */
-export type JsonLocation = readonly (string | number)[];
-
-/** A compiled JSONPath, as the matcher uses it. */
-export interface IgnorePath {
-  /** The path as the user wrote it, for messages. */
-  readonly source: string;
-  /** True when the path selects `location` (e.g. `['params', 'arguments', 'timestamp']`). */
-  matches(location: JsonLocation): boolean;
-}
+export { type IgnorePath, type JsonLocation, removePaths } from '../trace/ignore-paths.js';
 
 /**
  * Compiles with the JSONPath subset redaction rules use (src/redact/jsonpath.ts): `$`, `.name`, `['any name']`,
@@ -54,40 +44,4 @@ function compileJsonPath(source: string): IgnorePath {
  */
 export function compileIgnorePath(path: string | IgnorePath): IgnorePath {
   return typeof path === 'string' ? compileJsonPath(path) : path;
-}
-
-/** Marks a location that an ignore path removed. */
-const REMOVED = Symbol('removed');
-
-/**
- * A copy of `value` without the locations any of `paths` selects (array items that go are dropped, so the rest
- * still compare position by position).
- *
- * @example removePaths({ a: 1, b: 2 }, [compileIgnorePath('$.b')]) // → { a: 1 }
- */
-export function removePaths(value: Json, paths: readonly IgnorePath[]): Json {
-  if (paths.length === 0) return value;
-  const out = prune(value, [], paths);
-  return out === REMOVED ? null : out;
-}
-
-function prune(value: Json, at: (string | number)[], paths: readonly IgnorePath[]): Json | typeof REMOVED {
-  if (at.length > 0 && paths.some((path) => path.matches(at))) return REMOVED;
-  if (Array.isArray(value)) {
-    const items: Json[] = [];
-    value.forEach((item, i) => {
-      const kept = prune(item, [...at, i], paths);
-      if (kept !== REMOVED) items.push(kept);
-    });
-    return items;
-  }
-  if (typeof value === 'object' && value !== null) {
-    const object: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries(value)) {
-      const kept = prune(item, [...at, key], paths);
-      if (kept !== REMOVED) object[key] = kept;
-    }
-    return object;
-  }
-  return value;
 }

@@ -1,0 +1,137 @@
+import type { Json } from './types.js';
+
+/**
+ * Structural diff of two JSON values, for people: where they differ (as JSON paths like `$.params.arguments.b`) and
+ * what each side holds there. Values are shortened for display; the list is capped.
+ */
+
+/**
+ * One difference. `recorded` is the baseline side (a recording, or the first trace of a diff), `live` the other.
+ * A side that has no value at the path (a missing key or array item) has no property.
+ */
+export interface DiffEntry {
+  path: string;
+  recorded?: Json;
+  live?: Json;
+}
+
+export interface StructuralDiff {
+  /** The first differences, in key order (at most `maxEntries`). */
+  entries: DiffEntry[];
+  /** How many differences there are in all (counting stops at `countLimit`). */
+  total: number;
+}
+
+export interface DiffOptions {
+  maxEntries: number;
+  /** Longer strings, and objects or arrays whose JSON is longer, are shortened. */
+  maxValueLength: number;
+  /** Counting stops here: enough to rank candidates, bounded on huge values. */
+  countLimit: number;
+}
+
+export const DIFF_DEFAULTS: DiffOptions = { maxEntries: 20, maxValueLength: 60, countLimit: 1000 };
+
+/**
+ * Compares `recorded` with `live` (undefined = absent).
+ *
+ * @example structuralDiff({ arguments: { b: 3 } }, { arguments: { b: 4 } }, '$.params').entries
+ * // → [{ path: '$.params.arguments.b', recorded: 3, live: 4 }]
+ */
+export function structuralDiff(
+  recorded: Json | undefined,
+  live: Json | undefined,
+  root = '$',
+  options: Partial<DiffOptions> = {},
+): StructuralDiff {
+  const opts = { ...DIFF_DEFAULTS, ...options };
+  const diff: StructuralDiff = { entries: [], total: 0 };
+  walk(recorded, live, root, diff, opts);
+  return diff;
+}
+
+/**
+ * How many leaves differ, stopping at `limit`: the distance used to rank candidates.
+ *
+ * @example diffSize({ a: 1, b: 2 }, { a: 1, b: 3 }) // → 1
+ */
+export function diffSize(recorded: Json | undefined, live: Json | undefined, limit = 1000): number {
+  return structuralDiff(recorded, live, '$', { maxEntries: 0, countLimit: limit }).total;
+}
+
+function walk(
+  a: Json | undefined,
+  b: Json | undefined,
+  path: string,
+  diff: StructuralDiff,
+  opts: DiffOptions,
+) {
+  if (diff.total >= opts.countLimit) return;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], `${path}[${i}]`, diff, opts);
+    return;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const key of keys) walk(a[key], b[key], childPath(path, key), diff, opts);
+    return;
+  }
+  // Equal leaves; containers of different kinds, or a container against a leaf, differ as a whole.
+  if (a === b) return;
+  diff.total++;
+  if (diff.entries.length >= opts.maxEntries) return;
+  const entry: DiffEntry = { path };
+  if (a !== undefined) entry.recorded = shorten(a, opts.maxValueLength);
+  if (b !== undefined) entry.live = shorten(b, opts.maxValueLength);
+  diff.entries.push(entry);
+}
+
+function isPlainObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * A child path in JSONPath notation: `.name` for identifiers, `['other name']` otherwise.
+ *
+ * @example childPath('$.params._meta', 'io.modelcontextprotocol/clientInfo') // → "$.params._meta['io.modelcontextprotocol/clientInfo']"
+ */
+export function childPath(path: string, key: string): string {
+  return IDENTIFIER.test(key)
+    ? `${path}.${key}`
+    : `${path}['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+}
+
+/** A value cut down for display: long strings end in `…`, big containers become a short JSON prefix. */
+function shorten(value: Json, max: number): Json {
+  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}…` : value;
+  if (typeof value !== 'object' || value === null) return value;
+  const text = JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : value;
+}
+
+/**
+ * A value as one short piece of text: JSON, `absent` for a missing one.
+ *
+ * @example formatValue(undefined) // → 'absent'
+ */
+export function formatValue(value: Json | undefined, max = DIFF_DEFAULTS.maxValueLength): string {
+  if (value === undefined) return 'absent';
+  const text = JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * One line for a diff: its first `show` entries, then how many more there are.
+ *
+ * @example formatDiff(diff) // → '$.params.arguments.b: recorded 3, live 4'
+ */
+export function formatDiff(diff: StructuralDiff, show = 2): string {
+  const parts = diff.entries
+    .slice(0, show)
+    .map((e) => `${e.path}: recorded ${formatValue(e.recorded)}, live ${formatValue(e.live)}`);
+  const more = diff.total - Math.min(show, diff.entries.length);
+  if (more > 0) parts.push(`and ${more} more`);
+  return parts.join('; ');
+}

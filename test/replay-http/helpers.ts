@@ -40,11 +40,14 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Closes the connection (a response kept open with `hold`). */
+  close(): void;
 }
 
 /**
  * One HTTP request with every header under the caller's control (fetch will not send a made-up Host); the body is
- * read to its end — or, for an event stream, until `until` holds for what arrived so far.
+ * read to its end — or, for an event stream, until `until` holds for what arrived so far (checked from the head
+ * on). Then the connection is closed, unless `hold` keeps it open for the caller to close.
  */
 export function rawRequest(
   url: string,
@@ -53,21 +56,26 @@ export function rawRequest(
     headers?: Record<string, string>;
     body?: string;
     until?: (body: string) => boolean;
+    hold?: boolean;
   },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       let body = '';
-      const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, close: () => res.destroy() });
+        if (!options.hold) res.destroy();
+      };
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         body += chunk;
-        if (options.until?.(body)) {
-          finish();
-          res.destroy();
-        }
+        if (options.until?.(body)) finish();
       });
       res.on('end', finish);
+      if (options.until?.('')) finish();
     });
     req.on('error', reject);
     req.end(options.body);

@@ -1,5 +1,6 @@
 import { markerSpans } from '../redact/marker.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import { alignNamedLists, answerOutcome, type Loose } from '../trace/outcome.js';
 import type { Json } from '../trace/types.js';
 import { type DiffOptions, type StructuralDiff, structuralDiff } from './diff.js';
 import type { NormalizationRules } from './normalize.js';
@@ -10,7 +11,8 @@ import { compileIgnorePath, type IgnorePath, removePaths } from './paths.js';
  * Both are compared as `{ result }` or `{ error }` — the id and `jsonrpc` are envelope. `_meta` keys and opaque
  * fields the request normalization drops are dropped here too, then per-method and user ignore paths. Recorded
  * values that redaction replaced by a marker match whatever the live server says there. Lists of named things
- * (tools, prompts, resources …) are lined up by name, so a removed tool is one difference, not a shifted list.
+ * (tools, prompts, resources …) are lined up by name, so a removed tool is one difference, not a shifted list. The
+ * answer's shape and the lining up by name are shared with `diff` (src/trace/outcome.ts).
  */
 
 export interface AnswerComparison {
@@ -21,9 +23,6 @@ export interface AnswerComparison {
   perMethod: Readonly<Record<string, readonly string[]>>;
   diff: DiffOptions;
 }
-
-/** Item keys that name the things in a list, tried in this order. */
-const NAME_KEYS = ['name', 'uri', 'uriTemplate'] as const;
 
 /**
  * Builds the comparison; the returned function diffs one recorded answer with its live counterpart.
@@ -44,78 +43,13 @@ export function answerComparer(options: AnswerComparison) {
   };
   return (method: string, recorded: JsonObject, live: JsonObject): StructuralDiff => {
     const paths = pathsFor(method);
-    const [a, b] = alignNamed(
-      removePaths(outcomeOf(recorded, options.rules), paths),
-      removePaths(outcomeOf(live, options.rules), paths),
+    const [a, b] = alignNamedLists(
+      removePaths(answerOutcome(recorded, options.rules), paths),
+      removePaths(answerOutcome(live, options.rules), paths),
     );
     // Aligned lists may hold gaps (undefined): the diff reads a gap as an absent item.
     return structuralDiff(a as Json, acceptRedacted(a, b) as Json, '$', options.diff);
   };
-}
-
-function outcomeOf(message: JsonObject, rules: NormalizationRules): JsonObject {
-  if ('error' in message && message.error !== undefined) return { error: message.error };
-  const result = message.result ?? null;
-  if (!isObject(result)) return { result };
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(result)) {
-    if (rules.paramKeys.includes(key)) continue;
-    if (key === '_meta' && isObject(value)) {
-      const meta: JsonObject = {};
-      for (const [name, item] of Object.entries(value)) {
-        if (rules.metaKeys.includes(name) || rules.metaPrefixes.some((prefix) => name.startsWith(prefix)))
-          continue;
-        meta[name] = item;
-      }
-      if (Object.keys(meta).length > 0) out._meta = meta;
-      continue;
-    }
-    out[key] = value;
-  }
-  return { result: out };
-}
-
-type Loose = Json | undefined;
-
-/**
- * Both values with their lists of named items lined up: recorded items in recorded order, then live-only ones; a
- * side that lacks an item has a gap there. Lists that are not all uniquely named compare position by position.
- */
-function alignNamed(recorded: Loose, live: Loose): [Loose, Loose] {
-  if (Array.isArray(recorded) && Array.isArray(live)) {
-    const key = nameKey(recorded, live);
-    let a: Loose[] = recorded;
-    let b: Loose[] = live;
-    if (key) {
-      const byName = (items: Json[]) =>
-        new Map(items.map((item) => [(item as JsonObject)[key] as string, item]));
-      const [mine, theirs] = [byName(recorded), byName(live)];
-      const names = [...new Set([...mine.keys(), ...theirs.keys()])];
-      a = names.map((name) => mine.get(name));
-      b = names.map((name) => theirs.get(name));
-    }
-    const pairs = Array.from({ length: Math.max(a.length, b.length) }, (_, i) => alignNamed(a[i], b[i]));
-    return [pairs.slice(0, a.length).map(([x]) => x), pairs.slice(0, b.length).map(([, y]) => y)] as [
-      Loose,
-      Loose,
-    ];
-  }
-  if (isObject(recorded) && isObject(live)) {
-    const a: Record<string, Loose> = { ...recorded };
-    const b: Record<string, Loose> = { ...live };
-    for (const key of Object.keys(a)) if (key in b) [a[key], b[key]] = alignNamed(a[key], b[key]);
-    return [a as Json, b as Json];
-  }
-  return [recorded, live];
-}
-
-function nameKey(recorded: Json[], live: Json[]): string | undefined {
-  if (recorded.length === 0 && live.length === 0) return undefined;
-  const named = (items: Json[], key: string) => {
-    const names = items.map((item) => (isObject(item) ? item[key] : undefined));
-    return names.every((name) => typeof name === 'string') && new Set(names).size === names.length;
-  };
-  return NAME_KEYS.find((key) => named(recorded, key) && named(live, key));
 }
 
 /**

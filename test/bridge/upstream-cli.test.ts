@@ -96,6 +96,11 @@ describe('tapedeck verify --upstream', () => {
     expect(await run(['verify', cassette, '--upstream', everything.url, '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toContain("verify takes a server command after '--' or --upstream URL, not both");
     io.stderr = '';
+    expect(
+      await run(['run', '--cassette', cassette, '--upstream', everything.url, '--', 'node', 's.js']),
+    ).toBe(2);
+    expect(io.stderr).toContain("run takes a server command after '--' or --upstream URL, not both");
+    io.stderr = '';
     expect(await run(['run', '--cassette', cassette, '--header', 'X-A: b', '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toBe('tapedeck: --header needs --upstream URL\n');
   });

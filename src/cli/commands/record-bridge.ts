@@ -17,7 +17,8 @@ import { type RuleFlags, redactionFrom } from './redact.js';
 
 /** The flags the bridge adds to a command, as commander parses them. */
 export interface UpstreamFlags {
-  upstream?: string;
+  /** A URL as given, or as `record` parses it. */
+  upstream?: string | URL;
   stdio?: boolean;
   sse?: boolean;
   header?: string[];
@@ -63,7 +64,7 @@ export function upstreamOptions(command: Command): Command {
  *
  * @example upstreamUrl('http://127.0.0.1:3001/mcp') // → 'http://127.0.0.1:3001/mcp'
  */
-export function upstreamUrl(value: string): string {
+export function upstreamUrl(value: string | URL): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -148,7 +149,7 @@ export function labelFromUrl(url: string): string {
 }
 
 export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags {
-  upstream: string;
+  upstream: string | URL;
   label?: string | undefined;
   /** The trace file, or how to name it from the label (record's --out / --file resolution). */
   path: string | ((label: string) => string);

@@ -27,8 +27,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over HTTP; resolves once it listens. `stop()` kills it and waits for the exit. */
+/**
+ * server-everything over HTTP; resolves once it listens. `stop()` kills it and waits for the exit. The free port
+ * may be taken between the check and the server's own bind: one more try on a fresh port covers that race.
+ */
 export async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
+  try {
+    return await startOnce(mode);
+  } catch {
+    return startOnce(mode);
+  }
+}
+
+async function startOnce(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [EVERYTHING_SERVER, mode], {
     env: { ...process.env, PORT: String(port) },

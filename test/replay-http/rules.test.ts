@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { buildCassette } from '../../src/replay/cassette.js';
-import { type Cassette, type HttpReplayServer, serveHttp } from '../../src/replay/index.js';
+import {
+  type Cassette,
+  type HttpReplayServer,
+  listenUrl,
+  parseListenAddress,
+  servedPath,
+  serveHttp,
+} from '../../src/replay/index.js';
 import type { Json, TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { rawRequest, sseEvents } from './helpers.js';
@@ -205,6 +212,17 @@ describe('the HTTP front door', () => {
       id: undefined,
       data: { id: 0, result: { protocolVersion: '2024-11-05' } },
     });
+  });
+});
+
+describe('listen addresses and paths', () => {
+  it('read HOST:PORT, IPv6 in brackets, and name the recorded path when the transport matches', () => {
+    expect(parseListenAddress('[::1]:0')).toEqual({ host: '::1', port: 0 });
+    expect(listenUrl('::1', 8080, '/mcp')).toBe('http://[::1]:8080/mcp');
+    const recorded = { url: 'http://127.0.0.1:3001/api/mcp?x=1', transport: 'http' };
+    expect(servedPath(recorded, 'streamable')).toBe('/api/mcp');
+    expect(servedPath(recorded, 'sse')).toBe('/sse');
+    expect(servedPath({ transport: 'stdio' }, 'streamable')).toBe('/mcp');
   });
 });
 

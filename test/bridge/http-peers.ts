@@ -46,7 +46,7 @@ async function startOnce(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`server-everything ${mode} did not start: ${log}`)),
       15_000,
@@ -62,6 +62,10 @@ async function startOnce(mode: 'streamableHttp' | 'sse'): Promise<HttpServer> {
       clearTimeout(timer);
       reject(new Error(`server-everything ${mode} exited with ${code}: ${log}`));
     });
+  });
+  await started.catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
   });
   const path = mode === 'sse' ? '/sse' : '/mcp';
   return {

@@ -60,8 +60,9 @@ interface ReplaySettings {
 /** How many unused exchanges the end-of-run report lists one by one. */
 
 /**
- * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back. Only the protocol goes to
- * stdout; misses and the end-of-run report go to stderr. Exit 1 on a miss, an unanswered server→client request, a
+ * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back — or, with `--http`, a
+ * Streamable HTTP (`--sse`: legacy SSE) one that runs until SIGINT / SIGTERM. Only the protocol goes to stdout;
+ * the listening address, misses and the end-of-run report go to stderr. Exit 1 on a miss, an unanswered server→client request, a
  * corrupt cassette line, or unused exchanges (unless --allow-unused); 0 otherwise.
  *
  * @example registerReplay(program); // tapedeck replay traces/session.jsonl --match ordered

@@ -56,7 +56,9 @@ export class ProxiedExchange implements ActiveExchange {
       ctx.mcpPaths.has(this.target.split('?', 1)[0]!) ||
       headers['mcp-session-id'] !== undefined ||
       headers['mcp-protocol-version'] !== undefined ||
-      (headerValue(headers, 'accept') ?? '').includes('text/event-stream');
+      (headerValue(headers, 'accept') ?? '').includes('text/event-stream') ||
+      // A legacy POST endpoint the proxy has not seen announced (it started mid-session).
+      (/[?&]session_?[iI]d=/.test(this.target) && bodyKind(headerValue(headers, 'content-type')) === 'json');
     this.record = ctx.recorder.exchange(
       {
         method: this.method,

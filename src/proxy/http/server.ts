@@ -93,7 +93,10 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   const address = await listen(server, host, options.port ?? HTTP_PROXY_DEFAULTS.port);
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A wildcard address is no place to connect to; the URL names this machine's loopback instead.
+  const connectTo =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const shownHost = connectTo.includes(':') ? `[${connectTo}]` : connectTo;
   const url = `http://${shownHost}:${address.port}${upstream.pathname}`;
   recorder.event('listen', { url, upstream: ctx.upstreamShown });
 

@@ -30,10 +30,12 @@ export function registerRecord(program: Command): void {
   const command = program
     .command('record')
     .description(
-      'Record an MCP session: run the server command and sit between it and the client over stdio, or\n' +
+      'Record an MCP session: run the server command and sit between it and the client over stdio, or ' +
         'with --upstream URL listen on HTTP and forward to a server reached over HTTP.',
     )
-    .usage('[options] -- <command> [args...]')
+    .usage(
+      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [options]',
+    )
     .argument('[command...]', 'the server command, after --')
     .option('--out <dir>', 'folder for the trace (default: $TAPEDECK_DIR or ~/.tapedeck/traces)')
     .option('--file <file>', 'exact trace file path (instead of --out)')

@@ -33,13 +33,17 @@ export class ServerScriptBuilder {
     Exchange,
     { message: ServerMessage; from: number | undefined; owner: Owner }
   >();
-  /** The client message the next unsolicited server message would follow. */
-  private last: { anchor: Anchor; time: number | undefined } = { anchor: { kind: 'start' }, time: undefined };
+  /**
+   * Per connection (an HTTP recording holds several MCP sessions): the client message the next unsolicited server
+   * message on that connection would follow.
+   */
+  private readonly last = new Map<string, Last>();
+  /** Time of the trace's first message: what `start` anchors count from. */
+  private startTime: number | undefined;
 
   /** Takes one pairing event of this server; `order` is its position in the trace (strictly increasing). */
   push(event: Exclude<PairEvent, { kind: 'line' }>, order: number): void {
-    if (event.kind !== 'unanswered' && this.last.anchor.kind === 'start' && this.last.time === undefined)
-      this.last.time = event.ref.time;
+    if (event.kind !== 'unanswered' && this.startTime === undefined) this.startTime = event.ref.time;
     switch (event.kind) {
       case 'request':
         if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order);
@@ -100,7 +104,7 @@ export class ServerScriptBuilder {
     };
     this.exchanges.push(exchange);
     this.clientExchanges.set(paired, exchange);
-    this.last = { anchor: { kind: 'request', exchange: exchange.ordinal }, time: ref.time };
+    this.last.set(connOf(ref), { anchor: { kind: 'request', exchange: exchange.ordinal }, time: ref.time });
   }
 
   private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number): void {
@@ -122,10 +126,12 @@ export class ServerScriptBuilder {
     this.asks.delete(paired);
     ask.message.answer = rawItem(ref);
     ask.message.answeredAtMs = since(ref.time, ask.from);
-    this.last =
+    this.last.set(
+      connOf(ref),
       ask.owner.kind === 'exchange'
         ? { anchor: { kind: 'request', exchange: ask.owner.exchange.ordinal }, time: ask.owner.exchange.time }
-        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, time: ref.time };
+        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, time: ref.time },
+    );
   }
 
   private clientNotification(ref: MessageRef, order: number): void {
@@ -133,7 +139,7 @@ export class ServerScriptBuilder {
     const index = this.notifications.length;
     const method = typeof message.method === 'string' ? message.method : '';
     this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo });
-    this.last = { anchor: { kind: 'notification', notification: index }, time: ref.time };
+    this.last.set(connOf(ref), { anchor: { kind: 'notification', notification: index }, time: ref.time });
   }
 
   private serverMessage(
@@ -163,15 +169,16 @@ export class ServerScriptBuilder {
       return;
     }
     const listen = subscribed ? this.clientOwner(parent) : undefined;
+    const last = this.last.get(connOf(ref)) ?? { anchor: { kind: 'start' }, time: this.startTime };
     const unsolicited: UnsolicitedMessage = {
       ...base,
-      atMs: since(ref.time, this.last.time),
+      atMs: since(ref.time, last.time),
       index: this.unsolicited.length,
-      anchor: this.last.anchor,
+      anchor: last.anchor,
       subscription: listen?.ordinal,
     };
     this.unsolicited.push(unsolicited);
-    if (ask) this.asks.set(ask, { message: unsolicited, from: this.last.time, owner: unsolicited });
+    if (ask) this.asks.set(ask, { message: unsolicited, from: last.time, owner: unsolicited });
   }
 
   /** The client request a server message belongs to: its parent, or the parent of the server request it concerns. */
@@ -186,6 +193,16 @@ export class ServerScriptBuilder {
 }
 
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
+
+interface Last {
+  anchor: Anchor;
+  time: number | undefined;
+}
+
+/** The connection a message travelled on ('' when the trace names none, as over stdio). */
+function connOf(ref: MessageRef): string {
+  return typeof ref.line.conn === 'string' ? ref.line.conn : '';
+}
 
 /** The JSON-RPC object of one item (a batch line holds several). */
 function rawItem(ref: MessageRef): JsonObject {

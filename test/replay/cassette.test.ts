@@ -173,3 +173,33 @@ describe('building from plain trace lines', () => {
     expect(cassette.warnings).toEqual(['response to unknown id 9 left out']);
   });
 });
+
+describe('a cassette of several HTTP sessions', () => {
+  it('anchors a session’s unsolicited message to that session’s last client message, not another’s', async () => {
+    const T = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
+    const line = (seq: number, ms: number, dir: 'in' | 'out', conn: string, raw: object) => ({
+      t: T(ms),
+      seq,
+      dir,
+      conn,
+      raw,
+    });
+    const lines = [
+      { v: 1, type: 'meta', startedAt: T(0), label: 'two sessions', transport: 'http' },
+      line(1, 0, 'in', 'A', req(0, 'initialize', { protocolVersion: '2025-06-18' })),
+      line(2, 5, 'out', 'A', res(0, { protocolVersion: '2025-06-18' })),
+      line(3, 10, 'in', 'A', note('notifications/initialized')),
+      line(4, 20, 'in', 'B', req(0, 'initialize', { protocolVersion: '2025-06-18' })),
+      line(5, 25, 'out', 'B', res(0, { protocolVersion: '2025-06-18' })),
+      // On A's standalone stream, after B's initialize: it follows A's initialized notification.
+      line(6, 40, 'out', 'A', note('notifications/tools/list_changed')),
+    ];
+    const cassette = await buildCassette(lines as never);
+    expect(cassette.unsolicited).toHaveLength(1);
+    expect(cassette.unsolicited[0]).toMatchObject({
+      method: 'notifications/tools/list_changed',
+      anchor: { kind: 'notification', notification: 0 },
+      atMs: 30,
+    });
+  });
+});

@@ -113,6 +113,23 @@ describe('event streams through the recording proxy', () => {
     expect(later).toContain('"method":"later"');
   });
 
+  it('passes an event stream it does not record straight through, even one that then goes quiet', async () => {
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, SSE_HEAD);
+      res.write('event: tick\ndata: 1\n\n');
+    });
+    recording = await startRecording(`${upstream.origin}/mcp`);
+    const other = recording.proxy.url.replace(/\/mcp$/, '/feed');
+    const res = await new Promise<IncomingMessage>((resolve) => request(other, resolve).end());
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    await until(() => text === 'event: tick\ndata: 1\n\n', 'the first event while the stream stays open');
+    expect(messagesOf(recording.sink.lines)).toEqual([]);
+    res.destroy();
+  });
+
   it('aborts the upstream request when the client goes away mid-stream', async () => {
     let upstreamClosed = false;
     upstream = await startUpstream((_req, res) => {

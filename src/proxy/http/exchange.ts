@@ -131,10 +131,11 @@ export class ProxiedExchange implements ActiveExchange {
     const status = upRes.statusCode ?? 502;
     const recorded = traceHeaders(upRes.rawHeaders);
     const sse = bodyKind(headerValue(recorded, 'content-type')) === 'sse';
-    // Only a GET event stream can carry a legacy `endpoint` event; rewriting it changes the body's length.
-    const holding = this.method === 'GET' && sse && status === 200;
-    const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
     this.record.response(status, recorded);
+    // Only a GET event stream can carry a legacy `endpoint` event, and only one whose events are read can be
+    // released at its first event. Rewriting the event changes the body's length.
+    const holding = this.method === 'GET' && sse && status === 200 && this.record.readsEvents;
+    const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
     if (upRes.statusMessage !== undefined) res.writeHead(status, upRes.statusMessage, headers);
     else res.writeHead(status, headers);
     // An event stream may stay quiet for minutes: the client must see the head now, not with the first event.

@@ -195,6 +195,11 @@ export class HttpExchangeRecorder {
     }
   }
 
+  /** True once the response head showed an event stream whose events this recorder reads. */
+  get readsEvents(): boolean {
+    return this.tap !== undefined;
+  }
+
   /** A chunk of the response body, as forwarded (still content-encoded). */
   responseChunk(chunk: Buffer): void {
     this.decoder?.write(chunk);

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
 import { registerMcp } from './mcp.js';
-import { registerPush } from './push.js';
 import { registerRecord } from './record.js';
 import { registerRedact } from './redact.js';
 import { registerReplay } from './replay.js';
 import { registerRun } from './run.js';
 import { registerScan } from './scan.js';
-import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 import { registerVerify } from './verify.js';
@@ -23,7 +21,5 @@ export function registerCommands(program: Command): void {
   registerReplay(program);
   registerVerify(program);
   registerRun(program);
-  registerServe(program);
-  registerPush(program);
   registerMcp(program);
 }

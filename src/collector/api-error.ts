@@ -1,0 +1,61 @@
+/**
+ * Failures the API answers with: an HTTP status, a stable string code and one line fit to show a person. Every
+ * error response has the body `{"error":{"code","message", …details}}`.
+ */
+
+export type ApiErrorCode =
+  | 'bad_request'
+  | 'bad_id'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'gone'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'malformed_line'
+  | 'unsupported_format'
+  | 'rate_limited'
+  | 'upgrade_required'
+  | 'internal';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 426 | 429 | 500,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** The JSON body of the response. */
+  body(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, ...this.details } };
+  }
+}
+
+/** 413 naming the limit. */
+export function tooLarge(limit: number): ApiError {
+  return new ApiError(
+    413,
+    'payload_too_large',
+    `request body is over the limit of ${formatBytes(limit)} (${limit} bytes); start the collector with a larger --max-body`,
+    { limit },
+    { connection: 'close' },
+  );
+}
+
+/** A byte count as a person reads it. @example formatBytes(1536) === '1.5 KiB' */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${bytes} bytes`;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

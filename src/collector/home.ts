@@ -1,0 +1,126 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { TapedeckError } from '../errors.js';
+import { tapedeckHome } from '../redact/key-store.js';
+
+/**
+ * Where the collector keeps its files (the database and the write token) and how the token is made: 32 random
+ * bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`, `push` and `record --live`.
+ */
+
+/** `<tapedeck home>/tapedeck.db`, the home being `$TAPEDECK_HOME` or `~/.tapedeck`. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(tapedeckHome(env), 'tapedeck.db');
+}
+
+/** `<tapedeck home>/token`. */
+export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(tapedeckHome(env), 'token');
+}
+
+/** A path as a person reads it: the home folder shown as `~`. @example shownPath('/home/me/.tapedeck/token') // '~/.tapedeck/token' */
+export function shownPath(path: string): string {
+  const home = homedir();
+  return home !== '' && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+const TOKEN_PATTERN = /^[0-9a-f]{64}$/;
+
+/**
+ * Reads the token at `path`, creating it first when missing. Creation is atomic (written under a temporary name
+ * and hard-linked into place), so two processes starting at once agree on one token.
+ *
+ * @example const token = loadOrCreateToken(tokenPath());
+ */
+export function loadOrCreateToken(path: string): string {
+  const existing = readToken(path);
+  if (existing !== undefined) return existing;
+  createToken(path);
+  const created = readToken(path);
+  if (created === undefined) throw tokenError(path, 'it vanished right after it was created');
+  return created;
+}
+
+/**
+ * Reads the token at `path`, or undefined when there is none.
+ *
+ * @example readToken(tokenPath()) // → 'a3f…' (64 hex digits)
+ */
+export function readToken(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw tokenError(path, `cannot read it: ${(err as Error).message}`);
+  }
+  if (!TOKEN_PATTERN.test(text))
+    throw tokenError(path, 'it does not hold 64 hex digits; delete it to make a new one');
+  return text;
+}
+
+/** Compares a presented token with the real one in constant time. */
+export function tokenMatches(presented: string | undefined, token: string): boolean {
+  if (presented === undefined) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Creates the folder of `path` 0700 (only the folders created here are tightened) and, when `file` is set, the
+ * file itself 0600 if it does not exist yet, so SQLite's side files inherit that mode.
+ */
+export function ensurePrivateFile(path: string, file: boolean): void {
+  const dir = dirname(path);
+  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) chmodSync(at, 0o700);
+  if (!file) return;
+  const fd = openSync(path, 'a', 0o600);
+  closeSync(fd);
+  chmodSync(path, 0o600);
+}
+
+function createToken(path: string): void {
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    ensurePrivateFile(path, false);
+    const token = `${randomBytes(32).toString('hex')}\n`;
+    writeFileSync(temp, token, { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(temp, path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // Another process created it first: theirs is the token.
+      if (code === 'EEXIST') return;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+      writeFileSync(path, token, { flag: 'wx', mode: 0o600 });
+    }
+  } catch (err) {
+    throw tokenError(path, `cannot create it: ${(err as Error).message}`);
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never written, or already gone.
+    }
+  }
+}
+
+function tokenError(path: string, problem: string): TapedeckError {
+  return new TapedeckError(
+    'io',
+    `collector token ${path}: ${problem} (set TAPEDECK_HOME to use another folder)`,
+  );
+}

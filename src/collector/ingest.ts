@@ -1,0 +1,126 @@
+import { decodeValue } from '../trace/decode.js';
+import { splitLines } from '../trace/reader.js';
+import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
+import { ApiError } from './api-error.js';
+import type { LineIndexer } from './columns.js';
+import type { LineBatch, TraceStore, WriteMode } from './store.js';
+
+/**
+ * Ingestion of trace lines (tapedeck / mcp-tape JSONL) as they stream in: split into lines, decoded, given their
+ * search columns, and written a batch at a time — one transaction per batch, so memory stays flat whatever the
+ * size of the body. A malformed line stops the request with 400 naming its line number and the problem.
+ */
+
+export interface IngestTarget {
+  store: TraceStore;
+  n: number;
+  mode: WriteMode;
+  indexer: LineIndexer;
+  /** Record lines per transaction. */
+  batchLines: number;
+}
+
+export interface IngestResult {
+  /** Record lines stored (the meta and end lines are not counted). */
+  lines: number;
+  /** Lines already stored before (a retried append). */
+  duplicates: number;
+  /** Lines of a type this version does not know; readers skip them, so the store does too. */
+  skipped: number;
+  /** What was accepted with a remark, e.g. a cut-off last line. */
+  warnings: string[];
+}
+
+/** Collects lines and writes them in batches; shared by the JSONL path and the import path. */
+export class BatchWriter {
+  private batch: LineBatch = { records: [] };
+  private metaSeen = false;
+  readonly result: IngestResult = { lines: 0, duplicates: 0, skipped: 0, warnings: [] };
+
+  constructor(private readonly target: IngestTarget) {}
+
+  add(line: TraceLine, text: string): void {
+    if (line.type === 'meta') {
+      // The first meta is the trace's; later ones (segments, concatenated traces) add nothing.
+      if (!this.metaSeen) this.batch.meta = { line: line as MetaLine, text };
+      this.metaSeen = true;
+    } else if (line.type === 'end') {
+      this.batch.end = { line: line as EndLine, text };
+    } else {
+      const record = line as RecordLine;
+      this.batch.records.push({ line: record, text, columns: this.target.indexer.columns(record) });
+      if (this.batch.records.length >= this.target.batchLines) this.flush();
+    }
+  }
+
+  flush(): void {
+    const batch = this.batch;
+    if (batch.records.length === 0 && batch.meta === undefined && batch.end === undefined) return;
+    this.batch = { records: [] };
+    const written = this.target.store.write(this.target.n, batch, this.target.mode);
+    this.result.lines += written.stored.length;
+    this.result.duplicates += written.duplicates;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads JSONL trace lines from `chunks` into the trace `target.n`.
+ *
+ * @example const result = await ingestJsonl(bodyChunks, { store, n: row.n, mode: 'upload', indexer, batchLines: 5000 });
+ */
+export async function ingestJsonl(
+  chunks: AsyncIterable<Uint8Array>,
+  target: IngestTarget,
+  maxLineBytes?: number,
+): Promise<IngestResult> {
+  const writer = new BatchWriter(target);
+  const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+  for await (const raw of splitLines(chunks, options)) {
+    if (raw.overflowBytes !== undefined) {
+      throw malformed(
+        raw.lineNo,
+        `the line is ${raw.overflowBytes} bytes long, over the limit of ${maxLineBytes}`,
+      );
+    }
+    if (raw.bytes.length === 0) continue;
+    let text: string;
+    let value: unknown;
+    try {
+      text = utf8.decode(raw.bytes);
+    } catch {
+      if (cutOff(writer, raw.lineNo, raw.terminated, 'not valid UTF-8')) continue;
+      throw malformed(raw.lineNo, 'not valid UTF-8');
+    }
+    if (text.trim() === '') continue;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      const why = `not valid JSON (${(err as Error).message})`;
+      if (cutOff(writer, raw.lineNo, raw.terminated, why)) continue;
+      throw malformed(raw.lineNo, why);
+    }
+    const decoded = decodeValue(value);
+    if (decoded.kind === 'invalid') throw malformed(raw.lineNo, decoded.reason);
+    if (decoded.kind === 'unknown') {
+      writer.result.skipped += 1;
+      continue;
+    }
+    writer.add(decoded.line, text);
+  }
+  writer.flush();
+  return writer.result;
+}
+
+/** A last line without a newline that does not parse is a recorder cut off mid-write: accepted with a warning. */
+function cutOff(writer: BatchWriter, lineNo: number, terminated: boolean, why: string): boolean {
+  if (terminated) return false;
+  writer.result.warnings.push(`line ${lineNo}: the last line is cut off (no newline, ${why}); ignored`);
+  return true;
+}
+
+/** 400 naming the line and what is wrong with it. */
+export function malformed(lineNo: number, problem: string): ApiError {
+  return new ApiError(400, 'malformed_line', `line ${lineNo}: ${problem}`, { line: lineNo });
+}

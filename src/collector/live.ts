@@ -1,0 +1,188 @@
+import type { WebSocket } from 'ws';
+import type { LiveOptions } from './options.js';
+import { pageLines } from './queries.js';
+import type { StoredLine, TraceStore } from './store.js';
+
+/**
+ * The live websocket: a viewer gets the lines after `since` (the snapshot, read from the store a page at a time
+ * and paced by the socket's send buffer), then every line as it is committed. A viewer that cannot keep up is
+ * never allowed to grow the collector's memory: once its send buffer holds more than `maxBufferedBytes`, lines
+ * for it are dropped and counted, and it is told `{type:"dropped",count}` as soon as it has caught up; it can
+ * fetch the gap by seq or reconnect with `?since=`. Frames (text, JSON):
+ *   {"type":"lines","lines":[<trace line>, …]}   {"type":"dropped","count":N}   {"type":"end","line":<end line>}
+ * After `end` the socket is closed (1000). A deleted trace closes it with 4404. Pings go out every
+ * `heartbeatMs`; a viewer that missed the previous pong is cut off.
+ */
+
+const OPEN = 1;
+
+interface Viewer {
+  ws: WebSocket;
+  traceId: string;
+  n: number;
+  state: 'snapshot' | 'live';
+  lastSent: number;
+  dropped: number;
+  dropTimer: NodeJS.Timeout | undefined;
+  alive: boolean;
+}
+
+export class LiveHub {
+  private readonly viewers = new Map<string, Set<Viewer>>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: TraceStore,
+    private readonly options: LiveOptions,
+  ) {
+    store.on({
+      append: (id, lines) => this.append(id, lines),
+      end: (id, text) => this.end(id, text),
+      remove: (id) => this.removed(id),
+    });
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Starts serving a connected viewer: snapshot after `since`, then appends. */
+  attach(ws: WebSocket, trace: { id: string; n: number }, since: number): void {
+    const viewer: Viewer = {
+      ws,
+      traceId: trace.id,
+      n: trace.n,
+      state: 'snapshot',
+      lastSent: since,
+      dropped: 0,
+      dropTimer: undefined,
+      alive: true,
+    };
+    let set = this.viewers.get(trace.id);
+    if (set === undefined) {
+      set = new Set();
+      this.viewers.set(trace.id, set);
+    }
+    set.add(viewer);
+    ws.on('pong', () => {
+      viewer.alive = true;
+    });
+    ws.on('close', () => this.detach(viewer));
+    ws.on('error', () => ws.terminate());
+    this.snapshot(viewer).catch(() => ws.terminate());
+  }
+
+  /** Viewers connected right now. */
+  get size(): number {
+    let total = 0;
+    for (const set of this.viewers.values()) total += set.size;
+    return total;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const set of this.viewers.values()) for (const viewer of set) viewer.ws.terminate();
+    this.viewers.clear();
+  }
+
+  private async snapshot(viewer: Viewer): Promise<void> {
+    const { ws } = viewer;
+    const page = this.options.snapshotLines;
+    while (ws.readyState === OPEN) {
+      if (ws.bufferedAmount > this.options.maxBufferedBytes) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      const lines = pageLines(this.store, viewer.n, viewer.lastSent, page);
+      if (lines.length > 0) this.send(viewer, lines);
+      if (lines.length < page) {
+        // Caught up. This runs in the same turn as the last read, so no commit can slip in between.
+        viewer.state = 'live';
+        const row = this.store.get(viewer.traceId);
+        if (row?.end_line != null) this.finish(viewer, row.end_line);
+        return;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private append(id: string, lines: readonly StoredLine[]): void {
+    const set = this.viewers.get(id);
+    if (set === undefined) return;
+    for (const viewer of set) {
+      if (viewer.state !== 'live' || viewer.ws.readyState !== OPEN) continue;
+      const fresh = lines.filter((line) => line.seq > viewer.lastSent);
+      if (fresh.length === 0) continue;
+      if (viewer.ws.bufferedAmount > this.options.maxBufferedBytes) {
+        viewer.dropped += fresh.length;
+        viewer.lastSent = fresh[fresh.length - 1]!.seq;
+        this.watchDrops(viewer);
+        continue;
+      }
+      this.flushDrops(viewer);
+      this.send(viewer, fresh);
+    }
+  }
+
+  private end(id: string, endText: string): void {
+    for (const viewer of this.viewers.get(id) ?? []) {
+      if (viewer.state === 'live') this.finish(viewer, endText);
+    }
+  }
+
+  private removed(id: string): void {
+    for (const viewer of this.viewers.get(id) ?? []) viewer.ws.close(4404, 'trace deleted');
+  }
+
+  private finish(viewer: Viewer, endText: string): void {
+    this.flushDrops(viewer, true);
+    if (viewer.ws.readyState !== OPEN) return;
+    viewer.ws.send(`{"type":"end","line":${endText}}`);
+    viewer.ws.close(1000, 'end');
+  }
+
+  private send(viewer: Viewer, lines: readonly StoredLine[]): void {
+    let frame = '{"type":"lines","lines":[';
+    for (let i = 0; i < lines.length; i += 1) frame += i === 0 ? lines[i]!.text : `,${lines[i]!.text}`;
+    viewer.ws.send(`${frame}]}`);
+    viewer.lastSent = lines[lines.length - 1]!.seq;
+  }
+
+  /** Tells a viewer how many lines it missed, once its send buffer has room again (or at the end, regardless). */
+  private flushDrops(viewer: Viewer, force = false): void {
+    if (viewer.dropped === 0 || viewer.ws.readyState !== OPEN) return;
+    if (!force && viewer.ws.bufferedAmount > this.options.maxBufferedBytes) return;
+    viewer.ws.send(`{"type":"dropped","count":${viewer.dropped}}`);
+    viewer.dropped = 0;
+  }
+
+  private watchDrops(viewer: Viewer): void {
+    if (viewer.dropTimer !== undefined) return;
+    const check = () => {
+      viewer.dropTimer = undefined;
+      if (viewer.dropped === 0 || viewer.ws.readyState !== OPEN) return;
+      this.flushDrops(viewer);
+      if (viewer.dropped > 0) this.watchDrops(viewer);
+    };
+    viewer.dropTimer = setTimeout(check, 25);
+    viewer.dropTimer.unref();
+  }
+
+  private detach(viewer: Viewer): void {
+    if (viewer.dropTimer !== undefined) clearTimeout(viewer.dropTimer);
+    const set = this.viewers.get(viewer.traceId);
+    set?.delete(viewer);
+    if (set?.size === 0) this.viewers.delete(viewer.traceId);
+  }
+
+  private beat(): void {
+    for (const set of this.viewers.values()) {
+      for (const viewer of set) {
+        if (!viewer.alive) {
+          viewer.ws.terminate();
+          continue;
+        }
+        viewer.alive = false;
+        viewer.ws.ping();
+      }
+    }
+  }
+}

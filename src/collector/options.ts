@@ -1,0 +1,98 @@
+/**
+ * The collector's knobs as data, with their defaults in one place. The CLI (`tapedeck serve`) fills these from
+ * flags; `record --live` and tests build them directly.
+ */
+
+/** A token bucket: `burst` requests at once, refilled at `perSecond`; per client address. */
+export interface RateLimit {
+  burst: number;
+  perSecond: number;
+}
+
+/** What retention keeps: traces newer than `maxAgeMs` (by last activity), at most `maxBytes` of lines in all. */
+export interface Retention {
+  maxAgeMs?: number | undefined;
+  maxBytes?: number | undefined;
+  /** How often retention runs after the first run at start. */
+  intervalMs: number;
+}
+
+/** The live websocket: heartbeat and how far a slow viewer may fall behind before lines are dropped for it. */
+export interface LiveOptions {
+  heartbeatMs: number;
+  /** Bytes waiting in a socket's send buffer past which live lines are dropped (and counted) for that viewer. */
+  maxBufferedBytes: number;
+  /** Lines per frame while a snapshot is sent. */
+  snapshotLines: number;
+}
+
+export interface CollectorOptions {
+  /** The SQLite database file (created 0600, its folder 0700). */
+  dbPath: string;
+  /** The write token. */
+  token: string;
+  /** Shown to people as where the token lives (the startup line). */
+  tokenPath?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Reads need the token too; default: only when `host` is not a loopback address. */
+  requireReadToken?: boolean;
+  /** Host names accepted in `Host` / `Origin` besides local ones (only with a non-loopback host). */
+  allowHosts?: readonly string[];
+  /** Largest request body: uploads and appends (413 past it). Small JSON bodies have their own, lower limit. */
+  maxBodyBytes?: number;
+  rateLimit?: RateLimit;
+  retention?: Partial<Retention>;
+  live?: Partial<LiveOptions>;
+  /** Where the built web viewer is (index.html and assets); default `<package>/dist/viewer`. */
+  viewerDir?: string;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+export const COLLECTOR_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 7420,
+  maxBodyBytes: 512 * 1024 * 1024,
+  /** Bodies of the small JSON requests (create a live trace, create a share). */
+  maxJsonBytes: 64 * 1024,
+  rateLimit: { burst: 600, perSecond: 200 } satisfies RateLimit,
+  retention: { intervalMs: 60 * 60 * 1000 } satisfies Retention,
+  live: { heartbeatMs: 15_000, maxBufferedBytes: 4 * 1024 * 1024, snapshotLines: 1000 } satisfies LiveOptions,
+  /** Lines written per transaction while ingesting. */
+  batchLines: 5000,
+  /** Pages of `GET …/lines`: default and largest `limit`. */
+  pageLines: 500,
+  maxPageLines: 5000,
+  /** Share links: default and longest lifetime. */
+  shareTtlMs: 7 * 24 * 60 * 60 * 1000,
+  maxShareTtlMs: 365 * 24 * 60 * 60 * 1000,
+} as const;
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/**
+ * Parses a duration such as `30d`, `12h`, `90m`, `45s`, `2w` or `1500ms`; undefined when it is not one.
+ *
+ * @example parseDuration('30d') === 2_592_000_000
+ */
+export function parseDuration(value: string): number | undefined {
+  const match = /^(\d+)\s*(ms|s|m|h|d|w)$/i.exec(value.trim());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]!;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** True for an address that only this machine can reach. @example isLoopback('127.0.0.1') === true */
+export function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}

@@ -1,0 +1,186 @@
+/**
+ * The collector's HTTP API, version 1. JSON everywhere unless said otherwise; every error is
+ * `{"error":{"code":"<string>","message":"<one line>", …details}}` with the status below.
+ *
+ * Access
+ * - Every request: `Host` must name this machine (localhost, 127.x.x.x, [::1]) or a name given with
+ *   --allow-host; a browser `Origin`, when sent, likewise — otherwise 403 `forbidden`.
+ * - Writes (POST, DELETE, and listing a trace's shares) need `Authorization: Bearer <token>` — the token in
+ *   `<tapedeck home>/token` — otherwise 401 `unauthorized`.
+ * - Reads need the token too when the collector is bound to a non-loopback address; on 127.0.0.1 they do not.
+ * - The live websocket also takes the token as `?token=<token>` or as a subprotocol: offer
+ *   `["tapedeck", "tapedeck.token.<token>"]`; the collector selects `tapedeck`.
+ * - `/api/v1/shares/<shareId>/…` needs no token: the share id is the capability, for that one trace only
+ *   (unknown share 404 `not_found`; expired or revoked 410 `gone`).
+ * - Per client address a token bucket (default 600 at once, 200/s): 429 `rate_limited` with `Retry-After`.
+ * - Bodies over the limit (default 512 MiB, --max-body): 413 `payload_too_large` naming the limit.
+ * - Malformed ids: 400 `bad_id`; unknown ids: 404 `not_found`. Ids never touch the file system.
+ *
+ * Ids: trace ids are 16 characters `[A-Za-z0-9_-]`; share ids 32.
+ *
+ * Routes
+ * GET    /api/v1/health                      → {ok: true, name: "tapedeck", version}
+ * GET    /api/v1/traces                      search, newest first → {traces: TraceSummary[], next: cursor|null}
+ *          ?label=<substring> &server= &tool= &method= &errors=true|false &state=live|complete
+ *          &from=<ISO|ms> &to=<ISO|ms> (start time range) &limit=1..500 (default 50) &before=<next cursor>
+ * POST   /api/v1/traces                      upload a trace; body = the file (tapedeck / mcp-tape JSONL, mcporter
+ *          NDJSON, shack JSON, HTTP exchanges JSON), streamed. ?label= overrides the label, ?format= skips
+ *          detection. → 201 {id, lines, format, skipped, warnings: string[], url (viewer), trace: TraceSummary}
+ *          Malformed line → 400 `malformed_line` {line: <number>} "line 12: not valid JSON (…)";
+ *          unknown format → 400 `unsupported_format`. Acknowledged (201) means committed.
+ * POST   /api/v1/traces/live                 new live trace; body {label?} → 201 {id, url (viewer), trace}
+ * POST   /api/v1/traces/:id/lines            append to a live trace; body = JSONL trace lines (meta first, records,
+ *          end last). Lines whose seq is at or below the last stored one are skipped as already stored (retries
+ *          are safe). → {appended, duplicates, skipped, lastSeq, ended}. Not live → 409 `conflict`.
+ * GET    /api/v1/traces/:id                  → TraceSummary
+ * GET    /api/v1/traces/:id/lines            a page of lines by seq → {id, lines: TraceLine[], next, lastSeq,
+ *          state, end}. ?after=<seq> (default 0) &limit=1..5000 (default 500); filters: &dir=in|out
+ *          &kind=message|text|stderr|http|event &method= &tool= &server= &errors=true|false (a response carries
+ *          its request's method and tool). `next` is the seq to pass as `after` for the next page, null when this
+ *          page reached the end; `end` is the end line once the page reached it (else null).
+ * GET    /api/v1/traces/:id/trace.jsonl      the whole trace as tapedeck JSONL (meta, records, end), streamed
+ * DELETE /api/v1/traces/:id                  → {deleted: id}; live viewers are closed with 4404
+ * GET    /api/v1/traces/:id/live?since=<seq> websocket (see live.ts): snapshot after `since`, then appends;
+ *          frames {type:"lines",lines:[…]}, {type:"dropped",count}, {type:"end",line}
+ * POST   /api/v1/traces/:id/shares           body {expiresIn?: seconds | "7d"} (default 7d, at most 365d)
+ *          → 201 ShareInfo + {url (viewer: <base>/#share=<shareId>), api: "/api/v1/shares/<shareId>"}
+ * GET    /api/v1/traces/:id/shares           → {shares: ShareInfo[]} (token always required)
+ * DELETE /api/v1/shares/:share               revoke → {revoked: shareId}
+ * GET    /api/v1/shares/:share               → {share: ShareInfo, trace: TraceSummary}
+ * GET    /api/v1/shares/:share/lines         as /traces/:id/lines
+ * GET    /api/v1/shares/:share/trace.jsonl   as /traces/:id/trace.jsonl
+ * GET    /api/v1/shares/:share/live          as /traces/:id/live
+ * GET    /, /<asset>                         the built web viewer (dist/viewer), or a page saying it is not built
+ *
+ * TraceSummary: {id, label, server, servers[], transport, format, state: "live"|"complete", startedAt,
+ *   createdAt, updatedAt, lines, bytes, messages: {in, out}, errors, lastSeq, ended, endReason,
+ *   tools: [{name, calls}], methods: [{name, count}]}  (see queries.ts)
+ * ShareInfo: {id, traceId, createdAt, expiresAt, revoked}
+ */
+
+import { Hono } from 'hono';
+import type { UpgradeWebSocket } from 'hono/ws';
+import { VERSION } from '../version.js';
+import { ApiError } from './api-error.js';
+import type { LineIndexer } from './columns.js';
+import { checkHostOrigin, hasToken } from './guard.js';
+import type { Ctx, Env } from './http.js';
+import type { LiveHub } from './live.js';
+import type { TokenBuckets } from './rate-limit.js';
+import { shareRoutes } from './share-routes.js';
+import type { TraceStore } from './store.js';
+import { traceRoutes } from './trace-routes.js';
+import { viewerFile } from './viewer-files.js';
+
+/** What the routes work with. */
+export interface CollectorContext {
+  store: TraceStore;
+  hub: LiveHub;
+  token: string;
+  /** Reads need the token too (the collector is bound to a non-loopback address). */
+  readNeedsToken: boolean;
+  allowHosts: ReadonlySet<string>;
+  buckets: TokenBuckets;
+  maxBodyBytes: number;
+  maxJsonBytes: number;
+  batchLines: number;
+  /** Where uploads in formats that need a second pass are spooled (the database's folder). */
+  spoolDir: string;
+  viewerDir: string;
+  now: () => number;
+  /** Column state of live traces between appends, by trace key. */
+  indexers: Map<number, LineIndexer>;
+  upgradeWebSocket: UpgradeWebSocket;
+}
+
+/**
+ * The collector as a Hono app: the guards, the API and the viewer's files.
+ *
+ * @example const app = createApp(context); const response = await app.request('/api/v1/health', { headers: { host: '127.0.0.1' } });
+ */
+export function createApp(ctx: CollectorContext): Hono<Env> {
+  const app = new Hono<Env>();
+  app.onError((err) => errorResponse(err));
+  app.use('*', async (c, next) => {
+    const refusal = checkHostOrigin(c.req.header('host'), c.req.header('origin'), ctx.allowHosts);
+    if (refusal !== undefined) throw new ApiError(403, 'forbidden', refusal);
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+  });
+  app.use('/api/*', async (c, next) => {
+    const client = c.env?.incoming?.socket?.remoteAddress ?? 'local';
+    const wait = ctx.buckets.take(client);
+    if (wait > 0) {
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `too many requests; retry in ${wait} s`,
+        { retryAfter: wait },
+        {
+          'retry-after': String(wait),
+        },
+      );
+    }
+    await next();
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');
+  });
+  app.get('/api/v1/health', (c) => c.json({ ok: true, name: 'tapedeck', version: VERSION }));
+  traceRoutes(app, ctx);
+  shareRoutes(app, ctx);
+  app.all('/api/*', (c) => {
+    throw new ApiError(404, 'not_found', `no such API route: ${c.req.method} ${new URL(c.req.url).pathname}`);
+  });
+  app.get('*', async (c) => {
+    const response = await viewerFile(ctx.viewerDir, new URL(c.req.url).pathname);
+    if (response === undefined) throw new ApiError(404, 'not_found', 'no such file');
+    return response;
+  });
+  return app;
+}
+
+/** Writes need the token; 401 otherwise. */
+export function requireWrite(ctx: CollectorContext, c: Ctx): void {
+  if (!hasToken({ authorization: c.req.header('authorization') }, ctx.token)) throw unauthorized(c);
+}
+
+/** Reads need the token only on a non-loopback address; websockets may carry it as a query or subprotocol. */
+export function requireRead(ctx: CollectorContext, c: Ctx, websocket = false): void {
+  if (!ctx.readNeedsToken) return;
+  const presented = websocket
+    ? {
+        authorization: c.req.header('authorization'),
+        query: c.req.query('token'),
+        protocols: c.req.header('sec-websocket-protocol'),
+      }
+    : { authorization: c.req.header('authorization') };
+  if (!hasToken(presented, ctx.token)) throw unauthorized(c);
+}
+
+function unauthorized(c: Ctx): ApiError {
+  const presented = c.req.header('authorization') !== undefined;
+  return new ApiError(
+    401,
+    'unauthorized',
+    presented
+      ? 'the token is wrong: use the one in <tapedeck home>/token (Authorization: Bearer <token>)'
+      : 'this needs the collector token: send Authorization: Bearer <token> (the token is in <tapedeck home>/token)',
+    {},
+    { 'www-authenticate': 'Bearer realm="tapedeck"' },
+  );
+}
+
+function errorResponse(err: unknown): Response {
+  const error =
+    err instanceof ApiError
+      ? err
+      : new ApiError(500, 'internal', `internal error: ${err instanceof Error ? err.message : String(err)}`);
+  return new Response(JSON.stringify(error.body()), {
+    status: error.status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...error.headers,
+    },
+  });
+}

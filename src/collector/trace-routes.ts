@@ -1,0 +1,251 @@
+import type { Hono, Next } from 'hono';
+import type { WebSocket } from 'ws';
+import { TRACE_FORMATS } from '../trace/import/opened.js';
+import { ApiError } from './api-error.js';
+import { LineIndexer } from './columns.js';
+import {
+  bodyChunks,
+  type Ctx,
+  type Env,
+  jsonBody,
+  queryBool,
+  queryChoice,
+  queryLimit,
+  querySeq,
+  queryText,
+  queryTime,
+} from './http.js';
+import { ingestJsonl } from './ingest.js';
+import { COLLECTOR_DEFAULTS } from './options.js';
+import { pageLines, searchTraces, traceSummary } from './queries.js';
+import { type CollectorContext, requireRead, requireWrite } from './routes.js';
+import { TRACE_ID, type TraceRow } from './store.js';
+import { ingestUpload } from './upload.js';
+
+/** The /api/v1/traces routes (documented in routes.ts). */
+export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
+  const { store } = ctx;
+
+  app.get('/api/v1/traces', (c) => {
+    requireRead(ctx, c);
+    const { rows, next } = searchTraces(store, {
+      label: queryText(c, 'label'),
+      server: queryText(c, 'server'),
+      tool: queryText(c, 'tool'),
+      method: queryText(c, 'method'),
+      from: queryTime(c, 'from'),
+      to: queryTime(c, 'to'),
+      errors: queryBool(c, 'errors'),
+      state: queryChoice(c, 'state', ['live', 'complete'] as const),
+      before: c.req.query('before') === undefined ? undefined : querySeq(c, 'before', 0),
+      limit: queryLimit(c, 50, 500),
+    });
+    return c.json({ traces: rows.map((row) => traceSummary(store, row)), next });
+  });
+
+  app.post('/api/v1/traces', async (c) => {
+    requireWrite(ctx, c);
+    const format = queryChoice(c, 'format', TRACE_FORMATS);
+    const row = store.create({
+      format: format ?? 'tapedeck',
+      state: 'uploading',
+      label: queryText(c, 'label'),
+    });
+    try {
+      const target = {
+        store,
+        n: row.n,
+        mode: 'upload' as const,
+        indexer: new LineIndexer(),
+        batchLines: ctx.batchLines,
+      };
+      const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
+        spoolDir: ctx.spoolDir,
+        format,
+        maxLineBytes: ctx.maxBodyBytes,
+      });
+      const stored = store.get(row.id);
+      if (
+        stored === undefined ||
+        (stored.meta === null && stored.line_count === 0 && stored.end_line === null)
+      )
+        throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
+      store
+        .stmt('upload-done', `UPDATE traces SET state = 'complete', format = ? WHERE n = ?`)
+        .run(result.format, row.n);
+      const done = store.get(row.id)!;
+      return c.json(
+        {
+          id: row.id,
+          lines: done.line_count,
+          format: result.format,
+          skipped: result.skipped,
+          warnings: result.warnings,
+          url: viewerUrl(c, `trace=${row.id}`),
+          trace: traceSummary(store, done),
+        },
+        201,
+      );
+    } catch (err) {
+      // Never acknowledged: nothing of it stays.
+      store.remove(row);
+      throw err;
+    }
+  });
+
+  app.post('/api/v1/traces/live', async (c) => {
+    requireWrite(ctx, c);
+    const body = await jsonBody(c, ctx.maxJsonBytes);
+    if (body.label !== undefined && typeof body.label !== 'string')
+      throw new ApiError(400, 'bad_request', `label must be a string; got ${JSON.stringify(body.label)}`);
+    const row = store.create({ format: 'tapedeck', state: 'live', label: body.label?.slice(0, 500) });
+    return c.json({ id: row.id, url: viewerUrl(c, `trace=${row.id}`), trace: traceSummary(store, row) }, 201);
+  });
+
+  app.post('/api/v1/traces/:id/lines', async (c) => {
+    requireWrite(ctx, c);
+    const row = traceRow(ctx, c.req.param('id'));
+    if (row.state !== 'live') {
+      throw new ApiError(
+        409,
+        'conflict',
+        `trace ${row.id} is not live (it is ${row.state}): lines can only be appended to a trace made with POST /api/v1/traces/live before its end line`,
+      );
+    }
+    let indexer = ctx.indexers.get(row.n);
+    if (indexer === undefined) {
+      indexer = new LineIndexer();
+      ctx.indexers.set(row.n, indexer);
+    }
+    const target = { store, n: row.n, mode: 'append' as const, indexer, batchLines: ctx.batchLines };
+    const result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.maxBodyBytes);
+    const after = store.get(row.id);
+    if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
+    return c.json({
+      appended: result.lines,
+      duplicates: result.duplicates,
+      skipped: result.skipped,
+      lastSeq: after?.last_seq ?? row.last_seq,
+      ended: after?.end_line != null,
+    });
+  });
+
+  app.get('/api/v1/traces/:id', (c) => {
+    requireRead(ctx, c);
+    return c.json(traceSummary(store, traceRow(ctx, c.req.param('id'))));
+  });
+
+  app.get('/api/v1/traces/:id/lines', (c) => {
+    requireRead(ctx, c);
+    return linesResponse(ctx, c, traceRow(ctx, c.req.param('id')));
+  });
+
+  app.get('/api/v1/traces/:id/trace.jsonl', (c) => {
+    requireRead(ctx, c);
+    return jsonlResponse(ctx, traceRow(ctx, c.req.param('id')));
+  });
+
+  app.get('/api/v1/traces/:id/live', (c, next) => {
+    requireRead(ctx, c, true);
+    return liveResponse(ctx, c, next, traceRow(ctx, c.req.param('id')));
+  });
+
+  app.delete('/api/v1/traces/:id', (c) => {
+    requireWrite(ctx, c);
+    const row = traceRow(ctx, c.req.param('id'));
+    store.remove(row);
+    ctx.indexers.delete(row.n);
+    return c.json({ deleted: row.id });
+  });
+}
+
+/** The trace an id names: 400 for a malformed id, 404 for an unknown one. */
+export function traceRow(ctx: CollectorContext, id: string): TraceRow {
+  if (!TRACE_ID.test(id))
+    throw new ApiError(
+      400,
+      'bad_id',
+      `malformed trace id '${id.slice(0, 40)}': expected 16 characters A-Z a-z 0-9 _ -`,
+    );
+  const row = ctx.store.get(id);
+  if (row === undefined || row.state === 'uploading') throw new ApiError(404, 'not_found', `no trace ${id}`);
+  return row;
+}
+
+/** A page of lines (GET …/lines), built from the stored text without parsing it. */
+export function linesResponse(ctx: CollectorContext, c: Ctx, row: TraceRow): Response {
+  const limit = queryLimit(c, COLLECTOR_DEFAULTS.pageLines, COLLECTOR_DEFAULTS.maxPageLines);
+  const lines = pageLines(ctx.store, row.n, querySeq(c, 'after', 0), limit, {
+    dir: queryChoice(c, 'dir', ['in', 'out'] as const),
+    kind: queryChoice(c, 'kind', ['message', 'text', 'stderr', 'http', 'event'] as const),
+    method: queryText(c, 'method'),
+    tool: queryText(c, 'tool'),
+    server: queryText(c, 'server'),
+    errors: queryBool(c, 'errors'),
+  });
+  const full = lines.length === limit;
+  const next = full ? lines[lines.length - 1]!.seq : null;
+  const end = !full && row.end_line !== null ? row.end_line : 'null';
+  const body =
+    `{"id":${JSON.stringify(row.id)},"lines":[${lines.map((line) => line.text).join(',')}],"next":${next},` +
+    `"lastSeq":${row.last_seq},"state":${JSON.stringify(row.state)},"end":${end}}`;
+  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** The whole trace as JSONL, read a page at a time as the client takes it. */
+export function jsonlResponse(ctx: CollectorContext, row: TraceRow): Response {
+  const encoder = new TextEncoder();
+  let after = 0;
+  let started = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        const meta =
+          row.meta ??
+          JSON.stringify({
+            v: 1,
+            type: 'meta',
+            startedAt: new Date(row.created_ms).toISOString(),
+            label: row.label,
+          });
+        controller.enqueue(encoder.encode(`${meta}\n`));
+        return;
+      }
+      const lines = pageLines(ctx.store, row.n, after, 1000);
+      if (lines.length > 0) {
+        after = lines[lines.length - 1]!.seq;
+        controller.enqueue(encoder.encode(`${lines.map((line) => line.text).join('\n')}\n`));
+        return;
+      }
+      const end = ctx.store.get(row.id)?.end_line;
+      if (end != null) controller.enqueue(encoder.encode(`${end}\n`));
+      controller.close();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `inline; filename="${row.id}.jsonl"`,
+    },
+  });
+}
+
+/** Upgrades to the live websocket (426 for a plain GET). */
+export function liveResponse(ctx: CollectorContext, c: Ctx, next: Next, row: TraceRow) {
+  if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
+    throw new ApiError(
+      426,
+      'upgrade_required',
+      'this is a websocket endpoint: connect with a websocket client',
+    );
+  const since = querySeq(c, 'since', 0);
+  return ctx.upgradeWebSocket(() => ({
+    onOpen: (_event, ws) => ctx.hub.attach(ws.raw as WebSocket, row, since),
+  }))(c, next);
+}
+
+/** The viewer's address for a fragment, on the host the client used. */
+export function viewerUrl(c: Ctx, fragment: string): string {
+  return `${new URL(c.req.url).origin}/#${fragment}`;
+}

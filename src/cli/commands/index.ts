@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
+import { registerDiff } from './diff.js';
 import { registerMcp } from './mcp.js';
 import { registerRecord } from './record.js';
 import { registerRedact } from './redact.js';
@@ -16,6 +17,7 @@ export function registerCommands(program: Command): void {
   registerConvert(program);
   registerShow(program);
   registerStats(program);
+  registerDiff(program);
   registerRedact(program);
   registerScan(program);
   registerReplay(program);

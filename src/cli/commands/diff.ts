@@ -1,0 +1,128 @@
+import type { Command } from 'commander';
+import { compileIgnorePath, type IgnorePath } from '../../replay/paths.js';
+import { alignTraces, type TraceAlignment } from '../../trace/align.js';
+import type { Exchange } from '../../trace/exchange.js';
+import { loadTrace } from '../../trace/io.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import type { TraceLine } from '../../trace/types.js';
+import { EXIT, usageError } from '../errors.js';
+import { useColor } from '../format/color.js';
+import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
+
+export interface DiffFlags {
+  json?: boolean;
+  ignore: string[];
+  server?: string;
+  all?: boolean;
+}
+
+export interface DiffIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+}
+
+/** Values in the JSON document may be longer than on a terminal line. */
+const JSON_DIFF = { maxEntries: 50, maxValueLength: 400 };
+
+/** One trace read whole: its lines for alignment and how to name it and its lines in the report. */
+async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
+  const trace = await loadTrace(path, { onDiagnostic: warn });
+  const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)];
+  const side: DiffSide = {
+    path,
+    format: trace.format,
+    label: trace.meta.label,
+    startedAt: trace.meta.startedAt,
+    // Pairing counts the meta as input line 0; entry i is input line i + 1.
+    lineOf: (exchange: Exchange) => trace.entries[exchange.requestRef.index - 1]?.lineNo,
+  };
+  return { lines, side };
+}
+
+/**
+ * Lines two traces up request by request and prints what changed. Resolves to the exit code: 0 the same, 1 they
+ * differ (or a trace had corrupt lines), 2 usage.
+ *
+ * @example process.exitCode = await diffCommand('before.jsonl', 'after.jsonl', { ignore: [] });
+ */
+export async function diffCommand(
+  pathA: string,
+  pathB: string,
+  flags: DiffFlags,
+  io: DiffIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
+  const ignore = compileFlags(flags.ignore);
+  let corrupt = 0;
+  const warn = (d: TraceDiagnostic) => {
+    if (d.severity === 'error') corrupt += 1;
+    // A live or crashed recording has no end line: nothing the diff needs.
+    if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+  };
+  const [a, b] = [await readSide(pathA, warn), await readSide(pathB, warn)];
+  const alignment: TraceAlignment = alignTraces(a.lines, b.lines, {
+    ignore,
+    server: flags.server,
+    labels: [pathA, pathB],
+    ...(flags.json ? { diff: JSON_DIFF } : {}),
+  });
+  const sides = [a.side, b.side] as const;
+  io.stdout.write(
+    flags.json
+      ? `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`
+      : renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
+  );
+  return alignment.summary.identical && corrupt === 0 ? EXIT.ok : EXIT.finding;
+}
+
+function compileFlags(paths: readonly string[]): IgnorePath[] {
+  return paths.map((path) => {
+    try {
+      return compileIgnorePath(path);
+    } catch (err) {
+      throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+    }
+  });
+}
+
+/** Registers `tapedeck diff <a> <b> [--json] [--ignore PATH…] [--server NAME] [--all]`. */
+export function registerDiff(program: Command): void {
+  program
+    .command('diff')
+    .description(
+      'Line two traces up request by request and show what was added, removed or answered differently.',
+    )
+    .argument(
+      '<a>',
+      'the first trace: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+    )
+    .argument('<b>', 'the second trace, compared with the first')
+    .option(
+      '--ignore <path>',
+      'leave this JSONPath of requests or answers out, e.g. $.result.content[0].text (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--server <name>', 'compare only this server of traces that hold several (mcporter)')
+    .option('--json', 'print the diff as JSON (a stable shape, "version": 1)')
+    .option('--all', 'print every unchanged request instead of folding long runs of them')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck diff traces/before.jsonl traces/after.jsonl',
+        "  tapedeck diff before.jsonl after.jsonl --ignore '$.result.content[0].text' --ignore '$.params.arguments.ts'",
+        '  tapedeck diff run1.ndjson run2.ndjson --server github --json | jq \'.items[] | select(.kind != "same")\'',
+        '',
+        'Requests are matched as replay matches them: method and params, without ids, progress tokens, trace context',
+        "or initialize's client details. Markers: = same, ~ changed (a changed argument or answer: path: a → b),",
+        '- only in a, + only in b. Latency is b minus a.',
+        '',
+        'Exit codes: 0 the traces are the same, 1 they differ (or a trace is unreadable), 2 a usage error.',
+      ].join('\n'),
+    )
+    .action(async (a: string, b: string, flags: DiffFlags) => {
+      process.exitCode = await diffCommand(a, b, flags);
+    });
+}

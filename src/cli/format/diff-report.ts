@@ -1,0 +1,223 @@
+import { describeRequest } from '../../replay/describe.js';
+import type { AlignedItem, AlignKind, TraceAlignment, ValueChange, ValueDiff } from '../../trace/align.js';
+import type { Exchange } from '../../trace/exchange.js';
+import { formatValue } from '../../trace/json-diff.js';
+import { createNormalizer } from '../../trace/normalize.js';
+import { type Palette, palette } from './color.js';
+import { formatLatency } from './timeline.js';
+
+/**
+ * The output of `tapedeck diff`: one line per request with a kind marker, what was asked and the latency change; under
+ * a changed one, where it differs (path: a → b). Long runs of unchanged requests fold to a count unless `all`.
+ * `--json` prints {@link DiffDocument} instead.
+ */
+
+/** One side of the diff as the report names it. */
+export interface DiffSide {
+  path: string;
+  format: string;
+  label: string;
+  startedAt: string | undefined;
+  /** 1-based line number of each exchange's request, by pairing index (see `lineOf`). */
+  lineOf: (exchange: Exchange) => number | undefined;
+}
+
+export interface DiffReportOptions {
+  color: boolean;
+  /** Show every unchanged request instead of folding long runs. */
+  all: boolean;
+}
+
+/** Unchanged requests kept on each side of a change when a run is folded. */
+const CONTEXT = 2;
+/** Differences printed per params or result diff. */
+const SHOWN = 3;
+
+const MARKERS: Record<AlignKind, string> = { same: '=', changed: '~', added: '+', removed: '-' };
+
+const describer = createNormalizer();
+
+/** The request in one short phrase: method, target, arguments (normalized: no ids or tokens). */
+function phrase(exchange: Exchange): string {
+  return describeRequest(describer.normalize(exchange.method, exchange.request.params), 60);
+}
+
+function signed(ms: number): string {
+  return `${ms > 0 ? '+' : ms < 0 ? '-' : '±'}${formatLatency(Math.abs(ms))}`;
+}
+
+function latencyText(item: AlignedItem, c: Palette): string {
+  const a = item.a?.latencyMs;
+  const b = item.b?.latencyMs;
+  if (a !== undefined && b !== undefined) {
+    const delta = signed(b - a);
+    return `${formatLatency(a)} → ${formatLatency(b)} ${item.latencyDeltaMs === 0 ? c.dim(`(${delta})`) : `(${delta})`}`;
+  }
+  const one = a ?? b;
+  return one === undefined ? '' : formatLatency(one);
+}
+
+function changeLines(label: string, diff: ValueDiff | undefined, c: Palette): string[] {
+  if (!diff) return [];
+  const lines = diff.entries
+    .slice(0, SHOWN)
+    .map((e: ValueChange) => `      ${e.path}: ${c.red(formatValue(e.a))} → ${c.green(formatValue(e.b))}`);
+  const more = diff.total - Math.min(SHOWN, diff.entries.length);
+  if (more > 0) lines.push(c.dim(`      … and ${more} more ${label} difference${more === 1 ? '' : 's'}`));
+  return lines;
+}
+
+function itemLines(item: AlignedItem, alignment: TraceAlignment, c: Palette): string[] {
+  const colour = { same: c.dim, changed: c.yellow, added: c.green, removed: c.red }[item.kind];
+  const exchange = (item.a ?? item.b) as Exchange;
+  const where = item.kind === 'added' ? `b#${(item.bIndex ?? 0) + 1}` : `#${(item.aIndex ?? 0) + 1}`;
+  const server = alignment.multiServer ? `${c.magenta(`[${item.server ?? '-'}]`)} ` : '';
+  const latency = latencyText(item, c);
+  const head = `${colour(MARKERS[item.kind])} ${c.dim(where.padEnd(6))} ${server}${item.kind === 'same' ? c.dim(phrase(exchange)) : phrase(exchange)}`;
+  return [
+    latency === '' ? head : `${head}  ${c.dim(latency)}`,
+    ...changeLines('params', item.params, c),
+    ...changeLines('answer', item.result, c),
+  ];
+}
+
+/**
+ * The terminal report.
+ *
+ * @example renderDiff(alignTraces(a, b), [sideA, sideB], { color: false, all: false })
+ */
+export function renderDiff(
+  alignment: TraceAlignment,
+  sides: readonly [DiffSide, DiffSide],
+  options: DiffReportOptions,
+): string {
+  const c = palette(options.color);
+  const out: string[] = [];
+  for (const [name, side] of [
+    ['a', sides[0]],
+    ['b', sides[1]],
+  ] as const) {
+    const about = [side.label, side.startedAt].filter(Boolean).join(' · ');
+    out.push(`${c.bold(name)}  ${side.path}${about ? c.dim(`  ${about}`) : ''}`);
+  }
+  out.push('');
+  const { items } = alignment;
+  for (let i = 0; i < items.length; ) {
+    let end = i;
+    while (end < items.length && items[end]?.kind === 'same') end++;
+    const run = end - i;
+    if (!options.all && run > 2 * CONTEXT + 1) {
+      const keepBefore = i === 0 ? 0 : CONTEXT;
+      const keepAfter = end === items.length ? 0 : CONTEXT;
+      for (const item of items.slice(i, i + keepBefore)) out.push(...itemLines(item, alignment, c));
+      const folded = run - keepBefore - keepAfter;
+      out.push(c.dim(`  … ${folded} unchanged request${folded === 1 ? '' : 's'} …`));
+      for (const item of items.slice(end - keepAfter, end)) out.push(...itemLines(item, alignment, c));
+      i = end;
+      continue;
+    }
+    const stop = Math.max(end, i + 1);
+    for (const item of items.slice(i, stop)) out.push(...itemLines(item, alignment, c));
+    i = stop;
+  }
+  if (items.length > 0) out.push('');
+  out.push(summaryLine(alignment, c));
+  return `${out.join('\n')}\n`;
+}
+
+function summaryLine(alignment: TraceAlignment, c: Palette): string {
+  const s = alignment.summary;
+  const counts = `${s.requests.a} request${s.requests.a === 1 ? '' : 's'} in a, ${s.requests.b} in b`;
+  const latency = s.same + s.changed > 0 ? `; latency ${signed(s.latencyDeltaMs)} in all` : '';
+  if (s.identical) return `${c.green('no differences')}: ${counts}, all the same${latency}`;
+  const parts = [
+    `${s.same} same`,
+    c.yellow(`${s.changed} changed`),
+    c.red(`${s.removed} removed`),
+    c.green(`${s.added} added`),
+  ];
+  return `${counts}: ${parts.join(', ')}${latency}`;
+}
+
+/** `tapedeck diff --json`: a stable shape, "version": 1. */
+export interface DiffDocument {
+  version: 1;
+  identical: boolean;
+  a: DocumentSide;
+  b: DocumentSide;
+  summary: TraceAlignment['summary'];
+  items: DocumentItem[];
+}
+
+interface DocumentSide {
+  path: string;
+  format: string;
+  label: string;
+  startedAt: string | null;
+}
+
+interface DocumentExchange {
+  /** 0-based position among the trace's client requests. */
+  index: number;
+  id: string | number;
+  /** 1-based line of the request in its file, when known. */
+  line: number | null;
+  outcome: string;
+  latencyMs: number | null;
+}
+
+interface DocumentItem {
+  kind: AlignKind;
+  method: string;
+  target: string | null;
+  server: string | null;
+  request: string;
+  a: DocumentExchange | null;
+  b: DocumentExchange | null;
+  params: ValueDiff | null;
+  result: ValueDiff | null;
+  latencyDeltaMs: number | null;
+}
+
+/**
+ * The JSON document of a diff.
+ *
+ * @example JSON.stringify(diffDocument(alignment, [sideA, sideB]), null, 2)
+ */
+export function diffDocument(alignment: TraceAlignment, sides: readonly [DiffSide, DiffSide]): DiffDocument {
+  const side = (s: DiffSide): DocumentSide => ({
+    path: s.path,
+    format: s.format,
+    label: s.label,
+    startedAt: s.startedAt ?? null,
+  });
+  const exchange = (x: Exchange | undefined, index: number | undefined, s: DiffSide) =>
+    x === undefined || index === undefined
+      ? null
+      : {
+          index,
+          id: x.id,
+          line: s.lineOf(x) ?? null,
+          outcome: x.outcome,
+          latencyMs: x.latencyMs ?? null,
+        };
+  return {
+    version: 1,
+    identical: alignment.summary.identical,
+    a: side(sides[0]),
+    b: side(sides[1]),
+    summary: alignment.summary,
+    items: alignment.items.map((item) => ({
+      kind: item.kind,
+      method: item.method,
+      target: item.target ?? null,
+      server: item.server ?? null,
+      request: phrase((item.a ?? item.b) as Exchange),
+      a: exchange(item.a, item.aIndex, sides[0]),
+      b: exchange(item.b, item.bIndex, sides[1]),
+      params: item.params ?? null,
+      result: item.result ?? null,
+      latencyDeltaMs: item.latencyDeltaMs ?? null,
+    })),
+  };
+}

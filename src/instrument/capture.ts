@@ -1,0 +1,72 @@
+import type { TransportKind } from '../trace/types.js';
+import type { HttpRequestFacts } from './http-context.js';
+import type { Implementation } from './types.js';
+
+/** A message kept whole for `relatedMessages: 'full'`; `hr` on the performance clock. */
+export interface RawRelated {
+  hr: number;
+  dir: 'in' | 'out';
+  message: unknown;
+}
+
+/** How a capture ended on the wire; the final outcome (ok / tool_error / error) is decided off the request path. */
+export type CaptureEnd = 'answered' | 'cancelled' | 'closed';
+
+/** The transport-level facts of an incoming message, as the SDK hands them over. */
+export interface IncomingExtra {
+  requestInfo?: { headers: Record<string, string | string[] | undefined>; url?: URL } | undefined;
+  authInfo?:
+    | { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> }
+    | undefined;
+}
+
+/**
+ * What the request path records about one request: references and clock readings only. Everything costly —
+ * redaction, hashing, user hooks, serialization — happens later, off the request path.
+ */
+export interface Capture {
+  /** performance.now() when the request arrived; epoch ms = performance.timeOrigin + startHr. */
+  startHr: number;
+  endHr: number;
+  id: string | number;
+  method: string;
+  params: unknown;
+  /** The response message (result or error), when `end` is `answered`. */
+  response: { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+  end: CaptureEnd;
+  progress: number;
+  logs: number;
+  requests: number;
+  notifications: number;
+  related: RawRelated[] | undefined;
+  extra: IncomingExtra | undefined;
+  http: HttpRequestFacts | undefined;
+  transport: TransportKind | 'unknown';
+  transportSessionId: string | undefined;
+  client: Implementation | undefined;
+  protocolVersion: string | undefined;
+  server: Implementation | undefined;
+}
+
+/** Where finished captures go: the recorder's queue. */
+export interface CaptureQueue {
+  push(capture: Capture): void;
+  /** Instrumentation failed somewhere; the server must not notice. */
+  fail(error: unknown): void;
+  readonly keepRelated: boolean;
+  /** Server name/version learnt from an `initialize` answer or given as an option. */
+  serverInfo: Implementation | undefined;
+}
+
+/**
+ * The transport kind from the transport's class name: works for the SDK's own transports (whichever copy of the
+ * SDK they came from) without importing them.
+ */
+export function transportKindOf(transport: object): TransportKind | 'unknown' {
+  const name = transport.constructor?.name ?? '';
+  if (/stdio/i.test(name)) return 'stdio';
+  if (/sse/i.test(name)) return 'sse';
+  if (/http/i.test(name)) return 'http';
+  if (/memory/i.test(name)) return 'memory';
+  return 'unknown';
+}

@@ -1,0 +1,98 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import type { RawHeaders } from './values.js';
+
+/** What the middleware learned about the HTTP request a message arrived on. */
+export interface HttpRequestFacts {
+  method?: string;
+  url?: string;
+  headers: RawHeaders;
+  peerAddress?: string;
+}
+
+const store = new AsyncLocalStorage<HttpRequestFacts>();
+
+/** The facts of the HTTP request being handled, if `httpMiddleware` runs around it. */
+export function currentHttpFacts(): HttpRequestFacts | undefined {
+  return store.getStore();
+}
+
+export interface HttpMiddlewareOptions {
+  /** Take the client address from the first `X-Forwarded-For` entry (only behind a proxy you run). */
+  trustProxy?: boolean;
+}
+
+/** Express / connect / node:http shape: `(req, res, next)`. */
+type NodeNext = (err?: unknown) => void;
+/** Hono shape: `(c, next)`; `c.req.raw` is a web Request, `c.env.incoming` node's request under @hono/node-server. */
+interface HonoLike {
+  req: { raw: Request; url: string; method: string };
+  env?: { incoming?: IncomingMessage } | undefined;
+}
+
+export type HttpMiddleware = {
+  (req: IncomingMessage, res: unknown, next: NodeNext): void;
+  <T>(c: HonoLike, next: () => Promise<T>): Promise<T>;
+};
+
+/**
+ * Middleware that hands an HTTP request's headers, URL and peer address to the events of the MCP messages it
+ * carries (through AsyncLocalStorage). Works as Express / connect middleware, around a node:http handler, and as
+ * Hono middleware. Behind a reverse proxy, `trustProxy: true` takes the address from `X-Forwarded-For`.
+ *
+ * @example
+ * app.use(httpMiddleware());                                                     // Express
+ * http.createServer((req, res) => mw(req, res, () => handle(req, res)));           // node:http, mw = httpMiddleware()
+ * app.use('*', httpMiddleware({ trustProxy: true }));                             // Hono
+ */
+export function httpMiddleware(options: HttpMiddlewareOptions = {}): HttpMiddleware {
+  const trustProxy = options.trustProxy === true;
+  function middleware(first: unknown, second: unknown, third?: unknown): unknown {
+    if (typeof third === 'function') {
+      const req = first as IncomingMessage;
+      return store.run(nodeFacts(req, trustProxy), third as NodeNext);
+    }
+    const c = first as HonoLike;
+    return store.run(honoFacts(c, trustProxy), second as () => Promise<unknown>);
+  }
+  return middleware as HttpMiddleware;
+}
+
+function nodeFacts(req: IncomingMessage, trustProxy: boolean): HttpRequestFacts {
+  const facts: HttpRequestFacts = { headers: req.headers };
+  if (req.method !== undefined) facts.method = req.method;
+  const host = req.headers.host;
+  const path = (req as { originalUrl?: string }).originalUrl ?? req.url;
+  if (path !== undefined) {
+    const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https' : 'http';
+    facts.url = host !== undefined ? `${scheme}://${host}${path}` : path;
+  }
+  const peer = peerOf(req.headers['x-forwarded-for'], req.socket?.remoteAddress, trustProxy);
+  if (peer !== undefined) facts.peerAddress = peer;
+  return facts;
+}
+
+function honoFacts(c: HonoLike, trustProxy: boolean): HttpRequestFacts {
+  const headers: RawHeaders = {};
+  c.req.raw.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const facts: HttpRequestFacts = { headers, method: c.req.method, url: c.req.url };
+  const socketAddress = c.env?.incoming?.socket?.remoteAddress;
+  const peer = peerOf(headers['x-forwarded-for'], socketAddress, trustProxy);
+  if (peer !== undefined) facts.peerAddress = peer;
+  return facts;
+}
+
+/** The client's address: the socket's, or — only when the proxy is trusted — the first X-Forwarded-For entry. */
+function peerOf(
+  forwarded: string | string[] | undefined,
+  socket: string | undefined,
+  trustProxy: boolean,
+): string | undefined {
+  if (trustProxy && forwarded !== undefined) {
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first !== undefined && first !== '') return first;
+  }
+  return socket;
+}

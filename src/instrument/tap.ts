@@ -1,0 +1,151 @@
+import type { TransportKind } from '../trace/types.js';
+import type { Capture, CaptureEnd, CaptureQueue, IncomingExtra } from './capture.js';
+import { currentHttpFacts } from './http-context.js';
+import type { Implementation } from './types.js';
+
+type Id = string | number;
+type Message = {
+  id?: Id;
+  method?: string;
+  params?: { _meta?: { progressToken?: Id }; [key: string]: unknown };
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+/**
+ * Follows one connection's messages: pairs each client request with its answer, and counts (or keeps) what the
+ * server sent on the request's behalf. Does as little as it can — a map lookup and a clock reading per message —
+ * and hands finished requests to the queue.
+ */
+export class ConnectionTap {
+  private readonly pending = new Map<Id, Capture>();
+  /** Server→client requests by their id, to attribute the client's answers. */
+  private readonly outRequests = new Map<Id, Capture>();
+  /** Requests that asked for progress, by token: progress sent without relatedRequestId still finds its request. */
+  private readonly tokens = new Map<Id, Capture>();
+  private client: Implementation | undefined;
+  private protocolVersion: string | undefined;
+
+  constructor(
+    private readonly queue: CaptureQueue,
+    private readonly transport: TransportKind | 'unknown',
+    private readonly sessionIdOf: () => string | undefined,
+  ) {}
+
+  /** A message from the client. */
+  incoming(message: Message, extra: IncomingExtra | undefined): void {
+    const { method, id } = message;
+    if (method !== undefined) {
+      if (id !== undefined) this.request(message, method, id, extra);
+      else if (method === 'notifications/cancelled') this.cancelled(message);
+      return;
+    }
+    if (id === undefined) return;
+    const owner = this.outRequests.get(id);
+    if (owner === undefined) return;
+    this.outRequests.delete(id);
+    owner.related?.push({ hr: performance.now(), dir: 'in', message });
+  }
+
+  /** A message to the client, with the options the SDK passed to `send`. */
+  outgoing(message: Message, relatedRequestId: Id | undefined): void {
+    const { method, id } = message;
+    if (method === undefined) {
+      if (id !== undefined) this.answered(message, id);
+      return;
+    }
+    let owner = relatedRequestId === undefined ? undefined : this.pending.get(relatedRequestId);
+    if (owner === undefined && method === 'notifications/progress') {
+      const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;
+      if (token !== undefined) owner = this.tokens.get(token);
+    }
+    if (owner === undefined) return;
+    if (id !== undefined) {
+      owner.requests += 1;
+      this.outRequests.set(id, owner);
+    } else if (method === 'notifications/progress') owner.progress += 1;
+    else if (method === 'notifications/message') owner.logs += 1;
+    else owner.notifications += 1;
+    owner.related?.push({ hr: performance.now(), dir: 'out', message });
+  }
+
+  /** The connection closed: requests still open end as `closed`. */
+  closed(): void {
+    for (const capture of this.pending.values()) this.finish(capture, 'closed');
+    this.pending.clear();
+    this.outRequests.clear();
+    this.tokens.clear();
+  }
+
+  private request(message: Message, method: string, id: Id, extra: IncomingExtra | undefined): void {
+    const params = message.params;
+    if (method === 'initialize' && params !== undefined) {
+      const info = params.clientInfo as Implementation | undefined;
+      if (info !== undefined) this.client = info;
+    }
+    const capture: Capture = {
+      startHr: performance.now(),
+      endHr: 0,
+      id,
+      method,
+      params,
+      response: undefined,
+      end: 'answered',
+      progress: 0,
+      logs: 0,
+      requests: 0,
+      notifications: 0,
+      related: this.queue.keepRelated ? [] : undefined,
+      extra,
+      http: currentHttpFacts(),
+      transport: this.transport,
+      transportSessionId: undefined,
+      client: undefined,
+      protocolVersion: undefined,
+      server: undefined,
+    };
+    // A client that reuses an id while the first is open: the first one ends without an answer of its own.
+    const previous = this.pending.get(id);
+    if (previous !== undefined) this.finish(previous, 'closed');
+    this.pending.set(id, capture);
+    const token = params?._meta?.progressToken;
+    if (token !== undefined) this.tokens.set(token, capture);
+  }
+
+  private answered(message: Message, id: Id): void {
+    const capture = this.pending.get(id);
+    if (capture === undefined) return;
+    this.pending.delete(id);
+    capture.response = message;
+    if (capture.method === 'initialize' && message.result !== undefined) {
+      const { protocolVersion, serverInfo } = message.result;
+      if (typeof protocolVersion === 'string') this.protocolVersion = protocolVersion;
+      if (serverInfo !== undefined) this.queue.serverInfo = serverInfo as Implementation;
+    }
+    this.finish(capture, 'answered');
+  }
+
+  private cancelled(message: Message): void {
+    const requestId = message.params?.requestId as Id | undefined;
+    if (requestId === undefined) return;
+    const capture = this.pending.get(requestId);
+    if (capture === undefined) return;
+    this.pending.delete(requestId);
+    this.finish(capture, 'cancelled');
+  }
+
+  private finish(capture: Capture, end: CaptureEnd): void {
+    capture.endHr = performance.now();
+    capture.end = end;
+    capture.transportSessionId = this.sessionIdOf();
+    capture.client = this.client;
+    capture.protocolVersion = this.protocolVersion;
+    capture.server = this.queue.serverInfo;
+    const token = (capture.params as Message['params'])?._meta?.progressToken;
+    if (token !== undefined && this.tokens.get(token) === capture) this.tokens.delete(token);
+    if (capture.requests > 0) {
+      for (const [key, owner] of this.outRequests) if (owner === capture) this.outRequests.delete(key);
+    }
+    this.queue.push(capture);
+  }
+}

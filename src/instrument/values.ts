@@ -1,0 +1,98 @@
+import { type CompiledRules, compile } from '../redact/compile.js';
+import { redactHeaders } from '../redact/engine.js';
+import type { HeaderRule, RedactConfig } from '../redact/types.js';
+import { redactJson } from '../redact/walk.js';
+import type { Json } from '../trace/types.js';
+import { CREDENTIAL_HEADER_RULES } from './defaults.js';
+
+/** Headers as a transport or framework hands them over. */
+export type RawHeaders = Record<string, string | string[] | undefined>;
+
+/** The smallest per-string limit tried before a value is replaced by a preview of its JSON. */
+const MIN_STRING_LIMIT = 64;
+
+/**
+ * Turns captured values into what may leave the process: redacted by the tapedeck rules, then cut to
+ * `maxValueLength`. Built once per recorder (compiling rules is the costly part).
+ */
+export class ValuePolicy {
+  private readonly rules: CompiledRules;
+  private readonly credentials: CompiledRules;
+
+  constructor(
+    redaction: RedactConfig,
+    extraHeaders: readonly string[],
+    private readonly maxLength: number,
+  ) {
+    this.rules = compile(redaction);
+    const extra = extraHeaders.map((name): HeaderRule => ({ type: 'header', name }));
+    // Apart from `redaction`, which may have its defaults off: these can be added to, never removed.
+    this.credentials = compile({
+      defaults: false,
+      rules: [...CREDENTIAL_HEADER_RULES, ...extra],
+      mode: 'marker',
+    });
+  }
+
+  /** Redacts then truncates; names `field` in `truncated` when it had to cut. */
+  value(value: unknown, field: string, truncated: string[]): Json {
+    const redacted = redactJson(toJson(value), this.rules);
+    const cut = truncateJson(redacted, this.maxLength);
+    if (cut !== redacted) truncated.push(field);
+    return cut;
+  }
+
+  /** Credential headers always hidden, other values through the value rules; undefined entries left out. */
+  headers(headers: RawHeaders): Record<string, string | string[]> {
+    const defined: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined) defined[name.toLowerCase()] = value;
+    }
+    return redactHeaders(redactHeaders(defined, this.credentials), this.rules);
+  }
+
+  /** A URL through the value rules (a token in a query string). */
+  text(text: string): string {
+    const out = redactJson(text, this.rules);
+    return typeof out === 'string' ? out : text;
+  }
+}
+
+/** A plain JSON copy of whatever a handler returned (undefined members dropped, as on the wire). */
+function toJson(value: unknown): Json {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object') return value as Json;
+  try {
+    return JSON.parse(JSON.stringify(value)) as Json;
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+/**
+ * Keeps a value's JSON within `max` characters: long strings are cut first (keeping the structure), with a
+ * `…[truncated N chars]` mark; a value still too big (many small parts) becomes a marked preview of its JSON.
+ * Returns the same value when it fits.
+ *
+ * @example truncateJson({ text: 'x'.repeat(500) }, 100) // { text: 'xxxx…[truncated 436 chars]' }
+ */
+export function truncateJson(value: Json, max: number): Json {
+  const text = JSON.stringify(value);
+  if (text.length <= max) return value;
+  for (let limit = Math.floor(max / 2); limit >= MIN_STRING_LIMIT; limit = Math.floor(limit / 4)) {
+    const cut = cutStrings(value, limit);
+    if (JSON.stringify(cut).length <= max) return cut;
+  }
+  return cutString(text, Math.max(0, max - 32));
+}
+
+function cutString(text: string, limit: number): string {
+  return `${text.slice(0, limit)}…[truncated ${text.length - limit} chars]`;
+}
+
+function cutStrings(value: Json, limit: number): Json {
+  if (typeof value === 'string') return value.length > limit ? cutString(value, limit) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, limit));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutStrings(item, limit)]));
+}

@@ -22,8 +22,14 @@ export interface DiffIo {
   env: Record<string, string | undefined>;
 }
 
-/** Values in the JSON document may be longer than on a terminal line. */
-const JSON_DIFF = { maxEntries: 50, maxValueLength: 400 };
+/**
+ * The terminal report shortens values itself as it prints them (so a big object reads as JSON cut short, not as a
+ * quoted string of JSON); the JSON document keeps more of each, and more of them.
+ */
+const DIFF_LIMITS = {
+  json: { maxEntries: 50, maxValueLength: 400 },
+  text: { maxValueLength: Number.MAX_SAFE_INTEGER },
+};
 
 /** One trace read whole: its lines for alignment and how to name it and its lines in the report. */
 async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
@@ -64,7 +70,7 @@ export async function diffCommand(
     ignore,
     server: flags.server,
     labels: [pathA, pathB],
-    ...(flags.json ? { diff: JSON_DIFF } : {}),
+    diff: flags.json ? DIFF_LIMITS.json : DIFF_LIMITS.text,
   });
   const sides = [a.side, b.side] as const;
   io.stdout.write(

@@ -41,6 +41,19 @@ describe('tapedeck record --upstream: bad input', () => {
       ['--listen', '127.0.0.1:0', '--', 'node', 'server.js'],
       /^tapedeck: --listen only applies with --upstream URL\n$/,
     ],
+    [['--stdio', '--', 'node', 'server.js'], /^tapedeck: --stdio only applies with --upstream URL\n$/],
+    [
+      ['--upstream', 'http://h/mcp', '--stdio', '--listen', '127.0.0.1:0'],
+      /^tapedeck: --listen does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP\n$/,
+    ],
+    [
+      ['--upstream', 'http://h/mcp', '--sse'],
+      /^tapedeck: --sse only applies with --upstream URL --stdio \(the listening proxy passes the client's headers through\)\n$/,
+    ],
+    [
+      ['--upstream', 'http://h/mcp', '--stdio', '--header', 'no colon'],
+      /^tapedeck: --header .*no colon.*\n$/,
+    ],
   ])('record %j exits 2 with one line', async (args, message) => {
     expect(await run(['record', ...args])).toBe(2);
     expect(io.stderr).toMatch(message);

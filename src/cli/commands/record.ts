@@ -11,6 +11,7 @@ import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import { exists, isDirectory } from '../paths.js';
 import { holdSignals } from '../signals.js';
+import { addBridgeFlags, HEADER_EXAMPLE, recordBridge } from './record-bridge.js';
 import { addHttpRecordFlags, HTTP_RECORD_HELP, type HttpRecordFlags, recordHttp } from './record-http.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
@@ -22,6 +23,9 @@ interface RecordOptions extends RuleFlags, HttpRecordFlags {
   maxFiles: number;
   maxMessageBytes: number;
   stderr: boolean;
+  stdio?: boolean;
+  sse?: boolean;
+  header?: string[];
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -34,7 +38,8 @@ export function registerRecord(program: Command): void {
         'with --upstream URL listen on HTTP and forward to a server reached over HTTP.',
     )
     .usage(
-      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [options]',
+      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [options]\n' +
+        '       tapedeck record --upstream <url> --stdio [--sse] [--header <header>…] [options]',
     )
     .argument('[command...]', 'the server command, after --')
     .option('--out <dir>', 'folder for the trace (default: $TAPEDECK_DIR or ~/.tapedeck/traces)')
@@ -62,6 +67,7 @@ export function registerRecord(program: Command): void {
     // Declared before --no-redact-defaults (addRuleFlags), so the pair leaves the value undefined unless given.
     .option('--redact-defaults', 'print the built-in redaction rules and exit');
   addHttpRecordFlags(command);
+  addBridgeFlags(command);
   addRuleFlags(command)
     .addHelpText(
       'after',
@@ -70,7 +76,10 @@ export function registerRecord(program: Command): void {
         'Nothing but the protocol is written to stdout.\n\n' +
         'The trace copy is redacted (never the forwarded bytes): built-in rules (--redact-defaults lists them),\n' +
         'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.' +
-        HTTP_RECORD_HELP,
+        HTTP_RECORD_HELP +
+        '\n\nA stdio-only client and a remote server: --stdio makes the recorder a stdio MCP server that speaks\n' +
+        'Streamable HTTP (or legacy SSE with --sse) to the URL, e.g. in a client config:\n' +
+        `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}`,
     )
     .action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
       if (options.redactDefaults === true) {
@@ -85,14 +94,38 @@ export function registerRecord(program: Command): void {
             '--upstream records a server reached over HTTP and takes no server command; give one or the other',
           );
         }
+        if (options.stdio === true) {
+          if (options.listen !== undefined || options.allowHost !== undefined) {
+            throw usageError(
+              `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+            );
+          }
+          const { upstream } = options;
+          process.exitCode = await recordBridge({
+            ...options,
+            upstream,
+            path: (label) => resolveTracePath(options, label),
+          });
+          return;
+        }
+        if (options.sse === true || options.header !== undefined) {
+          throw usageError(
+            `${options.sse === true ? '--sse' : '--header'} only applies with --upstream URL --stdio (the listening proxy passes the client's headers through)`,
+          );
+        }
         process.exitCode = await recordHttp(options, (label) => resolveTracePath(options, label));
         return;
       }
-      if (options.listen !== undefined || options.allowHost !== undefined) {
-        throw usageError(
-          `${options.listen !== undefined ? '--listen' : '--allow-host'} only applies with --upstream URL`,
-        );
-      }
+      const stray = (
+        [
+          ['--listen', options.listen],
+          ['--allow-host', options.allowHost],
+          ['--stdio', options.stdio],
+          ['--sse', options.sse],
+          ['--header', options.header],
+        ] as const
+      ).find(([, value]) => value !== undefined);
+      if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
       if (!rawArgs.includes('--') || commandArgs.length === 0) {
         throw usageError(
           "record needs the server command after '--' (e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything) or --upstream URL",

@@ -5,11 +5,13 @@ import { registerMcp } from './mcp.js';
 import { registerRecord } from './record.js';
 import { registerRedact } from './redact.js';
 import { registerReplay } from './replay.js';
+import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerScan } from './scan.js';
 import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 import { registerVerify } from './verify.js';
+import { registerView } from './view.js';
 
 /** Every subcommand registers itself here; one file per command under this folder. */
 export function registerCommands(program: Command): void {
@@ -23,5 +25,7 @@ export function registerCommands(program: Command): void {
   registerReplay(program);
   registerVerify(program);
   registerRun(program);
+  registerView(program);
+  registerReport(program);
   registerMcp(program);
 }

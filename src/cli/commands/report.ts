@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
+import { openTrace, writePrivateFile } from '../../trace/io.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import { splitPath } from '../../trace/segments.js';
+import { EXIT, usageError } from '../errors.js';
+import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
+import {
+  addRuleFlags,
+  type Redaction,
+  type RuleFlags,
+  redactedLines,
+  redactedMeta,
+  redactionFrom,
+} from './redact.js';
+
+export interface ReportOptions extends RuleFlags {
+  out: string;
+}
+
+export interface ReportResult {
+  /** Where the report was written. */
+  file: string;
+  bytes: number;
+  traces: number;
+  /** Corrupt input lines left out (they cannot be redacted, so they are never embedded). */
+  skipped: number;
+}
+
+/**
+ * Reads each trace (any format; rotated segments stitched), redacts every line with the redaction rules (the
+ * built-in ones unless --no-redact-defaults, plus config files and flags), and embeds the result in one
+ * self-contained HTML page with the viewer inlined. The page loads nothing and sends nothing: it works from
+ * file://, offline.
+ *
+ * @example await writeReport(['calls.jsonl'], { out: 'report.html' });
+ */
+export async function writeReport(
+  paths: readonly string[],
+  options: ReportOptions,
+  warn: (d: TraceDiagnostic) => void = () => {},
+): Promise<ReportResult> {
+  if (paths.length === 0) throw usageError('give at least one trace file');
+  const redaction = redactionFrom(options);
+  const traces: EmbeddedTrace[] = [];
+  const labels: string[] = [];
+  let skipped = 0;
+  for (const [i, path] of paths.entries()) {
+    const onDiagnostic = (d: TraceDiagnostic) => {
+      if (d.severity === 'error') skipped += 1;
+      warn(d);
+    };
+    let text: string;
+    let name: string;
+    try {
+      const trace = await openTrace(path, { onDiagnostic });
+      name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
+      text = await collect(trace, redaction);
+      labels.push(redactedMeta(trace.meta, redaction).label || name);
+    } catch (err) {
+      if (err instanceof TapedeckError && err.code !== 'io') throw usageError(err.message);
+      throw err;
+    }
+    traces.push({ path: `r${i}/${name}`, text });
+  }
+  const page = await inlinedPage(traces, [...new Set(labels)].join(' · '));
+  const file = resolve(options.out);
+  await writePrivateFile(file, [page]);
+  return { file, bytes: Buffer.byteLength(page), traces: traces.length, skipped };
+}
+
+async function collect(trace: Awaited<ReturnType<typeof openTrace>>, redaction: Redaction): Promise<string> {
+  const parts: string[] = [];
+  for await (const line of redactedLines(trace, redaction, true)) parts.push(line);
+  return parts.join('');
+}
+
+/** Registers `tapedeck report <trace…> -o report.html`. */
+export function registerReport(program: Command): void {
+  const command = program
+    .command('report')
+    .description('Write one self-contained HTML file with the viewer and the traces (redacted), for sharing.')
+    .argument('<trace...>', 'trace files (any format tapedeck reads); rotated segments are stitched')
+    .requiredOption('-o, --out <file>', 'the HTML file to write (mode 0600)');
+  addRuleFlags(command, { mode: true })
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck report traces/everything.jsonl -o report.html',
+        '  tapedeck report before.jsonl after.jsonl -o compare.html   # both traces, with the Diff view',
+        "  tapedeck report run.jsonl -o report.html --redact 'ACME-[0-9]{8}'",
+        '',
+        'Every line is redacted with the built-in rules, your redact config files and the flags before it is',
+        'embedded. The page works offline from file:// and loads nothing from the network. Check what it holds',
+        'with tapedeck scan on the traces first if in doubt.',
+      ].join('\n'),
+    )
+    .action(async (traces: string[], options: ReportOptions) => {
+      const result = await writeReport(traces, options, (d) =>
+        process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`),
+      );
+      const size =
+        result.bytes < 1024 * 1024
+          ? `${Math.ceil(result.bytes / 1024)} KB`
+          : `${(result.bytes / 1024 / 1024).toFixed(1)} MB`;
+      process.stdout.write(
+        `tapedeck: wrote ${result.file} (${result.traces} ${result.traces === 1 ? 'trace' : 'traces'}, ${size}); open ${pathToFileURL(result.file).href}\n`,
+      );
+      if (result.skipped > 0) process.exitCode = EXIT.input;
+    });
+}

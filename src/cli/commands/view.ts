@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
+import { openTrace } from '../../trace/io.js';
+import { usageError } from '../errors.js';
+import { parsePositiveInt } from '../parse.js';
+import { holdSignals } from '../signals.js';
+import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
+
+export interface ViewOptions {
+  /** false with --no-open. */
+  open?: boolean;
+  port?: number;
+}
+
+export interface ViewIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  platform: NodeJS.Platform;
+  /** Stops the server (the command wires SIGINT / SIGTERM to it when not given). */
+  stop?: AbortSignal;
+  /** Called once the server listens (tests read the URL from it). */
+  onListening?: (server: ViewServer) => void;
+}
+
+/**
+ * Every file the viewer needs for these traces: each one checked (exists, is a trace tapedeck reads) and the
+ * rotated segments of each added. A bad path is a usage error naming it.
+ *
+ * @example await traceFilesFor(['calls.jsonl']) // → ['/abs/calls.1.jsonl', '/abs/calls.jsonl']
+ */
+export async function traceFilesFor(paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) throw usageError('give at least one trace file');
+  const files: string[] = [];
+  for (const path of paths) {
+    try {
+      const trace = await openTrace(path);
+      for (const segment of trace.segments) files.push(segment.file);
+    } catch (err) {
+      if (err instanceof TapedeckError) throw usageError(err.message);
+      throw err;
+    }
+  }
+  return files;
+}
+
+/** The program that opens a URL in the default browser here, if there is one. */
+export function browserOpener(
+  platform: NodeJS.Platform,
+  env: Record<string, string | undefined>,
+): { command: string; args: (url: string) => string[] } | undefined {
+  if (platform === 'win32') return { command: 'cmd', args: (url) => ['/c', 'start', '""', url] };
+  const name = platform === 'darwin' ? 'open' : 'xdg-open';
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return { command: join(dir, name), args: (url) => [url] };
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/** Opens the URL in a browser when this machine has a way to; never fails (a headless box just has none). */
+function openBrowser(url: string, io: ViewIo): void {
+  const opener = browserOpener(io.platform, io.env);
+  if (!opener) {
+    io.stderr.write('tapedeck: no browser opener found (xdg-open / open); open the URL above yourself\n');
+    return;
+  }
+  try {
+    const child = spawn(opener.command, opener.args(url), { detached: true, stdio: 'ignore' });
+    child.on('error', () =>
+      io.stderr.write(`tapedeck: could not run ${opener.command}; open the URL yourself\n`),
+    );
+    child.unref();
+  } catch {
+    io.stderr.write(`tapedeck: could not run ${opener.command}; open the URL yourself\n`);
+  }
+}
+
+/**
+ * `tapedeck view`: serves the viewer and the traces until stopped.
+ *
+ * @example await viewTraces(['calls.jsonl'], { open: false });
+ */
+export async function viewTraces(
+  paths: readonly string[],
+  options: ViewOptions = {},
+  io: ViewIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    platform: process.platform,
+  },
+): Promise<void> {
+  const files = await traceFilesFor(paths);
+  const server = await startViewServer({
+    files: viewFiles(files),
+    ...(options.port ? { port: options.port } : {}),
+  });
+  const count = paths.length === 1 ? 'the trace' : `${paths.length} traces`;
+  io.stdout.write(`tapedeck: viewing ${count} at ${server.url}\n`);
+  io.stderr.write('tapedeck: serving on 127.0.0.1 only; press Ctrl-C to stop\n');
+  io.onListening?.(server);
+  if (options.open !== false) openBrowser(server.url, io);
+  await new Promise<void>((done) => {
+    if (io.stop) {
+      if (io.stop.aborted) return done();
+      io.stop.addEventListener('abort', () => done(), { once: true });
+      return;
+    }
+    const held = holdSignals(() => {
+      held.release();
+      done();
+    });
+  });
+  await server.close();
+}
+
+/** A --port value: 1 to 65535. */
+function parsePort(value: string): number {
+  const port = parsePositiveInt('--port', value);
+  if (port > 65535) throw usageError(`--port must be at most 65535; got '${value}'`);
+  return port;
+}
+
+/** Registers `tapedeck view <trace…> [--no-open] [--port N]`. */
+export function registerView(program: Command): void {
+  program
+    .command('view')
+    .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
+    .argument(
+      '<trace...>',
+      'trace files (any format tapedeck reads); rotated segments are found and stitched',
+    )
+    .option('--no-open', 'print the URL only; do not start a browser')
+    .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck view traces/everything.jsonl',
+        '  tapedeck view before.jsonl after.jsonl      # two traces: merged by time, and a Diff view',
+        '  tapedeck view calls.jsonl --no-open         # on a machine without a browser; open the URL elsewhere',
+        '',
+        'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
+        'For a file to share, see tapedeck report.',
+      ].join('\n'),
+    )
+    .action(async (traces: string[], options: ViewOptions) => {
+      await viewTraces(traces, options);
+    });
+}

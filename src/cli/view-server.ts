@@ -1,0 +1,206 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, extname, resolve, sep } from 'node:path';
+import { readViewerPage, viewerDir, withConfig } from './viewer-assets.js';
+
+/**
+ * The local server behind `tapedeck view`: the built viewer and the given trace files, on 127.0.0.1 only, every
+ * URL under a random token (`/<token>/…`) so no other local program or web page can read the traces by guessing
+ * the port. Requests without the token get 403, and so do requests whose Host or Origin is not this server
+ * (a page elsewhere that rebinds its DNS name to 127.0.0.1 still sends its own name).
+ */
+
+export interface ViewFile {
+  /** The file on disk. */
+  file: string;
+  /** Its name for the viewer: a virtual folder per real folder, so rotated segments stitch and nothing else does. */
+  path: string;
+}
+
+export interface ViewServerOptions {
+  files: readonly ViewFile[];
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The built viewer (default dist/viewer). */
+  dir?: string;
+  /** Fixed token (tests); default 16 random bytes, hex. */
+  token?: string;
+}
+
+export interface ViewServer {
+  /** The page to open, token included. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  // The token is in the URL: never hand it to another site in a Referer.
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'cache-control': 'no-store',
+};
+
+/**
+ * Groups trace files into virtual folders by their real folder: `/a/x.jsonl` and `/a/x.1.jsonl` land in one
+ * folder (and stitch), `/b/x.jsonl` in another.
+ *
+ * @example viewFiles(['/t/a.jsonl', '/u/a.jsonl']) // → [{ file: '/t/a.jsonl', path: 'd0/a.jsonl' }, { file: '/u/a.jsonl', path: 'd1/a.jsonl' }]
+ */
+export function viewFiles(files: readonly string[]): ViewFile[] {
+  const folders = new Map<string, number>();
+  const seen = new Set<string>();
+  const out: ViewFile[] = [];
+  for (const file of files) {
+    const full = resolve(file);
+    if (seen.has(full)) continue;
+    seen.add(full);
+    const folder = dirname(full);
+    if (!folders.has(folder)) folders.set(folder, folders.size);
+    out.push({ file: full, path: `d${folders.get(folder)}/${basename(full)}` });
+  }
+  return out;
+}
+
+function sameToken(presented: string, token: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Starts the server; resolves once it listens.
+ *
+ * @example const server = await startViewServer({ files: viewFiles(['trace.jsonl']) }); console.log(server.url);
+ */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const dir = options.dir ?? viewerDir();
+  const page = await readViewerPage(dir);
+  const token = options.token ?? randomBytes(16).toString('hex');
+  const index = withConfig(page, { mode: 'files', api: 'api/' });
+  let port = 0;
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = refuse(req, port);
+    if (refusal) return send(res, 403, 'text/plain; charset=utf-8', `${refusal}\n`);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const parts = url.pathname.split('/');
+    // parts: ['', token, ...rest]
+    if (parts[1] === undefined || !sameToken(parts[1], token)) {
+      return send(
+        res,
+        403,
+        'text/plain; charset=utf-8',
+        'forbidden: open the URL tapedeck view printed (it holds a token)\n',
+      );
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return send(res, 405, 'text/plain; charset=utf-8', 'only GET and HEAD\n');
+    }
+    const rest = parts.slice(2).join('/');
+    if (rest === '' || rest === 'index.html')
+      return send(res, 200, TYPES['.html']!, index, req.method === 'HEAD');
+    if (rest === 'api/files') {
+      const files = await Promise.all(
+        options.files.map(async (f, i) => ({
+          path: f.path,
+          size: (await stat(f.file).catch(() => ({ size: 0 }))).size,
+          url: `api/files/${i}`,
+        })),
+      );
+      return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ files }));
+    }
+    const fileMatch = /^api\/files\/(\d+)$/.exec(rest);
+    if (fileMatch) {
+      const file = options.files[Number(fileMatch[1])];
+      if (!file) return send(res, 404, 'text/plain; charset=utf-8', 'no such file\n');
+      return streamFile(res, file.file, 'application/octet-stream', req.method === 'HEAD');
+    }
+    if (rest.startsWith('assets/') && !rest.split('/').includes('..')) {
+      const path = resolve(dir, rest);
+      if (!path.startsWith(resolve(dir) + sep))
+        return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+      const type = TYPES[extname(path)] ?? 'application/octet-stream';
+      const body = await readFile(path).catch(() => undefined);
+      if (body === undefined) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+      return send(res, 200, type, body, req.method === 'HEAD');
+    }
+    return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  }
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/${token}/#/timeline`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Why a request is refused for its Host or Origin (DNS rebinding, cross-site pages), or undefined. */
+export function refuse(req: Pick<IncomingMessage, 'headers'>, port: number): string | undefined {
+  const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const host = req.headers.host?.toLowerCase();
+  if (host === undefined || !allowed.has(host)) return `forbidden: Host '${host ?? ''}' is not this server`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowed.has(origin.toLowerCase().replace(/^http:\/\//, ''))) {
+    return `forbidden: Origin '${origin}' is not this server`;
+  }
+  return undefined;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head = false): void {
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': type,
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(head ? undefined : body);
+}
+
+async function streamFile(res: ServerResponse, file: string, type: string, head: boolean): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return send(res, 404, 'text/plain; charset=utf-8', `${basename(file)} is gone\n`);
+  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(info.size) });
+  if (head) return void res.end();
+  // Read exactly the size announced, even if a recorder is still appending to the file.
+  const stream = createReadStream(file, { start: 0, end: Math.max(0, info.size - 1) });
+  if (info.size === 0) return void res.end();
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}

@@ -1,0 +1,100 @@
+import type { Row } from './rows.js';
+import { type SourceInfo, SourceModel } from './source-model.js';
+
+/**
+ * Everything the viewer has open: one or more traces, their rows merged by time into one timeline. Views read it
+ * and subscribe to changes (a file still loading, a live trace growing); `version` tells them something changed.
+ */
+export class TraceModel {
+  readonly sources: SourceModel[] = [];
+  version = 0;
+  /** Set while files are still being read: progress 0..1 and a line to show. */
+  loading: { progress: number; text: string } | undefined;
+  /** Problems opening files (one line each), shown above the views. */
+  readonly failures: string[] = [];
+  private readonly listeners = new Set<() => void>();
+  private merged: { version: number; rows: Row[] } | undefined;
+
+  addSource(info: SourceInfo): SourceModel {
+    const source = new SourceModel(this.sources.length, info);
+    this.sources.push(source);
+    this.changed();
+    return source;
+  }
+
+  /** Tells every view to look again. */
+  changed(): void {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every row of every source, in time order (one source: its own order). */
+  rows(): Row[] {
+    if (this.sources.length === 1) return this.sources[0]!.rows;
+    if (this.merged?.version !== this.version)
+      this.merged = { version: this.version, rows: mergeByTime(this.sources.map((s) => s.rows)) };
+    return this.merged.rows;
+  }
+
+  /** The row a deep link names (`<source>.<seq>[.<item>]`). */
+  row(key: string): Row | undefined {
+    const src = Number.parseInt(key, 10);
+    return this.sources[src]?.row(key);
+  }
+
+  /** The timeline's zero: the earliest start of any source. */
+  start(): number | undefined {
+    let start: number | undefined;
+    for (const s of this.sources)
+      if (s.start !== undefined && (start === undefined || s.start < start)) start = s.start;
+    return start;
+  }
+
+  maxLatency(): number {
+    return Math.max(0, ...this.sources.map((s) => s.maxLatency));
+  }
+
+  /** Distinct `server` names across the rows' sources (multi-server traces). */
+  servers(): string[] {
+    const names = new Set<string>();
+    for (const s of this.sources) {
+      if (typeof s.info.meta.server === 'string') names.add(s.info.meta.server);
+      for (const stats of s.statistics().methods) if (stats.server !== null) names.add(stats.server);
+    }
+    return [...names].sort();
+  }
+}
+
+/**
+ * Merges per-source row lists (each already in time order) into one, by timestamp; rows without a time keep the
+ * time of the row before them in their own source, ties go to the lower source index.
+ */
+export function mergeByTime(lists: readonly Row[][]): Row[] {
+  const total = lists.reduce((n, list) => n + list.length, 0);
+  const out: Row[] = new Array(total);
+  const at = lists.map(() => 0);
+  const last = lists.map(() => Number.NEGATIVE_INFINITY);
+  for (let n = 0; n < total; n++) {
+    let best = -1;
+    let bestTime = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < lists.length; i++) {
+      const row = lists[i]![at[i]!];
+      if (!row) continue;
+      const time = row.time ?? last[i]!;
+      if (best === -1 || time < bestTime) {
+        best = i;
+        bestTime = time;
+      }
+    }
+    const row = lists[best]![at[best]!]!;
+    at[best] = at[best]! + 1;
+    last[best] = bestTime;
+    out[n] = row;
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * A trace file's text for the Raw view, line by line, without holding a string per line: the bytes stay as they
+ * came and only the lines on screen are decoded. A live trace appends lines as text instead.
+ */
+export interface RawText {
+  /** The file's name as the trace knows it (TraceEntry.file). */
+  readonly path: string;
+  /** Number of lines (a final line without a newline counts). */
+  lineCount(): number;
+  /** The text of 1-based line `lineNo`, cut at `max` characters. */
+  line(lineNo: number, max?: number): string;
+  /** Byte length, for display. */
+  size(): number;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Raw text over a file's bytes. Line starts are found once (a native indexOf scan), lazily on first use.
+ *
+ * @example const raw = bytesText('a.jsonl', bytes); raw.line(1) // → '{"v":1,"type":"meta",…}'
+ */
+export function bytesText(path: string, bytes: Uint8Array): RawText {
+  let starts: Uint32Array | Float64Array | undefined;
+  let count = 0;
+  const index = () => {
+    if (starts) return starts;
+    const found: number[] = [0];
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) found.push(at + 1);
+    // A trailing newline ends the last line; it does not start another.
+    if (found.length > 1 && found[found.length - 1] === bytes.length) found.pop();
+    count = bytes.length === 0 ? 0 : found.length;
+    starts = bytes.length < 2 ** 32 ? Uint32Array.from(found) : Float64Array.from(found);
+    return starts;
+  };
+  return {
+    path,
+    lineCount() {
+      index();
+      return count;
+    },
+    line(lineNo, max = Number.POSITIVE_INFINITY) {
+      const s = index();
+      if (lineNo < 1 || lineNo > count) return '';
+      const from = s[lineNo - 1]!;
+      let to = lineNo < count ? s[lineNo]! - 1 : bytes.length;
+      if (to > from && bytes[to - 1] === 13) to -= 1;
+      // Cut in bytes before decoding: a multi-MB base64 line stays cheap to show.
+      const cut = Number.isFinite(max) ? Math.min(to, from + max * 4) : to;
+      const text = decoder.decode(bytes.subarray(from, cut));
+      return text.length > max ? text.slice(0, max) : text;
+    },
+    size() {
+      return bytes.length;
+    },
+  };
+}
+
+/**
+ * Raw text a line at a time (live traces: frames carry lines as text).
+ *
+ * @example const raw = linesText('live'); raw.append('{"t":…}'); raw.lineCount() // → 1
+ */
+export function linesText(path: string): RawText & { append(line: string): void } {
+  const lines: string[] = [];
+  let bytes = 0;
+  return {
+    path,
+    lineCount: () => lines.length,
+    line(lineNo, max = Number.POSITIVE_INFINITY) {
+      const text = lines[lineNo - 1] ?? '';
+      return text.length > max ? text.slice(0, max) : text;
+    },
+    size: () => bytes,
+    append(line) {
+      lines.push(line);
+      bytes += line.length + 1;
+    },
+  };
+}

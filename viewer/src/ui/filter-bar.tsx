@@ -1,0 +1,165 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export interface FilterBarProps {
+  params: Readonly<Record<string, string>>;
+  set: (changes: Record<string, string | undefined>) => void;
+  tools: readonly string[];
+  methods: readonly string[];
+  servers: readonly string[];
+  /** The regular expression did not compile. */
+  error: string | undefined;
+  shown: number;
+  total: number;
+  noun: string;
+}
+
+/** Typing settles for this long before the rows are filtered (100k rows take a moment). */
+const SETTLE_MS = 180;
+
+/** A text box that edits one URL parameter, pushing its value once typing pauses. */
+function Debounced({
+  value,
+  onChange,
+  ...rest
+}: { value: string; onChange: (value: string) => void } & Record<string, unknown>) {
+  const [text, setText] = useState(value);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const pending = useRef(false);
+  useEffect(() => {
+    if (!pending.current) setText(value);
+  }, [value]);
+  return (
+    <input
+      {...rest}
+      value={text}
+      onInput={(e) => {
+        const next = (e.currentTarget as HTMLInputElement).value;
+        setText(next);
+        pending.current = true;
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => {
+          pending.current = false;
+          onChange(next);
+        }, SETTLE_MS);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          clearTimeout(timer.current);
+          pending.current = false;
+          onChange((e.currentTarget as HTMLInputElement).value);
+        }
+      }}
+    />
+  );
+}
+
+/** Search (text or regex over the message JSON), tool name, method, direction, server and errors only. */
+export function FilterBar(props: FilterBarProps) {
+  const { params, set } = props;
+  const active = ['q', 'tool', 'method', 'dir', 'server', 'err'].some((k) => params[k]);
+  return (
+    <form class="filters" onSubmit={(e) => e.preventDefault()}>
+      <Debounced
+        type="search"
+        class={`q${props.error ? ' bad' : ''}`}
+        placeholder={
+          params.re ? 'Regular expression over arguments and results' : 'Search arguments and results'
+        }
+        aria-label="search"
+        value={params.q ?? ''}
+        onChange={(q: string) => set({ q })}
+        title={props.error}
+      />
+      <label class="check" title="Treat the search as a regular expression">
+        <input
+          type="checkbox"
+          checked={params.re === '1'}
+          onChange={(e) => set({ re: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined })}
+        />
+        .*
+      </label>
+      <Debounced
+        type="search"
+        class="tool"
+        list="tool-names"
+        placeholder="Tool"
+        aria-label="tool"
+        value={params.tool ?? ''}
+        onChange={(tool: string) => set({ tool })}
+      />
+      <datalist id="tool-names">
+        {props.tools.map((t) => (
+          <option key={t} value={t} />
+        ))}
+      </datalist>
+      <select
+        aria-label="method"
+        value={params.method ?? ''}
+        onChange={(e) => set({ method: e.currentTarget.value })}
+      >
+        <option value="">All methods</option>
+        {props.methods.map((m) => (
+          <option key={m} value={m}>
+            {m}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="direction"
+        value={params.dir ?? ''}
+        onChange={(e) => set({ dir: e.currentTarget.value })}
+      >
+        <option value="">Both directions</option>
+        <option value="in">client → server</option>
+        <option value="out">server → client</option>
+      </select>
+      {props.servers.length > 1 ? (
+        <select
+          aria-label="server"
+          value={params.server ?? ''}
+          onChange={(e) => set({ server: e.currentTarget.value })}
+        >
+          <option value="">All servers</option>
+          {props.servers.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      ) : null}
+      <label class="check">
+        <input
+          type="checkbox"
+          aria-label="errors only"
+          checked={params.err === '1'}
+          onChange={(e) => set({ err: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined })}
+        />
+        Errors only
+      </label>
+      {active ? (
+        <button
+          type="button"
+          class="clear"
+          onClick={() =>
+            set({
+              q: undefined,
+              tool: undefined,
+              method: undefined,
+              dir: undefined,
+              server: undefined,
+              err: undefined,
+            })
+          }
+        >
+          Clear
+        </button>
+      ) : null}
+      <span class="count" data-shown={props.shown} data-total={props.total}>
+        {props.error ? <span class="err">{props.error}</span> : null}
+        {props.shown === props.total
+          ? `${props.total} ${props.noun}`
+          : `${props.shown} of ${props.total} ${props.noun}`}
+      </span>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import type { Boot } from '../data/boot.js';
+import type { LiveState } from '../data/collector.js';
+import type { TraceModel } from '../data/model.js';
+import { type Route, VIEWS, type ViewName } from '../route.js';
+import { SOURCE_HUES } from './timeline.js';
+
+export interface HeaderProps {
+  model: TraceModel | undefined;
+  route: Route;
+  boot: Boot;
+  live: LiveState | undefined;
+  counts: { rows: number; calls: number };
+  go: (route: Route, how?: 'push' | 'replace') => void;
+  openFiles: (files: FileList) => void;
+}
+
+const TITLES: Record<ViewName, string> = {
+  timeline: 'Timeline',
+  calls: 'Calls',
+  tools: 'Tools',
+  diff: 'Diff',
+  raw: 'Raw',
+};
+
+/** The title bar: the open traces, the views as tabs, and a way to open other files. */
+export function Header({ model, route, boot, live, counts, go, openFiles }: HeaderProps) {
+  const sources = model?.sources ?? [];
+  const src = Number(route.params.src ?? 0) || 0;
+  const perSource = route.view === 'tools' || route.view === 'raw';
+  return (
+    <header class="top">
+      <a class="brand" href={boot.kind === 'standalone' ? '#/' : '#/timeline'} title="tapedeck">
+        tapedeck
+      </a>
+      <nav class="tabs" aria-label="views">
+        {VIEWS.map((name) => (
+          <button
+            type="button"
+            key={name}
+            class={route.view === name ? 'tab active' : 'tab'}
+            aria-current={route.view === name ? 'page' : undefined}
+            disabled={!model}
+            onClick={() => go({ ...route, view: name }, 'push')}
+            data-view={name}
+          >
+            {TITLES[name]}
+            {name === 'calls' && model ? <span class="n">{counts.calls}</span> : null}
+            {name === 'diff' && sources.length < 2 ? null : null}
+          </button>
+        ))}
+      </nav>
+      <div class="sources">
+        {sources.map((s) => (
+          <button
+            type="button"
+            key={s.index}
+            class={`source${perSource && s.index === src ? ' active' : ''}`}
+            title={`${s.info.format} · ${s.info.meta.label}`}
+            onClick={() => go({ ...route, params: { ...route.params, src: String(s.index) } }, 'replace')}
+          >
+            {sources.length > 1 ? (
+              <span
+                class="dot"
+                style={{ background: `hsl(${SOURCE_HUES[s.index % SOURCE_HUES.length]} 70% 50%)` }}
+              />
+            ) : null}
+            {s.info.name}
+          </button>
+        ))}
+        {live ? <span class={`badge live-${live.status}`}>{live.status}</span> : null}
+      </div>
+      {boot.kind === 'report' ? (
+        <span class="muted report-tag">report</span>
+      ) : (
+        <label class="button open">
+          Open…
+          <input
+            type="file"
+            multiple
+            aria-label="open other trace files"
+            onChange={(e) => {
+              const files = (e.currentTarget as HTMLInputElement).files;
+              if (files && files.length > 0) openFiles(files);
+            }}
+          />
+        </label>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,60 @@
+import type { CollectorTrace } from '../data/collector.js';
+
+export interface HomeProps {
+  open: (files: FileList) => void;
+  traces: readonly CollectorTrace[] | undefined;
+  /** Why the collector's list could not be read, when the page came from one. */
+  collectorError: string | undefined;
+}
+
+/** The first screen: open trace files (picker or drag and drop), or pick a trace the collector holds. */
+export function Home({ open, traces, collectorError }: HomeProps) {
+  return (
+    <div class="home">
+      <section class="drop">
+        <h2>Open a trace</h2>
+        <p>
+          Drop trace files anywhere on this page, or{' '}
+          <label class="button">
+            choose files
+            <input
+              type="file"
+              multiple
+              accept=".jsonl,.ndjson,.json,application/json"
+              aria-label="open trace files"
+              onChange={(e) => {
+                const files = (e.currentTarget as HTMLInputElement).files;
+                if (files && files.length > 0) open(files);
+              }}
+            />
+          </label>
+          .
+        </p>
+        <p class="muted">
+          tapedeck and mcp-tape JSONL, mcporter NDJSON, shack trajectories, HTTP exchange captures. Rotated
+          segments dropped together are stitched; several traces are merged by time; two traces can be
+          compared.
+        </p>
+        <p class="muted">Files stay in this browser: nothing is uploaded.</p>
+      </section>
+      {traces !== undefined || collectorError ? (
+        <section class="collector">
+          <h2>Traces on this collector</h2>
+          {collectorError ? <p class="err">{collectorError}</p> : null}
+          {traces && traces.length === 0 ? <p class="muted">None yet.</p> : null}
+          {traces && traces.length > 0 ? (
+            <ul>
+              {traces.map((t) => (
+                <li key={t.id}>
+                  <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`}>{t.label || t.id}</a>{' '}
+                  {t.live ? <span class="badge live">live</span> : null}{' '}
+                  <span class="muted">{t.startedAt ?? ''}</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}

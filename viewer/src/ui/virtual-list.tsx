@@ -1,0 +1,120 @@
+import type { ComponentChild } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+
+export interface VirtualListProps {
+  count: number;
+  /** Every row has this height in pixels; that is what makes 100k rows cheap. */
+  rowHeight: number;
+  render: (index: number) => ComponentChild;
+  /** Bring this row into view when it changes (a selection from a link, or from the keyboard). */
+  scrollToIndex?: number | undefined;
+  class?: string;
+  /** Extra rows rendered above and below the window, so fast scrolling shows no gaps. */
+  overscan?: number;
+  onKeyDown?: (event: KeyboardEvent) => void;
+  label?: string;
+}
+
+/**
+ * A scrolling list that renders only the rows in view: a spacer as tall as every row together, and the visible
+ * slice moved into place. Rows must all be `rowHeight` tall.
+ */
+export function VirtualList(props: VirtualListProps) {
+  const { count, rowHeight, overscan = 12 } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(0);
+  const [height, setHeight] = useState(800);
+  const frame = useRef(0);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(el.clientHeight || 800);
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight || 800));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const el = ref.current;
+    const index = props.scrollToIndex;
+    if (!el || index === undefined || index < 0) return;
+    const rowTop = index * rowHeight;
+    if (rowTop < el.scrollTop || rowTop + rowHeight > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, rowTop - el.clientHeight / 3);
+      setTop(el.scrollTop);
+    }
+  }, [props.scrollToIndex, rowHeight]);
+
+  const onScroll = () => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      if (ref.current) setTop(ref.current.scrollTop);
+    });
+  };
+
+  const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
+  const last = Math.min(count, Math.ceil((top + height) / rowHeight) + overscan);
+  const rows: ComponentChild[] = [];
+  for (let i = first; i < last; i++) rows.push(props.render(i));
+  return (
+    <div
+      class={`vlist ${props.class ?? ''}`}
+      ref={ref}
+      onScroll={onScroll}
+      tabIndex={0}
+      onKeyDown={props.onKeyDown}
+      role="listbox"
+      aria-label={props.label}
+      data-count={count}
+    >
+      <div class="vlist-spacer" style={{ height: `${count * rowHeight}px` }}>
+        <div class="vlist-window" style={{ transform: `translateY(${first * rowHeight}px)` }}>
+          {rows}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Arrow keys, Page Up/Down, Home and End over a list: the index to select next, or undefined for other keys.
+ *
+ * @example const next = keyStep(event, current, rows.length, 20); if (next !== undefined) select(next);
+ */
+export function keyStep(
+  event: KeyboardEvent,
+  current: number,
+  count: number,
+  page: number,
+): number | undefined {
+  const at = current < 0 ? -1 : current;
+  let next: number;
+  switch (event.key) {
+    case 'ArrowDown':
+    case 'j':
+      next = at + 1;
+      break;
+    case 'ArrowUp':
+    case 'k':
+      next = at - 1;
+      break;
+    case 'PageDown':
+      next = at + page;
+      break;
+    case 'PageUp':
+      next = at - page;
+      break;
+    case 'Home':
+      next = 0;
+      break;
+    case 'End':
+      next = count - 1;
+      break;
+    default:
+      return undefined;
+  }
+  event.preventDefault();
+  return Math.max(0, Math.min(count - 1, next));
+}

@@ -26,8 +26,8 @@ export const CREDENTIAL_HEADER_RULES: readonly HeaderRule[] = [
   { id: 'set-cookie-header', type: 'header', name: 'set-cookie' },
   { id: 'api-key-header', type: 'header', name: 'x-api-key' },
   { id: 'api-key-header', type: 'header', name: 'api-key', contains: true },
-  { id: 'auth-header', type: 'header', name: 'x-auth', contains: true },
   { id: 'token-header', type: 'header', name: 'token', contains: true },
   { id: 'secret-header', type: 'header', name: 'secret', contains: true },
   { id: 'password-header', type: 'header', name: 'password', contains: true },
+  { id: 'auth-header', type: 'header', name: 'x-auth', contains: true },
 ];

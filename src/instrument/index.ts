@@ -10,13 +10,15 @@ export { type HttpMiddleware, type HttpMiddlewareOptions, httpMiddleware } from 
 export { instrument } from './instrument.js';
 export { createRecorder, type Recorder } from './recorder.js';
 export {
-  COLLECTOR_INGEST_PATH,
+  COLLECTOR_ROUTES,
   CollectorSink,
   errorType,
   FilesSink,
   linesOf,
   MCP_ATTRIBUTES,
+  metaOf,
   OtlpSink,
+  sessionLabel,
   spanAttributes,
   spanName,
 } from './sinks/index.js';

@@ -12,7 +12,7 @@ import type { InstrumentOptions } from './types.js';
  * @example
  * const server = new McpServer({ name: 'weather', version: '1.4.0' });
  * const recorder = instrument(server, {
- *   to: { type: 'collector', url: 'http://127.0.0.1:4319', token: process.env.TAPEDECK_TOKEN! },
+ *   to: { type: 'collector', url: 'http://127.0.0.1:7420', token: process.env.TAPEDECK_TOKEN! },
  *   getUser: (ctx) => (ctx.authInfo ? { id: ctx.authInfo.clientId } : undefined),
  *   release: process.env.GIT_SHA,
  * });

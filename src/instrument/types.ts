@@ -130,7 +130,7 @@ export interface EventSink {
 /** A tapedeck collector: batched HTTP ingest with a write token. */
 export interface CollectorDestination {
   type: 'collector';
-  /** The collector's base URL, e.g. `http://127.0.0.1:4319`. */
+  /** The collector's base URL, e.g. `http://127.0.0.1:7420`. */
   url: string;
   token: string;
   /** Tries per batch, the first included (default 4). */

@@ -4,10 +4,8 @@ import { createRedactor } from '../../redact/engine.js';
 import type { RedactConfig } from '../../redact/types.js';
 import { FileSink } from '../../sink/file.js';
 import type { Redactor } from '../../sink/sink.js';
-import { timestamp } from '../../trace/encode.js';
-import type { Json, MetaLine, RecordBody } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
 import type { EventSink, FilesDestination, RequestEvent } from '../types.js';
+import { linesOf, metaOf } from './lines.js';
 
 /** A file name from a session id: safe characters only, bounded length. */
 function fileStem(sessionId: string): string {
@@ -70,68 +68,4 @@ export class FilesSink implements EventSink {
     this.open.set(event.sessionId, sink);
     return sink;
   }
-}
-
-function metaOf(event: RequestEvent): MetaLine {
-  const meta: MetaLine = {
-    v: 1,
-    type: 'meta',
-    startedAt: event.startedAt,
-    label: event.server?.name ?? 'instrumented-server',
-    kind: 'mcp',
-    producer: { ...PRODUCER },
-    traceId: event.sessionId,
-    segment: 0,
-    session: {
-      id: event.sessionId,
-      identity: event.identity,
-      ...(event.user === undefined ? {} : { user: event.user }),
-      ...(event.client === undefined ? {} : { client: event.client }),
-    },
-  };
-  if (event.transport !== 'unknown') meta.transport = event.transport;
-  if (event.server !== undefined) meta.server = event.server.name;
-  if (event.release !== undefined) meta.release = event.release;
-  return meta;
-}
-
-/** The trace lines one event becomes, in time order. */
-export function linesOf(event: RequestEvent): RecordBody[] {
-  const conn = event.sessionId;
-  const lines: RecordBody[] = [];
-  const t = event.startedAt;
-  if (event.http?.headers !== undefined) {
-    lines.push({
-      t,
-      type: 'http',
-      conn,
-      dir: 'in',
-      headers: event.http.headers,
-      ...(event.http.method === undefined ? {} : { method: event.http.method }),
-      ...(event.http.url === undefined ? {} : { url: event.http.url }),
-    });
-  }
-  const request: Record<string, Json> = { jsonrpc: '2.0', id: event.requestId, method: event.method };
-  if (event.params !== undefined) request.params = event.params;
-  lines.push({ t, dir: 'in', conn, raw: request });
-  for (const related of event.related.messages ?? []) {
-    lines.push({ t: related.t, dir: related.dir, conn, raw: related.message });
-  }
-  const end = timestamp(Date.parse(event.startedAt) + event.durationMs);
-  if (event.outcome === 'cancelled' || event.outcome === 'closed') {
-    lines.push({
-      t: end,
-      type: 'event',
-      name: 'unanswered',
-      requestId: event.requestId,
-      outcome: event.outcome,
-    });
-    return lines;
-  }
-  const response: Record<string, Json> = { jsonrpc: '2.0', id: event.requestId };
-  if (event.error !== undefined) response.error = event.error as unknown as Json;
-  // With result capture off the answer's shape stays, its content does not.
-  else response.result = event.result ?? (event.isError === true ? { isError: true } : {});
-  lines.push({ t: end, dir: 'out', conn, raw: response });
-  return lines;
 }

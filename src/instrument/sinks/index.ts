@@ -5,8 +5,9 @@ import { CollectorSink } from './collector.js';
 import { FilesSink } from './files.js';
 import { OtlpSink } from './otlp.js';
 
-export { COLLECTOR_INGEST_PATH, CollectorSink } from './collector.js';
-export { FilesSink, linesOf } from './files.js';
+export { COLLECTOR_ROUTES, CollectorSink } from './collector.js';
+export { FilesSink } from './files.js';
+export { linesOf, metaOf, sessionLabel } from './lines.js';
 export { OtlpSink } from './otlp.js';
 export { errorType, MCP_ATTRIBUTES, spanAttributes, spanName } from './otlp-attributes.js';
 
@@ -38,9 +39,9 @@ export function createSinks(to: Destination | Destination[] | undefined, ctx: Si
     const where = `to[${i}] (${JSON.stringify(destination?.type)})`;
     switch (destination?.type) {
       case 'collector':
-        need(destination.url, 'a url (the collector, e.g. http://127.0.0.1:4319)', where);
+        need(destination.url, 'a url (the collector, e.g. http://127.0.0.1:7420)', where);
         need(destination.token, 'a token (the collector write token)', where);
-        return new CollectorSink(destination, ctx.uploadTimeout);
+        return new CollectorSink(destination, ctx.uploadTimeout, ctx.redaction);
       case 'files':
         need(destination.dir, 'a dir (the folder for trace files)', where);
         return new FilesSink(destination, ctx.redaction, (message) => ctx.report(new Error(message)));

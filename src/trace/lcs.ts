@@ -16,7 +16,7 @@ export interface CommonSubsequenceOptions {
   maxCost: number;
 }
 
-export const LCS_DEFAULTS: CommonSubsequenceOptions = { maxCost: 4096 };
+export const LCS_DEFAULTS: CommonSubsequenceOptions = { maxCost: 1024 };
 
 /**
  * Index pairs `[i, j]` with `a[i] === b[j]` (as Map keys compare), ascending in both i and j: a longest common

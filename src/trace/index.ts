@@ -1,7 +1,20 @@
+export {
+  ALIGN_DEFAULTS,
+  type AlignedItem,
+  type AlignKind,
+  type AlignOptions,
+  type AlignSummary,
+  alignExchanges,
+  alignTraces,
+  type TraceAlignment,
+  type ValueChange,
+  type ValueDiff,
+} from './align.js';
 export { type Decoded, decodeLine, decodeValue } from './decode.js';
 export { encodeLine, timestamp } from './encode.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';
+export type { IgnorePath, JsonLocation } from './ignore-paths.js';
 export { detectDocumentFormat, detectHead, detectLineFormat, type HeadVerdict } from './import/detect.js';
 export { memoryTraceFiles, type TraceFiles } from './import/files.js';
 export { httpExchangesToTrace, isHttpExchanges } from './import/http-exchanges.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sampleTrace, upload, useCollector } from './helpers.js';
+import { json, sampleTrace, upload, useCollector } from './helpers.js';
 
 const INTEROP = join(import.meta.dirname, '..', 'fixtures', 'interop');
 
@@ -14,7 +14,7 @@ describe('the collector API', () => {
     expect(uploaded).toMatchObject({ lines: 8, format: 'tapedeck' });
     expect(uploaded.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
 
-    const summary = await (await h.api(`/api/v1/traces/${uploaded.id}`)).json();
+    const summary = await json(h.api(`/api/v1/traces/${uploaded.id}`));
     expect(summary).toMatchObject({
       id: uploaded.id,
       label: 'first',
@@ -28,16 +28,16 @@ describe('the collector API', () => {
       tools: [{ name: 'echo', calls: 4 }],
     });
 
-    const page1 = await (await h.api(`/api/v1/traces/${uploaded.id}/lines?limit=5`)).json();
+    const page1 = await json(h.api(`/api/v1/traces/${uploaded.id}/lines?limit=5`));
     expect(page1.lines.map((l: { seq: number }) => l.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(page1.next).toBe(5);
     expect(page1.end).toBeNull();
-    const page2 = await (await h.api(`/api/v1/traces/${uploaded.id}/lines?after=5&limit=5`)).json();
+    const page2 = await json(h.api(`/api/v1/traces/${uploaded.id}/lines?after=5&limit=5`));
     expect(page2.lines.map((l: { seq: number }) => l.seq)).toEqual([6, 7, 8]);
     expect(page2.next).toBeNull();
     expect(page2.end).toMatchObject({ type: 'end', reason: 'process_exit' });
 
-    const failed = await (await h.api(`/api/v1/traces/${uploaded.id}/lines?tool=echo&errors=true`)).json();
+    const failed = await json(h.api(`/api/v1/traces/${uploaded.id}/lines?tool=echo&errors=true`));
     expect(failed.lines.map((l: { seq: number }) => l.seq)).toEqual([4, 8]);
 
     const jsonl = await (await h.api(`/api/v1/traces/${uploaded.id}/trace.jsonl`)).text();
@@ -51,7 +51,7 @@ describe('the collector API', () => {
     const b = await upload(h, sampleTrace({ label: 'beta run', tool: 'add', failEvery: 1 }));
     const c = await upload(h, sampleTrace({ label: 'gamma', tool: 'add' }));
     const ids = async (query: string) =>
-      ((await (await h.api(`/api/v1/traces${query}`)).json()).traces as { id: string }[]).map((t) => t.id);
+      ((await json(h.api(`/api/v1/traces${query}`))).traces as { id: string }[]).map((t) => t.id);
     expect(await ids('')).toEqual([c.id, b.id, a.id]);
     expect(await ids('?label=RUN')).toEqual([b.id, a.id]);
     expect(await ids('?server=everything')).toEqual([a.id]);
@@ -61,9 +61,9 @@ describe('the collector API', () => {
     expect(await ids('?method=tools/call&label=gam')).toEqual([c.id]);
     expect(await ids('?from=2026-03-01T09:00:00Z&to=2026-03-01T11:00:00Z')).toHaveLength(3);
     expect(await ids('?from=2026-03-02T00:00:00Z')).toEqual([]);
-    const first = await (await h.api('/api/v1/traces?limit=2')).json();
+    const first = await json(h.api('/api/v1/traces?limit=2'));
     expect(first.traces.map((t: { id: string }) => t.id)).toEqual([c.id, b.id]);
-    const second = await (await h.api(`/api/v1/traces?limit=2&before=${first.next}`)).json();
+    const second = await json(h.api(`/api/v1/traces?limit=2&before=${first.next}`));
     expect(second.traces.map((t: { id: string }) => t.id)).toEqual([a.id]);
     expect(second.next).toBeNull();
   });
@@ -79,46 +79,51 @@ describe('the collector API', () => {
       const uploaded = await upload(h, readFileSync(join(INTEROP, file), 'utf8'));
       expect(uploaded.format, file).toBe(format);
       expect(uploaded.lines, file).toBeGreaterThan(0);
-      const page = await (await h.api(`/api/v1/traces/${uploaded.id}/lines?limit=5000`)).json();
+      const page = await json(h.api(`/api/v1/traces/${uploaded.id}/lines?limit=5000`));
       expect(page.lines).toHaveLength(uploaded.lines);
       // mcp-tape lines have no seq: the store numbers them 1, 2, 3 …
-      expect(page.lines.map((l: { seq: number }) => l.seq)).toEqual(page.lines.map((_: unknown, i: number) => i + 1));
+      expect(page.lines.map((l: { seq: number }) => l.seq)).toEqual(
+        page.lines.map((_: unknown, i: number) => i + 1),
+      );
     }
   });
 
   it('deletes a trace: gone from the list, its pages 404', async () => {
     const { id } = await upload(h, sampleTrace());
     const deleted = await h.api(`/api/v1/traces/${id}`, { method: 'DELETE' });
-    expect(await deleted.json()).toEqual({ deleted: id });
+    expect(await json(deleted)).toEqual({ deleted: id });
     expect((await h.api(`/api/v1/traces/${id}/lines`)).status).toBe(404);
-    expect((await (await h.api('/api/v1/traces')).json()).traces).toEqual([]);
+    expect((await json(h.api('/api/v1/traces'))).traces).toEqual([]);
   });
 
   it('shares one trace read-only: the link reads that trace without the token until revoked', async () => {
     const { id } = await upload(h, sampleTrace({ label: 'shared' }));
-    const created = await h.api(`/api/v1/traces/${id}/shares`, { method: 'POST', body: '{"expiresIn":"1d"}' });
+    const created = await h.api(`/api/v1/traces/${id}/shares`, {
+      method: 'POST',
+      body: '{"expiresIn":"1d"}',
+    });
     expect(created.status).toBe(201);
-    const share = await created.json();
+    const share = await json(created);
     expect(share.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(share.url).toBe(`${h.url}/#share=${share.id}`);
     expect(Date.parse(share.expiresAt) - Date.parse(share.createdAt)).toBe(86_400_000);
 
     const read = await h.api(`/api/v1/shares/${share.id}`, { auth: false });
-    expect(await read.json()).toMatchObject({ trace: { id, label: 'shared' }, share: { revoked: false } });
-    const lines = await (await h.api(`/api/v1/shares/${share.id}/lines`, { auth: false })).json();
+    expect(await json(read)).toMatchObject({ trace: { id, label: 'shared' }, share: { revoked: false } });
+    const lines = await json(h.api(`/api/v1/shares/${share.id}/lines`, { auth: false }));
     expect(lines.lines).toHaveLength(6);
     const jsonl = await (await h.api(`/api/v1/shares/${share.id}/trace.jsonl`, { auth: false })).text();
     expect(jsonl).toContain('"label":"shared"');
     expect((await h.api(`/api/v1/traces/${id}/shares`, { auth: false })).status).toBe(401);
-    const listed = await (await h.api(`/api/v1/traces/${id}/shares`)).json();
+    const listed = await json(h.api(`/api/v1/traces/${id}/shares`));
     expect(listed.shares.map((s: { id: string }) => s.id)).toEqual([share.id]);
 
-    expect(await (await h.api(`/api/v1/shares/${share.id}`, { method: 'DELETE' })).json()).toEqual({
+    expect(await json(h.api(`/api/v1/shares/${share.id}`, { method: 'DELETE' }))).toEqual({
       revoked: share.id,
     });
     const revoked = await h.api(`/api/v1/shares/${share.id}/lines`, { auth: false });
     expect(revoked.status).toBe(410);
-    expect((await revoked.json()).error.message).toContain('revoked');
+    expect((await json(revoked)).error.message).toContain('revoked');
   });
 
   it('serves a page saying the viewer is not built when dist/viewer is missing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawRequest, sampleTrace, TEST_TOKEN, upload, useCollector } from './helpers.js';
+import { json, rawRequest, sampleTrace, TEST_TOKEN, upload, useCollector } from './helpers.js';
 
 describe('collector access checks', () => {
   const h = useCollector({ maxBodyBytes: 4096 });
@@ -8,20 +8,26 @@ describe('collector access checks', () => {
     const none = await h.api('/api/v1/traces', { method: 'POST', body: sampleTrace(), auth: false });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await none.json()).error).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('needs') });
+    expect((await json(none)).error).toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('needs'),
+    });
     const wrong = await h.api('/api/v1/traces/live', {
       method: 'POST',
       headers: { authorization: `Bearer ${'cd'.repeat(32)}` },
     });
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).error.message).toContain('wrong');
-    expect((await (await h.api('/api/v1/traces')).json()).traces).toEqual([]);
+    expect((await json(wrong)).error.message).toContain('wrong');
+    expect((await json(h.api('/api/v1/traces'))).traces).toEqual([]);
   });
 
   it('answers 403 to a foreign Host and a foreign Origin, even with the token', async () => {
     const port = new URL(h.url).port;
     const auth = { authorization: `Bearer ${TEST_TOKEN}` };
-    const host = await rawRequest(h.url, { path: '/api/v1/traces', headers: { host: `evil.example:${port}`, ...auth } });
+    const host = await rawRequest(h.url, {
+      path: '/api/v1/traces',
+      headers: { host: `evil.example:${port}`, ...auth },
+    });
     expect(host.status).toBe(403);
     expect(JSON.parse(host.body).error.message).toContain("Host 'evil.example' is not allowed");
     const origin = await rawRequest(h.url, {
@@ -43,7 +49,7 @@ describe('collector access checks', () => {
     const big = sampleTrace({ calls: 100 });
     const declared = await h.api('/api/v1/traces', { method: 'POST', body: big });
     expect(declared.status).toBe(413);
-    expect((await declared.json()).error.message).toContain('limit of 4 KiB (4096 bytes)');
+    expect((await json(declared)).error.message).toContain('limit of 4 KiB (4096 bytes)');
     const bytes = new TextEncoder().encode(big);
     const streamed = await h.api('/api/v1/traces', {
       method: 'POST',
@@ -55,8 +61,8 @@ describe('collector access checks', () => {
       }),
     });
     expect(streamed.status).toBe(413);
-    expect((await streamed.json()).error.limit).toBe(4096);
-    expect((await (await h.api('/api/v1/traces')).json()).traces).toEqual([]);
+    expect((await json(streamed)).error.limit).toBe(4096);
+    expect((await json(h.api('/api/v1/traces'))).traces).toEqual([]);
   });
 
   it('answers 400 naming the malformed line, and keeps nothing of that upload', async () => {
@@ -64,13 +70,13 @@ describe('collector access checks', () => {
     lines[3] = '{"t":"2026-03-01T10:00:00.000Z","seq":3,"dir":"in","raw":{"jsonrpc":';
     const response = await h.api('/api/v1/traces', { method: 'POST', body: lines.join('\n') });
     expect(response.status).toBe(400);
-    const { error } = await response.json();
+    const { error } = await json(response);
     expect(error).toMatchObject({ code: 'malformed_line', line: 4 });
     expect(error.message).toMatch(/^line 4: not valid JSON/);
     const wrongDir = sampleTrace().replace('"dir":"out"', '"dir":"sideways"');
-    const second = await (await h.api('/api/v1/traces', { method: 'POST', body: wrongDir })).json();
+    const second = await json(h.api('/api/v1/traces', { method: 'POST', body: wrongDir }));
     expect(second.error.message).toBe('line 3: message line: "dir" must be "in" or "out", got "sideways"');
-    expect((await (await h.api('/api/v1/traces')).json()).traces).toEqual([]);
+    expect((await json(h.api('/api/v1/traces'))).traces).toEqual([]);
   });
 
   it('answers 400 or 404 to malformed ids and path tricks, never a file', async () => {
@@ -102,7 +108,7 @@ describe('collector rate limit', () => {
     const limited = await h.api('/api/v1/health');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2');
-    expect((await limited.json()).error.code).toBe('rate_limited');
+    expect((await json(limited)).error.code).toBe('rate_limited');
   });
 });
 
@@ -114,12 +120,14 @@ describe('a collector whose reads need the token', () => {
     const other = await upload(h, sampleTrace({ label: 'private' }));
     expect((await h.api('/api/v1/traces', { auth: false })).status).toBe(401);
     expect((await h.api(`/api/v1/traces/${id}/lines`, { auth: false })).status).toBe(401);
-    const share = await (await h.api(`/api/v1/traces/${id}/shares`, { method: 'POST' })).json();
+    const share = await json(h.api(`/api/v1/traces/${id}/shares`, { method: 'POST' }));
     const read = await h.api(`/api/v1/shares/${share.id}/lines`, { auth: false });
     expect(read.status).toBe(200);
-    expect((await read.json()).id).toBe(id);
+    expect((await json(read)).id).toBe(id);
     expect((await h.api(`/api/v1/traces/${other.id}`, { auth: false })).status).toBe(401);
-    expect((await h.api(`/api/v1/traces/${other.id}/shares`, { auth: false, method: 'POST' })).status).toBe(401);
+    expect((await h.api(`/api/v1/traces/${other.id}/shares`, { auth: false, method: 'POST' })).status).toBe(
+      401,
+    );
     expect((await h.api(`/api/v1/shares/${share.id}`, { auth: false, method: 'DELETE' })).status).toBe(401);
   });
 });

@@ -36,7 +36,8 @@ export function useCollector(options: Partial<CollectorOptions> = {}): Collector
     harness.api = (path, init = {}) => {
       const { auth, ...rest } = init;
       const headers = new Headers(rest.headers);
-      if (auth !== false && !headers.has('authorization')) headers.set('authorization', `Bearer ${TEST_TOKEN}`);
+      if (auth !== false && !headers.has('authorization'))
+        headers.set('authorization', `Bearer ${TEST_TOKEN}`);
       const duplex = rest.body !== undefined && typeof rest.body !== 'string' ? { duplex: 'half' } : {};
       return fetch(`${harness.url}${path}`, { ...rest, ...duplex, headers } as RequestInit);
     };
@@ -55,7 +56,14 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
  * isError), then an end line.
  */
 export function sampleTrace(
-  options: { label?: string; tool?: string; calls?: number; failEvery?: number; server?: string; end?: boolean } = {},
+  options: {
+    label?: string;
+    tool?: string;
+    calls?: number;
+    failEvery?: number;
+    server?: string;
+    end?: boolean;
+  } = {},
 ): string {
   const { label = 'sample', tool = 'echo', calls = 3, failEvery = 0, server, end = true } = options;
   const t = (ms: number) => new Date(T0 + ms).toISOString();
@@ -87,7 +95,8 @@ export function sampleTrace(
       raw: { jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: `r${i}` }], isError: failed } },
     });
   }
-  if (end) lines.push({ t: t(calls * 10 + 20), type: 'end', durationMs: calls * 10 + 20, reason: 'process_exit' });
+  if (end)
+    lines.push({ t: t(calls * 10 + 20), type: 'end', durationMs: calls * 10 + 20, reason: 'process_exit' });
   return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
 }
 
@@ -123,11 +132,24 @@ export function rawRequest(
         const parts: Buffer[] = [];
         res.on('data', (chunk: Buffer) => parts.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(parts).toString('utf8'),
+          }),
         );
       },
     );
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** A parsed JSON answer, loosely typed: tests assert on its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON answers
+export type Loose = any;
+
+/** The JSON body of a response (or of a response still on its way). */
+export async function json(response: Response | Promise<Response>): Promise<Loose> {
+  return (await response).json();
 }

@@ -1,0 +1,133 @@
+import type { Command } from 'commander';
+import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
+import { startCollector } from '../../collector/server.js';
+import { LiveFileSink } from '../../sink/collector.js';
+import { collectorBase, createLiveTrace } from '../../sink/collector-client.js';
+import type { FileSinkOptions } from '../../sink/file.js';
+import { usageError } from '../errors.js';
+
+/**
+ * What `record --live [URL]` needs: a live trace on a collector and a sink that writes the trace file and streams
+ * every line to that live trace. Without a URL an in-process collector is started on 127.0.0.1 (a free port,
+ * the usual database and token), so the viewer works with no `tapedeck serve` running; it stops with the recorder.
+ */
+
+export interface LiveRecordingOptions {
+  /** The collector's base URL; undefined starts an in-process collector. */
+  url?: string | undefined;
+  /** The collector's write token; default `$TAPEDECK_HOME/token` (or ~/.tapedeck/token). */
+  token?: string | undefined;
+  /** The trace's label (the live trace is created with it before the first line). */
+  label: string;
+  /** What the plain recording would give its FileSink (path, rotation, redaction). */
+  file: FileSinkOptions;
+  env?: NodeJS.ProcessEnv;
+  /** Where the live view's one-per-kind warnings go (default stderr). */
+  warn?: (message: string) => void;
+}
+
+export interface LiveRecording {
+  /** The sink to record into, in place of a FileSink: it writes the file and tees every line to the collector. */
+  sink: LiveFileSink;
+  traceId: string;
+  /** The collector's base URL. */
+  collectorUrl: string;
+  /** The web viewer's page for this recording: `<collector>/#trace=<id>`. */
+  viewerUrl: string;
+  /** One line for stderr, e.g. `tapedeck: live view at http://127.0.0.1:40113/#trace=…`. */
+  notice: string;
+  /** After the sink is closed: stops the in-process collector (nothing to do with a URL). */
+  close(): Promise<void>;
+}
+
+/**
+ * Parses the optional value of `--live [url]`: commander gives `true` when no URL follows.
+ *
+ * @example parseLiveUrl('http://127.0.0.1:7420/') // 'http://127.0.0.1:7420'
+ */
+export function parseLiveUrl(value: string): string {
+  try {
+    return collectorBase(value);
+  } catch {
+    throw usageError(`--live takes the collector's URL such as http://127.0.0.1:7420; got '${value}'`);
+  }
+}
+
+/**
+ * Prepares a live recording. Fails (before anything is recorded) when the collector cannot be reached or refuses
+ * the token; once recording, a collector that goes away only costs the live view, never the file.
+ *
+ * @example
+ * const live = await startLiveRecording({ url: options.live === true ? undefined : options.live, label, file: { path, redact } });
+ * process.stderr.write(`${live.notice}\n`);
+ * live.sink.start(meta); … await live.sink.close({ reason: 'process_exit' }); await live.close();
+ */
+export async function startLiveRecording(options: LiveRecordingOptions): Promise<LiveRecording> {
+  const env = options.env ?? process.env;
+  let url = options.url;
+  let token = options.token;
+  let stop = async () => {};
+  if (url === undefined) {
+    token ??= loadOrCreateToken(tokenPath(env));
+    const collector = await startCollector({ dbPath: defaultDbPath(env), token, port: 0 });
+    url = collector.url;
+    stop = () => collector.close();
+  } else {
+    url = parseLiveUrl(url);
+    token ??= readToken(tokenPath(env));
+    if (token === undefined) {
+      throw usageError(
+        `record --live ${url} needs the collector's token: it is in ${tokenPath(env)} on the collector's machine ` +
+          '(run tapedeck serve there once), or set TAPEDECK_HOME to the folder that holds it',
+      );
+    }
+  }
+  try {
+    const trace = await createLiveTrace({ url, token }, options.label);
+    const sink = new LiveFileSink({
+      ...options.file,
+      collector: {
+        url,
+        token,
+        traceId: trace.id,
+        ...(options.warn === undefined ? {} : { warn: options.warn }),
+      },
+    });
+    const inProcess = options.url === undefined ? ' (served by this recorder while it runs)' : '';
+    return {
+      sink,
+      traceId: trace.id,
+      collectorUrl: url,
+      viewerUrl: trace.url,
+      notice: `tapedeck: live view at ${trace.url}${inProcess}`,
+      close: stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The `--live [url]` flag as commander leaves it: absent, `true` (no URL) or the URL. */
+export interface LiveFlag {
+  live?: true | string;
+}
+
+/**
+ * Adds `--live [url]` to a command.
+ *
+ * @example addLiveFlag(program.command('record')); … startLiveRecording({ url: liveUrlOf(options), … })
+ */
+export function addLiveFlag(command: Command): Command {
+  return command.option(
+    '--live [url]',
+    'also stream the recording to a collector for the web viewer (no URL: one inside this recorder); ' +
+      'stderr says where to watch',
+    parseLiveUrl,
+  );
+}
+
+/** The collector URL of a `--live` flag: undefined for a bare `--live` (an in-process collector). */
+export function liveUrlOf(flag: LiveFlag): string | undefined {
+  return flag.live === true ? undefined : flag.live;
+}

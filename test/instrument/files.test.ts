@@ -2,7 +2,6 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -18,7 +17,7 @@ afterEach(() => {
   dir = '';
 });
 
-function asUser(client: Client, user: string, call: () => Promise<unknown>): Promise<unknown> {
+function asUser(user: string, call: () => Promise<unknown>): Promise<unknown> {
   const req = {
     method: 'POST',
     url: '/mcp',
@@ -51,11 +50,11 @@ describe('instrument: a trace file per session', () => {
       flushInterval: 60_000,
     });
     const client = await linkClient(server);
-    await asUser(client, 'ada', () =>
+    await asUser('ada', () =>
       client.callTool({ name: 'count', arguments: { to: 2 } }, undefined, { onprogress: () => {} }),
     );
-    await asUser(client, 'bob', () => client.callTool({ name: 'fail', arguments: {} }));
-    await asUser(client, 'ada', () => client.callTool({ name: 'count', arguments: { to: 1 } }));
+    await asUser('bob', () => client.callTool({ name: 'fail', arguments: {} }));
+    await asUser('ada', () => client.callTool({ name: 'count', arguments: { to: 1 } }));
     await recorder.shutdown();
 
     expect(statSync(out).mode & 0o777).toBe(0o700);
@@ -98,7 +97,7 @@ describe('instrument: a trace file per session', () => {
     for (const trace of traces) expect(JSON.stringify(trace.entries)).not.toContain('token-of-');
 
     // The recorder goes on after shutdown: the session continues in a new file.
-    await asUser(client, 'ada', () => client.callTool({ name: 'count', arguments: { to: 1 } }));
+    await asUser('ada', () => client.callTool({ name: 'count', arguments: { to: 1 } }));
     await recorder.shutdown();
     const later = readdirSync(out).sort();
     expect(later).toHaveLength(4);

@@ -7,7 +7,7 @@ import { CollectorSink } from '../../src/sink/collector.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 import type { RecordBody } from '../../src/trace/types.js';
-import { json, TEST_TOKEN, useCollector } from './helpers.js';
+import { closedPort, json, TEST_TOKEN, useCollector } from './helpers.js';
 
 const T = '2026-03-01T10:00:00.000Z';
 const body = (i: number): RecordBody => ({
@@ -106,7 +106,7 @@ describe('the collector sink', () => {
 
   it('gives up on an unreachable collector within its close timeout', async () => {
     const sink = new CollectorSink({
-      url: 'http://127.0.0.1:9',
+      url: `http://127.0.0.1:${await closedPort()}`,
       token: TEST_TOKEN,
       traceId: 'AAAAAAAAAAAAAAAA',
       closeTimeoutMs: 300,

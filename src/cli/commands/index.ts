@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
 import { registerDiff } from './diff.js';
 import { registerMcp } from './mcp.js';
+import { registerPush } from './push.js';
 import { registerRecord } from './record.js';
 import { registerRedact } from './redact.js';
 import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerScan } from './scan.js';
+import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerStats } from './stats.js';
 import { registerVerify } from './verify.js';
@@ -27,5 +29,7 @@ export function registerCommands(program: Command): void {
   registerRun(program);
   registerView(program);
   registerReport(program);
+  registerServe(program);
+  registerPush(program);
   registerMcp(program);
 }

@@ -1,0 +1,133 @@
+import type { Command } from 'commander';
+import { readToken, tokenPath } from '../../collector/home.js';
+import { TapedeckError } from '../../errors.js';
+import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
+import { toTapedeck } from '../../trace/export/tapedeck.js';
+import { batch, openTrace } from '../../trace/io.js';
+import { usageError } from '../errors.js';
+import { renderScanReport } from '../format/scan-report.js';
+import { addRuleFlags, type RuleFlags } from './redact.js';
+import { scan } from './scan.js';
+
+interface PushOptions extends RuleFlags {
+  to: string;
+  token?: string;
+  force?: boolean;
+  label?: string;
+  expires: string;
+  json?: boolean;
+}
+
+export const DEFAULT_COLLECTOR_URL = 'http://127.0.0.1:7420';
+
+/** What `tapedeck push` did: the stored trace and its share link. */
+export interface PushResult {
+  id: string;
+  lines: number;
+  /** The viewer's page for the trace (needs access to the collector). */
+  url: string;
+  /** The read-only share link. */
+  share: { id: string; url: string; expiresAt: string };
+}
+
+/**
+ * `tapedeck push <trace>`: scans the trace for secrets (refusing on findings unless --force), uploads it to a
+ * collector and prints a read-only share link.
+ *
+ * @example await run(['push', 'traces/run.jsonl', '--to', 'http://127.0.0.1:7420']);
+ */
+export function registerPush(program: Command): void {
+  const command = program
+    .command('push')
+    .description('Upload a trace to a collector (after a secret scan) and print a read-only share link.')
+    .argument(
+      '<trace>',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON',
+    )
+    .option('--to <url>', `the collector (default ${DEFAULT_COLLECTOR_URL})`, DEFAULT_COLLECTOR_URL)
+    .option(
+      '--token <token>',
+      "the collector's write token (default: the one in $TAPEDECK_HOME or ~/.tapedeck/token)",
+    )
+    .option('--force', 'push even when the scan finds something that looks like a secret')
+    .option('--label <label>', "label for the stored trace (default: the trace's own)")
+    .option('--expires <age>', 'how long the share link works, e.g. 7d, 12h (at most 365d)', '7d')
+    .option('--json', 'print the result as JSON');
+  addRuleFlags(command, { mode: false })
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck push traces/run.jsonl\n' +
+        '  tapedeck push calls.ndjson --to http://127.0.0.1:7420 --expires 1d --json\n\n' +
+        'The trace is checked first exactly as `tapedeck scan` does (the --redact flags add rules); any finding\n' +
+        'stops the push (exit 1) unless --force. Rotated segments are stitched and every format is sent as\n' +
+        'tapedeck JSONL. stdout gets the share link; anyone who has it can read this trace until it expires or\n' +
+        'is revoked (DELETE /api/v1/shares/<id>).',
+    )
+    .action(async (trace: string, options: PushOptions) => {
+      const result = await push(trace, options);
+      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.share.url}\n`);
+    });
+}
+
+/**
+ * Scans, uploads and shares one trace.
+ *
+ * @example const { share } = await push('run.jsonl', { to: 'http://127.0.0.1:7420', expires: '7d' });
+ */
+export async function push(trace: string, options: PushOptions): Promise<PushResult> {
+  const base = collectorUrl(options.to);
+  if (!/^\d+\s*(ms|s|m|h|d|w)$/i.test(options.expires.trim()))
+    throw usageError(`--expires must be a duration such as 7d or 12h; got '${options.expires}'`);
+  const token = options.token ?? readToken(tokenPath());
+  if (token === undefined) {
+    throw usageError(
+      `no collector token: give --token, or run tapedeck serve once on this machine (it writes ${tokenPath()})`,
+    );
+  }
+  const report = await scan(trace, options);
+  if (report.findings.length > 0 && options.force !== true) {
+    process.stderr.write(renderScanReport(report, false));
+    const n = report.findings.length;
+    throw new TapedeckError(
+      'input',
+      `push refused: ${n} finding${n === 1 ? '' : 's'} in ${trace} look${n === 1 ? 's' : ''} like a secret; ` +
+        'redact it (tapedeck redact) or push anyway with --force',
+    );
+  }
+  const opened = await openTrace(trace);
+  const client = { url: base, token };
+  const query = options.label === undefined ? '' : `?label=${encodeURIComponent(options.label)}`;
+  const encoder = new TextEncoder();
+  const stream = (async function* () {
+    for await (const block of batch(toTapedeck(opened))) yield encoder.encode(block);
+  })();
+  const uploaded = await collectorRequest<{ id: string; lines: number; url: string }>(
+    client,
+    'POST',
+    `/api/v1/traces${query}`,
+    undefined,
+    { headers: { 'content-type': 'application/x-ndjson' }, stream },
+  );
+  const share = await collectorRequest<{ id: string; url: string; expiresAt: string }>(
+    client,
+    'POST',
+    `/api/v1/traces/${uploaded.id}/shares`,
+    { expiresIn: options.expires.trim() },
+  );
+  process.stderr.write(`tapedeck: pushed ${trace} to ${base} as ${uploaded.id} (${uploaded.lines} lines)\n`);
+  return {
+    id: uploaded.id,
+    lines: uploaded.lines,
+    url: uploaded.url,
+    share: { id: share.id, url: share.url, expiresAt: share.expiresAt },
+  };
+}
+
+function collectorUrl(value: string): string {
+  try {
+    return collectorBase(value);
+  } catch {
+    throw usageError(`--to must be the collector's URL such as ${DEFAULT_COLLECTOR_URL}; got '${value}'`);
+  }
+}

@@ -1,0 +1,161 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import {
+  COLLECTOR_DEFAULTS,
+  defaultDbPath,
+  isLoopback,
+  loadOrCreateToken,
+  parseDuration,
+  shownPath,
+  startCollector,
+  tokenPath,
+} from '../../collector/index.js';
+import { usageError } from '../errors.js';
+import { parseByteSize } from '../parse.js';
+import { isDirectory } from '../paths.js';
+import { holdSignals } from '../signals.js';
+
+interface ServeOptions {
+  db?: string;
+  port: number;
+  host: string;
+  allowHost?: string[];
+  retain: number | 'off';
+  maxBytes: number | 'off';
+  maxBody: number;
+}
+
+/** Default retention by age: a month of traces. */
+const DEFAULT_RETAIN = '30d';
+
+/**
+ * `tapedeck serve`: the collector — stores traces in SQLite, takes uploads (`tapedeck push`) and live recordings
+ * (`record --live`), serves the web viewer and its API — until SIGINT or SIGTERM.
+ *
+ * @example await run(['serve', '--port', '0', '--db', '/tmp/t.db']);
+ */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the collector: a local service that stores traces and feeds the web viewer, live too.')
+    .option(
+      '--db <file>',
+      'the SQLite database (default: $TAPEDECK_HOME/tapedeck.db or ~/.tapedeck/tapedeck.db)',
+    )
+    .option(
+      '--port <n>',
+      `port to listen on, 0 for any free one (default ${COLLECTOR_DEFAULTS.port})`,
+      parsePort,
+      COLLECTOR_DEFAULTS.port,
+    )
+    .option(
+      '--host <host>',
+      `address to listen on (default ${COLLECTOR_DEFAULTS.host})`,
+      (value: string) => parseHost(value),
+      COLLECTOR_DEFAULTS.host,
+    )
+    .option(
+      '--allow-host <name>',
+      'with a non-loopback --host: also answer requests whose Host or Origin is this name (repeatable)',
+      (value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        parseHost(value, '--allow-host'),
+      ],
+    )
+    .option(
+      '--retain <age>',
+      `delete traces idle for longer than this, e.g. 30d, 12h (default ${DEFAULT_RETAIN}; off keeps them)`,
+      parseRetain,
+      parseRetain(DEFAULT_RETAIN),
+    )
+    .option(
+      '--max-bytes <size>',
+      'keep the stored traces under this size in all, oldest deleted first, e.g. 2GB (default off)',
+      (value: string) => (value === 'off' ? 'off' : parseByteSize('--max-bytes', value)),
+      'off',
+    )
+    .option(
+      '--max-body <size>',
+      'largest upload or append accepted (default 512MB)',
+      (value: string) => parseByteSize('--max-body', value),
+      COLLECTOR_DEFAULTS.maxBodyBytes,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  tapedeck serve\n' +
+        '  tapedeck serve --port 0 --db ./traces.db --retain 7d --max-bytes 2GB\n\n' +
+        'Once listening, stderr says: tapedeck collector on http://127.0.0.1:7420 (token in ~/.tapedeck/token)\n' +
+        'Writes (push, record --live, delete, share) need that token; on 127.0.0.1 reads do not. Binding another\n' +
+        'address with --host makes reads need the token too, and only Host/Origin names given with --allow-host\n' +
+        'are answered besides local ones. The API is described in the README (GET /api/v1/traces …).',
+    )
+    .action(async (options: ServeOptions) => {
+      process.exitCode = await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<number> {
+  if ((options.allowHost ?? []).length > 0 && isLoopback(options.host)) {
+    throw usageError('--allow-host only applies with a non-loopback --host (e.g. --host 0.0.0.0)');
+  }
+  const dbPath = resolve(options.db ?? defaultDbPath());
+  if (isDirectory(dbPath))
+    throw usageError(`--db ${options.db ?? dbPath} is a directory; give a database file path`);
+  const tokenFile = tokenPath();
+  const token = loadOrCreateToken(tokenFile);
+  let stop: (() => void) | undefined;
+  const stopped = new Promise<void>((resolveStop) => {
+    stop = resolveStop;
+  });
+  const held = holdSignals(() => stop?.());
+  try {
+    const collector = await startCollector({
+      dbPath,
+      token,
+      tokenPath: tokenFile,
+      host: options.host,
+      port: options.port,
+      allowHosts: options.allowHost ?? [],
+      maxBodyBytes: options.maxBody,
+      retention: {
+        maxAgeMs: options.retain === 'off' ? undefined : options.retain,
+        maxBytes: options.maxBytes === 'off' ? undefined : options.maxBytes,
+      },
+    });
+    const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+    if (collector.unfinishedRemoved > 0)
+      say(`removed ${collector.unfinishedRemoved} upload(s) that were cut off before they finished`);
+    if (!isLoopback(collector.host))
+      say(
+        `warning: listening on ${collector.host}, which other machines can reach; every request needs the token`,
+      );
+    process.stderr.write(`tapedeck collector on ${collector.url} (token in ${shownPath(tokenFile)})\n`);
+    await stopped;
+    await collector.close();
+    return 0;
+  } finally {
+    held.release();
+  }
+}
+
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) > 65535)
+    throw usageError(`--port must be a port number from 0 to 65535; got '${value}'`);
+  return Number(value);
+}
+
+function parseHost(value: string, flag = '--host'): string {
+  const host = value.trim().replace(/^\[(.*)\]$/, '$1');
+  if (!/^[A-Za-z0-9.:-]+$/.test(host) || host === '')
+    throw usageError(`${flag} must be a host name or IP address such as 127.0.0.1; got '${value}'`);
+  return host;
+}
+
+function parseRetain(value: string): number | 'off' {
+  if (value === 'off') return 'off';
+  const ms = parseDuration(value);
+  if (ms === undefined)
+    throw usageError(`--retain must be a duration such as 30d, 12h or 90m, or off; got '${value}'`);
+  return ms;
+}

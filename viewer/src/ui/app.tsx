@@ -211,7 +211,14 @@ export function App({ boot }: { boot: Boot }) {
             openMethod={(method) => showView('timeline', { method, tool: undefined })}
           />
         ) : view === 'diff' ? (
-          <DiffView model={model} version={version} params={p} set={set} />
+          <DiffView
+            model={model}
+            version={version}
+            params={p}
+            set={set}
+            reveal={(key) => showView('timeline', { sel: key })}
+            addFiles={async (files) => read(await readLocalFiles(files), model, 'add')}
+          />
         ) : view === 'raw' && source ? (
           <Raw
             source={source}
@@ -230,8 +237,8 @@ export function App({ boot }: { boot: Boot }) {
 }
 
 /** Reads files into a model; a failure becomes a line in the status bar, never a blank page. */
-function read(files: readonly InputFile[], model: TraceModel): void {
-  model.loading = { progress: 0, text: 'Reading…' };
+function read(files: readonly InputFile[], model: TraceModel, how: 'new' | 'add' = 'new'): void {
+  model.loading = { progress: 0, text: how === 'add' ? 'Adding…' : 'Reading…' };
   model.changed();
   loadFiles(files, model).catch((err: unknown) => fail(model, 'Could not read the traces', err));
 }

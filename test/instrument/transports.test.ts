@@ -98,9 +98,11 @@ describe('instrument over real transports', () => {
       const sid = req.headers['mcp-session-id'];
       let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
       if (transport === undefined) {
-        const created = new StreamableHTTPServerTransport({
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => transports.set(id, created),
+          onsessioninitialized: (id: string): void => {
+            transports.set(id, created);
+          },
         });
         transport = created;
         await buildServer(recorder).connect(created);

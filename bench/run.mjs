@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, TARGETS } from './lib/config.mjs';
+import { runHttpBench } from './lib/http.mjs';
 import { modeList } from './lib/modes.mjs';
 import { killSurvivors } from './lib/processes.mjs';
 import { rawRound } from './lib/raw-echo.mjs';
 import { redactBench } from './lib/redact.mjs';
 import { replayBench } from './lib/replay.mjs';
-import { judge, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
+import { judge, judgeHttp, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
 import { sdkRound } from './lib/sdk-echo.mjs';
 import { compareModes } from './lib/stats.mjs';
 import { writerBench } from './lib/writer.mjs';
@@ -86,6 +87,7 @@ async function main() {
   );
   const redaction = await redactBench(config, (line) => log(`redact ${line}`));
   const replay = config.replay ? await replayBench(config, tmp, log) : undefined;
+  const http = config.http ? await runHttpBench(config, tmp, log) : undefined;
   const modes = modeList(config);
   const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
   const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
@@ -98,6 +100,7 @@ async function main() {
     writer,
     redaction,
     replay,
+    http,
     verdicts: {
       sdk: judge(sdk),
       raw: judge(raw),
@@ -108,6 +111,7 @@ async function main() {
       },
       redaction: judgeRedaction(redaction),
       ...(replay ? { replay: judgeReplay(replay) } : {}),
+      ...(http ? { http: judgeHttp(http) } : {}),
     },
     elapsedMs: performance.now() - started,
   };

@@ -35,6 +35,12 @@ export const BENCH_DEFAULTS = {
   replayRounds: 3,
   /** Echo calls recorded into the stdio cassette; 0 = warm-up + calls (replay repeats the last one beyond that). */
   replayRecord: 0,
+  /** HTTP part (SDK Client over Streamable HTTP, direct vs `record --upstream`): 1 runs it, 0 skips it. */
+  http: 1,
+  /** HTTP part: measured calls per phase per round and mode, warm-up calls, rounds. */
+  httpCalls: 1000,
+  httpWarmup: 100,
+  httpRounds: 5,
 };
 
 /** The performance targets the proxy is held to. */
@@ -59,6 +65,10 @@ export const TARGETS = {
   replayMemoryRatio: 3,
   /** `tapedeck replay` p50 / live server-everything p50, sequential SDK echo calls: at most this. */
   replayLatencyRatio: 1.0,
+  /** `record --upstream` p50 / direct p50, SDK echo over Streamable HTTP, sequential: at most this. */
+  httpLatencyRatio: 1.3,
+  /** `record --upstream` throughput / direct throughput over Streamable HTTP at `concurrency` in flight: at least. */
+  httpThroughputRatio: 0.8,
 };
 
 const ENV_NAMES = {
@@ -81,7 +91,14 @@ const ENV_NAMES = {
   replayWarmup: 'BENCH_REPLAY_WARMUP',
   replayRounds: 'BENCH_REPLAY_ROUNDS',
   replayRecord: 'BENCH_REPLAY_RECORD',
+  http: 'BENCH_HTTP',
+  httpCalls: 'BENCH_HTTP_CALLS',
+  httpWarmup: 'BENCH_HTTP_WARMUP',
+  httpRounds: 'BENCH_HTTP_ROUNDS',
 };
+
+/** Knobs where 0 is meaningful (a part turned off, no warm-up, record the default count). */
+const ZERO_ALLOWED = ['relay', 'warmup', 'replay', 'replayWarmup', 'replayRecord', 'http', 'httpWarmup'];
 
 /** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */
 export function loadConfig(env = process.env) {
@@ -90,7 +107,7 @@ export function loadConfig(env = process.env) {
     const text = env[name];
     if (text === undefined || text === '') continue;
     const value = Number(text.replaceAll('_', ''));
-    const min = ['relay', 'warmup', 'replay', 'replayWarmup', 'replayRecord'].includes(key) ? 0 : 1;
+    const min = ZERO_ALLOWED.includes(key) ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
       throw new Error(`${name}=${text} is not valid; expected an integer >= ${min}`);
     }

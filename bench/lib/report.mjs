@@ -23,6 +23,23 @@ export function judge(comparison) {
   };
 }
 
+/** PASS/MISS for the HTTP recording proxy (`record --upstream`) against its own targets. */
+export function judgeHttp(comparison) {
+  const proxy = comparison.ratios.proxy;
+  return {
+    latency: {
+      ratio: proxy.p50,
+      target: TARGETS.httpLatencyRatio,
+      pass: proxy.p50 <= TARGETS.httpLatencyRatio,
+    },
+    throughput: {
+      ratio: proxy.throughput,
+      target: TARGETS.httpThroughputRatio,
+      pass: proxy.throughput >= TARGETS.httpThroughputRatio,
+    },
+  };
+}
+
 /** PASS/MISS for the redaction engine against its targets. */
 export function judgeRedaction(r) {
   return {
@@ -175,6 +192,17 @@ export function renderSummary(results) {
     out.push(replaySection(config, results.replay));
     out.push('');
   }
+  if (results.http) {
+    out.push(
+      modeTable(
+        'SDK Client ↔ server-everything, echo over Streamable HTTP (proxy = record --upstream)',
+        results.http,
+        config.httpCalls,
+        config.concurrency,
+      ),
+    );
+    out.push('');
+  }
   const rows = [['target', 'measured', 'goal', 'result']];
   for (const [name, cmp] of [
     ['SDK', results.verdicts.sdk],
@@ -247,6 +275,22 @@ export function renderSummary(results) {
       verdict(pv.latency.pass),
     ]);
     rows.push(['(info) replay RSS growth / file size', fmt.ratio(results.replay.inProcess.rssRatio), '', '']);
+  }
+  const hv = results.verdicts.http;
+  if (hv) {
+    const r = results.http.ratios.proxy;
+    rows.push([
+      'HTTP proxy/direct p50',
+      `${fmt.ratio(hv.latency.ratio)} (${fmt.range(r.p50Range)})`,
+      `≤ ${hv.latency.target}`,
+      verdict(hv.latency.pass),
+    ]);
+    rows.push([
+      'HTTP proxy/direct throughput',
+      `${fmt.ratio(hv.throughput.ratio)} (${fmt.range(r.throughputRange)})`,
+      `≥ ${hv.throughput.target}`,
+      verdict(hv.throughput.pass),
+    ]);
   }
   if (sdk.ratios.relay) {
     rows.push([

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/peers.js';
 
 /**
@@ -88,4 +88,10 @@ export async function computedStyle(page: Page, selector: string, property: stri
         )[name] ?? '',
       property,
     );
+}
+
+/** The text of an element as a person sees it (layout-aware, unlike textContent). */
+export async function shown(locator: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text the assertions are about
+  return locator.innerText();
 }

@@ -12,6 +12,7 @@ import {
   launchBrowser,
   loaded,
   SCREENSHOTS,
+  shown,
   waitForCount,
 } from './browser.js';
 import { expectedRows, MCP_TAPE, MCPORTER, writeChangedCopy, writeRotatedTrace } from './traces.js';
@@ -62,11 +63,11 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     expect(await count(page, '.timeline')).toBe(expectedRows(readFileSync(MCP_TAPE, 'utf8')));
     await page.locator('.timeline .row.k-request', { hasText: 'tools/call get-sum' }).click();
     const detail = page.locator('.detail');
-    expect(await detail.locator('h2').innerText()).toContain('tools/call get-sum');
-    const request = await detail.locator('.section').first().innerText();
+    expect(await shown(detail.locator('h2'))).toContain('tools/call get-sum');
+    const request = await shown(detail.locator('.section').first());
     expect(request).toContain('"a": 1');
     expect(request).toContain('"b": 2');
-    expect(await detail.innerText()).toContain('The sum of 1 and 2 is 3.');
+    expect(await shown(detail)).toContain('The sum of 1 and 2 is 3.');
     expect(new URL(page.url()).hash).toMatch(/^#\/timeline\?sel=0\.\d+$/);
     await page.screenshot({ path: join(SCREENSHOTS, 'timeline.png') });
   });
@@ -75,16 +76,16 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     const rotated = writeRotatedTrace(dir);
     const page = await open([MCPORTER, rotated.files[1]!]);
     expect(await page.locator('.top .source').count()).toBe(2);
-    expect(await count(page, '.timeline')).toBe(expectedRows(readFileSync(MCPORTER, 'utf8'), 'mcporter') + rotated.rows);
+    expect(await count(page, '.timeline')).toBe(
+      expectedRows(readFileSync(MCPORTER, 'utf8'), 'mcporter') + rotated.rows,
+    );
     const failed = page.locator('.timeline .row.err');
     expect(await failed.count()).toBe(2);
-    expect(await failed.first().innerText()).toContain('tools/call divide');
+    expect(await shown(failed.first())).toContain('tools/call divide');
     // The progress notification sits under the call it reports on.
     const progress = page.locator('.timeline .row.k-notification', { hasText: 'notifications/progress' });
     expect(await progress.locator('.tree').count()).toBe(1);
-    expect(await page.locator('.timeline .row.k-stderr').innerText()).toContain(
-      'calc-server listening on stdio',
-    );
+    expect(await shown(page.locator('.timeline .row.k-stderr'))).toContain('calc-server listening on stdio');
   });
 
   it('narrows the timeline with search, regex, tool and errors-only filters, all kept in the link', async () => {
@@ -125,9 +126,9 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
   it('lists tool calls in a sortable table and opens a deep link to one call', async () => {
     const page = await open([MCP_TAPE], '#/calls?sort=-latency');
     const first = page.locator('.calls-list .row').first();
-    expect(await first.locator('.c-tool').innerText()).toBe('trigger-long-running-operation');
+    expect(await shown(first.locator('.c-tool'))).toBe('trigger-long-running-operation');
     await page.locator('.calls-head button', { hasText: 'Tool' }).click();
-    expect(await page.locator('.calls-list .row .c-tool').first().innerText()).toBe('echo');
+    expect(await shown(page.locator('.calls-list .row .c-tool').first())).toBe('echo');
     expect(new URL(page.url()).hash).toContain('sort=tool');
     await page.locator('.calls-list .row', { hasText: 'get-tiny-image' }).click();
     // A result with a base64 image shows the image itself.
@@ -142,8 +143,8 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     problems.push(collectErrors(again), await blockOutside(again));
     await again.goto(link.href);
     await loaded(again);
-    expect(await again.locator('.detail h2').innerText()).toContain('get-tiny-image');
-    expect(await again.locator('.calls-list .row.sel .c-tool').innerText()).toBe('get-tiny-image');
+    expect(await shown(again.locator('.detail h2'))).toContain('get-tiny-image');
+    expect(await shown(again.locator('.calls-list .row.sel .c-tool'))).toBe('get-tiny-image');
   });
 
   it('shows per-tool counts, percentiles and error rates with a latency chart', async () => {
@@ -165,13 +166,11 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     const page = await open([MCP_TAPE, changed], '#/diff');
     const rows = page.locator('.diff-list .row');
     expect(await page.locator('.diff-list .row[data-kind="changed"]').count()).toBe(1);
-    expect(await page.locator('.diff-list .row[data-kind="changed"]').innerText()).toContain(
-      'tools/call get-sum',
-    );
+    expect(await shown(page.locator('.diff-list .row[data-kind="changed"]'))).toContain('tools/call get-sum');
     expect(await rows.count()).toBeGreaterThan(10);
     const argument = page.locator('.diff-detail tr[data-path="$.params.arguments.b"]');
-    expect(await argument.locator('.was').innerText()).toBe('2');
-    expect(await argument.locator('.now').innerText()).toBe('5');
+    expect(await shown(argument.locator('.was'))).toBe('2');
+    expect(await shown(argument.locator('.now'))).toBe('5');
     await page.screenshot({ path: join(SCREENSHOTS, 'diff.png') });
   });
 
@@ -180,7 +179,7 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     const line = page.locator('.raw-line[data-line="5"]');
     expect(await line.getAttribute('class')).toContain('sel');
     const fifth = readFileSync(MCP_TAPE, 'utf8').split('\n')[4]!;
-    expect(await line.locator('code').innerText()).toBe(fifth.slice(0, 600));
+    expect(await shown(line.locator('code'))).toBe(fifth.slice(0, 600));
     const background = await computedStyle(page, 'body', 'backgroundColor');
     expect(background).toBe('rgb(21, 24, 30)');
     await page.goto(page.url().replace(/#.*$/, '#/timeline?sel=0.25'));

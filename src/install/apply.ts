@@ -1,0 +1,127 @@
+import {
+  chmodSync,
+  constants,
+  copyFileSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { editorFor } from './editors.js';
+import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';
+import { type InstallEnv, TARGETS, type TargetId } from './targets.js';
+
+/**
+ * Reading every config file of the chosen targets, planning the change, and writing it: atomically (a temporary
+ * file renamed over the original, its mode kept), after a one-time backup beside it (`<file>.tapedeck.bak`).
+ */
+
+export const BACKUP_SUFFIX = '.tapedeck.bak';
+
+export interface RunOptions extends PlanOptions {
+  targets: readonly TargetId[];
+  where: InstallEnv;
+  /** Work out and report the change, write nothing. */
+  dryRun: boolean;
+}
+
+export interface FileOutcome extends FilePlan {
+  /** The file was written (never with dryRun, nor when nothing changed or it does not parse). */
+  written: boolean;
+  /** The backup made now (the first time tapedeck changed this file). */
+  backup?: string;
+  /** Writing failed (permissions …): the file is as it was. */
+  error?: string;
+}
+
+/**
+ * Plans and (unless dry-run) applies install, uninstall or status to every config file of the targets.
+ *
+ * @example const outcomes = runInstall({ mode: 'install', targets: ['cursor'], dryRun: true, … });
+ */
+export function runInstall(options: RunOptions): FileOutcome[] {
+  const outcomes: FileOutcome[] = [];
+  for (const id of options.targets) {
+    for (const location of TARGETS[id].locations(options.where)) {
+      const text = readIfThere(location.path);
+      let plan: FilePlan;
+      try {
+        plan = planFile(location, text, options);
+      } catch (err) {
+        const base = planFile(location, undefined, { ...options, mode: 'status' });
+        outcomes.push({
+          ...base,
+          exists: true,
+          before: text ?? '',
+          after: text ?? '',
+          written: false,
+          error: (err as Error).message,
+        });
+        continue;
+      }
+      const outcome: FileOutcome = { ...plan, written: false };
+      const write =
+        options.mode !== 'status' &&
+        !options.dryRun &&
+        plan.problem === undefined &&
+        plan.after !== plan.before;
+      if (write) {
+        try {
+          // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
+          if (editorFor(location).read(plan.after).problem)
+            throw new Error('the changed file would not parse');
+          const backup = writeConfig(location.path, plan.after);
+          outcome.written = true;
+          if (backup !== undefined) outcome.backup = backup;
+        } catch (err) {
+          outcome.error = (err as Error).message;
+        }
+      }
+      outcomes.push(outcome);
+    }
+  }
+  return outcomes;
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Replaces a file's content atomically, keeping its mode, and backs the original up once. A symlinked config is
+ * written where the link points. Returns the backup path when one was made now.
+ */
+export function writeConfig(path: string, text: string): string | undefined {
+  const real = realpathSync(path);
+  const mode = statSync(real).mode & 0o7777;
+  const backup = `${path}${BACKUP_SUFFIX}`;
+  let made: string | undefined;
+  try {
+    copyFileSync(real, backup, constants.COPYFILE_EXCL);
+    chmodSync(backup, mode);
+    made = backup;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const temp = join(dirname(real), `.${basename(real)}.tapedeck-${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, text, { mode, flag: 'w' });
+    chmodSync(temp, mode);
+    renameSync(temp, real);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  return made;
+}
+
+export type { InstallMode };

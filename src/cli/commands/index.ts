@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
+import { registerInstall } from './install.js';
 import { registerDiff } from './diff.js';
 import { registerMcp } from './mcp.js';
 import { registerPush } from './push.js';
@@ -32,4 +33,5 @@ export function registerCommands(program: Command): void {
   registerServe(program);
   registerPush(program);
   registerMcp(program);
+  registerInstall(program);
 }

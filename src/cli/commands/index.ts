@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { registerConvert } from './convert.js';
-import { registerInstall } from './install.js';
 import { registerDiff } from './diff.js';
+import { registerInstall } from './install.js';
 import { registerMcp } from './mcp.js';
 import { registerPush } from './push.js';
 import { registerRecord } from './record.js';

@@ -24,16 +24,22 @@ export interface HttpMiddlewareOptions {
 
 /** Express / connect / node:http shape: `(req, res, next)`. */
 type NodeNext = (err?: unknown) => void;
+
 /** Hono shape: `(c, next)`; `c.req.raw` is a web Request, `c.env.incoming` node's request under @hono/node-server. */
-interface HonoLike {
+export interface HonoContextLike {
   req: { raw: Request; url: string; method: string };
-  env?: { incoming?: IncomingMessage } | undefined;
+  env?: unknown;
 }
 
-export type HttpMiddleware = {
-  (req: IncomingMessage, res: unknown, next: NodeNext): void;
-  <T>(c: HonoLike, next: () => Promise<T>): Promise<T>;
-};
+/**
+ * One function for both shapes: `(req, res, next)` for Express, connect and node:http, `(c, next)` for Hono. It
+ * returns what `next` returns, as a promise (Hono awaits it; Express and node:http ignore it).
+ */
+export type HttpMiddleware = (
+  reqOrContext: IncomingMessage | HonoContextLike,
+  resOrNext: unknown,
+  next?: NodeNext,
+) => Promise<void>;
 
 /**
  * Middleware that hands an HTTP request's headers, URL and peer address to the events of the MCP messages it
@@ -47,15 +53,14 @@ export type HttpMiddleware = {
  */
 export function httpMiddleware(options: HttpMiddlewareOptions = {}): HttpMiddleware {
   const trustProxy = options.trustProxy === true;
-  function middleware(first: unknown, second: unknown, third?: unknown): unknown {
-    if (typeof third === 'function') {
-      const req = first as IncomingMessage;
-      return store.run(nodeFacts(req, trustProxy), third as NodeNext);
+  return async (reqOrContext, resOrNext, next) => {
+    if (typeof next === 'function') {
+      store.run(nodeFacts(reqOrContext as IncomingMessage, trustProxy), next);
+      return;
     }
-    const c = first as HonoLike;
-    return store.run(honoFacts(c, trustProxy), second as () => Promise<unknown>);
-  }
-  return middleware as HttpMiddleware;
+    const c = reqOrContext as HonoContextLike;
+    await store.run(honoFacts(c, trustProxy), resOrNext as () => Promise<void>);
+  };
 }
 
 function nodeFacts(req: IncomingMessage, trustProxy: boolean): HttpRequestFacts {
@@ -72,13 +77,14 @@ function nodeFacts(req: IncomingMessage, trustProxy: boolean): HttpRequestFacts 
   return facts;
 }
 
-function honoFacts(c: HonoLike, trustProxy: boolean): HttpRequestFacts {
+function honoFacts(c: HonoContextLike, trustProxy: boolean): HttpRequestFacts {
   const headers: RawHeaders = {};
   c.req.raw.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const facts: HttpRequestFacts = { headers, method: c.req.method, url: c.req.url };
-  const socketAddress = c.env?.incoming?.socket?.remoteAddress;
+  const socketAddress = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
+    ?.remoteAddress;
   const peer = peerOf(headers['x-forwarded-for'], socketAddress, trustProxy);
   if (peer !== undefined) facts.peerAddress = peer;
   return facts;

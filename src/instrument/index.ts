@@ -6,7 +6,12 @@
 export type { ConnectableServer, InstrumentableServer } from './attach.js';
 export { CREDENTIAL_HEADER_RULES, INSTRUMENT_DEFAULTS } from './defaults.js';
 export { targetOf } from './event.js';
-export { type HttpMiddleware, type HttpMiddlewareOptions, httpMiddleware } from './http-context.js';
+export {
+  type HonoContextLike,
+  type HttpMiddleware,
+  type HttpMiddlewareOptions,
+  httpMiddleware,
+} from './http-context.js';
 export { instrument } from './instrument.js';
 export { createRecorder, type Recorder } from './recorder.js';
 export {

@@ -32,7 +32,7 @@ describe('instrument behind Hono, stateless (a new server per request)', () => {
     const client = new Client({ name: 'hono-probe', version: '3.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), {
-        fetch: (url, init) => app.request(String(url), init),
+        fetch: async (url, init) => app.request(String(url), init),
         requestInit: { headers: { 'x-user': 'grace', 'x-forwarded-for': '198.51.100.7' } },
       }),
     );

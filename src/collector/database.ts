@@ -97,8 +97,12 @@ export function openDatabase(path: string): Db {
         `the collector database ${path} was written by a newer tapedeck (schema ${version}); use that version or another --db`,
       );
     }
-    // Set before the first table exists: deleted traces give their pages back (see retention).
-    if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
+    // Set before the first table exists: deleted traces give their pages back (see retention), and pages big
+    // enough for several trace lines each keep the lines table shallow.
+    if (version === 0) {
+      db.pragma('page_size = 16384');
+      db.pragma('auto_vacuum = INCREMENTAL');
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);

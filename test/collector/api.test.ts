@@ -88,6 +88,44 @@ describe('the collector API', () => {
     }
   });
 
+  it('splits lines at any chunk boundary: CRLF, blank lines, multi-byte text, a cut-off last line', async () => {
+    const lines = sampleTrace({ calls: 3, end: false }).trimEnd().split('\n');
+    lines[2] = lines[2]!.replace('"r1"', '"r1 — ünïcödé ✓ 🎞"');
+    const text = `${lines.join('\r\n')}\r\n\r\n\n{"t":"2026-03-01T10:00:01.000Z","seq":7,"dir":"in","raw":{"js`;
+    const bytes = new TextEncoder().encode(text);
+    const response = await h.api('/api/v1/traces', {
+      method: 'POST',
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 7) controller.enqueue(bytes.slice(at, at + 7));
+          controller.close();
+        },
+      }),
+    });
+    expect(response.status).toBe(201);
+    const uploaded = await json(response);
+    expect(uploaded.lines).toBe(6);
+    expect(uploaded.warnings).toEqual([expect.stringMatching(/^line 10: the last line is cut off/)]);
+    const page = await json(h.api(`/api/v1/traces/${uploaded.id}/lines`));
+    expect(page.lines[1].raw.result.content[0].text).toBe('r1 — ünïcödé ✓ 🎞');
+  });
+
+  it('names a line that is not UTF-8', async () => {
+    const head = new TextEncoder().encode(sampleTrace({ calls: 1, end: false }));
+    const bad = Uint8Array.from([
+      ...head,
+      ...new TextEncoder().encode('{"t":"x","dir":"in","raw":"'),
+      0xff,
+      0xfe,
+      34,
+      125,
+      10,
+    ]);
+    const response = await h.api('/api/v1/traces', { method: 'POST', body: bad });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error).toMatchObject({ line: 4, message: 'line 4: not valid UTF-8' });
+  });
+
   it('deletes a trace: gone from the list, its pages 404', async () => {
     const { id } = await upload(h, sampleTrace());
     const deleted = await h.api(`/api/v1/traces/${id}`, { method: 'DELETE' });

@@ -18,6 +18,22 @@ export interface LiveHandlers {
   status(status: LiveStatus, detail?: string): void;
 }
 
+/** The part of a WebSocket the client uses (the browser's, or `ws` in tests). */
+export interface SocketLike {
+  onopen: (() => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  close(code?: number, reason?: string): void;
+}
+
+export type SocketFactory = (url: string, protocols: string[]) => SocketLike;
+
+/** The page's own WebSocket. */
+const browserSocket: SocketFactory = (url, protocols) =>
+  new (
+    globalThis as unknown as { WebSocket: new (url: string, protocols: string[]) => SocketLike }
+  ).WebSocket(url, protocols);
+
 export interface LiveOptions {
   /** The websocket URL for lines after `since` (absolute, ws: or wss:). */
   url: (since: number) => string;
@@ -29,6 +45,8 @@ export interface LiveOptions {
   maxDelayMs?: number;
   /** Start after this seq (lines already loaded another way). */
   since?: number;
+  /** How sockets are made (default: the browser's WebSocket). */
+  socket?: SocketFactory;
 }
 
 /** Close codes after which reconnecting is pointless. */
@@ -42,7 +60,7 @@ const FINAL_CODES = new Set([1000, 4401, 4403, 4404]);
  * live.start(); … live.stop();
  */
 export class LiveClient {
-  private socket: WebSocket | undefined;
+  private socket: SocketLike | undefined;
   private since: number;
   private delay: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,11 +94,15 @@ export class LiveClient {
 
   private connect(): void {
     const { handlers } = this.options;
-    handlers.status(this.connections === 0 ? 'connecting' : 'reconnecting');
+    // A reconnect was announced when the old socket closed.
+    if (this.connections === 0) handlers.status('connecting');
     this.connections++;
-    let socket: WebSocket;
+    let socket: SocketLike;
     try {
-      socket = new WebSocket(this.options.url(this.since), this.options.protocols ?? []);
+      socket = (this.options.socket ?? browserSocket)(
+        this.options.url(this.since),
+        this.options.protocols ?? [],
+      );
     } catch (err) {
       handlers.status('gone', err instanceof Error ? err.message : String(err));
       return;

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Boot } from '../data/boot.js';
 import { fetchServedFiles, readLocalFiles } from '../data/boot.js';
-import { type CollectorTrace, type LiveState, listTraces, openCollectorTrace } from '../data/collector.js';
+import { type CollectorTrace, type LiveState, listTraces, openRemote } from '../data/collector.js';
 import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
 import { type InputFile, loadFiles } from '../data/load.js';
 import { TraceModel } from '../data/model.js';
@@ -59,28 +59,29 @@ export function App({ boot }: { boot: Boot }) {
   }, []);
 
   // A collector trace named by the URL: open it (once per id) and follow it live.
+  const remoteKey = route.remote ? `${route.remote.kind}/${route.remote.id}` : undefined;
   useEffect(() => {
-    if (boot.kind !== 'standalone' || route.trace === undefined || opened.current === route.trace) return;
-    opened.current = route.trace;
+    if (boot.kind !== 'standalone' || !route.remote || opened.current === remoteKey) return;
+    opened.current = remoteKey;
+    // The collector's own link form (`#trace=<id>`) becomes the viewer's, so later changes keep the trace.
+    if (!location.hash.startsWith('#/')) go(route, 'replace');
     const fresh = new TraceModel();
     setModel(fresh);
+    setLive(undefined);
     let stop: (() => void) | undefined;
     let cancelled = false;
-    openCollectorTrace(collectorAccess(), route.trace, fresh, setLive)
+    openRemote(collectorAccess(), route.remote, fresh, setLive)
       .then((s) => {
         if (cancelled) s();
         else stop = s;
       })
-      .catch((err: unknown) => {
-        fresh.failures.push(err instanceof Error ? err.message : String(err));
-        fresh.changed();
-      });
+      .catch((err: unknown) => fail(fresh, 'Could not open the trace', err));
     return () => {
       cancelled = true;
       stop?.();
       opened.current = undefined;
     };
-  }, [route.trace]);
+  }, [remoteKey]);
 
   // The home page of a collector lists its traces.
   useEffect(() => {
@@ -92,7 +93,7 @@ export function App({ boot }: { boot: Boot }) {
 
   // Our data is loaded but the URL is the home page: show the timeline.
   useEffect(() => {
-    if (model && route.view === 'home' && route.trace === undefined)
+    if (model && route.view === 'home' && route.remote === undefined)
       go({ ...route, view: 'timeline' }, 'replace');
   }, [model, route.view]);
 
@@ -122,10 +123,10 @@ export function App({ boot }: { boot: Boot }) {
     setDragging(false);
     const files = event.dataTransfer?.files;
     if (files && files.length > 0)
-      open(await readLocalFiles(files), { trace: undefined, view: 'timeline', params: {} });
+      open(await readLocalFiles(files), { remote: undefined, view: 'timeline', params: {} });
   };
   const openPicked = async (files: FileList) =>
-    open(await readLocalFiles(files), { trace: undefined, view: 'timeline', params: {} });
+    open(await readLocalFiles(files), { remote: undefined, view: 'timeline', params: {} });
 
   const view = route.view;
   const selected = p.sel ? model?.row(p.sel) : undefined;

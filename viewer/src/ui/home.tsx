@@ -46,7 +46,9 @@ export function Home({ open, traces, collectorError }: HomeProps) {
             <ul>
               {traces.map((t) => (
                 <li key={t.id}>
-                  <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`}>{t.label || t.id}</a>{' '}
+                  <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`} data-trace={t.id}>
+                    {t.label || t.id}
+                  </a>{' '}
                   {t.live ? <span class="badge live">live</span> : null}{' '}
                   <span class="muted">{t.startedAt ?? ''}</span>
                 </li>

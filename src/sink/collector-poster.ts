@@ -116,7 +116,7 @@ export class CollectorPoster {
 
   /** Lines dropped and not yet reported: reported now (the sink calls this before its end line). */
   reportDrops(): void {
-    if (this.unreported === 0) return;
+    if (this.unreported === 0 || this.closed) return;
     const text = this.o.droppedLine?.(this.unreported);
     this.unreported = 0;
     if (text !== undefined) {

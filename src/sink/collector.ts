@@ -2,7 +2,7 @@ import { decodeLine } from '../trace/decode.js';
 import type { EndLine, EventLine, MetaLine, RecordLine } from '../trace/types.js';
 import { CollectorPoster, type CollectorPosterOptions } from './collector-poster.js';
 import { FileSink, type FileSinkOptions } from './file.js';
-import { BaseSink, type BaseSinkOptions } from './sink.js';
+import { BaseSink, type BaseSinkOptions, type EndInfo } from './sink.js';
 
 /**
  * Sinks that stream a recording to a collector's live trace (see collector-poster.ts for batching, retries and
@@ -37,8 +37,13 @@ export class CollectorSink extends BaseSink {
     this.poster.push(text);
   }
 
-  protected async writeEnd(_end: EndLine, text: string): Promise<void> {
+  /** Drops are reported before the end line is made, so its counts include the `dropped` event. */
+  override close(info: EndInfo): Promise<void> {
     this.poster.reportDrops();
+    return super.close(info);
+  }
+
+  protected async writeEnd(_end: EndLine, text: string): Promise<void> {
     this.poster.push(text, true);
     await this.poster.close();
   }
@@ -82,8 +87,13 @@ export class LiveFileSink extends FileSink {
     this.poster.push(text);
   }
 
-  protected override async writeEnd(end: EndLine, text: string): Promise<void> {
+  /** Drops are reported before the end line is made, so its counts include the `dropped` event. */
+  override close(info: EndInfo): Promise<void> {
     this.poster.reportDrops();
+    return super.close(info);
+  }
+
+  protected override async writeEnd(end: EndLine, text: string): Promise<void> {
     this.poster.push(text, true);
     // The file first: it is the record that must be complete whatever the collector does.
     await super.writeEnd(end, text);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLiveRecording } from '../../src/cli/commands/record-live.js';
-import { CollectorSink } from '../../src/sink/collector.js';
+import { CollectorSink, LiveFileSink } from '../../src/sink/collector.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 import type { RecordBody } from '../../src/trace/types.js';
@@ -161,6 +161,38 @@ describe('record --live', () => {
     await live.close();
     await expect(fetch(`${live.collectorUrl}/api/v1/health`)).rejects.toThrow();
     expect(readFileSync(join(dir, 'home', 'token'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('keeps the file whole when the collector goes away, and notes the lines the live view lost', async () => {
+    const path = join(dir, 'lost.jsonl');
+    const sink = new LiveFileSink({
+      path,
+      collector: {
+        url: `http://127.0.0.1:${await closedPort()}`,
+        token: TEST_TOKEN,
+        traceId: 'AAAAAAAAAAAAAAAA',
+        maxQueueLines: 3,
+        closeTimeoutMs: 200,
+        retryMinMs: 10,
+        warn: () => {},
+      },
+    });
+    sink.start(newMeta({ label: 'lost' }));
+    for (let i = 1; i <= 10; i += 1) sink.append(body(i));
+    await sink.close({ reason: 'process_exit' });
+    const lines = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.dir !== undefined)).toHaveLength(10);
+    expect(lines.at(-2)).toMatchObject({
+      type: 'event',
+      name: 'dropped',
+      count: 8,
+      target: 'collector',
+      seq: 11,
+    });
+    expect(lines.at(-1)).toMatchObject({ type: 'end', counts: { in: 5, out: 5, events: 1 } });
   });
 
   it('fails before recording when the collector refuses the token', async () => {

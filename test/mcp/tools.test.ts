@@ -207,25 +207,30 @@ describe('tapedeck mcp over stdio with the SDK client', () => {
     const byTool = await peer.json<{ total: number }>('search_trajectories', { query: 'now' });
     expect(byTool.total).toBe(1);
 
-    const diff = await peer.json<{ same: number; changes: Record<string, unknown>[] }>('diff_trajectories', {
-      a: 'before',
-      b: 'after',
+    const diff = await peer.json<{ summary: Record<string, unknown>; changes: Record<string, unknown>[] }>(
+      'diff_trajectories',
+      { a: 'before', b: 'after' },
+    );
+    expect(diff.summary).toMatchObject({ same: 0, changed: 2, added: 0, removed: 3, identical: false });
+    expect(diff.changes[0]).toEqual({
+      kind: 'changed',
+      a: 1,
+      b: 1,
+      method: 'tools/call',
+      target: 'search',
+      result: { entries: [{ path: '$.result.hits[1]', a: 'doc2' }], total: 1 },
     });
-    expect(diff.changes).toEqual([
-      {
-        kind: 'answer_differs',
-        a: 1,
-        b: 1,
-        method: 'tools/call',
-        tool: 'search',
-        differences: [{ path: '$.result.hits[1]', a: 'doc2' }],
-        total: 1,
-      },
-      { kind: 'only_in_a', a: 2, method: 'tools/call', tool: 'search' },
-      { kind: 'only_in_a', a: 3, method: 'tools/call', tool: 'search' },
-      { kind: 'only_in_a', a: 4, method: 'tools/call', tool: 'now' },
-      { kind: 'only_in_a', a: 5, method: 'tools/call', tool: 'fetch' },
-      { kind: 'only_in_b', b: 2, method: 'tools/call', tool: 'search' },
+    // The second search asked something else: one changed request, not a removed and an added one.
+    expect(diff.changes[1]).toMatchObject({
+      kind: 'changed',
+      a: 2,
+      b: 2,
+      params: { entries: [{ path: '$.params.arguments.q', a: 'typescript mcp', b: 'brand new' }] },
+    });
+    expect(diff.changes.slice(2).map((c) => [c.kind, c.a, c.target])).toEqual([
+      ['removed', 3, 'search'],
+      ['removed', 4, 'now'],
+      ['removed', 5, 'fetch'],
     ]);
 
     const stats = await peer.json<{ tools: { name: string; calls: number }[]; ended: boolean }>(

@@ -191,8 +191,8 @@ export function registerTrajectoryTools(server: McpServer, service: TrajectorySe
     'diff_trajectories',
     {
       description:
-        'Compare two trajectories: requests lined up by method and params, then the answers compared ' +
-        '(only_in_a, only_in_b, answer_differs with JSON paths).',
+        'Compare two trajectories as tapedeck diff does: requests lined up by method and params, answers ' +
+        'compared; lists the requests that changed (with JSON paths), were added or were removed.',
       inputSchema: {
         a: z.string().describe('first trajectory'),
         b: z.string().describe('second trajectory'),

@@ -13,9 +13,10 @@ import { exists, isDirectory } from '../paths.js';
 import { holdSignals } from '../signals.js';
 import { addBridgeFlags, HEADER_EXAMPLE, recordBridge } from './record-bridge.js';
 import { addHttpRecordFlags, HTTP_RECORD_HELP, type HttpRecordFlags, recordHttp } from './record-http.js';
+import { addLiveFlag, type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
-interface RecordOptions extends RuleFlags, HttpRecordFlags {
+interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
   out?: string;
   file?: string;
   label?: string;
@@ -68,6 +69,7 @@ export function registerRecord(program: Command): void {
     .option('--redact-defaults', 'print the built-in redaction rules and exit');
   addHttpRecordFlags(command);
   addBridgeFlags(command);
+  addLiveFlag(command);
   addRuleFlags(command)
     .addHelpText(
       'after',
@@ -93,6 +95,9 @@ export function registerRecord(program: Command): void {
           throw usageError(
             '--upstream records a server reached over HTTP and takes no server command; give one or the other',
           );
+        }
+        if (options.live !== undefined) {
+          throw usageError('--live records stdio sessions for now; leave it out with --upstream');
         }
         if (options.stdio === true) {
           if (options.listen !== undefined || options.allowHost !== undefined) {
@@ -181,15 +186,21 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
   const label =
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
   const path = resolveTracePath(options, label);
-  const sink = new FileSink({
-    path,
-    maxBytes: options.maxBytes,
-    maxFiles: options.maxFiles,
-    redact: redactor,
-  });
+  const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
+  // --live: the same file, with every line also streamed to a collector for the web viewer.
+  const live =
+    options.live === undefined
+      ? undefined
+      : await startLiveRecording({ url: liveUrlOf(options), label, file });
+  if (live) process.stderr.write(`${live.notice}\n`);
+  const sink = live?.sink ?? new FileSink(file);
   sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
-  return recordStdioSession(argv, sink, {
-    maxMessageBytes: options.maxMessageBytes,
-    recordStderr: options.stderr,
-  });
+  try {
+    return await recordStdioSession(argv, sink, {
+      maxMessageBytes: options.maxMessageBytes,
+      recordStderr: options.stderr,
+    });
+  } finally {
+    await live?.close();
+  }
 }

@@ -62,7 +62,7 @@ function jsonEditor(location: ConfigLocation): ConfigEditor {
       return {
         slots: jsonSlots(root, location.maps).map((slot) => ({
           name: slot.name,
-          where: slot.path.length > 2 ? slot.path.slice(0, -2).join(' › ') : undefined,
+          where: whereOf(slot.path),
           value: slot.value,
           marker: slot.marker,
           unsupported: false,
@@ -120,6 +120,13 @@ function tomlAt(text: string, index: number) {
   const slot = tomlSlots(text, doc)[index];
   if (slot === undefined) throw new Error(`server #${index} is gone`);
   return slot;
+}
+
+/** Claude Code's per-project servers: `project /home/me/app`; other nested maps by their key path. */
+function whereOf(path: readonly string[]): string | undefined {
+  if (path.length <= 2) return undefined;
+  if (path[0] === 'projects' && path.length === 4) return `project ${path[1]}`;
+  return path.slice(0, -2).join(' › ');
 }
 
 /** The editor for a config location's format. */

@@ -52,6 +52,11 @@ export function positionOf(text: string, offset: number): { line: number; column
 export function unifiedDiff(before: string, after: string, label: string, context = 3): string {
   const a = before.split('\n');
   const b = after.split('\n');
+  // A final newline ends the last line; it is not a line of its own.
+  if (a.at(-1) === '' && b.at(-1) === '') {
+    a.pop();
+    b.pop();
+  }
   // Changes are local: trim the common head and tail, then line up the middle.
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;

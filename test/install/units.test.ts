@@ -116,7 +116,7 @@ describe('install pieces', () => {
     ).toBe('aXYb');
     expect(positionOf('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
     expect(unifiedDiff('a\nb\nc\n', 'a\nB\nc\n', 'f')).toBe(
-      '--- f\n+++ f (tapedeck)\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n \n',
+      '--- f\n+++ f (tapedeck)\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n',
     );
     expect(unifiedDiff('same\n', 'same\n', 'f')).toBe('');
   });

@@ -81,7 +81,9 @@ const end = (node: Node) => node.offset + node.length;
 function gapOf(text: string, node: Node, first: Node | undefined, open = 1): string {
   if (first === undefined) return ' ';
   const gap = text.slice(node.offset + open, first.offset);
-  return gap.includes('\n') ? `\n${gap.slice(gap.lastIndexOf('\n') + 1)}` : ' ';
+  if (!gap.includes('\n')) return ' ';
+  // Files written on Windows keep their CRLF line ends.
+  return `${gap.includes('\r\n') ? '\r\n' : '\n'}${gap.slice(gap.lastIndexOf('\n') + 1)}`;
 }
 
 /**
@@ -170,7 +172,8 @@ export function wrapRemoteEdits(
   // The marker on one line, as in wrapped stdio entries.
   const body = JSON.stringify(replacement, null, unit);
   const withMarker = `${body.slice(0, -2)},\n${unit}"${MARKER_KEY}": ${JSON.stringify(marker)}\n}`;
-  const json = withMarker.replace(/\n/g, `\n${indent}`);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const json = withMarker.replace(/\n/g, `${eol}${indent}`);
   return [{ offset: node.offset, length: node.length, text: json }];
 }
 
@@ -180,7 +183,7 @@ export function unwrapRemoteEdits(slot: JsonSlot, marker: RemoteMarker): TextEdi
 
 function indentUnit(text: string, node: Node, indent: string): string {
   const gap = gapOf(text, node, node.children?.[0]);
-  const inner = gap.startsWith('\n') ? gap.slice(1) : '';
+  const inner = gap.startsWith('\n') || gap.startsWith('\r\n') ? gap.replace(/^\r?\n/, '') : '';
   return inner.length > indent.length ? inner.slice(indent.length) : '  ';
 }
 

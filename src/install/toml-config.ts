@@ -200,7 +200,11 @@ export function scanValue(text: string, i: number): number {
 
 const find = (slot: TomlSlot, key: string) => slot.statements.find((s) => s.key === key);
 
-const markerLine = (marker: StdioMarker | RemoteMarker) => `${TOML_MARKER}${JSON.stringify(marker)}\n`;
+const markerLine = (marker: StdioMarker | RemoteMarker, eol: string) =>
+  `${TOML_MARKER}${JSON.stringify(marker)}${eol}`;
+
+/** The line end the file uses (CRLF for files written on Windows). */
+const eolOf = (text: string) => (text.includes('\r\n') ? '\r\n' : '\n');
 
 /** A TOML array of strings on one line. */
 const tomlArray = (items: readonly string[]) => `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
@@ -218,9 +222,10 @@ export function wrapStdioToml(text: string, slot: TomlSlot, command: string, arg
     commandText: text.slice(commandStmt.valueStart, commandStmt.valueEnd),
   };
   if (argsStmt !== undefined) marker.argsText = text.slice(argsStmt.valueStart, argsStmt.valueEnd);
-  const lead = text.slice(slot.bodyStart - 1, slot.bodyStart) === '\n' || slot.bodyStart === 0 ? '' : '\n';
+  const eol = eolOf(text);
+  const lead = text.slice(slot.bodyStart - 1, slot.bodyStart) === '\n' || slot.bodyStart === 0 ? '' : eol;
   const edits: TextEdit[] = [
-    { offset: slot.bodyStart, length: 0, text: lead + markerLine(marker) },
+    { offset: slot.bodyStart, length: 0, text: lead + markerLine(marker, eol) },
     {
       offset: commandStmt.valueStart,
       length: commandStmt.valueEnd - commandStmt.valueStart,
@@ -235,11 +240,11 @@ export function wrapStdioToml(text: string, slot: TomlSlot, command: string, arg
     });
   else {
     const indent = /^[ \t]*/.exec(text.slice(commandStmt.lineStart))?.[0] ?? '';
-    const newline = text.slice(commandStmt.lineEnd - 1, commandStmt.lineEnd) === '\n' ? '' : '\n';
+    const newline = text.slice(commandStmt.lineEnd - 1, commandStmt.lineEnd) === '\n' ? '' : eol;
     edits.push({
       offset: commandStmt.lineEnd,
       length: 0,
-      text: `${newline}${indent}args = ${tomlArray(args)}\n`,
+      text: `${newline}${indent}args = ${tomlArray(args)}${eol}`,
     });
   }
   return edits;
@@ -294,8 +299,9 @@ export function wrapRemoteToml(
       (rest, s) => rest.slice(0, s.lineStart - slot.bodyStart) + rest.slice(s.lineEnd - slot.bodyStart),
       body,
     );
-  const lead = text.slice(slot.bodyStart - 1, slot.bodyStart) === '\n' || slot.bodyStart === 0 ? '' : '\n';
-  const head = `${lead}${markerLine(marker)}command = ${JSON.stringify(command)}\nargs = ${tomlArray(args)}\n`;
+  const eol = eolOf(text);
+  const lead = text.slice(slot.bodyStart - 1, slot.bodyStart) === '\n' || slot.bodyStart === 0 ? '' : eol;
+  const head = `${lead}${markerLine(marker, eol)}command = ${JSON.stringify(command)}${eol}args = ${tomlArray(args)}${eol}`;
   return [{ offset: slot.bodyStart, length: slot.bodyEnd - slot.bodyStart, text: head + kept }];
 }
 

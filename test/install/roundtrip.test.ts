@@ -247,6 +247,22 @@ describe('tapedeck install, status and uninstall on every client', () => {
     expect(io.stdout).toContain('would change 2 file(s) (dry run: nothing written)');
   });
 
+  it('keeps the CRLF line ends of files written on Windows', async () => {
+    const crlf = [
+      'home/.cursor/mcp.json',
+      'home/.codex/config.toml',
+      'home/.codeium/windsurf/mcp_config.json',
+    ];
+    for (const file of crlf) writeFileSync(join(io.dir, file), original(file).replace(/\n/g, '\r\n'));
+    await run(['install', '--include-remote', '--target', 'cursor,codex,windsurf']);
+    for (const file of crlf) {
+      expect(read(file)).toContain('_tapedeck');
+      expect(read(file)).not.toMatch(/[^\r]\n/);
+    }
+    await run(['uninstall', '--target', 'cursor,codex,windsurf']);
+    for (const file of crlf) expect(read(file)).toBe(original(file).replace(/\n/g, '\r\n'));
+  });
+
   it('reports a config that does not parse with its line and column, leaves it alone, and goes on', async () => {
     const broken = original('home/.cursor/mcp.json').replace('"fetch": {', '"fetch" {');
     writeFileSync(join(io.dir, 'home/.cursor/mcp.json'), broken);

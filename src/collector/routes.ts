@@ -25,7 +25,8 @@
  *          &from=<ISO|ms> &to=<ISO|ms> (start time range) &limit=1..500 (default 50) &before=<next cursor>
  * POST   /api/v1/traces                      upload a trace; body = the file (tapedeck / mcp-tape JSONL, mcporter
  *          NDJSON, shack JSON, HTTP exchanges JSON), streamed. ?label= overrides the label, ?format= skips
- *          detection. → 201 {id, lines, format, skipped, warnings: string[], url (viewer), trace: TraceSummary}
+ *          detection, ?sourceFormat= records the format a client converted from.
+ *          → 201 {id, lines, format, skipped, warnings: string[], url (viewer), trace: TraceSummary}
  *          Malformed line → 400 `malformed_line` {line: <number>} "line 12: not valid JSON (…)";
  *          unknown format → 400 `unsupported_format`. Acknowledged (201) means committed.
  * POST   /api/v1/traces/live                 new live trace; body {label?} → 201 {id, url (viewer), trace}

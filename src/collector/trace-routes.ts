@@ -70,15 +70,17 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
         (stored.meta === null && stored.line_count === 0 && stored.end_line === null)
       )
         throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
+      // A client that converted the trace before sending (push does) names the format it came in.
+      const shownFormat = queryChoice(c, 'sourceFormat', TRACE_FORMATS) ?? result.format;
       store
         .stmt('upload-done', `UPDATE traces SET state = 'complete', format = ? WHERE n = ?`)
-        .run(result.format, row.n);
+        .run(shownFormat, row.n);
       const done = store.get(row.id)!;
       return c.json(
         {
           id: row.id,
           lines: done.line_count,
-          format: result.format,
+          format: shownFormat,
           skipped: result.skipped,
           warnings: result.warnings,
           url: viewerUrl(c, `trace=${row.id}`),

@@ -14,7 +14,8 @@ const LEAKY = [
 describe('tapedeck push', () => {
   const io = useCliHarness('tapedeck-push-');
   const h = useCollector();
-  const traces = async () => (await json(h.api('/api/v1/traces'))).traces as { id: string; label: string }[];
+  const traces = async () =>
+    (await json(h.api('/api/v1/traces'))).traces as { id: string; label: string; format: string }[];
 
   it('uploads a clean trace and prints a share link that reads it without the token', async () => {
     const file = join(io.dir, 'clean.jsonl');
@@ -27,6 +28,21 @@ describe('tapedeck push', () => {
     const shared = await json(fetch(`${h.url}/api/v1/shares/${shareId}`));
     expect(shared.trace).toMatchObject({ label: 'clean', lines: 4 });
     expect(Date.parse(shared.share.expiresAt) - Date.parse(shared.share.createdAt)).toBe(7_200_000);
+  });
+
+  it('sends any importable format as tapedeck JSONL and records the format it came in', async () => {
+    const file = join(
+      import.meta.dirname,
+      '..',
+      'fixtures',
+      'interop',
+      'mcporter',
+      'everything-get-sum.ndjson',
+    );
+    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--label', 'from mcporter'])).toBe(
+      0,
+    );
+    expect((await traces())[0]).toMatchObject({ label: 'from mcporter', format: 'mcporter', lines: 10 });
   });
 
   it('refuses a trace the scan flags, uploads nothing, and pushes it with --force', async () => {

@@ -97,7 +97,8 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
   }
   const opened = await openTrace(trace);
   const client = { url: base, token };
-  const query = options.label === undefined ? '' : `?label=${encodeURIComponent(options.label)}`;
+  const query = new URLSearchParams({ sourceFormat: opened.format });
+  if (options.label !== undefined) query.set('label', options.label);
   const encoder = new TextEncoder();
   const stream = (async function* () {
     for await (const block of batch(toTapedeck(opened))) yield encoder.encode(block);
@@ -105,7 +106,7 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
   const uploaded = await collectorRequest<{ id: string; lines: number; url: string }>(
     client,
     'POST',
-    `/api/v1/traces${query}`,
+    `/api/v1/traces?${query}`,
     undefined,
     { headers: { 'content-type': 'application/x-ndjson' }, stream },
   );

@@ -28,8 +28,8 @@ describe('the collector serving the built viewer', () => {
     expect(await app.text()).toBe('console.log("viewer");');
     expect((await fetch(`${h.url}/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${h.url}/assets/leak.txt`)).status).toBe(404);
-    const escape = await rawRequest(h.url, { path: '/assets/..%2f..%2fsecret.txt' });
-    expect(escape.status).toBe(404);
-    expect(escape.body).not.toContain('not for the web');
+    const outside = await rawRequest(h.url, { path: '/assets/..%2f..%2fsecret.txt' });
+    expect(outside.status).toBe(404);
+    expect(outside.body).not.toContain('not for the web');
   });
 });

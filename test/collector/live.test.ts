@@ -138,7 +138,7 @@ describe('the live websocket with a slow viewer', () => {
 describe('the live websocket of a collector whose reads need the token', () => {
   const h = useCollector({ requireReadToken: true });
 
-  it('takes the token as a query or a subprotocol, and refuses a missing token or a foreign Origin', async () => {
+  it('takes the token as a query or a subprotocol or a share link, and refuses a missing token or a foreign Origin', async () => {
     const { id } = await json(h.api('/api/v1/traces/live', { method: 'POST' }));
     const path = `/api/v1/traces/${id}/live`;
     expect(await watch(wsUrl(h.url, path)).refused).toBe(401);
@@ -154,5 +154,9 @@ describe('the live websocket of a collector whose reads need the token', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(await foreign.refused).toBe(403);
+    const share = await json(h.api(`/api/v1/traces/${id}/shares`, { method: 'POST' }));
+    const byShare = watch(wsUrl(h.url, `/api/v1/shares/${share.id}/live`));
+    await byShare.opened();
+    byShare.ws.close();
   });
 });

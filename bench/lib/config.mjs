@@ -38,7 +38,7 @@ export const BENCH_DEFAULTS = {
   /** HTTP part (SDK Client over Streamable HTTP, direct vs `record --upstream`): 1 runs it, 0 skips it. */
   http: 1,
   /** HTTP part: measured calls per phase per round and mode, warm-up calls, rounds. */
-  httpCalls: 1000,
+  httpCalls: 500,
   httpWarmup: 100,
   httpRounds: 5,
 };

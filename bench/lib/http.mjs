@@ -4,11 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { loadConfig } from './config.mjs';
 import { measure } from './drive.mjs';
 import { CLI, EVERYTHING_SERVER, ROOT } from './modes.mjs';
-import { cpuMs, reap, track } from './processes.mjs';
+import { cpuMs, killSurvivors, reap, track } from './processes.mjs';
 import { compareModes } from './stats.mjs';
 
 const ECHO = { name: 'echo', arguments: { message: 'hello from the bench' } };
@@ -231,4 +233,20 @@ function freePort() {
 function profileArgs() {
   const dir = process.env.BENCH_PROF_DIR;
   return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+}
+
+// `node bench/lib/http.mjs` (after `npm run build`): this part alone, progress on stderr, medians and ratios as
+// JSON on stdout.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.on('exit', killSurvivors);
+  runHttpBench(loadConfig()).then(
+    ({ byMode, ratios }) => {
+      process.stdout.write(`${JSON.stringify({ byMode, ratios }, null, 2)}\n`);
+      process.exit(0);
+    },
+    (err) => {
+      process.stderr.write(`bench: ${err?.stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -199,7 +199,11 @@ async function streamFile(res: ServerResponse, file: string, type: string, head:
   res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(info.size) });
   if (head) return void res.end();
   // Read exactly the size announced, even if a recorder is still appending to the file.
-  const stream = createReadStream(file, { start: 0, end: Math.max(0, info.size - 1) });
+  const stream = createReadStream(file, {
+    start: 0,
+    end: Math.max(0, info.size - 1),
+    highWaterMark: 1024 * 1024,
+  });
   if (info.size === 0) return void res.end();
   stream.on('error', () => res.destroy());
   stream.pipe(res);

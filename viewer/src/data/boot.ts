@@ -1,3 +1,4 @@
+import { GrowingBytes } from './growing.js';
 import type { InputFile } from './load.js';
 
 /**
@@ -50,51 +51,37 @@ export interface ServedFile {
 }
 
 /**
- * Fetches the files `tapedeck view` serves, reporting bytes received so far.
+ * Starts fetching the files `tapedeck view` serves. Resolves as soon as the list is known: each file's bytes are a
+ * download in progress, which the reader starts on right away.
  *
- * @example const files = await fetchServedFiles('api/', (got, total) => …);
+ * @example const files = await fetchServedFiles('api/');
  */
-export async function fetchServedFiles(
-  api: string,
-  progress: (received: number, total: number) => void,
-): Promise<InputFile[]> {
+export async function fetchServedFiles(api: string): Promise<InputFile[]> {
   const listing = await fetch(`${api}files`, { headers: { accept: 'application/json' } });
   if (!listing.ok) throw new Error(`the file list answered ${listing.status}`);
   const { files } = (await listing.json()) as { files: ServedFile[] };
-  const total = files.reduce((n, f) => n + f.size, 0);
-  let received = 0;
-  const out: InputFile[] = [];
-  for (const file of files) {
-    const response = await fetch(file.url);
-    if (!response.ok || !response.body) throw new Error(`${file.path} answered ${response.status}`);
-    const bytes = new Uint8Array(file.size);
-    let at = 0;
-    const parts: Uint8Array[] = [];
+  const out = files.map((file) => ({ path: file.path, size: file.size, bytes: new GrowingBytes() }));
+  void (async () => {
+    // One after the other: the reader takes them in this order too.
+    for (const [i, file] of files.entries()) await download(file.url, out[i]!.bytes);
+  })();
+  return out;
+}
+
+async function download(url: string, into: GrowingBytes): Promise<void> {
+  try {
+    const response = await fetch(url);
+    if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
     const reader = response.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // The file may have grown since it was listed (a trace still being written): keep every byte.
-      if (at + value.length <= bytes.length) bytes.set(value, at);
-      else parts.push(value);
-      at += value.length;
-      received += value.length;
-      progress(received, total);
+      into.push(value);
     }
-    out.push({ path: file.path, bytes: parts.length === 0 ? bytes.subarray(0, at) : join(bytes, parts, at) });
+    into.finish();
+  } catch (err) {
+    into.fail(err);
   }
-  return out;
-}
-
-function join(head: Uint8Array, parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  out.set(head);
-  let at = head.length;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Files the user dropped or picked, read into memory in one virtual folder (so rotated segments stitch). */

@@ -1,10 +1,7 @@
-import {
-  memoryTraceFiles,
-  type OpenedTrace,
-  openTraceWith,
-  type TraceFiles,
-} from '../../../src/trace/index.js';
+import { TapedeckError } from '../../../src/errors.js';
+import { type OpenedTrace, openTraceWith, type TraceFiles } from '../../../src/trace/index.js';
 import { splitPath } from '../../../src/trace/segments.js';
+import type { GrowingBytes } from './growing.js';
 import type { TraceModel } from './model.js';
 import { bytesText } from './raw-text.js';
 
@@ -12,13 +9,33 @@ import { bytesText } from './raw-text.js';
 export interface InputFile {
   /** A path in a virtual folder: files of one folder may be rotated segments of one trace and get stitched. */
   path: string;
-  bytes: Uint8Array;
+  /** The whole file, or a download still coming in. */
+  bytes: Uint8Array | GrowingBytes;
+  /** The size expected, for progress (defaults to the bytes' length). */
+  size?: number;
 }
 
-/** Work this long, then let the page paint (and show progress) before reading on. */
-const SLICE_MS = 60;
+const CHUNK = 1024 * 1024;
 
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Work this long, then give the event loop a turn: a download still coming in is read on the same thread, and the
+ * browser stops receiving while its buffer is full, so long slices would slow the download down.
+ */
+const SLICE_MS = 12;
+/** Repaint the views this often while reading (each repaint costs more than a slice). */
+const PAINT_MS = 250;
+
+/** A turn of the event loop without setTimeout's clamping to 4 ms. */
+function tick(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}
 
 /** The name to show for a file: its own name, without the virtual folder. */
 export function displayName(path: string): string {
@@ -33,19 +50,34 @@ export function displayName(path: string): string {
  * @example await loadFiles([{ path: 'calls.jsonl', bytes }], model);
  */
 export async function loadFiles(files: readonly InputFile[], model: TraceModel): Promise<void> {
-  const contents: Record<string, Uint8Array> = {};
-  for (const file of files) contents[file.path] = file.bytes;
-  const memory = memoryTraceFiles(contents, 1024 * 1024);
-  const total = files.reduce((n, f) => n + f.bytes.length, 0) || 1;
+  const byPath = new Map(files.map((f) => [f.path, f.bytes]));
+  const total =
+    files.reduce((n, f) => n + (f.size ?? (f.bytes instanceof Uint8Array ? f.bytes.length : 0)), 0) || 1;
   // Bytes handed to the reader so far: progress without a second look at the data.
   let read = 0;
   const store: TraceFiles = {
-    ...memory,
+    async check(path) {
+      if (!byPath.has(path)) throw new TapedeckError('not_found', `no such trace file: ${path}`);
+    },
     async *read(path) {
-      for await (const chunk of memory.read(path)) {
+      const bytes = byPath.get(path);
+      if (bytes === undefined) throw new TapedeckError('not_found', `no such trace file: ${path}`);
+      if (bytes instanceof Uint8Array) {
+        for (let at = 0; at < bytes.length; at += CHUNK) {
+          const chunk = bytes.subarray(at, at + CHUNK);
+          read += chunk.length;
+          yield chunk;
+        }
+        return;
+      }
+      for await (const chunk of bytes.read(CHUNK)) {
         read += chunk.length;
         yield chunk;
       }
+    },
+    async siblings(path) {
+      const dir = splitPath(path).dir;
+      return files.map((f) => f.path).filter((other) => other !== path && splitPath(other).dir === dir);
     },
   };
   const taken = new Set<string>();
@@ -60,7 +92,7 @@ export async function loadFiles(files: readonly InputFile[], model: TraceModel):
       continue;
     }
     for (const segment of trace.segments) taken.add(segment.file);
-    await readTrace(trace, contents, model, () => {
+    await readTrace(trace, byPath, model, () => {
       model.loading = { progress: Math.min(1, read / total), text: `Reading ${displayName(file.path)}…` };
     });
   }
@@ -70,7 +102,7 @@ export async function loadFiles(files: readonly InputFile[], model: TraceModel):
 
 async function readTrace(
   trace: OpenedTrace,
-  contents: Record<string, Uint8Array>,
+  byPath: ReadonlyMap<string, Uint8Array | GrowingBytes>,
   model: TraceModel,
   progress: () => void,
 ): Promise<void> {
@@ -79,10 +111,17 @@ async function readTrace(
     name: displayName(newest),
     format: trace.format,
     meta: trace.meta,
-    files: trace.segments.map((s) => bytesText(s.file, contents[s.file] ?? new Uint8Array(0))),
+    files: trace.segments.map((s) => {
+      const bytes = byPath.get(s.file);
+      return bytesText(s.file, () =>
+        bytes === undefined ? new Uint8Array(0) : bytes instanceof Uint8Array ? bytes : bytes.bytes(),
+      );
+    }),
   });
   let segment = trace.segments[0]?.segment ?? 0;
   let slice = performance.now();
+  // The first rows show as soon as there are some.
+  let painted = Number.NEGATIVE_INFINITY;
   for await (const batch of trace.batches()) {
     for (const entry of batch) {
       if (entry.segment !== segment) {
@@ -92,9 +131,13 @@ async function readTrace(
       }
       source.push(entry.line, entry);
     }
-    if (performance.now() - slice > SLICE_MS) {
-      progress();
-      model.changed();
+    const now = performance.now();
+    if (now - slice > SLICE_MS) {
+      if (now - painted > PAINT_MS) {
+        progress();
+        model.changed();
+        painted = now;
+      }
       await tick();
       slice = performance.now();
     }

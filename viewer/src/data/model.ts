@@ -64,7 +64,7 @@ export class TraceModel {
     const names = new Set<string>();
     for (const s of this.sources) {
       if (typeof s.info.meta.server === 'string') names.add(s.info.meta.server);
-      for (const stats of s.statistics().methods) if (stats.server !== null) names.add(stats.server);
+      for (const server of s.servers) names.add(server);
     }
     return [...names].sort();
   }

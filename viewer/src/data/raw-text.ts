@@ -16,15 +16,20 @@ export interface RawText {
 const decoder = new TextDecoder('utf-8');
 
 /**
- * Raw text over a file's bytes. Line starts are found once (a native indexOf scan), lazily on first use.
+ * Raw text over a file's bytes (or a function giving them, once a download is complete). Line starts are found once
+ * (a native indexOf scan), lazily on first use.
  *
  * @example const raw = bytesText('a.jsonl', bytes); raw.line(1) // → '{"v":1,"type":"meta",…}'
  */
-export function bytesText(path: string, bytes: Uint8Array): RawText {
+export function bytesText(path: string, source: Uint8Array | (() => Uint8Array)): RawText {
   let starts: Uint32Array | Float64Array | undefined;
   let count = 0;
+  let bytes: Uint8Array = new Uint8Array(0);
   const index = () => {
-    if (starts) return starts;
+    // A download still coming in gives a new array as it grows: index again then.
+    const current = typeof source === 'function' ? source() : source;
+    if (starts && current === bytes) return starts;
+    bytes = current;
     const found: number[] = [0];
     for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) found.push(at + 1);
     // A trailing newline ends the last line; it does not start another.
@@ -51,6 +56,7 @@ export function bytesText(path: string, bytes: Uint8Array): RawText {
       return text.length > max ? text.slice(0, max) : text;
     },
     size() {
+      index();
       return bytes.length;
     },
   };

@@ -4,13 +4,14 @@ import {
   type MetaLine,
   Pairer,
   type RecordLine,
-  StatsCollector,
   type TraceDiagnostic,
   type TraceFormat,
   type TraceStats,
+  toolName,
 } from '../../../src/trace/index.js';
 import type { RawText } from './raw-text.js';
 import { type LineSource, type Row, rowOf } from './rows.js';
+import { statsOf } from './stats.js';
 
 /** What the viewer knows about one open trace besides its lines. */
 export interface SourceInfo {
@@ -39,8 +40,14 @@ export class SourceModel {
   ended = false;
   /** Frames the collector said it dropped (live traces). */
   dropped = 0;
+  /** Tool names and methods seen, and how many tools/call requests (for the filter bar, kept as lines come). */
+  readonly tools = new Set<string>();
+  readonly methods = new Set<string>();
+  /** `server` values of multi-server traces. */
+  readonly servers = new Set<string>();
+  calls = 0;
   private readonly pairer = new Pairer();
-  private readonly stats = new StatsCollector();
+  private readonly metas: MetaLine[] = [];
   private readonly requestRows = new Map<Exchange, Row>();
   private readonly responseRows = new Map<Exchange, Row>();
   private readonly keyIndex = new Map<string, Row>();
@@ -58,6 +65,7 @@ export class SourceModel {
   pushMeta(meta: MetaLine): void {
     const started = Date.parse(meta.startedAt);
     if (this.start === undefined && !Number.isNaN(started)) this.start = started;
+    this.metas.push(meta);
     this.feed(meta, { file: '', lineNo: 0 });
   }
 
@@ -71,15 +79,23 @@ export class SourceModel {
   finish(): void {
     if (this.finished) return;
     this.finished = true;
-    for (const ev of this.pairer.finish()) this.stats.add(ev);
+    this.pairer.finish();
     this.cachedStats = undefined;
   }
 
   private feed(line: MetaLine | RecordLine | EndLine, where: LineSource): void {
     this.cachedStats = undefined;
     for (const ev of this.pairer.push(line, where.lineNo)) {
-      this.stats.add(ev);
-      if (ev.kind === 'request') this.exchanges.push(ev.exchange);
+      if (ev.kind === 'request') {
+        this.exchanges.push(ev.exchange);
+        this.methods.add(ev.exchange.method);
+        if (ev.exchange.server !== undefined) this.servers.add(ev.exchange.server);
+        const tool = ev.exchange.dir === 'in' ? toolName(ev.exchange.request) : undefined;
+        if (tool !== undefined) {
+          this.tools.add(tool);
+          this.calls++;
+        }
+      } else if (ev.kind === 'notification') this.methods.add(ev.notification.method);
       const row = rowOf(this.index, ev, where);
       if (!row) continue;
       if (this.start === undefined && row.time !== undefined) this.start = row.time;
@@ -108,8 +124,10 @@ export class SourceModel {
 
   /** `tapedeck stats` figures for this trace (recomputed only after new lines). */
   statistics(): TraceStats {
-    if (!this.cachedStats || this.cachedStats.at !== this.rows.length)
-      this.cachedStats = { at: this.rows.length, stats: this.stats.result() };
+    if (!this.cachedStats || this.cachedStats.at !== this.rows.length) {
+      const stats = statsOf(this.metas, this.rows, this.exchanges, this.finished);
+      this.cachedStats = { at: this.rows.length, stats };
+    }
     return this.cachedStats.stats;
   }
 }

@@ -43,18 +43,9 @@ export function App({ boot }: { boot: Boot }) {
       const fresh = new TraceModel();
       setModel(fresh);
       fresh.loading = { progress: 0, text: 'Fetching traces…' };
-      fetchServedFiles(boot.api, (got, total) => {
-        fresh.loading = { progress: total ? (got / total) * 0.3 : 0, text: 'Fetching traces…' };
-        fresh.changed();
-      })
-        .then((files) => loadFiles(files, fresh))
-        .catch((err: unknown) => {
-          fresh.loading = undefined;
-          fresh.failures.push(
-            `Could not fetch the traces: ${err instanceof Error ? err.message : String(err)}`,
-          );
-          fresh.changed();
-        });
+      fetchServedFiles(boot.api)
+        .then((files) => read(files, fresh))
+        .catch((err: unknown) => fail(fresh, 'Could not fetch the traces', err));
     }
   }, []);
 
@@ -256,13 +247,9 @@ function facets(model: TraceModel | undefined) {
   const methods = new Set<string>();
   let calls = 0;
   for (const source of model?.sources ?? []) {
-    const stats = source.statistics();
-    for (const t of stats.tools) {
-      tools.add(t.name);
-      calls += t.calls;
-    }
-    for (const m of stats.methods) methods.add(m.method);
-    for (const n of stats.notifications) methods.add(n.method);
+    for (const t of source.tools) tools.add(t);
+    for (const m of source.methods) methods.add(m);
+    calls += source.calls;
   }
   const servers = model
     ? [

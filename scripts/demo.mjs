@@ -1,5 +1,6 @@
 // `npm start`: records a short real session — the reference server-everything behind `tapedeck record`, driven
-// by the official SDK client — then shows the trace.
+// by the official SDK client — then shows the trace: in the web viewer (`tapedeck view`, until Ctrl-C) when run in
+// a terminal; otherwise (CI, a pipe) as a timeline plus a self-contained HTML report, and it exits.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -61,9 +62,25 @@ step(
 );
 await client.close();
 
-process.stdout.write(`\nThe trace: ${relative(process.cwd(), tracePath) || tracePath}\n\n`);
-const show = spawnSync(process.execPath, [cli, 'show', tracePath], { stdio: 'inherit' });
-process.stdout.write(
-  `\nMore: node dist/cli/bin.js stats ${relative(process.cwd(), tracePath)}  ·  node dist/cli/bin.js show --raw …\n`,
-);
-process.exitCode = show.status ?? 1;
+const shown = relative(process.cwd(), tracePath) || tracePath;
+process.stdout.write(`\nThe trace: ${shown}\n\n`);
+
+if (process.stdout.isTTY) {
+  // Serve it in the viewer; `tapedeck view` prints the URL, opens a browser when there is one, stops on Ctrl-C.
+  process.stdout.write('Opening it in the web viewer (Ctrl-C to stop)…\n');
+  // Ctrl-C is for the viewer, which stops cleanly; this script then ends with it.
+  process.on('SIGINT', () => {});
+  const view = spawnSync(process.execPath, [cli, 'view', tracePath], { stdio: 'inherit' });
+  process.exitCode = view.status ?? 0;
+} else {
+  // No terminal: nobody would stop a server. Show the timeline, write a report that works offline, and exit.
+  const show = spawnSync(process.execPath, [cli, 'show', tracePath], { stdio: 'inherit' });
+  const reportPath = tracePath.replace(/\.jsonl$/, '.html');
+  const report = spawnSync(process.execPath, [cli, 'report', tracePath, '-o', reportPath], {
+    stdio: 'inherit',
+  });
+  process.stdout.write(
+    `\nIn the web viewer: node dist/cli/bin.js view ${shown}  ·  stats: node dist/cli/bin.js stats ${shown}\n`,
+  );
+  process.exitCode = show.status || report.status || 0;
+}

@@ -127,10 +127,12 @@ describe('tapedeck view', () => {
     spawnSync('mkdir', ['-p', bin]);
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${JSON.stringify(log)}\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
-    expect(browserOpener('linux', { PATH: bin })?.command).toBe(join(bin, 'xdg-open'));
-    expect(browserOpener('linux', { PATH: join(dir, 'nothing-here') })).toBeUndefined();
+    expect(browserOpener('linux', { PATH: bin, DISPLAY: ':0' })?.command).toBe(join(bin, 'xdg-open'));
+    expect(browserOpener('linux', { PATH: join(dir, 'nothing-here'), DISPLAY: ':0' })).toBeUndefined();
+    // No display: xdg-open would start a text browser in the terminal, so nothing is opened.
+    expect(browserOpener('linux', { PATH: bin })).toBeUndefined();
 
-    const started = await startView([MCP_TAPE], { ...process.env, PATH: `${bin}:${process.env.PATH}` });
+    const started = await startView([MCP_TAPE], { ...process.env, DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
     child = started.child;
     for (let i = 0; i < 100; i++) {
       try {

@@ -53,6 +53,8 @@ export function browserOpener(
   env: Record<string, string | undefined>,
 ): { command: string; args: (url: string) => string[] } | undefined {
   if (platform === 'win32') return { command: 'cmd', args: (url) => ['/c', 'start', '""', url] };
+  // Without a display xdg-open falls back to a text browser in this very terminal: better to only print the URL.
+  if (platform !== 'darwin' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
   const name = platform === 'darwin' ? 'open' : 'xdg-open';
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
@@ -70,7 +72,7 @@ export function browserOpener(
 function openBrowser(url: string, io: ViewIo): void {
   const opener = browserOpener(io.platform, io.env);
   if (!opener) {
-    io.stderr.write('tapedeck: no browser opener found (xdg-open / open); open the URL above yourself\n');
+    io.stderr.write('tapedeck: no browser to open here (no display, or no xdg-open / open); open the URL above yourself\n');
     return;
   }
   try {

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { compile, createRedactor, redactText } from '../../src/redact/index.js';
 import type { MessageLine } from '../../src/trace/types.js';
 
-// The strict figures (10 MB ≤ 100 ms, 10× input ≤ 12× time) are the bench's (`npm run bench`). These bounds are
-// loose enough for a busy CI box and still fail on anything quadratic: 10× the input in ≥ 30× the time.
-const MAX_10MB_MS = 1000;
+// A complexity check, not a timing target: the figures (10 MB ≤ 100 ms, 10× input ≤ 12× time) are the bench's
+// (`npm run bench`). Only the growth is checked here, loosely enough for a busy machine, and it still fails on
+// anything quadratic: 10× the input in ≥ 30× the time.
 const MAX_RATIO = 30;
 
 /** The fastest of a few runs: a busy machine only ever adds time, so the minimum is the steadiest figure. */
@@ -35,7 +35,6 @@ describe('redaction cost', () => {
     redact(small);
     const smallMs = bestMs(() => expect(redact(small)).toBe(small));
     const largeMs = bestMs(() => expect(redact(large)).toBe(large));
-    expect(largeMs).toBeLessThan(MAX_10MB_MS);
     expect(largeMs / Math.max(smallMs, 0.5)).toBeLessThan(MAX_RATIO);
   });
 
@@ -54,7 +53,6 @@ describe('redaction cost', () => {
     redactText(small, compiled);
     const smallMs = bestMs(() => redactText(small, compiled));
     const largeMs = bestMs(() => redactText(large, compiled));
-    expect(largeMs).toBeLessThan(MAX_10MB_MS);
     expect(largeMs / Math.max(smallMs, 0.5)).toBeLessThan(MAX_RATIO);
   });
 });

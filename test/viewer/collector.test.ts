@@ -101,6 +101,15 @@ describe('the viewer on the collector', () => {
     await loaded(page);
     await waitForCount(page, '.timeline', expectedRows(readFileSync(MCP_TAPE, 'utf8')));
     expect(new URL(page.url()).hash).toBe(`#/trace/${id}/timeline`);
+
+    // A share link opens the same trace through the share's own API.
+    const share = await api(`/api/v1/traces/${id}/shares`, { method: 'POST', body: '{}' });
+    expect(share.status).toBe(201);
+    const shared = await newPage();
+    await shared.goto(((await share.json()) as { url: string }).url);
+    await loaded(shared);
+    await waitForCount(shared, '.timeline', expectedRows(readFileSync(MCP_TAPE, 'utf8')));
+    expect(new URL(shared.url()).hash).toMatch(/^#\/share\/[A-Za-z0-9_-]{32}\/timeline$/);
   });
 
   it('follows a live trace: the snapshot, lines appended while open, a resume after the collector restarts', async () => {

@@ -88,6 +88,24 @@ export function App({ boot }: { boot: Boot }) {
       go({ ...route, view: 'timeline' }, 'replace');
   }, [model, route.view]);
 
+  // `/` jumps to the search box; Escape closes the detail pane.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing =
+        target?.tagName === 'INPUT' || target?.tagName === 'TEXTAREA' || target?.tagName === 'SELECT';
+      if (event.key === '/' && !typing) {
+        const search = document.querySelector<HTMLInputElement>('input[aria-label="search"]');
+        if (search) {
+          event.preventDefault();
+          search.focus();
+        }
+      } else if (event.key === 'Escape' && !typing) set({ sel: undefined });
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [set]);
+
   const p = route.params;
   const filter: RowFilter = {
     ...(p.q ? { q: p.q } : {}),

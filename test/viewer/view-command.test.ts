@@ -132,7 +132,11 @@ describe('tapedeck view', () => {
     // No display: xdg-open would start a text browser in the terminal, so nothing is opened.
     expect(browserOpener('linux', { PATH: bin })).toBeUndefined();
 
-    const started = await startView([MCP_TAPE], { ...process.env, DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}` });
+    const started = await startView([MCP_TAPE], {
+      ...process.env,
+      DISPLAY: ':0',
+      PATH: `${bin}:${process.env.PATH}`,
+    });
     child = started.child;
     for (let i = 0; i < 100; i++) {
       try {

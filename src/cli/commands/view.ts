@@ -72,7 +72,9 @@ export function browserOpener(
 function openBrowser(url: string, io: ViewIo): void {
   const opener = browserOpener(io.platform, io.env);
   if (!opener) {
-    io.stderr.write('tapedeck: no browser to open here (no display, or no xdg-open / open); open the URL above yourself\n');
+    io.stderr.write(
+      'tapedeck: no browser to open here (no display, or no xdg-open / open); open the URL above yourself\n',
+    );
     return;
   }
   try {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/peers.js';
@@ -10,7 +11,13 @@ import { REPO_ROOT } from '../helpers/peers.js';
 
 export const CHROMIUM = process.env.TAPEDECK_CHROMIUM ?? '/usr/bin/chromium';
 export const VIEWER_INDEX = join(REPO_ROOT, 'dist', 'viewer', 'index.html');
-export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+/**
+ * Where the tests save a screenshot of each view: docs/screenshots (the README's pictures) when
+ * TAPEDECK_SCREENSHOTS is set (`npm run screenshots`), else a temporary folder, so a test run leaves the tree alone.
+ */
+export const SCREENSHOTS = process.env.TAPEDECK_SCREENSHOTS
+  ? join(REPO_ROOT, 'docs', 'screenshots')
+  : join(tmpdir(), 'tapedeck-screenshots');
 
 /**
  * Launches Chromium, or fails with what to do: these tests are part of `npm test`, so a missing browser or an

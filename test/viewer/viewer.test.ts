@@ -69,6 +69,18 @@ describe('the web viewer, served by tapedeck view, in Chromium', () => {
     expect(request).toContain('"b": 2');
     expect(await shown(detail)).toContain('The sum of 1 and 2 is 3.');
     expect(new URL(page.url()).hash).toMatch(/^#\/timeline\?sel=0\.\d+$/);
+
+    // A call with progress: its notifications sit under it, and the detail lists them.
+    await page.fill('input[aria-label="tool"]', 'trigger-long-running-operation');
+    await page.press('input[aria-label="tool"]', 'Enter');
+    await waitForCount(page, '.timeline', 6);
+    await page.locator('.timeline .row.k-request').click();
+    expect(await page.locator('.timeline .row.k-notification .tree').count()).toBe(4);
+    expect(await page.locator('.detail .children li').count()).toBe(4);
+    await page.locator('.filters .clear').click();
+    await waitForCount(page, '.timeline', expectedRows(readFileSync(MCP_TAPE, 'utf8')));
+    // The selection stays, scrolled into view.
+    await page.locator('.timeline .row.sel').waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'timeline.png') });
   });
 

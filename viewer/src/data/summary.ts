@@ -97,6 +97,14 @@ export function resultSummary(exchange: Exchange, max = 100): string {
       max,
     );
   }
+  if (result.resultType === 'input_required' && isObject(result.inputRequests)) {
+    const asks = Object.values(result.inputRequests).map((r) =>
+      isObject(r) ? String(r.method ?? '?') : '?',
+    );
+    return clip(`input required: ${asks.join(', ')}`, max);
+  }
+  if (exchange.method === 'server/discover' && Array.isArray(result.supportedVersions))
+    return clip(`versions ${result.supportedVersions.join(', ')}`, max);
   if (Array.isArray(result.content)) {
     const parts = result.content.map(contentSummary).filter((s) => s !== '');
     const head = result.isError === true ? 'isError: ' : '';
@@ -169,7 +177,21 @@ export function rowDetail(row: Row): string {
     case 'text':
     case 'stderr':
       return clip(String((row.line as { text?: unknown }).text ?? ''), 200);
-    case 'http':
+    case 'http': {
+      const l = row.line as { conn?: unknown; url?: unknown; headers?: Record<string, unknown> };
+      const headers = l.headers ?? {};
+      const header = (name: string) => {
+        const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+        return key === undefined ? undefined : String(headers[key]);
+      };
+      const parts = [
+        `conn ${String(l.conn ?? '?')}`,
+        typeof l.url === 'string' ? l.url : undefined,
+        header('content-type'),
+        header('mcp-session-id') === undefined ? undefined : `session ${header('mcp-session-id')}`,
+      ];
+      return clip(parts.filter((p) => p !== undefined).join(' · '), 160);
+    }
     case 'event': {
       const { t: _t, seq: _s, type: _y, name: _n, ...rest } = row.line as Record<string, Json>;
       return compact(rest as Json, 120);

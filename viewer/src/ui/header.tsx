@@ -45,7 +45,11 @@ export function Header({ model, route, boot, live, counts, go, openFiles }: Head
           >
             {TITLES[name]}
             {name === 'calls' && model ? <span class="n">{counts.calls}</span> : null}
-            {name === 'diff' && sources.length < 2 ? null : null}
+            {name === 'diff' && sources.length >= 2 ? (
+              <span class="n" title="two traces are open: compare them">
+                A↔B
+              </span>
+            ) : null}
           </button>
         ))}
       </nav>

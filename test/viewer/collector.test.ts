@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Collector, startCollector } from '../../src/collector/index.js';
-import { blockOutside, collectErrors, launchBrowser, loaded, shown, waitForCount } from './browser.js';
+import {
+  blockOutside,
+  collectErrors,
+  launchBrowser,
+  loaded,
+  NO_BROWSER,
+  shown,
+  waitForCount,
+} from './browser.js';
 import { expectedRows, MCP_TAPE } from './traces.js';
 
 /** The viewer served by the real collector: a stored trace, the trace list, and a live trace followed as it grows. */
@@ -36,7 +44,7 @@ const META = JSON.stringify({
   transport: 'stdio',
 });
 
-describe('the viewer on the collector', () => {
+describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROWSER ?? ''}`, () => {
   let browser: Browser;
   let dir: string;
   let collector: Collector;

@@ -5,7 +5,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { blockOutside, collectErrors, launchBrowser, loaded, shown, waitForCount } from './browser.js';
+import {
+  blockOutside,
+  collectErrors,
+  launchBrowser,
+  loaded,
+  NO_BROWSER,
+  shown,
+  waitForCount,
+} from './browser.js';
 import { expectedRows, MCP_TAPE, writeRotatedTrace } from './traces.js';
 
 /** `tapedeck report`: one HTML file, secrets redacted, that works from file:// with the network shut off. */
@@ -44,7 +52,7 @@ function writeSecretTrace(path: string): number {
   return 3;
 }
 
-describe('tapedeck report', () => {
+describe.skipIf(NO_BROWSER !== undefined)(`tapedeck report ${NO_BROWSER ?? ''}`, () => {
   const io = useCliHarness('tapedeck-report-');
   let browser: Browser;
   beforeAll(async () => {

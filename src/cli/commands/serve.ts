@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import {
   COLLECTOR_DEFAULTS,
   defaultDbPath,
@@ -42,15 +42,10 @@ export function registerServe(program: Command): void {
       '--db <file>',
       'the SQLite database (default: $TAPEDECK_HOME/tapedeck.db or ~/.tapedeck/tapedeck.db)',
     )
-    .option(
-      '--port <n>',
-      `port to listen on, 0 for any free one (default ${COLLECTOR_DEFAULTS.port})`,
-      parsePort,
-      COLLECTOR_DEFAULTS.port,
-    )
+    .option('--port <n>', 'port to listen on, 0 for any free one', parsePort, COLLECTOR_DEFAULTS.port)
     .option(
       '--host <host>',
-      `address to listen on (default ${COLLECTOR_DEFAULTS.host})`,
+      'address to listen on',
       (value: string) => parseHost(value),
       COLLECTOR_DEFAULTS.host,
     )
@@ -62,23 +57,23 @@ export function registerServe(program: Command): void {
         parseHost(value, '--allow-host'),
       ],
     )
-    .option(
-      '--retain <age>',
-      `delete traces idle for longer than this, e.g. 30d, 12h (default ${DEFAULT_RETAIN}; off keeps them)`,
-      parseRetain,
-      parseRetain(DEFAULT_RETAIN),
+    .addOption(
+      new Option('--retain <age>', 'delete traces idle for longer than this, e.g. 30d, 12h; off keeps them')
+        .argParser(parseRetain)
+        .default(parseRetain(DEFAULT_RETAIN), DEFAULT_RETAIN),
     )
-    .option(
-      '--max-bytes <size>',
-      'keep the stored traces under this size in all, oldest deleted first, e.g. 2GB (default off)',
-      (value: string) => (value === 'off' ? 'off' : parseByteSize('--max-bytes', value)),
-      'off',
+    .addOption(
+      new Option(
+        '--max-bytes <size>',
+        'keep the stored traces under this size in all, oldest deleted first, e.g. 2GB',
+      )
+        .argParser((value: string) => (value === 'off' ? 'off' : parseByteSize('--max-bytes', value)))
+        .default('off'),
     )
-    .option(
-      '--max-body <size>',
-      'largest upload or append accepted (default 512MB)',
-      (value: string) => parseByteSize('--max-body', value),
-      COLLECTOR_DEFAULTS.maxBodyBytes,
+    .addOption(
+      new Option('--max-body <size>', 'largest upload or append accepted')
+        .argParser((value: string) => parseByteSize('--max-body', value))
+        .default(COLLECTOR_DEFAULTS.maxBodyBytes, '512MB'),
     )
     .addHelpText(
       'after',

@@ -20,9 +20,29 @@ export interface IncomingExtra {
     | undefined;
 }
 
+/** What a connection knows about itself; read when a capture is processed (it changes only at initialize). */
+export interface ConnectionFacts {
+  readonly transport: TransportKind | 'unknown';
+  readonly client: Implementation | undefined;
+  readonly protocolVersion: string | undefined;
+  /** From this connection's initialize answer. */
+  readonly server: Implementation | undefined;
+  transportSessionId(): string | undefined;
+}
+
+/** The messages a request caused, created at the first one. */
+export interface RelatedCounts {
+  progress: number;
+  logs: number;
+  requests: number;
+  notifications: number;
+  /** Kept whole only with `relatedMessages: 'full'`. */
+  messages: RawRelated[] | undefined;
+}
+
 /**
- * What the request path records about one request: references and clock readings only. Everything costly —
- * redaction, hashing, user hooks, serialization — happens later, off the request path.
+ * What the request path records about one request: references and clock readings only, in a small object.
+ * Everything costly — redaction, hashing, user hooks, serialization — happens later, off the request path.
  */
 export interface Capture {
   /** performance.now() when the request arrived; epoch ms = performance.timeOrigin + startHr. */
@@ -31,21 +51,15 @@ export interface Capture {
   id: string | number;
   method: string;
   params: unknown;
+  /** The request's progress token, if it asked for progress. */
+  token: string | number | undefined;
   /** The response message (result or error), when `end` is `answered`. */
   response: { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
   end: CaptureEnd;
-  progress: number;
-  logs: number;
-  requests: number;
-  notifications: number;
-  related: RawRelated[] | undefined;
+  related: RelatedCounts | undefined;
   extra: IncomingExtra | undefined;
   http: HttpRequestFacts | undefined;
-  transport: TransportKind | 'unknown';
-  transportSessionId: string | undefined;
-  client: Implementation | undefined;
-  protocolVersion: string | undefined;
-  server: Implementation | undefined;
+  conn: ConnectionFacts;
 }
 
 /** Where finished captures go: the recorder's queue. */

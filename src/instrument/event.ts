@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { timestamp } from '../trace/encode.js';
 import type { Capture } from './capture.js';
+import { epochMs, isoTime } from './clock.js';
 import { bearerToken, checkUser, identityOf } from './identity.js';
 import type { SessionTable } from './sessions.js';
 import { traceContextOf } from './trace-context.js';
@@ -74,10 +74,12 @@ export class EventBuilder {
     private readonly policy: ValuePolicy,
     private readonly sessions: SessionTable,
     private readonly report: (error: Error) => void,
+    /** The server name/version known to the recorder (an option, or the last initialize seen). */
+    private readonly serverInfo: () => Implementation | undefined,
   ) {}
 
   async build(capture: Capture): Promise<RequestEvent> {
-    const startMs = performance.timeOrigin + capture.startHr;
+    const startMs = epochMs(capture.startHr);
     const params = capture.params as Record<string, unknown> | undefined;
     const meta = (params?._meta ?? undefined) as Record<string, unknown> | undefined;
     const info = capture.extra?.requestInfo;
@@ -87,15 +89,17 @@ export class EventBuilder {
     const userAgent = firstOf(headers['user-agent']);
     const client =
       implementationOr(meta?.[META_CLIENT_INFO]) ??
-      capture.client ??
+      capture.conn.client ??
       (capture.method === 'initialize' ? implementationOr(params?.clientInfo) : undefined);
     const authInfo = capture.extra?.authInfo;
-    const ctx: RequestContext = { method: capture.method, params, headers, transport: capture.transport };
+    const conn = capture.conn;
+    const transportSessionId = conn.transportSessionId();
+    const ctx: RequestContext = { method: capture.method, params, headers, transport: conn.transport };
     if (url !== undefined) ctx.url = url;
     if (peerAddress !== undefined) ctx.peerAddress = peerAddress;
     if (authInfo !== undefined) ctx.authInfo = authInfo;
     if (client !== undefined) ctx.client = client;
-    if (capture.transportSessionId !== undefined) ctx.transportSessionId = capture.transportSessionId;
+    if (transportSessionId !== undefined) ctx.transportSessionId = transportSessionId;
 
     const user = await this.user(ctx);
     const identity = identityOf(user, {
@@ -112,14 +116,14 @@ export class EventBuilder {
       v: 1,
       type: 'request',
       id: randomUUID(),
-      startedAt: timestamp(startMs),
+      startedAt: isoTime(startMs),
       durationMs: Math.round((capture.endHr - capture.startHr) * 1000) / 1000,
       method: capture.method,
       requestId: capture.id,
       outcome: 'ok',
       related: this.related(capture, truncated),
       sessionId,
-      transport: capture.transport,
+      transport: conn.transport,
       identity,
     };
     const target = targetOf(capture.method, params);
@@ -130,7 +134,7 @@ export class EventBuilder {
     this.outcome(capture, event, truncated);
     if (client !== undefined) event.client = client;
     const protocolVersion =
-      capture.protocolVersion ??
+      conn.protocolVersion ??
       stringOr(meta?.[META_PROTOCOL_VERSION]) ??
       firstOf(headers['mcp-protocol-version']) ??
       stringOr(
@@ -138,9 +142,10 @@ export class EventBuilder {
           (capture.response.result as { protocolVersion?: unknown }).protocolVersion,
       );
     if (protocolVersion !== undefined) event.protocolVersion = protocolVersion;
-    if (capture.server !== undefined) event.server = capture.server;
+    const server = conn.server ?? this.serverInfo();
+    if (server !== undefined) event.server = server;
     if (this.hooks.release !== undefined) event.release = this.hooks.release;
-    if (capture.transportSessionId !== undefined) event.transportSessionId = capture.transportSessionId;
+    if (transportSessionId !== undefined) event.transportSessionId = transportSessionId;
     if (user !== undefined) event.user = user;
     if (authInfo !== undefined)
       event.auth = { clientId: authInfo.clientId, scopes: [...(authInfo.scopes ?? [])] };
@@ -179,15 +184,16 @@ export class EventBuilder {
 
   private related(capture: Capture, truncated: string[]): RelatedSummary {
     const summary: RelatedSummary = {
-      progress: capture.progress,
-      logs: capture.logs,
-      requests: capture.requests,
-      notifications: capture.notifications,
+      progress: capture.related?.progress ?? 0,
+      logs: capture.related?.logs ?? 0,
+      requests: capture.related?.requests ?? 0,
+      notifications: capture.related?.notifications ?? 0,
     };
-    if (capture.related !== undefined && capture.related.length > 0) {
+    const kept = capture.related?.messages;
+    if (kept !== undefined && kept.length > 0) {
       const cut: string[] = [];
-      summary.messages = capture.related.map((item) => ({
-        t: timestamp(performance.timeOrigin + item.hr),
+      summary.messages = kept.map((item) => ({
+        t: isoTime(epochMs(item.hr)),
         dir: item.dir,
         message: this.policy.value(item.message, 'related', cut),
       }));

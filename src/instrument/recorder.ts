@@ -22,6 +22,9 @@ export interface Recorder {
   stats(): RecorderStats;
 }
 
+/** How long a drain works before it lets the event loop run other callbacks (requests). */
+const DRAIN_SLICE_MS = 10;
+
 /** Prints a failure once per message start on stderr: stdout may carry the protocol (stdio servers). */
 function defaultOnError(): (error: Error) => void {
   const seen = new Set<string>();
@@ -80,7 +83,13 @@ class QueueRecorder implements Recorder, CaptureQueue {
       options.sessionIdleTimeout ?? INSTRUMENT_DEFAULTS.sessionIdleTimeout,
       (id) => this.sessionEnded(id),
     );
-    this.builder = new EventBuilder(options, policy, this.sessions, (err) => this.fail(err));
+    this.builder = new EventBuilder(
+      options,
+      policy,
+      this.sessions,
+      (err) => this.fail(err),
+      () => this.serverInfo,
+    );
     this.sinks = createSinks(options.to, {
       uploadTimeout: options.uploadTimeout ?? INSTRUMENT_DEFAULTS.uploadTimeout,
       redaction,
@@ -165,6 +174,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
   /** Full batches, or with `all` everything queued when it starts (a partial batch included). */
   private async drain(all: boolean): Promise<void> {
     let remaining = this.queue.length;
+    let slice = performance.now();
     while (remaining > 0 && (all || this.queue.length >= this.batchSize)) {
       const captures = this.queue.take(this.batchSize);
       if (captures.length === 0) break;
@@ -172,8 +182,11 @@ class QueueRecorder implements Recorder, CaptureQueue {
       const events = await this.build(captures);
       if (events.length > 0) await this.deliver(events);
       this.reportDrops();
-      // Let requests in between batches: a long backlog must not hold the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
+      // A long backlog must not hold the event loop: let requests in every few milliseconds of work.
+      if (performance.now() - slice > DRAIN_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
     this.sessions.sweep(Date.now());
     this.reportDrops();

@@ -29,7 +29,7 @@ export class SessionTable {
     split: string | undefined,
     atMs: number,
   ): string {
-    const key = JSON.stringify([identityKey, client?.name ?? '', client?.version ?? '', split ?? '']);
+    const key = this.keyOf(identityKey, client, split);
     const current = this.sessions.get(key);
     if (current !== undefined) {
       if (atMs - current.lastMs <= this.idleMs) {
@@ -56,6 +56,30 @@ export class SessionTable {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** The last key built: consecutive requests mostly come from one session, so building it again is skipped. */
+  private last: {
+    identityKey: string;
+    client: Implementation | undefined;
+    split: string | undefined;
+    key: string;
+  } = { identityKey: '', client: undefined, split: undefined, key: '' };
+
+  private keyOf(identityKey: string, client: Implementation | undefined, split: string | undefined): string {
+    const last = this.last;
+    if (
+      last.key !== '' &&
+      last.identityKey === identityKey &&
+      last.client === client &&
+      last.split === split
+    ) {
+      return last.key;
+    }
+    // NUL keeps `a|b` + `c` apart from `a` + `b|c`.
+    const key = `${identityKey}\u0000${client?.name ?? ''}\u0000${client?.version ?? ''}\u0000${split ?? ''}`;
+    this.last = { identityKey, client, split, key };
+    return key;
   }
 
   private end(key: string, session: Session): void {

@@ -1,5 +1,12 @@
 import type { TransportKind } from '../trace/types.js';
-import type { Capture, CaptureEnd, CaptureQueue, IncomingExtra } from './capture.js';
+import type {
+  Capture,
+  CaptureEnd,
+  CaptureQueue,
+  ConnectionFacts,
+  IncomingExtra,
+  RelatedCounts,
+} from './capture.js';
 import { currentHttpFacts } from './http-context.js';
 import type { Implementation } from './types.js';
 
@@ -14,59 +21,68 @@ type Message = {
 
 /**
  * Follows one connection's messages: pairs each client request with its answer, and counts (or keeps) what the
- * server sent on the request's behalf. Does as little as it can — a map lookup and a clock reading per message —
- * and hands finished requests to the queue.
+ * server sent on the request's behalf. Does as little as it can — a map lookup and a clock reading per message,
+ * one small object per request — and hands finished requests to the queue.
  */
-export class ConnectionTap {
+export class ConnectionTap implements ConnectionFacts {
+  client: Implementation | undefined;
+  protocolVersion: string | undefined;
+  server: Implementation | undefined;
   private readonly pending = new Map<Id, Capture>();
   /** Server→client requests by their id, to attribute the client's answers. */
   private readonly outRequests = new Map<Id, Capture>();
   /** Requests that asked for progress, by token: progress sent without relatedRequestId still finds its request. */
   private readonly tokens = new Map<Id, Capture>();
-  private client: Implementation | undefined;
-  private protocolVersion: string | undefined;
 
   constructor(
     private readonly queue: CaptureQueue,
-    private readonly transport: TransportKind | 'unknown',
+    readonly transport: TransportKind | 'unknown',
     private readonly sessionIdOf: () => string | undefined,
   ) {}
 
+  transportSessionId(): string | undefined {
+    return this.sessionIdOf();
+  }
+
   /** A message from the client. */
   incoming(message: Message, extra: IncomingExtra | undefined): void {
-    const { method, id } = message;
+    const method = message.method;
+    const id = message.id;
     if (method !== undefined) {
       if (id !== undefined) this.request(message, method, id, extra);
       else if (method === 'notifications/cancelled') this.cancelled(message);
       return;
     }
-    if (id === undefined) return;
+    if (id === undefined || this.outRequests.size === 0) return;
     const owner = this.outRequests.get(id);
     if (owner === undefined) return;
     this.outRequests.delete(id);
-    owner.related?.push({ hr: performance.now(), dir: 'in', message });
+    owner.related?.messages?.push({ hr: performance.now(), dir: 'in', message });
   }
 
-  /** A message to the client, with the options the SDK passed to `send`. */
+  /** A message to the client, with the relatedRequestId the SDK passed to `send`. */
   outgoing(message: Message, relatedRequestId: Id | undefined): void {
-    const { method, id } = message;
+    const method = message.method;
     if (method === undefined) {
+      const id = message.id;
       if (id !== undefined) this.answered(message, id);
       return;
     }
     let owner = relatedRequestId === undefined ? undefined : this.pending.get(relatedRequestId);
-    if (owner === undefined && method === 'notifications/progress') {
+    if (owner === undefined && method === 'notifications/progress' && this.tokens.size > 0) {
       const token = (message.params as { progressToken?: Id } | undefined)?.progressToken;
       if (token !== undefined) owner = this.tokens.get(token);
     }
     if (owner === undefined) return;
+    const related = this.relatedOf(owner);
+    const id = message.id;
     if (id !== undefined) {
-      owner.requests += 1;
+      related.requests += 1;
       this.outRequests.set(id, owner);
-    } else if (method === 'notifications/progress') owner.progress += 1;
-    else if (method === 'notifications/message') owner.logs += 1;
-    else owner.notifications += 1;
-    owner.related?.push({ hr: performance.now(), dir: 'out', message });
+    } else if (method === 'notifications/progress') related.progress += 1;
+    else if (method === 'notifications/message') related.logs += 1;
+    else related.notifications += 1;
+    related.messages?.push({ hr: performance.now(), dir: 'out', message });
   }
 
   /** The connection closed: requests still open end as `closed`. */
@@ -77,38 +93,42 @@ export class ConnectionTap {
     this.tokens.clear();
   }
 
+  private relatedOf(capture: Capture): RelatedCounts {
+    capture.related ??= {
+      progress: 0,
+      logs: 0,
+      requests: 0,
+      notifications: 0,
+      messages: this.queue.keepRelated ? [] : undefined,
+    };
+    return capture.related;
+  }
+
   private request(message: Message, method: string, id: Id, extra: IncomingExtra | undefined): void {
     const params = message.params;
-    if (method === 'initialize' && params !== undefined) {
-      const info = params.clientInfo as Implementation | undefined;
-      if (info !== undefined) this.client = info;
-    }
+    const token = params?._meta?.progressToken;
     const capture: Capture = {
       startHr: performance.now(),
       endHr: 0,
       id,
       method,
       params,
+      token,
       response: undefined,
       end: 'answered',
-      progress: 0,
-      logs: 0,
-      requests: 0,
-      notifications: 0,
-      related: this.queue.keepRelated ? [] : undefined,
+      related: undefined,
       extra,
       http: currentHttpFacts(),
-      transport: this.transport,
-      transportSessionId: undefined,
-      client: undefined,
-      protocolVersion: undefined,
-      server: undefined,
+      conn: this,
     };
+    if (method === 'initialize' && params !== undefined) {
+      const info = params.clientInfo as Implementation | undefined;
+      if (info !== undefined) this.client = info;
+    }
     // A client that reuses an id while the first is open: the first one ends without an answer of its own.
     const previous = this.pending.get(id);
     if (previous !== undefined) this.finish(previous, 'closed');
     this.pending.set(id, capture);
-    const token = params?._meta?.progressToken;
     if (token !== undefined) this.tokens.set(token, capture);
   }
 
@@ -120,7 +140,10 @@ export class ConnectionTap {
     if (capture.method === 'initialize' && message.result !== undefined) {
       const { protocolVersion, serverInfo } = message.result;
       if (typeof protocolVersion === 'string') this.protocolVersion = protocolVersion;
-      if (serverInfo !== undefined) this.queue.serverInfo = serverInfo as Implementation;
+      if (serverInfo !== undefined) {
+        this.server = serverInfo as Implementation;
+        this.queue.serverInfo = this.server;
+      }
     }
     this.finish(capture, 'answered');
   }
@@ -137,13 +160,9 @@ export class ConnectionTap {
   private finish(capture: Capture, end: CaptureEnd): void {
     capture.endHr = performance.now();
     capture.end = end;
-    capture.transportSessionId = this.sessionIdOf();
-    capture.client = this.client;
-    capture.protocolVersion = this.protocolVersion;
-    capture.server = this.queue.serverInfo;
-    const token = (capture.params as Message['params'])?._meta?.progressToken;
-    if (token !== undefined && this.tokens.get(token) === capture) this.tokens.delete(token);
-    if (capture.requests > 0) {
+    if (capture.token !== undefined && this.tokens.get(capture.token) === capture)
+      this.tokens.delete(capture.token);
+    if (capture.related !== undefined && capture.related.requests > 0) {
       for (const [key, owner] of this.outRequests) if (owner === capture) this.outRequests.delete(key);
     }
     this.queue.push(capture);

@@ -34,10 +34,22 @@ export class ValuePolicy {
     });
   }
 
-  /** Redacts then truncates; names `field` in `truncated` when it had to cut. */
+  /**
+   * Redacts then truncates; names `field` in `truncated` when it had to cut. The value is not copied: redaction
+   * copies only what it changes, and sinks serialize events soon after (dropping `undefined` members as the wire
+   * does).
+   */
   value(value: unknown, field: string, truncated: string[]): Json {
-    const redacted = redactJson(toJson(value), this.rules);
-    const cut = truncateJson(redacted, this.maxLength);
+    const redacted = redactJson((value ?? null) as Json, this.rules);
+    // Serializing just to measure is the costly part: only values that may be too long get measured.
+    if (surelyFits(redacted, this.maxLength)) return redacted;
+    let cut: Json;
+    try {
+      cut = truncateJson(redacted, this.maxLength);
+    } catch {
+      truncated.push(field);
+      return '[unserializable]';
+    }
     if (cut !== redacted) truncated.push(field);
     return cut;
   }
@@ -58,15 +70,38 @@ export class ValuePolicy {
   }
 }
 
-/** A plain JSON copy of whatever a handler returned (undefined members dropped, as on the wire). */
-function toJson(value: unknown): Json {
-  if (value === undefined) return null;
-  if (value === null || typeof value !== 'object') return value as Json;
-  try {
-    return JSON.parse(JSON.stringify(value)) as Json;
-  } catch {
-    return '[unserializable]';
-  }
+/** JSON escapes can make a string up to six times longer (`\u0000`); below this share of the limit nothing is cut. */
+const ESCAPE_FACTOR = 6;
+
+/**
+ * True when `value`'s JSON is certainly within `max` characters, by a cheap walk that stops early — so only
+ * values that may be too long are serialized to be measured. Deep or cyclic values answer false.
+ */
+function surelyFits(value: unknown, max: number): boolean {
+  let budget = Math.floor(max / ESCAPE_FACTOR);
+  const walk = (node: unknown, depth: number): boolean => {
+    if (depth > 64) return false;
+    if (typeof node === 'string') {
+      budget -= node.length + 2;
+      return budget >= 0;
+    }
+    if (typeof node !== 'object' || node === null) {
+      budget -= 24;
+      return budget >= 0;
+    }
+    if (Array.isArray(node)) {
+      budget -= 2;
+      for (const item of node) if (!walk(item, depth + 1)) return false;
+      return budget >= 0;
+    }
+    budget -= 2;
+    for (const key in node) {
+      budget -= key.length + 4;
+      if (!walk((node as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return budget >= 0;
+  };
+  return walk(value, 0);
 }
 
 /**

@@ -1,0 +1,154 @@
+// What production recording costs a server: an McpServer with an `echo` tool, plain and instrumented, driven by
+// the SDK Client over linked in-memory transports (no I/O, so the recorder's own cost is all that differs).
+// Both connections stay open; rounds alternate between them (order flipping each round). Target: instrumented p50 ≤ 1.05 ×
+// plain p50. The recorder uploads to an in-process sink that checks every upload's stack: an upload reached from
+// the transport decorator (the request path) would fail the run.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { instrument } from '../../dist/instrument/index.js';
+import { median, percentile } from './stats.mjs';
+
+export const INSTRUMENT_BENCH_DEFAULTS = {
+  /** Measured sequential calls per round and mode. */
+  calls: 10_000,
+  /** Unmeasured calls per mode before the first round. */
+  warmup: 2_000,
+  /** Rounds; each runs `calls` on each mode, the order alternating. */
+  rounds: 10,
+  /** instrumented p50 / plain p50: at most this. */
+  target: 1.05,
+};
+
+/** Frames that belong to the request path: the transport decorator and the connection tap. */
+const REQUEST_PATH = /instrument\/(transport|tap)\.js/;
+
+function echoServer() {
+  const server = new McpServer({ name: 'bench-echo', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }],
+  }));
+  return server;
+}
+
+/** A sink that counts events and uploads, and remembers any upload made from the request path. */
+function checkingSink() {
+  const sink = {
+    name: 'bench',
+    events: 0,
+    uploads: 0,
+    onRequestPath: 0,
+    async write(events) {
+      sink.uploads += 1;
+      sink.events += events.length;
+      if (REQUEST_PATH.test(new Error().stack ?? '')) sink.onRequestPath += 1;
+    },
+  };
+  return sink;
+}
+
+/** A server and a connected client for one mode; both modes stay connected for the whole run. */
+async function connect(mode) {
+  const server = echoServer();
+  const sink = checkingSink();
+  const recorder = mode === 'instrumented' ? instrument(server, { to: { type: 'sink', sink } }) : undefined;
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench', version: '0.0.0' });
+  await client.connect(clientSide);
+  return { mode, client, recorder, sink };
+}
+
+const YIELD_EVERY = 500;
+const ARGS = { name: 'echo', arguments: { message: 'hello from the bench' } };
+const EXPECTED = `Echo: ${ARGS.arguments.message}`;
+
+/** `calls` sequential calls; the latency of each in ms. */
+async function block({ client }, calls) {
+  const samples = new Float64Array(calls);
+  for (let i = 0; i < calls; i += 1) {
+    const t0 = performance.now();
+    const result = await client.callTool(ARGS);
+    samples[i] = performance.now() - t0;
+    if (result.content[0].text !== EXPECTED)
+      throw new Error(`unexpected echo result ${JSON.stringify(result)}`);
+    // In-memory calls never leave the microtask queue: let timers (the recorder's drain) run now and then,
+    // between measured calls, as they would between requests on a real server.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return samples.sort();
+}
+
+/**
+ * Runs the instrument benchmark: alternating rounds of plain and instrumented servers. Returns the medians, the
+ * p50 ratio, what was uploaded, and whether the target held and no upload ran on the request path.
+ */
+export async function runInstrumentBench(options = {}) {
+  const config = { ...INSTRUMENT_BENCH_DEFAULTS, ...options };
+  const log = options.log ?? (() => {});
+  const connections = { plain: await connect('plain'), instrumented: await connect('instrumented') };
+  for (let i = 0; i < config.warmup; i += 500) {
+    await block(connections.plain, 500);
+    await block(connections.instrumented, 500);
+  }
+  const rounds = [];
+  for (let r = 1; r <= config.rounds; r += 1) {
+    // Alternate which mode goes first, so drift within a round favours neither.
+    const order = r % 2 === 1 ? ['plain', 'instrumented'] : ['instrumented', 'plain'];
+    for (const mode of order) {
+      const samples = await block(connections[mode], config.calls);
+      const result = { round: r, mode, p50: percentile(samples, 50), p95: percentile(samples, 95) };
+      rounds.push(result);
+      log(
+        `instrument round ${r} ${mode.padEnd(12)} p50 ${(result.p50 * 1000).toFixed(2)} µs  p95 ${(result.p95 * 1000).toFixed(2)} µs`,
+      );
+    }
+  }
+  const { recorder, sink } = connections.instrumented;
+  const before = { uploads: sink.uploads, events: sink.events };
+  const flushStarted = performance.now();
+  await recorder.shutdown();
+  const flushMs = performance.now() - flushStarted;
+  await connections.plain.client.close();
+  await connections.instrumented.client.close();
+
+  const of = (mode) => rounds.filter((r) => r.mode === mode);
+  const plainP50 = median(of('plain').map((r) => r.p50));
+  const instrumentedP50 = median(of('instrumented').map((r) => r.p50));
+  const ratio = instrumentedP50 / plainP50;
+  const paired = of('plain').map(
+    (p) => rounds.find((r) => r.round === p.round && r.mode === 'instrumented').p50 / p.p50,
+  );
+  // Every request of the instrumented connection, initialize and warm-up included, must have reached the sink.
+  const expectedEvents = 1 + Math.ceil(config.warmup / 500) * 500 + config.rounds * config.calls;
+  const result = {
+    config: { calls: config.calls, warmup: config.warmup, rounds: config.rounds, target: config.target },
+    plainP50Us: plainP50 * 1000,
+    instrumentedP50Us: instrumentedP50 * 1000,
+    ratio,
+    ratioRange: [Math.min(...paired), Math.max(...paired)],
+    uploads: sink.uploads,
+    uploadsDuringRun: before.uploads,
+    eventsDelivered: sink.events,
+    eventsDuringRun: before.events,
+    shutdownMs: flushMs,
+    onRequestPath: sink.onRequestPath,
+    allDelivered: sink.events === expectedEvents,
+    rounds,
+  };
+  result.pass = ratio <= config.target && result.onRequestPath === 0 && result.allDelivered;
+  log(
+    `instrument: p50 plain ${result.plainP50Us.toFixed(1)} µs, instrumented ${result.instrumentedP50Us.toFixed(1)} µs, ` +
+      `ratio ${ratio.toFixed(3)} (rounds ${result.ratioRange.map((x) => x.toFixed(3)).join('–')}; target ≤ ${config.target}); ` +
+      `${result.uploads} uploads (${result.uploadsDuringRun} during the run), ${result.onRequestPath} on the request path, ` +
+      `${result.allDelivered ? `all ${result.eventsDelivered} events delivered` : `EVENTS MISSING (${result.eventsDelivered} of ${expectedEvents})`}`,
+  );
+  return result;
+}
+
+// `node bench/lib/instrument.mjs` runs it alone (after `npm run build`).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await runInstrumentBench({ log: (line) => process.stderr.write(`${line}\n`) });
+  process.exit(result.pass ? 0 : 1);
+}

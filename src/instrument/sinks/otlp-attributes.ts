@@ -1,16 +1,16 @@
 import type { Attributes } from '@opentelemetry/api';
-import {
-  ATTR_CLIENT_ADDRESS,
-  ATTR_ERROR_TYPE,
-  ATTR_NETWORK_PROTOCOL_NAME,
-  ATTR_NETWORK_TRANSPORT,
-  ATTR_USER_AGENT_ORIGINAL,
-} from '@opentelemetry/semantic-conventions';
 import type { OtlpContent, RequestEvent } from '../types.js';
+
+/** Stable attributes of the OpenTelemetry semantic conventions used here. */
+const ATTR_CLIENT_ADDRESS = 'client.address';
+const ATTR_ERROR_TYPE = 'error.type';
+const ATTR_NETWORK_PROTOCOL_NAME = 'network.protocol.name';
+const ATTR_NETWORK_TRANSPORT = 'network.transport';
+const ATTR_USER_AGENT_ORIGINAL = 'user_agent.original';
 
 /**
  * The MCP attributes of the OpenTelemetry semantic conventions (still in development there, so spelled out here
- * rather than imported from the package's unstable entry point).
+ * rather than imported from the package's unstable entry point; this module loads none of OpenTelemetry).
  */
 export const MCP_ATTRIBUTES = {
   methodName: 'mcp.method.name',

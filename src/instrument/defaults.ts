@@ -9,6 +9,8 @@ export const INSTRUMENT_DEFAULTS = {
   maxQueue: 10_000,
   sessionIdleTimeout: 30 * 60 * 1000,
   relatedMessages: 'count',
+  /** Session trace files open at once (the files destination). */
+  maxOpenFiles: 64,
   collectorAttempts: 4,
   collectorBackoffMs: 500,
   /** Cap on one retry delay (a Retry-After beyond it is not honoured). */

@@ -145,6 +145,8 @@ export interface FilesDestination {
   dir: string;
   /** Rotate a session's file past this many bytes (FileSink's default otherwise). */
   maxBytes?: number;
+  /** Session files open at once (default 64); past it the least recently written is ended. */
+  maxOpenFiles?: number;
 }
 
 /** What OTLP spans carry beyond the attributes: nothing, tool arguments, or arguments and results. */

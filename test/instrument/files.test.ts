@@ -105,4 +105,31 @@ describe('instrument: a trace file per session', () => {
     expect(added).toMatch(/-2\.jsonl$/);
     await client.close();
   });
+
+  it('keeps at most maxOpenFiles open: the least recently written session is ended and goes on in a new file', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tapedeck-instrument-files-'));
+    const server = new McpServer({ name: 'files', version: '1.0.0' });
+    server.registerTool('ping-tool', {}, async () => ({ content: [] }));
+    const recorder = instrument(server, {
+      to: { type: 'files', dir, maxOpenFiles: 2 },
+      getUser: (ctx) => ({ id: String(ctx.headers['x-user'] ?? 'system') }),
+      flushInterval: 60_000,
+      maxBatchSize: 1,
+    });
+    const client = await linkClient(server);
+    for (const user of ['ada', 'bob', 'cy', 'ada']) {
+      await asUser(user, () => client.callTool({ name: 'ping-tool', arguments: {} }));
+      await recorder.flush();
+    }
+    await recorder.shutdown();
+    const files = readdirSync(dir).sort();
+    // system (initialize), ada, bob, cy, and ada again after being ended to make room.
+    expect(files).toHaveLength(5);
+    expect(files.filter((name) => name.endsWith('-2.jsonl'))).toHaveLength(1);
+    for (const name of files) {
+      const trace = await loadTrace(join(dir, name));
+      expect(trace.entries.at(-1)?.line.type).toBe('end');
+    }
+    await client.close();
+  });
 });

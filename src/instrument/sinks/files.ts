@@ -4,6 +4,7 @@ import { createRedactor } from '../../redact/engine.js';
 import type { RedactConfig } from '../../redact/types.js';
 import { FileSink } from '../../sink/file.js';
 import type { Redactor } from '../../sink/sink.js';
+import { INSTRUMENT_DEFAULTS } from '../defaults.js';
 import type { EventSink, FilesDestination, RequestEvent } from '../types.js';
 import { linesOf, metaOf } from './lines.js';
 
@@ -17,7 +18,8 @@ function fileStem(sessionId: string): string {
  * A trace file (JSONL v1, via FileSink: 0600 in a 0700 folder) per session: `conn` is the session id, each request
  * a client→server message line, its answer a server→client one, related messages in between when kept whole,
  * and HTTP facts as an `http` line. A session's file gets its end line when the session ends or at shutdown; a
- * session that goes on after that continues in a new file (`<id>-2.jsonl`).
+ * session that goes on after that continues in a new file (`<id>-2.jsonl`). At most `maxOpenFiles` files are open
+ * at once: the least recently written one is ended first (its session, if it goes on, continues in a new file).
  */
 export class FilesSink implements EventSink {
   readonly name = 'files';
@@ -54,7 +56,19 @@ export class FilesSink implements EventSink {
 
   private sinkFor(event: RequestEvent): FileSink {
     const existing = this.open.get(event.sessionId);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      // Map order is the eviction order: the most recently written session goes last.
+      this.open.delete(event.sessionId);
+      this.open.set(event.sessionId, existing);
+      return existing;
+    }
+    const limit = Math.max(1, this.destination.maxOpenFiles ?? INSTRUMENT_DEFAULTS.maxOpenFiles);
+    for (const [id] of this.open) {
+      if (this.open.size < limit) break;
+      void this.sessionEnded(id).catch((err) =>
+        this.warn(`cannot end trace file of session ${id}: ${(err as Error).message}`),
+      );
+    }
     const stem = fileStem(event.sessionId);
     let path = join(this.destination.dir, `${stem}.jsonl`);
     for (let n = 2; existsSync(path); n += 1) path = join(this.destination.dir, `${stem}-${n}.jsonl`);

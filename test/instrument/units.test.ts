@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { isoTime } from '../../src/instrument/clock.js';
+import { bearerToken, checkUser, identityOf } from '../../src/instrument/identity.js';
+import { parseTraceparent, targetOf, traceContextOf } from '../../src/instrument/index.js';
+import { BoundedQueue } from '../../src/instrument/queue.js';
+
+describe('instrument helpers', () => {
+  it('parses a W3C traceparent and refuses malformed ones', () => {
+    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      flags: 1,
+    });
+    for (const bad of [
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra',
+      'not a traceparent',
+    ]) {
+      expect(parseTraceparent(bad)).toBeUndefined();
+    }
+    expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-later')?.flags).toBe(0);
+    expect(traceContextOf({ _meta: { traceparent: 'junk', tracestate: 'a=1' } })).toBeUndefined();
+    expect(traceContextOf(undefined)).toBeUndefined();
+  });
+
+  it('names the target of each request kind', () => {
+    expect(targetOf('tools/call', { name: 'echo' })).toBe('echo');
+    expect(targetOf('prompts/get', { name: 'greet' })).toBe('greet');
+    expect(targetOf('resources/read', { uri: 'file:///a' })).toBe('file:///a');
+    expect(targetOf('resources/subscribe', { uri: 'file:///b' })).toBe('file:///b');
+    expect(targetOf('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' } })).toBe('greet');
+    expect(targetOf('completion/complete', { ref: { type: 'ref/resource', uri: 'file:///{x}' } })).toBe(
+      'file:///{x}',
+    );
+    expect(targetOf('tools/list', {})).toBeUndefined();
+    expect(targetOf('tools/call', undefined)).toBeUndefined();
+  });
+
+  it('reads bearer tokens, checks users and walks the identity chain', () => {
+    expect(bearerToken('Bearer abc')).toBe('abc');
+    expect(bearerToken(['bearer  xyz '])).toBe('xyz');
+    expect(bearerToken('Basic dXNlcg==')).toBeUndefined();
+    expect(checkUser({ id: 'u', name: 'U', extra: 1 })).toEqual({ user: { id: 'u', name: 'U' } });
+    expect(checkUser({ id: '' })).toHaveProperty('problem');
+    expect(checkUser('u')).toHaveProperty('problem');
+    expect(checkUser(undefined)).toBeUndefined();
+    expect(identityOf({ id: 'u' }, { token: 't' })).toEqual({ kind: 'user', key: 'u' });
+    expect(identityOf(undefined, { token: 't', peerAddress: '1.2.3.4' }).kind).toBe('token');
+    const a = identityOf(undefined, { peerAddress: '1.2.3.4', userAgent: 'x' });
+    const b = identityOf(undefined, { peerAddress: '1.2.3.4', userAgent: 'y' });
+    expect(a.kind).toBe('address');
+    expect(a.key).not.toBe(b.key);
+    expect(identityOf(undefined, {}).kind).toBe('process');
+  });
+
+  it('formats timestamps exactly like toISOString', () => {
+    const base = Date.UTC(2026, 10, 30, 23, 59, 58, 0);
+    for (const ms of [base, base + 7, base + 42.9, base + 999, base + 1000, base + 2001, 0]) {
+      expect(isoTime(ms)).toBe(new Date(Math.floor(ms)).toISOString());
+    }
+  });
+
+  it('keeps a queue bounded, dropping the oldest', () => {
+    const queue = new BoundedQueue<number>(3);
+    expect([1, 2, 3].map((n) => queue.push(n))).toEqual([false, false, false]);
+    expect(queue.push(4)).toBe(true);
+    expect(queue.length).toBe(3);
+    expect(queue.take(2)).toEqual([2, 3]);
+    queue.push(5);
+    expect(queue.take(10)).toEqual([4, 5]);
+    expect(queue.length).toBe(0);
+  });
+});

@@ -87,7 +87,7 @@ export class EventBuilder {
     const url = capture.http?.url ?? info?.url?.href;
     const peerAddress = capture.http?.peerAddress;
     const userAgent = firstOf(headers['user-agent']);
-    const client =
+    let client =
       implementationOr(meta?.[META_CLIENT_INFO]) ??
       capture.conn.client ??
       (capture.method === 'initialize' ? implementationOr(params?.clientInfo) : undefined);
@@ -109,6 +109,8 @@ export class EventBuilder {
     });
     const given = await this.hook('getSessionId', ctx);
     const split = given === undefined || given === null || given === '' ? undefined : String(given);
+    // A stateless server's later requests come without initialize: they belong to the client this caller named.
+    client ??= this.sessions.recallClient(identity.key, startMs);
     const sessionId = this.sessions.resolve(identity.key, client, split, startMs);
 
     const truncated: string[] = [];

@@ -16,11 +16,22 @@ export class SessionTable {
   private readonly sessions = new Map<string, Session>();
   /** Which key first used a split value as its session id. */
   private readonly splitOwners = new Map<string, string>();
+  /** The client each identity last named, for requests that name none (stateless HTTP: no initialize). */
+  private readonly clients = new Map<string, { client: Implementation; lastMs: number }>();
 
   constructor(
     private readonly idleMs: number,
     private readonly ended: (sessionId: string) => void,
   ) {}
+
+  /**
+   * The client `identityKey` last named within the idle time, for a request whose connection never said (a
+   * stateless HTTP server makes a new connection per request, and only the first one carries `initialize`).
+   */
+  recallClient(identityKey: string, atMs: number): Implementation | undefined {
+    const known = this.clients.get(identityKey);
+    return known !== undefined && atMs - known.lastMs <= this.idleMs ? known.client : undefined;
+  }
 
   /** The session id of a request made at `atMs`. */
   resolve(
@@ -29,6 +40,11 @@ export class SessionTable {
     split: string | undefined,
     atMs: number,
   ): string {
+    if (client !== undefined) {
+      const known = this.clients.get(identityKey);
+      if (known?.client === client) known.lastMs = Math.max(known.lastMs, atMs);
+      else this.clients.set(identityKey, { client, lastMs: atMs });
+    }
     const key = this.keyOf(identityKey, client, split);
     const current = this.sessions.get(key);
     if (current !== undefined) {
@@ -50,6 +66,9 @@ export class SessionTable {
       if (nowMs - session.lastMs <= this.idleMs) continue;
       this.end(key, session);
       count += 1;
+    }
+    for (const [identityKey, known] of this.clients) {
+      if (nowMs - known.lastMs > this.idleMs) this.clients.delete(identityKey);
     }
     return count;
   }

@@ -9,7 +9,7 @@ import { createRecorder, httpMiddleware } from '../../src/instrument/index.js';
 import { eventsOf, memoryEvents } from './helpers.js';
 
 describe('instrument behind Hono, stateless (a new server per request)', () => {
-  it('records every request with the HTTP facts of its Hono request, and the 2026-era _meta client info', async () => {
+  it('records every request with the HTTP facts of its Hono request, one session per caller and client, and the 2026-era _meta client info', async () => {
     const kept = memoryEvents();
     const recorder = createRecorder({
       to: { type: 'sink', sink: kept.sink },
@@ -63,7 +63,10 @@ describe('instrument behind Hono, stateless (a new server per request)', () => {
       // No initialize on this connection: the server's name comes from the one the recorder saw.
       expect(event?.server).toEqual({ name: 'stateless', version: '9.9.9' });
     }
-    expect(one?.client).toBeUndefined();
+    // Its connection never saw initialize: the client is the one this caller named, and so is the session.
+    expect(one?.client).toEqual({ name: 'hono-probe', version: '3.0.0' });
+    expect(one?.sessionId).toBe(eventsOf(kept.events, 'initialize')[0]?.sessionId);
+    expect(two?.sessionId).not.toBe(one?.sessionId);
     expect(two?.client).toEqual({ name: 'modern-client', version: '2026.1' });
     expect(two?.protocolVersion).toBe('2026-07-28');
   });

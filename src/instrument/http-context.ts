@@ -11,10 +11,12 @@ export interface HttpRequestFacts {
 }
 
 const store = new AsyncLocalStorage<HttpRequestFacts>();
+/** No middleware made yet: nothing to look up (the common stdio and in-memory case costs one branch). */
+let inUse = false;
 
 /** The facts of the HTTP request being handled, if `httpMiddleware` runs around it. */
 export function currentHttpFacts(): HttpRequestFacts | undefined {
-  return store.getStore();
+  return inUse ? store.getStore() : undefined;
 }
 
 export interface HttpMiddlewareOptions {
@@ -53,6 +55,7 @@ export type HttpMiddleware = (
  */
 export function httpMiddleware(options: HttpMiddlewareOptions = {}): HttpMiddleware {
   const trustProxy = options.trustProxy === true;
+  inUse = true;
   return async (reqOrContext, resOrNext, next) => {
     if (typeof next === 'function') {
       store.run(nodeFacts(reqOrContext as IncomingMessage, trustProxy), next);

@@ -2,11 +2,14 @@
 // alternating round by round (timing on small shared machines drifts by tens of percent between runs, so only
 // same-run ratios mean anything). Knobs: see bench/lib/config.mjs (BENCH_CALLS, BENCH_ROUNDS, …).
 // Prints progress on stderr, the summary table on stdout; `--json` prints the results as JSON instead.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCollectorBench } from './lib/collector.mjs';
 import { loadConfig, TARGETS } from './lib/config.mjs';
+import { runDiffBench } from './lib/diff.mjs';
 import { runHttpBench } from './lib/http.mjs';
+import { runInstrumentBench } from './lib/instrument.mjs';
 import { modeList } from './lib/modes.mjs';
 import { killSurvivors } from './lib/processes.mjs';
 import { rawRound } from './lib/raw-echo.mjs';
@@ -15,6 +18,7 @@ import { replayBench } from './lib/replay.mjs';
 import { judge, judgeHttp, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
 import { sdkRound } from './lib/sdk-echo.mjs';
 import { compareModes } from './lib/stats.mjs';
+import { CHROMIUM, runViewerBench } from './lib/viewer.mjs';
 import { writerBench } from './lib/writer.mjs';
 
 const json = process.argv.includes('--json');
@@ -88,6 +92,7 @@ async function main() {
   const redaction = await redactBench(config, (line) => log(`redact ${line}`));
   const replay = config.replay ? await replayBench(config, tmp, log) : undefined;
   const http = config.http ? await runHttpBench(config, tmp, log) : undefined;
+  const extras = await extraBenches(config);
   const modes = modeList(config);
   const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
   const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
@@ -112,11 +117,71 @@ async function main() {
       redaction: judgeRedaction(redaction),
       ...(replay ? { replay: judgeReplay(replay) } : {}),
       ...(http ? { http: judgeHttp(http) } : {}),
+      extras: extras.verdicts,
     },
+    extras: extras.results,
     elapsedMs: performance.now() - started,
   };
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else process.stdout.write(`\n${renderSummary(results)}\n`);
+}
+
+/**
+ * The parts with absolute targets of their own (no direct run to compare with): collector ingest, diff of two
+ * 10k-call traces, the viewer's first screen in Chromium, and an instrumented server against a plain one.
+ */
+async function extraBenches(config) {
+  const results = {};
+  const verdicts = [];
+  if (config.collector) {
+    const c = await runCollectorBench({ mb: config.collectorMb, log: (line) => log(line) });
+    results.collector = c;
+    verdicts.push({
+      name: `collector ingest, ${Math.round(c.bytes / 1e6)} MB upload`,
+      measured: `${Math.round(c.linesPerSec).toLocaleString('en-US')} lines/s`,
+      goal: `≥ ${c.target.toLocaleString('en-US')} lines/s`,
+      pass: c.ok,
+    });
+  }
+  if (config.diff) {
+    const d = await runDiffBench({}, (line) => log(line));
+    results.diff = { ...d, times: undefined };
+    verdicts.push({
+      name: `diff of two ${d.calls.toLocaleString('en-US')}-call traces (median)`,
+      measured: `${Math.round(d.medianMs)} ms`,
+      goal: `≤ ${d.targetMs} ms`,
+      pass: d.pass,
+    });
+  }
+  if (config.viewer && !existsSync(CHROMIUM)) {
+    log(`viewer: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  } else if (config.viewer) {
+    const v = await runViewerBench({ messages: config.viewerMessages, log: (line) => log(line) });
+    results.viewer = { ...v, rounds: undefined };
+    verdicts.push({
+      name: `viewer first screen, ${v.messages.toLocaleString('en-US')} messages (${Math.round(v.bytes / 1e6)} MB)`,
+      measured: `${Math.round(v.firstScreenMs)} ms`,
+      goal: `≤ ${v.target} ms`,
+      pass: v.pass,
+    });
+  }
+  if (config.instrument) {
+    const i = await runInstrumentBench({ log: (line) => log(line) });
+    results.instrument = { ...i, rounds: undefined };
+    verdicts.push({
+      name: 'instrumented/plain McpServer p50 (in-memory echo)',
+      measured: `${i.ratio.toFixed(3)} (${i.ratioRange.map((x) => x.toFixed(2)).join('–')})`,
+      goal: `≤ ${i.config.target}`,
+      pass: i.pass,
+    });
+    verdicts.push({
+      name: 'uploads on the request path',
+      measured: String(i.onRequestPath),
+      goal: '0',
+      pass: i.onRequestPath === 0,
+    });
+  }
+  return { results, verdicts };
 }
 
 main().then(

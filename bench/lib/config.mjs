@@ -37,6 +37,16 @@ export const BENCH_DEFAULTS = {
   replayRecord: 0,
   /** HTTP part (SDK Client over Streamable HTTP, direct vs `record --upstream`): 1 runs it, 0 skips it. */
   http: 1,
+  /** The collector's upload ingest (1 runs it) and the size of the uploaded trace in MB. */
+  collector: 1,
+  collectorMb: 100,
+  /** alignTraces on two generated 10k-call traces. */
+  diff: 1,
+  /** The viewer's first screen in headless Chromium (needs /usr/bin/chromium), and the trace's message count. */
+  viewer: 1,
+  viewerMessages: 100_000,
+  /** An instrumented McpServer against a plain one, in memory. */
+  instrument: 1,
   /** HTTP part: measured calls per phase per round and mode, warm-up calls, rounds. */
   httpCalls: 500,
   httpWarmup: 100,
@@ -95,10 +105,28 @@ const ENV_NAMES = {
   httpCalls: 'BENCH_HTTP_CALLS',
   httpWarmup: 'BENCH_HTTP_WARMUP',
   httpRounds: 'BENCH_HTTP_ROUNDS',
+  collector: 'BENCH_COLLECTOR',
+  collectorMb: 'BENCH_COLLECTOR_MB',
+  diff: 'BENCH_DIFF',
+  viewer: 'BENCH_VIEWER',
+  viewerMessages: 'BENCH_VIEWER_MESSAGES',
+  instrument: 'BENCH_INSTRUMENT',
 };
 
 /** Knobs where 0 is meaningful (a part turned off, no warm-up, record the default count). */
-const ZERO_ALLOWED = ['relay', 'warmup', 'replay', 'replayWarmup', 'replayRecord', 'http', 'httpWarmup'];
+const ZERO_ALLOWED = [
+  'relay',
+  'warmup',
+  'replay',
+  'replayWarmup',
+  'replayRecord',
+  'http',
+  'httpWarmup',
+  'collector',
+  'diff',
+  'viewer',
+  'instrument',
+];
 
 /** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */
 export function loadConfig(env = process.env) {

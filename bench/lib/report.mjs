@@ -292,6 +292,9 @@ export function renderSummary(results) {
       verdict(hv.throughput.pass),
     ]);
   }
+  for (const extra of results.verdicts.extras ?? []) {
+    rows.push([extra.name, extra.measured, extra.goal, verdict(extra.pass)]);
+  }
   if (sdk.ratios.relay) {
     rows.push([
       '(info) SDK proxy/relay p50',

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { startViewServer, viewFiles } from '../../dist/cli/view-server.js';
 
 export const VIEWER_TARGET_MS = 3000;
-const CHROMIUM = process.env.TAPEDECK_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.TAPEDECK_CHROMIUM ?? '/usr/bin/chromium';
 
 /** About 1 KB of tool arguments and of result text, varied per call. */
 function exchange(id, t0) {

@@ -172,7 +172,8 @@ describe('a slow client', () => {
       await sleep(1500);
       const stalledAt = received;
       expect(stalledAt).toBe(0);
-      // 2. It reads slowly: 64 KB every 10 ms.
+      // 2. It reads slowly: 64 KB every 10 ms, from when the first bytes are there (a busy machine starts late).
+      await waitFor(() => stdout.readableLength > 0, 20_000, 'the first bytes of the flood');
       const slowUntil = Date.now() + 1500;
       while (Date.now() < slowUntil) {
         const chunk = stdout.read(64 * 1024) as Buffer | null;

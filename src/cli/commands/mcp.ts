@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { serveMcpHttp } from '../../mcp/http.js';
-import { createTrajectoryService, serveMcpStdio } from '../../mcp/server.js';
 import { defaultDataDir } from '../../mcp/store.js';
 import { summarize } from '../../redact/index.js';
 import { parseListenAddress } from '../../replay/http/options.js';
@@ -69,6 +67,9 @@ async function mcp(flags: McpFlags): Promise<number> {
       throw usageError(`--allow-host must be a host name such as example.test; got '${name}'`);
   if (flags.dataDir === '') throw usageError('--data-dir needs a folder path');
   const redaction = redactionFrom(flags);
+  // Loaded when it runs: the SDK's server and zod are not for every tapedeck command to pay for at startup.
+  const { createTrajectoryService, serveMcpStdio } = await import('../../mcp/server.js');
+  const { serveMcpHttp } = await import('../../mcp/http.js');
   const service = createTrajectoryService({
     dataDir: resolve(flags.dataDir ?? defaultDataDir()),
     redact: redaction.redactor,

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
-import { startCollector } from '../../collector/server.js';
 import { LiveFileSink } from '../../sink/collector.js';
 import { collectorBase, createLiveTrace } from '../../sink/collector-client.js';
 import type { FileSinkOptions } from '../../sink/file.js';
@@ -69,6 +68,9 @@ export async function startLiveRecording(options: LiveRecordingOptions): Promise
   let stop = async () => {};
   if (url === undefined) {
     token ??= loadOrCreateToken(tokenPath(env));
+    // Loaded only when used: the collector brings SQLite and an HTTP framework, which a plain recording
+    // (every stdio session an MCP client starts) should not pay for at startup.
+    const { startCollector } = await import('../../collector/server.js');
     const collector = await startCollector({ dbPath: defaultDbPath(env), token, port: 0 });
     url = collector.url;
     stop = () => collector.close();

@@ -1,15 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import {
-  COLLECTOR_DEFAULTS,
-  defaultDbPath,
-  isLoopback,
-  loadOrCreateToken,
-  parseDuration,
-  shownPath,
-  startCollector,
-  tokenPath,
-} from '../../collector/index.js';
+import { defaultDbPath, loadOrCreateToken, shownPath, tokenPath } from '../../collector/home.js';
+import { COLLECTOR_DEFAULTS, isLoopback, parseDuration } from '../../collector/options.js';
 import { usageError } from '../errors.js';
 import { parseByteSize } from '../parse.js';
 import { isDirectory } from '../paths.js';
@@ -105,6 +97,8 @@ async function serve(options: ServeOptions): Promise<number> {
   });
   const held = holdSignals(() => stop?.());
   try {
+    // Loaded when it runs: `tapedeck <anything else>` need not load SQLite and the HTTP framework.
+    const { startCollector } = await import('../../collector/server.js');
     const collector = await startCollector({
       dbPath,
       token,

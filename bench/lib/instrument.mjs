@@ -67,6 +67,7 @@ const EXPECTED = `Echo: ${ARGS.arguments.message}`;
 /** `calls` sequential calls; the latency of each in ms. */
 async function block({ client }, calls) {
   const samples = new Float64Array(calls);
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < calls; i += 1) {
     const t0 = performance.now();
     const result = await client.callTool(ARGS);
@@ -77,7 +78,9 @@ async function block({ client }, calls) {
     // between measured calls, as they would between requests on a real server.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
   }
-  return samples.sort();
+  const cpu = process.cpuUsage(cpuBefore);
+  // CPU time per call includes the recorder's processing and uploads done at the yields: the whole cost.
+  return { samples: samples.sort(), cpuUsPerCall: (cpu.user + cpu.system) / calls };
 }
 
 /**
@@ -97,8 +100,14 @@ export async function runInstrumentBench(options = {}) {
     // Alternate which mode goes first, so drift within a round favours neither.
     const order = r % 2 === 1 ? ['plain', 'instrumented'] : ['instrumented', 'plain'];
     for (const mode of order) {
-      const samples = await block(connections[mode], config.calls);
-      const result = { round: r, mode, p50: percentile(samples, 50), p95: percentile(samples, 95) };
+      const { samples, cpuUsPerCall } = await block(connections[mode], config.calls);
+      const result = {
+        round: r,
+        mode,
+        p50: percentile(samples, 50),
+        p95: percentile(samples, 95),
+        cpuUsPerCall,
+      };
       rounds.push(result);
       log(
         `instrument round ${r} ${mode.padEnd(12)} p50 ${(result.p50 * 1000).toFixed(2)} µs  p95 ${(result.p95 * 1000).toFixed(2)} µs`,
@@ -128,6 +137,11 @@ export async function runInstrumentBench(options = {}) {
     instrumentedP50Us: instrumentedP50 * 1000,
     ratio,
     ratioRange: [Math.min(...paired), Math.max(...paired)],
+    /** CPU per call, processing and uploads included: instrumented / plain, and the difference in µs. */
+    cpuRatio:
+      median(of('instrumented').map((r) => r.cpuUsPerCall)) / median(of('plain').map((r) => r.cpuUsPerCall)),
+    cpuAddedUsPerCall:
+      median(of('instrumented').map((r) => r.cpuUsPerCall)) - median(of('plain').map((r) => r.cpuUsPerCall)),
     uploads: sink.uploads,
     uploadsDuringRun: before.uploads,
     eventsDelivered: sink.events,
@@ -141,6 +155,7 @@ export async function runInstrumentBench(options = {}) {
   log(
     `instrument: p50 plain ${result.plainP50Us.toFixed(1)} µs, instrumented ${result.instrumentedP50Us.toFixed(1)} µs, ` +
       `ratio ${ratio.toFixed(3)} (rounds ${result.ratioRange.map((x) => x.toFixed(3)).join('–')}; target ≤ ${config.target}); ` +
+      `CPU per call incl. processing ${result.cpuRatio.toFixed(2)}× (+${result.cpuAddedUsPerCall.toFixed(1)} µs); ` +
       `${result.uploads} uploads (${result.uploadsDuringRun} during the run), ${result.onRequestPath} on the request path, ` +
       `${result.allDelivered ? `all ${result.eventsDelivered} events delivered` : `EVENTS MISSING (${result.eventsDelivered} of ${expectedEvents})`}`,
   );

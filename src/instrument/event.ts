@@ -78,21 +78,31 @@ export class EventBuilder {
     private readonly serverInfo: () => Implementation | undefined,
   ) {}
 
-  async build(capture: Capture): Promise<RequestEvent> {
-    const startMs = epochMs(capture.startHr);
+  /** Synchronous unless a user hook returns a promise (most events cost no promise at all). */
+  build(capture: Capture): RequestEvent | Promise<RequestEvent> {
+    const facts = this.facts(capture);
+    const user = this.hook('getUser', facts.ctx);
+    const split = this.hook('getSessionId', facts.ctx);
+    if (isThenable(user) || isThenable(split)) {
+      return Promise.all([user, split]).then(([u, s]) => this.assemble(capture, facts, u, s));
+    }
+    return this.assemble(capture, facts, user, split);
+  }
+
+  /** What the capture says before any hook runs; `ctx` is what the hooks get. */
+  private facts(capture: Capture) {
     const params = capture.params as Record<string, unknown> | undefined;
     const meta = (params?._meta ?? undefined) as Record<string, unknown> | undefined;
     const info = capture.extra?.requestInfo;
     const headers: RawHeaders = capture.http?.headers ?? info?.headers ?? {};
     const url = capture.http?.url ?? info?.url?.href;
     const peerAddress = capture.http?.peerAddress;
-    const userAgent = firstOf(headers['user-agent']);
-    let client =
+    const conn = capture.conn;
+    const client =
       implementationOr(meta?.[META_CLIENT_INFO]) ??
-      capture.conn.client ??
+      conn.client ??
       (capture.method === 'initialize' ? implementationOr(params?.clientInfo) : undefined);
     const authInfo = capture.extra?.authInfo;
-    const conn = capture.conn;
     const transportSessionId = conn.transportSessionId();
     const ctx: RequestContext = { method: capture.method, params, headers, transport: conn.transport };
     if (url !== undefined) ctx.url = url;
@@ -100,17 +110,28 @@ export class EventBuilder {
     if (authInfo !== undefined) ctx.authInfo = authInfo;
     if (client !== undefined) ctx.client = client;
     if (transportSessionId !== undefined) ctx.transportSessionId = transportSessionId;
+    return { params, meta, headers, url, peerAddress, client, authInfo, transportSessionId, ctx };
+  }
 
-    const user = await this.user(ctx);
+  private assemble(
+    capture: Capture,
+    facts: ReturnType<EventBuilder['facts']>,
+    userValue: unknown,
+    given: unknown,
+  ): RequestEvent {
+    const { params, meta, headers, url, peerAddress, authInfo, transportSessionId } = facts;
+    const conn = capture.conn;
+    const startMs = epochMs(capture.startHr);
+    const userAgent = firstOf(headers['user-agent']);
+    const user = this.user(userValue);
     const identity = identityOf(user, {
       token: authInfo?.token ?? bearerToken(headers.authorization),
       peerAddress,
       userAgent,
     });
-    const given = await this.hook('getSessionId', ctx);
     const split = given === undefined || given === null || given === '' ? undefined : String(given);
     // A stateless server's later requests come without initialize: they belong to the client this caller named.
-    client ??= this.sessions.recallClient(identity.key, startMs);
+    const client = facts.client ?? this.sessions.recallClient(identity.key, startMs);
     const sessionId = this.sessions.resolve(identity.key, client, split, startMs);
 
     const truncated: string[] = [];
@@ -223,8 +244,8 @@ export class EventBuilder {
     return facts;
   }
 
-  private async user(ctx: RequestContext): Promise<UserInfo | undefined> {
-    const value = await this.hook('getUser', ctx);
+  /** What getUser returned, checked: a user without an id is ignored and reported once. */
+  private user(value: unknown): UserInfo | undefined {
     const checked = checkUser(value);
     if (checked === undefined) return undefined;
     if ('user' in checked) return checked.user;
@@ -235,20 +256,25 @@ export class EventBuilder {
     return undefined;
   }
 
-  /** Runs a user hook; a throw is reported and counts as "no answer". */
-  private async hook<K extends 'getUser' | 'getSessionId'>(
-    name: K,
-    ctx: RequestContext,
-  ): Promise<Awaited<ReturnType<NonNullable<Hooks[K]>>> | undefined> {
+  /** Runs a user hook; a throw (or a rejected promise) is reported and counts as "no answer". */
+  private hook(name: 'getUser' | 'getSessionId', ctx: RequestContext): unknown {
     const fn = this.hooks[name];
     if (fn === undefined) return undefined;
-    try {
-      return (await fn(ctx)) as Awaited<ReturnType<NonNullable<Hooks[K]>>>;
-    } catch (err) {
+    const failed = (err: unknown) => {
       this.report(new Error(`${name} threw: ${(err as Error)?.message ?? String(err)}`, { cause: err }));
       return undefined;
+    };
+    try {
+      const value: unknown = fn(ctx);
+      return isThenable(value) ? Promise.resolve(value).catch(failed) : value;
+    } catch (err) {
+      return failed(err);
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function firstOf(value: string | string[] | undefined): string | undefined {

@@ -197,7 +197,8 @@ class QueueRecorder implements Recorder, CaptureQueue {
     for (const capture of captures) {
       let event: RequestEvent | null;
       try {
-        event = await this.builder.build(capture);
+        const built = this.builder.build(capture);
+        event = built instanceof Promise ? await built : built;
       } catch (err) {
         this.fail(new Error(`could not build an event: ${(err as Error).message}`, { cause: err }));
         continue;

@@ -78,30 +78,24 @@ const ESCAPE_FACTOR = 6;
  * values that may be too long are serialized to be measured. Deep or cyclic values answer false.
  */
 function surelyFits(value: unknown, max: number): boolean {
-  let budget = Math.floor(max / ESCAPE_FACTOR);
-  const walk = (node: unknown, depth: number): boolean => {
-    if (depth > 64) return false;
-    if (typeof node === 'string') {
-      budget -= node.length + 2;
-      return budget >= 0;
-    }
-    if (typeof node !== 'object' || node === null) {
-      budget -= 24;
-      return budget >= 0;
-    }
-    if (Array.isArray(node)) {
-      budget -= 2;
-      for (const item of node) if (!walk(item, depth + 1)) return false;
-      return budget >= 0;
-    }
-    budget -= 2;
-    for (const key in node) {
-      budget -= key.length + 4;
-      if (!walk((node as Record<string, unknown>)[key], depth + 1)) return false;
-    }
-    return budget >= 0;
-  };
-  return walk(value, 0);
+  return budgetLeft(value, Math.floor(max / ESCAPE_FACTOR), 0) >= 0;
+}
+
+/** `budget` less the JSON length of `node` (roughly, never less); negative once exceeded, then it stops. */
+function budgetLeft(node: unknown, budget: number, depth: number): number {
+  if (depth > 64) return -1;
+  if (typeof node === 'string') return budget - node.length - 2;
+  if (typeof node !== 'object' || node === null) return budget - 24;
+  let left = budget - 2;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length && left >= 0; i += 1) left = budgetLeft(node[i], left - 1, depth + 1);
+    return left;
+  }
+  for (const key in node) {
+    if (left < 0) break;
+    left = budgetLeft((node as Record<string, unknown>)[key], left - key.length - 4, depth + 1);
+  }
+  return left;
 }
 
 /**

@@ -32,6 +32,62 @@ export interface TraceSummary {
   tools: { name: string; calls: number }[];
   /** Requests and notifications per method. */
   methods: { name: string; count: number }[];
+  /**
+   * For a session recorded by an instrumented server (`tapedeck/instrument`): who and which client, from the meta
+   * line's `session`; null for other traces.
+   */
+  session: SessionFacts | null;
+}
+
+/** Who a production session was: the caller's identity, user and client (name, version), as the meta line has them. */
+export interface SessionFacts {
+  id: string | null;
+  identity: { kind: string; key: string } | null;
+  user: { id: string; name?: string; email?: string } | null;
+  client: { name: string; version?: string } | null;
+  release: string | null;
+}
+
+/** The `session` facts of a stored meta line, or null when it has none (or cannot be read). */
+function sessionOf(metaText: string | null): SessionFacts | null {
+  if (metaText === null) return null;
+  let meta: { session?: unknown; release?: unknown };
+  try {
+    meta = JSON.parse(metaText) as typeof meta;
+  } catch {
+    return null;
+  }
+  const session = meta.session;
+  if (typeof session !== 'object' || session === null) return null;
+  const s = session as Record<string, unknown>;
+  const record = (value: unknown) =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const identity = record(s.identity);
+  const user = record(s.user);
+  const client = record(s.client);
+  const optional = <K extends string>(key: K, value: string | undefined) =>
+    value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+  return {
+    id: text(s.id) ?? null,
+    identity:
+      identity && text(identity.kind) && text(identity.key)
+        ? { kind: text(identity.kind) as string, key: text(identity.key) as string }
+        : null,
+    user:
+      user && text(user.id)
+        ? {
+            id: text(user.id) as string,
+            ...optional('name', text(user.name)),
+            ...optional('email', text(user.email)),
+          }
+        : null,
+    client:
+      client && text(client.name)
+        ? { name: text(client.name) as string, ...optional('version', text(client.version)) }
+        : null,
+    release: text(meta.release) ?? null,
+  };
 }
 
 export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
@@ -64,6 +120,7 @@ export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
     endReason,
     tools: store.terms(row.n, 'tool').map((t) => ({ name: t.name, calls: t.count })),
     methods: store.terms(row.n, 'method'),
+    session: sessionOf(row.meta),
   };
 }
 

@@ -55,7 +55,8 @@
  *
  * TraceSummary: {id, label, server, servers[], transport, format, state: "live"|"complete", startedAt,
  *   createdAt, updatedAt, lines, bytes, messages: {in, out}, errors, lastSeq, ended, endReason,
- *   tools: [{name, calls}], methods: [{name, count}]}  (see queries.ts)
+ *   tools: [{name, calls}], methods: [{name, count}], session: {id, identity, user, client, release} | null}
+ *   (see queries.ts; `session` is set for sessions recorded by an instrumented server)
  * ShareInfo: {id, traceId, createdAt, expiresAt, revoked}
  */
 

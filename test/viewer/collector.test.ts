@@ -1,9 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type Collector, startCollector } from '../../src/collector/index.js';
+import { instrument } from '../../src/instrument/index.js';
 import {
   blockOutside,
   collectErrors,
@@ -92,6 +97,43 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
     await collector?.close();
     await browser?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists instrumented production sessions by user and client, with requests and errors, each opening in the timeline', async () => {
+    const server = new McpServer({ name: 'calc', version: '1.0.0' });
+    server.registerTool('divide', { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) =>
+      b === 0
+        ? { content: [{ type: 'text', text: 'cannot divide by zero' }], isError: true }
+        : { content: [{ type: 'text', text: String(a / b) }] },
+    );
+    const recorder = instrument(server, {
+      to: { type: 'collector', url: collector.url, token: TOKEN },
+      getUser: () => ({ id: 'u-42', email: 'ada@example.com' }),
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'desk-agent', version: '2.1.0' });
+    await client.connect(clientSide);
+    await client.callTool({ name: 'divide', arguments: { a: 6, b: 3 } });
+    await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
+    await recorder.flush();
+
+    const page = await newPage();
+    await page.goto(`${collector.url}/#/`);
+    const row = page.locator('.sessions tr[data-session]').first();
+    await row.waitFor({ timeout: 20_000 });
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells[0]).toBe('ada@example.com · desk-agent 2.1.0');
+    expect(cells[2]).toBe('calc');
+    // initialize and the two calls; the divide-by-zero result is the error.
+    expect(Number(cells[3])).toBeGreaterThanOrEqual(3);
+    expect(cells[4]).toBe('1');
+    await row.locator('a').click();
+    const call = page.locator('.timeline .row', { hasText: 'tools/call divide' }).first();
+    await call.waitFor({ timeout: 20_000 });
+    expect(await shown(call)).toContain('tools/call divide');
+    await client.close();
+    await recorder.shutdown();
   });
 
   it('lists the stored traces and opens one from its link', async () => {

@@ -17,6 +17,20 @@ export interface CollectorTrace {
   label: string | undefined;
   startedAt: string | undefined;
   live: boolean;
+  server: string | undefined;
+  /** Client requests (messages in) and errors, as the collector counted them. */
+  requests: number;
+  errors: number;
+  /** Set for a production session recorded by an instrumented server. */
+  session: CollectorSession | undefined;
+}
+
+/** Who a production session was, as the collector read it from the trace's meta line. */
+export interface CollectorSession {
+  /** The user's email, name or id; else the kind of identity and the start of its key. */
+  who: string;
+  /** Client name and version, e.g. `claude-code 1.2.0`. */
+  client: string | undefined;
 }
 
 export interface CollectorAccess {
@@ -34,6 +48,29 @@ interface TraceSummary {
   transport?: string | null;
   state?: string;
   startedAt?: string | null;
+  messages?: { in?: number };
+  errors?: number;
+  session?: {
+    identity?: { kind: string; key: string } | null;
+    user?: { id: string; name?: string; email?: string } | null;
+    client?: { name: string; version?: string } | null;
+  } | null;
+}
+
+function sessionOf(summary: TraceSummary): CollectorSession | undefined {
+  const session = summary.session;
+  if (!session) return undefined;
+  const user = session.user;
+  const identity = session.identity;
+  const who =
+    user?.email ??
+    user?.name ??
+    user?.id ??
+    (identity ? `${identity.kind} ${identity.key.slice(0, 8)}` : 'unknown');
+  const client = session.client
+    ? `${session.client.name}${session.client.version ? ` ${session.client.version}` : ''}`
+    : undefined;
+  return { who, client };
 }
 
 function headers(access: CollectorAccess): Record<string, string> {
@@ -74,6 +111,10 @@ export async function listTraces(access: CollectorAccess): Promise<CollectorTrac
     label: t.label || undefined,
     startedAt: t.startedAt ?? undefined,
     live: t.state === 'live',
+    server: t.server ?? undefined,
+    requests: t.messages?.in ?? 0,
+    errors: t.errors ?? 0,
+    session: sessionOf(t),
   }));
 }
 

@@ -42,6 +42,7 @@ export function Home({ open, traces, collectorError }: HomeProps) {
           <h2>Traces on this collector</h2>
           {collectorError ? <p class="err">{collectorError}</p> : null}
           {traces && traces.length === 0 ? <p class="muted">None yet.</p> : null}
+          {traces?.some((t) => t.session) ? <Sessions traces={traces} /> : null}
           {traces && traces.length > 0 ? (
             <ul>
               {traces.map((t) => (
@@ -57,6 +58,55 @@ export function Home({ open, traces, collectorError }: HomeProps) {
           ) : null}
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * Production sessions (recorded by an instrumented server), grouped by user and client: requests and errors per
+ * session, each opening in the timeline.
+ */
+function Sessions({ traces }: { traces: readonly CollectorTrace[] }) {
+  const groups = new Map<string, CollectorTrace[]>();
+  for (const t of traces) {
+    if (!t.session) continue;
+    const key = `${t.session.who} · ${t.session.client ?? 'unknown client'}`;
+    const group = groups.get(key);
+    if (group) group.push(t);
+    else groups.set(key, [t]);
+  }
+  return (
+    <div class="sessions">
+      <h3>Sessions by user and client</h3>
+      <table aria-label="sessions">
+        <thead>
+          <tr>
+            <th>user · client</th>
+            <th>session</th>
+            <th>server</th>
+            <th class="num">requests</th>
+            <th class="num">errors</th>
+            <th>started</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...groups].map(([key, sessions]) =>
+            sessions.map((t, i) => (
+              <tr key={t.id} data-session={t.id}>
+                <td>{i === 0 ? key : ''}</td>
+                <td>
+                  <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`}>{t.id}</a>
+                  {t.live ? <span class="badge live">live</span> : null}
+                </td>
+                <td>{t.server ?? ''}</td>
+                <td class="num">{t.requests}</td>
+                <td class={t.errors > 0 ? 'num err' : 'num'}>{t.errors}</td>
+                <td class="muted">{t.startedAt ?? ''}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -69,8 +69,14 @@ function serverOf(line: { [key: string]: unknown }): string {
   return typeof line.server === 'string' ? line.server : '';
 }
 
+/** The scope of a line that names neither server nor connection (every line of a plain stdio trace). */
+const NO_SCOPE = '\u0000';
+
 function scopeOf(line: { [key: string]: unknown }): string {
-  return `${typeof line.server === 'string' ? line.server : ''}\u0000${typeof line.conn === 'string' ? line.conn : ''}`;
+  const server = line.server;
+  const conn = line.conn;
+  if (server === undefined && conn === undefined) return NO_SCOPE;
+  return `${typeof server === 'string' ? server : ''}\u0000${typeof conn === 'string' ? conn : ''}`;
 }
 
 /** Map key of an id (or progress token) in one scope and direction. */

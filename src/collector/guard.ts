@@ -1,3 +1,4 @@
+import { judgeHostOrigin } from '../local-names.js';
 import { tokenMatches } from './home.js';
 
 /**
@@ -6,26 +7,6 @@ import { tokenMatches } from './home.js';
  * browser's `Origin`, when sent, too. Cross-site websockets are not stopped by browsers at all: the same check
  * runs on the upgrade request.
  */
-
-/** Names that always mean this machine; any 127.x.x.x address and *.localhost do too. */
-const LOCAL_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-/** The host name of a `Host` value or URL authority, lower-case, without the port; IPv6 keeps its brackets. */
-export function hostName(authority: string): string {
-  const value = authority.trim().toLowerCase();
-  if (value.startsWith('[')) {
-    const close = value.indexOf(']');
-    return close < 0 ? value : value.slice(0, close + 1);
-  }
-  const colon = value.indexOf(':');
-  return colon < 0 ? value : value.slice(0, colon);
-}
-
-function isLocalName(host: string): boolean {
-  return (
-    LOCAL_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost')
-  );
-}
 
 /**
  * Why a request must be refused for its `Host` or `Origin`, or undefined when it may pass.
@@ -37,23 +18,21 @@ export function checkHostOrigin(
   origin: string | undefined,
   allowed: ReadonlySet<string>,
 ): string | undefined {
-  const ok = (name: string) => isLocalName(name) || allowed.has(name);
   const hint = (name: string) =>
     `the collector answers localhost, 127.0.0.1 and [::1] only (bind it with --host and name ${name} with --allow-host to allow it)`;
-  if (host === undefined || host.trim() === '')
-    return `a request without a Host header was refused: ${hint('a host')}`;
-  const name = hostName(host);
-  if (!ok(name)) return `Host '${name}' is not allowed: ${hint(name)}`;
-  if (origin === undefined) return undefined;
-  let originHost: string;
-  try {
-    originHost = hostName(new URL(origin).host);
-  } catch {
-    return `Origin '${origin}' is not allowed: ${hint('its host')}`;
+  const verdict = judgeHostOrigin(host, origin, (name) => allowed.has(name));
+  switch (verdict.kind) {
+    case 'ok':
+      return undefined;
+    case 'no-host':
+      return `a request without a Host header was refused: ${hint('a host')}`;
+    case 'host':
+      return `Host '${verdict.name}' is not allowed: ${hint(verdict.name)}`;
+    case 'origin-invalid':
+      return `Origin '${origin}' is not allowed: ${hint('its host')}`;
+    case 'origin':
+      return `Origin '${origin}' is not allowed: ${hint(verdict.name || 'its host')}`;
   }
-  if (originHost === '' || !ok(originHost))
-    return `Origin '${origin}' is not allowed: ${hint(originHost || 'its host')}`;
-  return undefined;
 }
 
 /** The subprotocol a browser offers to carry the token on a websocket: `tapedeck.token.<token>`. */

@@ -4,9 +4,10 @@ import { createAdaptorServer, upgradeWebSocket, type WebSocketServerLike } from 
 import type { UpgradeWebSocket } from 'hono/ws';
 import { WebSocketServer } from 'ws';
 import { TapedeckError } from '../errors.js';
+import { hostName } from '../local-names.js';
 import type { LineIndexer } from './columns.js';
 import { openDatabase } from './database.js';
-import { hostName, LIVE_PROTOCOL } from './guard.js';
+import { LIVE_PROTOCOL } from './guard.js';
 import { LiveHub } from './live.js';
 import { COLLECTOR_DEFAULTS, type CollectorOptions, isLoopback } from './options.js';
 import { TokenBuckets } from './rate-limit.js';

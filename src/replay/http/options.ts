@@ -46,9 +46,6 @@ export const HTTP_REPLAY_DEFAULTS = {
   progressGapMs: 10,
 } as const;
 
-/** Host names that always count as local. */
-export const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
-
 /**
  * Reads `HOST:PORT` (`127.0.0.1:8080`, `localhost:0`, `[::1]:9000`). Throws TapedeckError('usage') naming the
  * value and the shape expected.

@@ -1,18 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TapedeckError } from '../errors.js';
-import { tapedeckHome } from '../redact/key-store.js';
+import { createPrivateFileOnce, tapedeckHome } from '../redact/key-store.js';
 
 /**
  * Where the collector keeps its files (the database and the write token) and how the token is made: 32 random
@@ -93,28 +84,10 @@ export function ensurePrivateFile(path: string, file: boolean): void {
 }
 
 function createToken(path: string): void {
-  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    ensurePrivateFile(path, false);
-    const token = `${randomBytes(32).toString('hex')}\n`;
-    writeFileSync(temp, token, { flag: 'wx', mode: 0o600 });
-    try {
-      linkSync(temp, path);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // Another process created it first: theirs is the token.
-      if (code === 'EEXIST') return;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
-      writeFileSync(path, token, { flag: 'wx', mode: 0o600 });
-    }
+    createPrivateFileOnce(path, `${randomBytes(32).toString('hex')}\n`);
   } catch (err) {
     throw tokenError(path, `cannot create it: ${(err as Error).message}`);
-  } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never written, or already gone.
-    }
   }
 }
 

@@ -69,6 +69,22 @@ function readKey(path: string): Buffer | undefined {
 }
 
 function createKey(path: string): void {
+  try {
+    createPrivateFileOnce(path, randomBytes(REDACT_KEY_BYTES));
+  } catch (err) {
+    throw keyError(path, `cannot create it: ${(err as Error).message}`, err);
+  }
+}
+
+/**
+ * Creates `path` holding `data` unless it exists already (then the file that is there wins): 0600, in a 0700
+ * folder (only the folders created here are tightened). It is written under a temporary name and hard-linked into
+ * place, so two processes starting at once agree on one file and neither reads a half-written one. Shared by the
+ * redaction key and the collector's token.
+ *
+ * @example createPrivateFileOnce(join(tapedeckHome(), 'token'), `${randomBytes(32).toString('hex')}\n`);
+ */
+export function createPrivateFileOnce(path: string, data: string | Uint8Array): void {
   const dir = dirname(path);
   const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
@@ -76,20 +92,17 @@ function createKey(path: string): void {
     // mkdir's mode passes through the umask; only folders created here are tightened.
     for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at))
       chmodSync(at, 0o700);
-    const key = randomBytes(REDACT_KEY_BYTES);
-    writeFileSync(temp, key, { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
     try {
       linkSync(temp, path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      // Another recorder created it first: theirs is the key.
+      // Another process created it first: theirs is the file.
       if (code === 'EEXIST') return;
       // File systems without hard links: an exclusive create is the next best thing.
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
-      writeFileSync(path, key, { flag: 'wx', mode: 0o600 });
+      writeFileSync(path, data, { flag: 'wx', mode: 0o600 });
     }
-  } catch (err) {
-    throw keyError(path, `cannot create it: ${(err as Error).message}`, err);
   } finally {
     try {
       unlinkSync(temp);

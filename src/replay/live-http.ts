@@ -5,7 +5,7 @@ import type { Json } from '../trace/types.js';
 import { upstreamCapture } from '../upstream/capture.js';
 import { createUpstream } from '../upstream/index.js';
 import type { Upstream, UpstreamMessage } from '../upstream/types.js';
-import { LIVE_DEFAULTS, type LiveAnswer, type LiveExit, type LiveOutcome } from './live.js';
+import { answerServerRequest, LIVE_DEFAULTS, type LiveExit, type LiveOutcome } from './live.js';
 import type { HttpTarget, LivePeer, LivePeerHooks } from './live-peer.js';
 
 /**
@@ -180,16 +180,6 @@ export class HttpLivePeer implements LivePeer {
   }
 
   private async answer(request: RpcRequest): Promise<void> {
-    let answer: LiveAnswer;
-    if (!this.hooks.onRequest) {
-      answer = { error: { code: -32601, message: `Method not found: ${request.method}` } };
-    } else {
-      try {
-        answer = await this.hooks.onRequest(request);
-      } catch (err) {
-        answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
-      }
-    }
-    void this.send({ jsonrpc: '2.0', id: request.id, ...answer } as Json);
+    void this.send(await answerServerRequest(request, this.hooks.onRequest));
   }
 }

@@ -3,16 +3,9 @@ import { PipeCapture } from '../capture/pipe-capture.js';
 import { TapedeckError } from '../errors.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
-import {
-  classifyMessage,
-  idKey,
-  type JsonObject,
-  type RpcId,
-  type RpcNotification,
-  type RpcRequest,
-} from '../trace/jsonrpc.js';
+import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
-import type { LivePeer } from './live-peer.js';
+import type { LivePeer, LivePeerHooks } from './live-peer.js';
 
 /**
  * The client side of a live stdio MCP server, for `verify` and `run --mode update`: spawn it, frame its stdout into
@@ -75,28 +68,17 @@ export interface SpawnOptions {
  */
 export type Spawn = (command: string, args: string[], options: SpawnOptions) => ChildLike;
 
-export interface LiveServerOptions {
+/**
+ * A live stdio server: how to start it, plus the hooks every live peer takes (see LivePeerHooks: the sink
+ * `capture` also gets non-JSON lines, stderr and `spawn` / `exit` events here).
+ */
+export interface LiveServerOptions extends LivePeerHooks {
   /** Starts the process: Node's `child_process.spawn` (the CLI passes `nodeSpawn`). */
   spawn: Spawn;
   command: string;
   args: readonly string[];
   env?: Record<string, string | undefined> | undefined;
   cwd?: string | undefined;
-  /** Default timeout of request(); every wait has one. */
-  requestTimeoutMs?: number | undefined;
-  /** `capture` (default): the server's stderr goes to `onStderr` and the tail is kept; `inherit`: our stderr. */
-  stderr?: 'capture' | 'inherit' | undefined;
-  onStderr?: ((chunk: Buffer) => void) | undefined;
-  /**
-   * A started sink that gets the session as `tapedeck record` would write it: messages both ways (`in` = what we
-   * sent), non-JSON lines, stderr, and `spawn` / `exit` events. The caller closes it.
-   */
-  capture?: TraceSink | undefined;
-  /** The server asks the client something. Unset: every request is answered -32601 Method not found. */
-  onRequest?: ((request: RpcRequest) => Promise<LiveAnswer> | LiveAnswer) | undefined;
-  onNotification?: ((notification: RpcNotification) => void) | undefined;
-  /** A response to no pending request (e.g. one that came after its request timed out). */
-  onStray?: ((message: Json) => void) | undefined;
   /** A stdout line that is not JSON (a banner, a stray log). */
   onSkipped?: ((text: string) => void) | undefined;
   maxLineBytes?: number | undefined;
@@ -354,18 +336,29 @@ export class LiveServer implements LivePeer {
   }
 
   private async answer(request: RpcRequest): Promise<void> {
-    let answer: LiveAnswer;
-    if (!this.options.onRequest) {
-      answer = { error: { code: -32601, message: `Method not found: ${request.method}` } };
-    } else {
-      try {
-        answer = await this.options.onRequest(request);
-      } catch (err) {
-        answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
-      }
-    }
-    void this.send({ jsonrpc: '2.0', id: request.id, ...answer } as Json);
+    void this.send(await answerServerRequest(request, this.options.onRequest));
   }
+}
+
+/**
+ * The client's answer to a server→client request, as a JSON-RPC response: what `onRequest` gives, -32601 when
+ * there is no handler, -32603 when it throws. Shared by the stdio and HTTP live peers.
+ */
+export async function answerServerRequest(
+  request: RpcRequest,
+  onRequest: ((request: RpcRequest) => Promise<LiveAnswer> | LiveAnswer) | undefined,
+): Promise<Json> {
+  let answer: LiveAnswer;
+  if (!onRequest) {
+    answer = { error: { code: -32601, message: `Method not found: ${request.method}` } };
+  } else {
+    try {
+      answer = await onRequest(request);
+    } catch (err) {
+      answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+  return { jsonrpc: '2.0', id: request.id, ...answer } as Json;
 }
 
 type Capture = ReturnType<typeof captureTo>;

@@ -3,7 +3,7 @@ import type { Json } from '../../trace/types.js';
 import type { FrontDoor } from './door.js';
 import { batchRefusal } from './era.js';
 import { type HttpRequestLike, type HttpResponseLike, header } from './http-types.js';
-import { accepts, isJsonContentType, readBody } from './respond.js';
+import { accepts, isJsonContentType, readJsonBody } from './respond.js';
 
 /**
  * The legacy HTTP+SSE transport (protocol 2024-11-05): a GET opens a session's event stream, whose first event
@@ -42,16 +42,8 @@ async function deliver(door: FrontDoor, req: HttpRequestLike, res: HttpResponseL
   if (session?.kind !== 'sse') return reject(404, -32001, 'Session not found');
   if (!isJsonContentType(header(req.headers, 'content-type')))
     return reject(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-  const body = await readBody(req, door.settings.maxBodyBytes);
-  if (body.kind === 'failed') return;
-  if (body.kind === 'too-large')
-    return reject(413, -32000, `Payload Too Large: the body exceeds ${door.settings.maxBodyBytes} bytes`);
-  let raw: Json;
-  try {
-    raw = JSON.parse(body.text) as Json;
-  } catch {
-    return reject(400, -32700, 'Parse error: Invalid JSON');
-  }
+  const raw = await readJsonBody(req, door.settings.maxBodyBytes, reject);
+  if (raw === undefined) return;
   const values = Array.isArray(raw) ? raw : [raw];
   const valid = (value: Json) =>
     isObject(value) && value.jsonrpc === '2.0' && classifyMessage(value).kind !== 'invalid';

@@ -1,4 +1,5 @@
 import type { RpcId } from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
 import type { HttpRequestLike, HttpResponseLike } from './http-types.js';
 
 /**
@@ -33,6 +34,29 @@ export function readBody(req: HttpRequestLike, maxBytes: number): Promise<Body> 
     req.on('end', () => settle({ kind: 'ok', text: text + decoder.decode() }));
     req.on('error', () => settle({ kind: 'failed' }));
   });
+}
+
+/**
+ * Reads a POST's JSON body, or turns the request away itself (413 past `maxBytes`, 400 -32700 for bad JSON) and
+ * gives undefined; undefined too when the body could not be read at all.
+ */
+export async function readJsonBody(
+  req: HttpRequestLike,
+  maxBytes: number,
+  reject: (status: number, code: number, message: string) => void,
+): Promise<Json | undefined> {
+  const body = await readBody(req, maxBytes);
+  if (body.kind === 'failed') return undefined;
+  if (body.kind === 'too-large') {
+    reject(413, -32000, `Payload Too Large: the body exceeds ${maxBytes} bytes`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(body.text) as Json;
+  } catch {
+    reject(400, -32700, 'Parse error: Invalid JSON');
+    return undefined;
+  }
 }
 
 /** Answers `status` with a JSON-RPC error body. */

@@ -4,7 +4,7 @@ import type { FrontDoor } from './door.js';
 import { batchRefusal, HEADER_MISMATCH, headerMismatch, isModernRequest, MODERN_VERSION } from './era.js';
 import { type HttpRequestLike, type HttpResponseLike, header } from './http-types.js';
 import { Reply, type ReplyFormat } from './reply.js';
-import { accepts, isJsonContentType, readBody, sendEmpty } from './respond.js';
+import { accepts, isJsonContentType, readJsonBody, sendEmpty } from './respond.js';
 import type { LiveSession } from './session.js';
 import { parseEventId } from './sse.js';
 
@@ -42,16 +42,8 @@ async function post(door: FrontDoor, req: HttpRequestLike, res: HttpResponseLike
   const accept = accepts(header(req.headers, 'accept'));
   if (!accept.sse && !accept.json)
     return reject(406, -32000, 'Not Acceptable: Client must accept application/json or text/event-stream');
-  const body = await readBody(req, door.settings.maxBodyBytes);
-  if (body.kind === 'failed') return;
-  if (body.kind === 'too-large')
-    return reject(413, -32000, `Payload Too Large: the body exceeds ${door.settings.maxBodyBytes} bytes`);
-  let raw: Json;
-  try {
-    raw = JSON.parse(body.text) as Json;
-  } catch {
-    return reject(400, -32700, 'Parse error: Invalid JSON');
-  }
+  const raw = await readJsonBody(req, door.settings.maxBodyBytes, reject);
+  if (raw === undefined) return;
   const batch = Array.isArray(raw);
   const values = Array.isArray(raw) ? raw : [raw];
   if (values.length === 0) return reject(400, -32600, 'Invalid Request: an empty batch');

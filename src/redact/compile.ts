@@ -17,6 +17,8 @@ export interface CompiledRules {
   /** Every hint of `values`, once: what a long value is swept for. */
   readonly hints: readonly string[];
   readonly summary: RedactionSummary;
+  /** Short strings lately found to hold nothing to hide (tool names, enum values …), so they are not scanned again. */
+  readonly clean: Set<string>;
 }
 
 export interface CompileOptions {
@@ -116,6 +118,7 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
     values,
     hints: [...new Set(values.flatMap((matcher) => matcher.hints))],
     summary: summarize(config),
+    clean: new Set(),
   };
 }
 

@@ -26,13 +26,31 @@ interface Span {
   rule: number;
 }
 
+/** Strings up to this long that hold no secret are remembered as clean. */
+const SHORT_TEXT = 64;
+/** How many clean strings a rule set remembers before it starts over. */
+const CLEAN_ENTRIES = 4096;
+
 /**
  * Runs the value rules over one string and returns it with every match replaced by its marker — the very same
  * string when nothing matched. All rules look at the original text, so one rule never sees another's markers;
  * where matches overlap, the earliest (then longest, then first-listed) wins, and a match touching an existing
- * marker is dropped: a redacted text redacts to itself.
+ * marker is dropped: a redacted text redacts to itself. Short strings found clean are remembered (only clean
+ * ones: no secret is kept), which spares the repeated names and values of MCP traffic a scan.
  */
 export function hideInText(text: string, compiled: CompiledRules, hits?: Hits, where = 'text'): string {
+  if (hits !== undefined || text.length > SHORT_TEXT) return scanText(text, compiled, hits, where);
+  const clean = compiled.clean;
+  if (clean.has(text)) return text;
+  const out = scanText(text, compiled, undefined, where);
+  if (out === text) {
+    if (clean.size >= CLEAN_ENTRIES) clean.clear();
+    clean.add(text);
+  }
+  return out;
+}
+
+function scanText(text: string, compiled: CompiledRules, hits: Hits | undefined, where: string): string {
   const values = compiled.values;
   let spans: Span[] | undefined;
   let rule = 0;

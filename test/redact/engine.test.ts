@@ -8,6 +8,7 @@ import {
   redactText,
   type ValueHasher,
 } from '../../src/redact/index.js';
+import { hideInText } from '../../src/redact/values.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import type {
   EventLine,
@@ -293,6 +294,26 @@ describe('createRedactor', () => {
     expect(sink.text[1]).toContain(clean);
     expect(sink.text[2]).not.toContain('hunter2');
     expect(JSON.parse(sink.text[2]!).raw.params.password).toBe('[REDACTED:password]');
+  });
+});
+
+describe('short strings', () => {
+  it('remembers only clean ones, and a remembered string still redacts the same', () => {
+    const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
+    const secret = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    for (let round = 0; round < 2; round += 1) {
+      expect(hideInText('echo', compiled)).toBe('echo');
+      expect(hideInText(secret, compiled)).toBe('[REDACTED:github-token]');
+    }
+    expect(compiled.clean.has('echo')).toBe(true);
+    expect(compiled.clean.has(secret)).toBe(false);
+  });
+
+  it('forgets what it remembered once it holds too many', () => {
+    const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
+    for (let i = 0; i < 5000; i += 1) hideInText(`value ${i}`, compiled);
+    expect(compiled.clean.size).toBeLessThanOrEqual(4096);
+    expect(compiled.clean.size).toBeGreaterThan(0);
   });
 });
 

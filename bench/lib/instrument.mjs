@@ -127,6 +127,8 @@ async function compare(connections, { calls, rounds, interleave, label }, log) {
     instrumentedP50Us: instrumentedP50 * 1000,
     ratio: instrumentedP50 / plainP50,
     ratioRange: [Math.min(...paired), Math.max(...paired)],
+    /** The median of the per-round paired ratios: less swayed by drift across the run than `ratio`. */
+    pairedRatio: median(paired),
     /** CPU per call, processing and uploads included: instrumented / plain, and the difference in µs. */
     cpuRatio: instrumentedCpu / plainCpu,
     cpuAddedUsPerCall: instrumentedCpu - plainCpu,
@@ -137,7 +139,7 @@ async function compare(connections, { calls, rounds, interleave, label }, log) {
 function describe(label, r) {
   return (
     `${label}: p50 plain ${r.plainP50Us.toFixed(1)} µs, instrumented ${r.instrumentedP50Us.toFixed(1)} µs, ` +
-    `ratio ${r.ratio.toFixed(3)} (rounds ${r.ratioRange.map((x) => x.toFixed(3)).join('–')}); ` +
+    `ratio ${r.ratio.toFixed(3)}, paired ${r.pairedRatio.toFixed(3)} (rounds ${r.ratioRange.map((x) => x.toFixed(3)).join('–')}); ` +
     `CPU per call incl. processing ${r.cpuRatio.toFixed(2)}× (+${r.cpuAddedUsPerCall.toFixed(1)} µs)`
   );
 }

@@ -1,6 +1,7 @@
 import type { TransportKind } from '../trace/types.js';
 import type { HttpRequestFacts } from './http-context.js';
 import type { Implementation } from './types.js';
+import type { WireLog } from './wire-log.js';
 
 /** A message kept whole for `relatedMessages: 'full'`; `hr` on the performance clock. */
 export interface RawRelated {
@@ -62,8 +63,10 @@ export interface Capture {
   conn: ConnectionFacts;
 }
 
-/** Where finished captures go: the recorder's queue. */
+/** Where messages and finished captures go: the recorder. */
 export interface CaptureQueue {
+  /** The request path's side: messages as they pass, paired later. */
+  readonly wire: WireLog;
   push(capture: Capture): void;
   /** Instrumentation failed somewhere; the server must not notice. */
   fail(error: unknown): void;

@@ -7,6 +7,7 @@ import { SessionTable } from './sessions.js';
 import { createSinks } from './sinks/index.js';
 import type { EventSink, Implementation, InstrumentOptions, RecorderStats, RequestEvent } from './types.js';
 import { ValuePolicy } from './values.js';
+import { WireLog } from './wire-log.js';
 
 /** What `instrument()` returns: a handle on the recording of one or more servers. */
 export interface Recorder {
@@ -24,6 +25,8 @@ export interface Recorder {
 
 /** How long a drain works before it lets the event loop run other callbacks (requests). */
 const DRAIN_SLICE_MS = 10;
+/** Messages the wire log holds before they are paired where they stand (only when timers cannot run). */
+const WIRE_LOG_LIMIT = 8192;
 
 /** Prints a failure once per message start on stderr: stdout may carry the protocol (stdio servers). */
 function defaultOnError(): (error: Error) => void {
@@ -37,11 +40,13 @@ function defaultOnError(): (error: Error) => void {
 }
 
 /**
- * The queue between the request path and the sinks. A request costs a push; processing (hooks, identity,
- * redaction) and uploads run from timers: every `flushInterval`, and soon after a full batch is waiting.
+ * The queue between the request path and the sinks. A message costs an append to the wire log; pairing,
+ * processing (hooks, identity, redaction) and uploads run from timers: every `flushInterval`, and soon after a
+ * batch's worth of messages is waiting.
  */
 class QueueRecorder implements Recorder, CaptureQueue {
   readonly keepRelated: boolean;
+  readonly wire: WireLog;
   serverInfo: Implementation | undefined;
   private readonly queue: BoundedQueue<Capture>;
   private readonly sinks: EventSink[];
@@ -73,6 +78,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
     this.keepRelated = (options.relatedMessages ?? INSTRUMENT_DEFAULTS.relatedMessages) === 'full';
     this.serverInfo = options.serverInfo;
     this.onError = options.onError ?? defaultOnError();
+    this.wire = new WireLog(WIRE_LOG_LIMIT, (pending, full) => this.logged(pending, full));
     const redaction = options.redaction ?? { defaults: true, rules: [], mode: 'marker' };
     const policy = new ValuePolicy(
       redaction,
@@ -102,19 +108,31 @@ class QueueRecorder implements Recorder, CaptureQueue {
     return server;
   }
 
+  /** The request path noted a message; `pending` are waiting to be paired. */
+  private logged(pending: number, full: boolean): void {
+    if (full) this.pair();
+    if (this.timer === undefined) {
+      // unref: recording must never keep a finished process alive.
+      this.timer = setInterval(() => this.kick(true), this.interval).unref();
+    }
+    // A request and its answer are two messages: a batch is about twice its size in messages.
+    if (pending >= 2 * this.batchSize && !this.kickPending) {
+      this.kickPending = true;
+      setTimeout(() => this.kick(false), 0).unref();
+    }
+  }
+
+  /** Pairs what the wire log holds; finished requests land in the queue. */
+  private pair(): void {
+    this.wire.drainInto((err) => this.fail(err));
+  }
+
+  /** A finished request, from a ConnectionTap. */
   push(capture: Capture): void {
     this.counts.captured += 1;
     if (this.queue.push(capture)) {
       this.counts.droppedQueueFull += 1;
       this.unreportedDrops += 1;
-    }
-    if (this.timer === undefined) {
-      // unref: recording must never keep a finished process alive.
-      this.timer = setInterval(() => this.kick(true), this.interval).unref();
-    }
-    if (this.queue.length >= this.batchSize && !this.kickPending) {
-      this.kickPending = true;
-      setTimeout(() => this.kick(false), 0).unref();
     }
   }
 
@@ -145,6 +163,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
   }
 
   stats(): RecorderStats {
+    this.pair();
     return { ...this.counts, queued: this.queue.length };
   }
 
@@ -173,6 +192,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
 
   /** Full batches, or with `all` everything queued when it starts (a partial batch included). */
   private async drain(all: boolean): Promise<void> {
+    this.pair();
     let remaining = this.queue.length;
     let slice = performance.now();
     while (remaining > 0 && (all || this.queue.length >= this.batchSize)) {

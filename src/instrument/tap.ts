@@ -7,7 +7,7 @@ import type {
   IncomingExtra,
   RelatedCounts,
 } from './capture.js';
-import { currentHttpFacts } from './http-context.js';
+import type { HttpRequestFacts } from './http-context.js';
 import type { Implementation } from './types.js';
 
 type Id = string | number;
@@ -21,8 +21,8 @@ type Message = {
 
 /**
  * Follows one connection's messages: pairs each client request with its answer, and counts (or keeps) what the
- * server sent on the request's behalf. Does as little as it can — a map lookup and a clock reading per message,
- * one small object per request — and hands finished requests to the queue.
+ * server sent on the request's behalf, then hands finished requests to the queue. It runs off the request path,
+ * on the messages the WireLog kept (with the clock reading taken as each one passed).
  */
 export class ConnectionTap implements ConnectionFacts {
   client: Implementation | undefined;
@@ -44,28 +44,33 @@ export class ConnectionTap implements ConnectionFacts {
     return this.sessionIdOf();
   }
 
-  /** A message from the client. */
-  incoming(message: Message, extra: IncomingExtra | undefined): void {
+  /** A message from the client, read at `hr` on the performance clock. */
+  incoming(
+    message: Message,
+    extra: IncomingExtra | undefined,
+    hr: number,
+    http: HttpRequestFacts | undefined,
+  ): void {
     const method = message.method;
     const id = message.id;
     if (method !== undefined) {
-      if (id !== undefined) this.request(message, method, id, extra);
-      else if (method === 'notifications/cancelled') this.cancelled(message);
+      if (id !== undefined) this.request(message, method, id, extra, hr, http);
+      else if (method === 'notifications/cancelled') this.cancelled(message, hr);
       return;
     }
     if (id === undefined || this.outRequests.size === 0) return;
     const owner = this.outRequests.get(id);
     if (owner === undefined) return;
     this.outRequests.delete(id);
-    owner.related?.messages?.push({ hr: performance.now(), dir: 'in', message });
+    owner.related?.messages?.push({ hr, dir: 'in', message });
   }
 
   /** A message to the client, with the relatedRequestId the SDK passed to `send`. */
-  outgoing(message: Message, relatedRequestId: Id | undefined): void {
+  outgoing(message: Message, relatedRequestId: Id | undefined, hr: number): void {
     const method = message.method;
     if (method === undefined) {
       const id = message.id;
-      if (id !== undefined) this.answered(message, id);
+      if (id !== undefined) this.answered(message, id, hr);
       return;
     }
     let owner = relatedRequestId === undefined ? undefined : this.pending.get(relatedRequestId);
@@ -82,12 +87,12 @@ export class ConnectionTap implements ConnectionFacts {
     } else if (method === 'notifications/progress') related.progress += 1;
     else if (method === 'notifications/message') related.logs += 1;
     else related.notifications += 1;
-    related.messages?.push({ hr: performance.now(), dir: 'out', message });
+    related.messages?.push({ hr, dir: 'out', message });
   }
 
   /** The connection closed: requests still open end as `closed`. */
-  closed(): void {
-    for (const capture of this.pending.values()) this.finish(capture, 'closed');
+  closed(hr: number): void {
+    for (const capture of this.pending.values()) this.finish(capture, 'closed', hr);
     this.pending.clear();
     this.outRequests.clear();
     this.tokens.clear();
@@ -104,11 +109,18 @@ export class ConnectionTap implements ConnectionFacts {
     return capture.related;
   }
 
-  private request(message: Message, method: string, id: Id, extra: IncomingExtra | undefined): void {
+  private request(
+    message: Message,
+    method: string,
+    id: Id,
+    extra: IncomingExtra | undefined,
+    hr: number,
+    http: HttpRequestFacts | undefined,
+  ): void {
     const params = message.params;
     const token = params?._meta?.progressToken;
     const capture: Capture = {
-      startHr: performance.now(),
+      startHr: hr,
       endHr: 0,
       id,
       method,
@@ -118,7 +130,7 @@ export class ConnectionTap implements ConnectionFacts {
       end: 'answered',
       related: undefined,
       extra,
-      http: currentHttpFacts(),
+      http,
       conn: this,
     };
     if (method === 'initialize' && params !== undefined) {
@@ -127,12 +139,12 @@ export class ConnectionTap implements ConnectionFacts {
     }
     // A client that reuses an id while the first is open: the first one ends without an answer of its own.
     const previous = this.pending.get(id);
-    if (previous !== undefined) this.finish(previous, 'closed');
+    if (previous !== undefined) this.finish(previous, 'closed', hr);
     this.pending.set(id, capture);
     if (token !== undefined) this.tokens.set(token, capture);
   }
 
-  private answered(message: Message, id: Id): void {
+  private answered(message: Message, id: Id, hr: number): void {
     const capture = this.pending.get(id);
     if (capture === undefined) return;
     this.pending.delete(id);
@@ -145,20 +157,20 @@ export class ConnectionTap implements ConnectionFacts {
         this.queue.serverInfo = this.server;
       }
     }
-    this.finish(capture, 'answered');
+    this.finish(capture, 'answered', hr);
   }
 
-  private cancelled(message: Message): void {
+  private cancelled(message: Message, hr: number): void {
     const requestId = message.params?.requestId as Id | undefined;
     if (requestId === undefined) return;
     const capture = this.pending.get(requestId);
     if (capture === undefined) return;
     this.pending.delete(requestId);
-    this.finish(capture, 'cancelled');
+    this.finish(capture, 'cancelled', hr);
   }
 
-  private finish(capture: Capture, end: CaptureEnd): void {
-    capture.endHr = performance.now();
+  private finish(capture: Capture, end: CaptureEnd, hr: number): void {
+    capture.endHr = hr;
     capture.end = end;
     if (capture.token !== undefined && this.tokens.get(capture.token) === capture)
       this.tokens.delete(capture.token);

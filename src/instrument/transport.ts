@@ -2,10 +2,11 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { type CaptureQueue, transportKindOf } from './capture.js';
 import { ConnectionTap } from './tap.js';
+import type { WireLog } from './wire-log.js';
 
 /**
- * A Transport decorator around the transport a server connects: every message passes through unchanged, and a
- * ConnectionTap watches it. `send` options (relatedRequestId, resumption) are forwarded, `sessionId` is the inner
+ * A Transport decorator around the transport a server connects: every message passes through unchanged and is
+ * noted in the recorder's WireLog for this connection's ConnectionTap. `send` options (relatedRequestId, resumption) are forwarded, `sessionId` is the inner
  * transport's, `setProtocolVersion` passes through, and handlers already set on the inner transport are exposed
  * so `Protocol.connect()` chains them as it would without the decorator. A failure in the tap is reported and
  * never reaches the server or the client.
@@ -16,18 +17,20 @@ export class InstrumentedTransport implements Transport {
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
   setProtocolVersion?: (version: string) => void;
   private readonly tap: ConnectionTap;
+  private readonly wire: WireLog;
 
   constructor(
     readonly inner: Transport,
     private readonly queue: CaptureQueue,
   ) {
     this.tap = new ConnectionTap(queue, transportKindOf(inner), () => inner.sessionId);
+    this.wire = queue.wire;
     this.onclose = inner.onclose;
     this.onerror = inner.onerror;
     this.onmessage = inner.onmessage;
     inner.onclose = () => {
       try {
-        this.tap.closed();
+        this.wire.closed(this.tap);
       } catch (err) {
         this.queue.fail(err);
       }
@@ -36,7 +39,7 @@ export class InstrumentedTransport implements Transport {
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       try {
-        this.tap.incoming(message as never, extra);
+        this.wire.incoming(this.tap, message, extra);
       } catch (err) {
         this.queue.fail(err);
       }
@@ -57,7 +60,7 @@ export class InstrumentedTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     try {
-      this.tap.outgoing(message as never, options?.relatedRequestId);
+      this.wire.outgoing(this.tap, message, options?.relatedRequestId);
     } catch (err) {
       this.queue.fail(err);
     }

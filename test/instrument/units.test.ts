@@ -3,6 +3,8 @@ import { isoTime } from '../../src/instrument/clock.js';
 import { bearerToken, checkUser, identityOf } from '../../src/instrument/identity.js';
 import { parseTraceparent, targetOf, traceContextOf } from '../../src/instrument/index.js';
 import { BoundedQueue } from '../../src/instrument/queue.js';
+import type { ConnectionTap } from '../../src/instrument/tap.js';
+import { WireLog } from '../../src/instrument/wire-log.js';
 
 describe('instrument helpers', () => {
   it('parses a W3C traceparent and refuses malformed ones', () => {
@@ -72,5 +74,56 @@ describe('instrument helpers', () => {
     queue.push(5);
     expect(queue.take(10)).toEqual([4, 5]);
     expect(queue.length).toBe(0);
+  });
+});
+
+describe('WireLog', () => {
+  /** A stand-in tap that lists what it is handed, in order. */
+  function listingTap(seen: string[]): ConnectionTap {
+    return {
+      incoming: (message: { id: number }, _extra: unknown, hr: number) =>
+        seen.push(`in ${message.id} ${hr > 0}`),
+      outgoing: (message: { id: number }, related: unknown) =>
+        seen.push(`out ${message.id} ${String(related)}`),
+      closed: () => seen.push('closed'),
+    } as unknown as ConnectionTap;
+  }
+
+  it('hands messages to their taps in order, with clock readings, and empties itself', () => {
+    const seen: string[] = [];
+    const wakes: Array<[number, boolean]> = [];
+    const log = new WireLog(3, (pending, full) => wakes.push([pending, full]));
+    const tap = listingTap(seen);
+    log.incoming(tap, { id: 1 }, undefined);
+    log.outgoing(tap, { id: 2 }, 1);
+    log.closed(tap);
+    expect(log.length).toBe(3);
+    // The third message fills the log: the owner is told to pair it where it stands.
+    expect(wakes).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    log.drainInto((err) => {
+      throw err;
+    });
+    expect(seen).toEqual(['in 1 true', 'out 2 1', 'closed']);
+    expect(log.length).toBe(0);
+  });
+
+  it('reports a tap that throws and goes on with the next message', () => {
+    const seen: string[] = [];
+    const failures: string[] = [];
+    const log = new WireLog(10, () => {});
+    const broken = {
+      incoming: () => {
+        throw new Error('tap broke');
+      },
+    } as unknown as ConnectionTap;
+    log.incoming(broken, { id: 1 }, undefined);
+    log.incoming(listingTap(seen), { id: 2 }, undefined);
+    log.drainInto((err) => failures.push((err as Error).message));
+    expect(failures).toEqual(['tap broke']);
+    expect(seen).toEqual(['in 2 true']);
   });
 });

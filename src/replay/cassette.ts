@@ -1,6 +1,7 @@
 import { TapedeckError } from '../errors.js';
 import type { ExchangeOutcome } from '../trace/exchange.js';
 import type { TraceEntry } from '../trace/import/opened.js';
+import { jsonHash, sameJson, textHash } from '../trace/json-hash.js';
 import type { JsonObject, RpcRequest } from '../trace/jsonrpc.js';
 import { Pairer } from '../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../trace/types.js';
@@ -206,7 +207,73 @@ function chooseServer(keys: string[], named: string[], wanted: string | undefine
 export interface KeyedExchange {
   exchange: CassetteExchange;
   normalized: NormalizedRequest;
-  key: string;
+  readonly key: string;
+}
+
+/** A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). */
+class IndexedExchange implements KeyedExchange {
+  private text: string | undefined;
+
+  constructor(
+    readonly exchange: CassetteExchange,
+    readonly normalized: NormalizedRequest,
+    private readonly normalizer: Normalizer,
+  ) {}
+
+  get key(): string {
+    this.text ??= this.normalizer.key(this.normalized);
+    return this.text;
+  }
+}
+
+/** The hash of a normalized request: equal keys give equal hashes. */
+export function requestHash(request: NormalizedRequest): number {
+  return jsonHash(request.params, textHash(request.method));
+}
+
+function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
+  return a.method === b.method && sameJson(a.params, b.params);
+}
+
+/**
+ * The cassette's exchanges in queues of equal matching keys, each in recorded order, found by the requests'
+ * structural hash — the same grouping as {@link keyQueues} without building every key's text.
+ */
+export class RequestIndex {
+  readonly all: KeyedExchange[] = [];
+  /** The first queue seen for each hash. */
+  private readonly first = new Map<number, KeyedExchange[]>();
+  /** Further queues whose requests differ but share a hash with the first. */
+  private readonly more = new Map<number, KeyedExchange[][]>();
+
+  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer) {
+    for (const exchange of exchanges) {
+      const normalized = normalizer.normalize(exchange.method, exchange.request.params);
+      const entry = new IndexedExchange(exchange, normalized, normalizer);
+      this.all.push(entry);
+      const hash = requestHash(normalized);
+      const queue = this.find(normalized, hash);
+      if (queue !== undefined) queue.push(entry);
+      else if (!this.first.has(hash)) this.first.set(hash, [entry]);
+      else {
+        const others = this.more.get(hash);
+        if (others === undefined) this.more.set(hash, [[entry]]);
+        else others.push([entry]);
+      }
+    }
+  }
+
+  /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
+  queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
+    return this.find(request, hash);
+  }
+
+  private find(request: NormalizedRequest, hash: number): KeyedExchange[] | undefined {
+    const queue = this.first.get(hash);
+    if (queue === undefined) return undefined;
+    if (sameRequest(queue[0]!.normalized, request)) return queue;
+    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../trace/jsonrpc.js';
-import { type Cassette, type CassetteExchange, type KeyedExchange, keyQueues } from './cassette.js';
+import { type Cassette, type CassetteExchange, type KeyedExchange, RequestIndex } from './cassette.js';
 import { describeRequest } from './describe.js';
 import { explainMiss, type Miss } from './miss.js';
 import { requestStateOf, responseState } from './mrtr.js';
@@ -51,7 +51,7 @@ export class Matcher {
   readonly normalizer: Normalizer;
   private readonly options: MatchOptions;
   private readonly entries: KeyedExchange[];
-  private readonly byKey: Map<string, KeyedExchange[]>;
+  private readonly index: RequestIndex;
   private readonly used = new Set<CassetteExchange>();
   /** `requestState` a served `input_required` handed out → the exchange that handed it out. */
   private readonly states = new Map<string, number>();
@@ -71,16 +71,14 @@ export class Matcher {
       ...(normalize ? { normalize } : {}),
       ...(redact ? { redact } : {}),
     });
-    const { all, byKey } = keyQueues(cassette.exchanges, this.normalizer);
-    this.entries = all;
-    this.byKey = byKey;
+    this.index = new RequestIndex(cassette.exchanges, this.normalizer);
+    this.entries = this.index.all;
   }
 
   /** Finds the recorded exchange for a live request and marks it served, or explains the miss. */
   match(method: string, params: JsonObject | undefined): MatchResult {
     const live = this.normalizer.normalize(method, params);
-    const key = this.normalizer.key(live);
-    const candidates = this.candidates(live, key);
+    const candidates = this.candidates(live);
     const head = this.firstUnused(candidates);
     const chosen = this.preferRound(candidates, head, params) ?? candidates[head];
     const expected = this.options.match === 'ordered' ? this.expected() : undefined;
@@ -126,9 +124,10 @@ export class Matcher {
   }
 
   /** Recorded exchanges the live request may be served from, in recorded order. */
-  private candidates(live: NormalizedRequest, key: string): KeyedExchange[] {
+  private candidates(live: NormalizedRequest): KeyedExchange[] {
     const matchers = this.options.matchers;
-    if (matchers.length === 0) return this.byKey.get(key) ?? [];
+    if (matchers.length === 0) return this.index.queue(live) ?? [];
+    const key = this.normalizer.key(live);
     // Custom matchers can accept what the key does not, so every recording of the method is a candidate.
     return this.entries.filter((entry) => {
       if (entry.normalized.method !== live.method) return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCassette } from '../../src/replay/cassette.js';
+import { buildCassette, requestHash } from '../../src/replay/cassette.js';
 import { Matcher, type MatchResult } from '../../src/replay/matcher.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
 import { call, fixtureCassette, req, res, traceLines } from './helpers.js';
@@ -230,5 +230,32 @@ describe('the 2026-07-28 era', () => {
       );
     expect(text(answer('S2'))).toBe('two');
     expect(text(answer('S1'))).toBe('one');
+  });
+});
+
+describe('requests whose hashes collide', () => {
+  /** Two different tools/call requests with the same structural hash, found by a birthday search. */
+  function collidingNames(): [string, string] {
+    const seen = new Map<number, string>();
+    for (let i = 0; ; i++) {
+      const name = `tool-${i}`;
+      const hash = requestHash({ method: 'tools/call', params: call(name) });
+      const other = seen.get(hash);
+      if (other !== undefined) return [other, name];
+      seen.set(hash, name);
+    }
+  }
+
+  it('keep separate queues, each served its own recorded answer in order', async () => {
+    const [a, b] = collidingNames();
+    expect(requestHash({ method: 'tools/call', params: call(a) })).toBe(
+      requestHash({ method: 'tools/call', params: call(b) }),
+    );
+    const matcher = new Matcher(await calls([a, {}, 'A1'], [b, {}, 'B1'], [a, {}, 'A2'], [b, {}, 'B2']));
+    expect(text(matcher.match('tools/call', call(b)))).toBe('B1');
+    expect(text(matcher.match('tools/call', call(a)))).toBe('A1');
+    expect(text(matcher.match('tools/call', call(a)))).toBe('A2');
+    expect(text(matcher.match('tools/call', call(b)))).toBe('B2');
+    expect(matcher.match('tools/call', call(a)).kind).toBe('miss');
   });
 });

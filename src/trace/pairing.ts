@@ -8,7 +8,6 @@ import type {
 } from './exchange.js';
 import {
   cancelledRequestId,
-  idKey,
   messageItems,
   progressToken,
   type RpcId,
@@ -79,9 +78,33 @@ function scopeOf(line: { [key: string]: unknown }): string {
   return `${typeof server === 'string' ? server : ''}\u0000${typeof conn === 'string' ? conn : ''}`;
 }
 
-/** Map key of an id (or progress token) in one scope and direction. */
-function keyOf(scope: string, dir: Direction, id: RpcId): string {
-  return `${scope}\u0000${dir}\u0000${idKey(id)}`;
+/**
+ * Values by scope, direction and id (or progress token). Ids are Map keys as they are — a Map keeps `1` and `"1"`
+ * apart — so finding one builds no key text.
+ */
+class IdTable<V> {
+  private readonly scopes = new Map<string, { in: Map<RpcId, V>; out: Map<RpcId, V> }>();
+
+  get(scope: string, dir: Direction, id: RpcId): V | undefined {
+    return this.scopes.get(scope)?.[dir].get(id);
+  }
+
+  /** The map of one scope and direction, made on first use. */
+  ids(scope: string, dir: Direction): Map<RpcId, V> {
+    let both = this.scopes.get(scope);
+    if (both === undefined) {
+      both = { in: new Map(), out: new Map() };
+      this.scopes.set(scope, both);
+    }
+    return both[dir];
+  }
+
+  *values(): Generator<V> {
+    for (const both of this.scopes.values()) {
+      yield* both.in.values();
+      yield* both.out.values();
+    }
+  }
 }
 
 function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -90,12 +113,18 @@ function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+/** Removes `value` from its key's list; an emptied list goes too unless `keep` (a few keys, used again and again). */
+function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V, keep = false): void {
   const list = map.get(key);
-  const at = list ? list.lastIndexOf(value) : -1;
-  if (at < 0) return;
-  list!.splice(at, 1);
-  if (list!.length === 0) map.delete(key);
+  if (list === undefined) return;
+  const last = list.length - 1;
+  if (list[last] === value) list.pop();
+  else {
+    const at = list.lastIndexOf(value);
+    if (at < 0) return;
+    list.splice(at, 1);
+  }
+  if (list.length === 0 && !keep) map.delete(key);
 }
 
 /** The last whole second parsed: trace times come in order, so most lines share theirs with the line before. */
@@ -137,13 +166,13 @@ function digit(text: string, at: number): number {
 export class Pairer {
   private readonly keepChildren: boolean;
   /** scope + dir + id → open exchanges (a queue, in case a peer reuses an id before it was answered). */
-  private readonly open = new Map<string, Exchange[]>();
+  private readonly open = new IdTable<Exchange[]>();
   /** scope + dir + token → exchange that asked for progress with that token. */
-  private readonly tokens = new Map<string, Exchange>();
+  private readonly tokens = new IdTable<Exchange>();
   /** scope → open client requests, oldest first, for the `open-request` heuristic. */
   private readonly clientStack = new Map<string, Exchange[]>();
   /** server + dir + id → open exchanges on any connection, for the HTTP fallback. */
-  private readonly byServer = new Map<string, Exchange[]>();
+  private readonly byServer = new IdTable<Exchange[]>();
   /** The trace is HTTP: connections are requests, ids live in the session (see the module comment). */
   private http = false;
   private ordinal = 0;
@@ -261,11 +290,11 @@ export class Pairer {
     };
     if (found && this.keepChildren)
       found.parent.children.push({ kind: 'exchange', exchange, via: found.via });
-    addTo(this.open, keyOf(scope, dir, request.id), exchange);
+    addTo(this.open.ids(scope, dir), request.id, exchange);
     // Only HTTP traces look across connections (see lookup).
-    if (this.http) addTo(this.byServer, keyOf(serverOf(ref.line), dir, request.id), exchange);
+    if (this.http) addTo(this.byServer.ids(serverOf(ref.line), dir), request.id, exchange);
     const token = progressToken(request);
-    if (token !== undefined) this.tokens.set(keyOf(scope, dir, token), exchange);
+    if (token !== undefined) this.tokens.ids(scope, dir).set(token, exchange);
     if (dir === 'in') addTo(this.clientStack, scope, exchange);
     return { kind: 'request', exchange, ref };
   }
@@ -276,26 +305,24 @@ export class Pairer {
     id: RpcId,
     acrossConnections: boolean,
   ): Exchange | undefined {
-    const own = this.open.get(keyOf(scopeOf(line), dir, id))?.[0];
+    const own = this.open.get(scopeOf(line), dir, id)?.[0];
     if (own || !this.http || !acrossConnections) return own;
-    const others = this.byServer.get(keyOf(serverOf(line), dir, id));
+    const others = this.byServer.get(serverOf(line), dir, id);
     return others?.length === 1 ? others[0] : undefined;
   }
 
   private close(exchange: Exchange): void {
     const scope = scopeOf(exchange.requestRef.line);
-    removeFrom(this.open, keyOf(scope, exchange.dir, exchange.id), exchange);
+    removeFrom(this.open.ids(scope, exchange.dir), exchange.id, exchange);
     if (this.http) {
-      removeFrom(
-        this.byServer,
-        keyOf(serverOf(exchange.requestRef.line), exchange.dir, exchange.id),
-        exchange,
-      );
+      removeFrom(this.byServer.ids(serverOf(exchange.requestRef.line), exchange.dir), exchange.id, exchange);
     }
     const token = progressToken(exchange.request);
-    const tokenKey = token === undefined ? undefined : keyOf(scope, exchange.dir, token);
-    if (tokenKey !== undefined && this.tokens.get(tokenKey) === exchange) this.tokens.delete(tokenKey);
-    removeFrom(this.clientStack, scope, exchange);
+    if (token !== undefined) {
+      const tokens = this.tokens.ids(scope, exchange.dir);
+      if (tokens.get(token) === exchange) tokens.delete(token);
+    }
+    removeFrom(this.clientStack, scope, exchange, true);
   }
 
   private attribute(
@@ -307,7 +334,7 @@ export class Pairer {
     // Progress and subscription notifications answer a request that travelled the other way.
     const token = progressToken(item);
     if (token !== undefined) {
-      const parent = this.tokens.get(keyOf(scope, opposite(dir), token));
+      const parent = this.tokens.get(scope, opposite(dir), token);
       if (parent) return { parent, via: 'progressToken' };
     }
     const subscription = subscriptionId(item);

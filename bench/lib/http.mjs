@@ -15,7 +15,8 @@ import { compareModes } from './stats.mjs';
 
 const ECHO = { name: 'echo', arguments: { message: 'hello from the bench' } };
 const EXPECTED = `Echo: ${ECHO.arguments.message}`;
-const MODES = ['direct', 'proxy'];
+/** `relay` (a bare Node reverse proxy, bench/http-relay.mjs) runs when `config.relay` is on: the one-extra-hop floor. */
+const modesFor = (config) => (config.relay ? ['direct', 'relay', 'proxy'] : ['direct', 'proxy']);
 
 /**
  * The HTTP part: the official SDK Client over Streamable HTTP against server-everything (`streamableHttp`, one
@@ -43,7 +44,7 @@ export async function runHttpBench(
     log('http warm-up round done (not counted)');
     const rounds = [];
     for (let round = 1; round <= config.httpRounds; round += 1) {
-      for (const mode of MODES) {
+      for (const mode of modesFor(config)) {
         const r = await httpRound({ mode, round, config, upstream: server.url, tmp: dir });
         rounds.push(r);
         const cpu =
@@ -56,7 +57,7 @@ export async function runHttpBench(
       }
     }
     assertRecorded(rounds, config);
-    return { ...compareModes(rounds, MODES), rounds };
+    return { ...compareModes(rounds, modesFor(config)), rounds };
   } finally {
     await server.stop();
     if (ownTmp !== undefined) rmSync(ownTmp, { recursive: true, force: true });
@@ -88,7 +89,12 @@ function quietFetch(url, init) {
 /** One round of one mode on a fresh session (and, for `proxy`, a fresh recording proxy). */
 async function httpRound({ mode, round, config, upstream, tmp }) {
   const traceFile = join(tmp, `http-${mode}-${round}.jsonl`);
-  const proxy = mode === 'proxy' ? await startProxy(upstream, traceFile) : undefined;
+  const proxy =
+    mode === 'proxy'
+      ? await startProxy(upstream, traceFile)
+      : mode === 'relay'
+        ? await startRelay(upstream)
+        : undefined;
   const client = new Client({ name: 'tapedeck-bench', version: '0.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(proxy?.url ?? upstream), { fetch: quietFetch });
   try {
@@ -108,7 +114,7 @@ async function httpRound({ mode, round, config, upstream, tmp }) {
     await transport.terminateSession().catch(() => {});
     await client.close();
     if (proxy) await proxy.stop();
-    return { mode, round, ...figures, ...(proxy ? checkHttpTrace(traceFile) : {}) };
+    return { mode, round, ...figures, ...(mode === 'proxy' ? checkHttpTrace(traceFile) : {}) };
   } finally {
     await client.close().catch(() => {});
     if (proxy) await proxy.stop();
@@ -168,6 +174,29 @@ async function startProxy(upstream, traceFile) {
         child.kill('SIGTERM');
         const code = await exited;
         if (code !== 0) throw new Error(`tapedeck record --upstream exited with ${code}`);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The bare relay (bench/http-relay.mjs) in front of `upstream`, once it says where it listens. */
+async function startRelay(upstream) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'http-relay.mjs'), upstream], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  track(child.pid);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const url = await waitForLine(child, exited, /relay (http:\/\/\S+)/, 'bench/http-relay.mjs');
+  let stopping;
+  return {
+    url: `${url}${new URL(upstream).pathname}`,
+    pid: child.pid,
+    stop: () => {
+      stopping ??= (async () => {
+        child.kill('SIGTERM');
+        await exited;
       })();
       return stopping;
     },

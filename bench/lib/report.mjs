@@ -309,6 +309,21 @@ export function renderSummary(results) {
       '',
     ]);
   }
+  const http = results.http;
+  if (http?.ratios.relay) {
+    rows.push([
+      '(info) HTTP relay/direct p50, throughput',
+      `${fmt.ratio(http.ratios.relay.p50)}, ${fmt.ratio(http.ratios.relay.throughput)}`,
+      '',
+      '',
+    ]);
+    rows.push([
+      '(info) HTTP proxy/relay p50, throughput',
+      `${fmt.ratio(http.byMode.proxy.seqP50 / http.byMode.relay.seqP50)}, ${fmt.ratio(http.byMode.proxy.throughput / http.byMode.relay.throughput)}`,
+      '',
+      '',
+    ]);
+  }
   out.push(`Summary (${(results.elapsedMs / 1000).toFixed(1)} s total)\n${table(rows)}`);
   return out.join('\n');
 }

@@ -8,6 +8,9 @@ import { bodyKind, forwardableHeaders, headerValue, traceHeaders } from './heade
 import type { HttpExchangeRecorder } from './recorder.js';
 import { shownUrl, upstreamPath } from './url.js';
 
+/** How long an event stream's head may wait for its first event before it is sent alone. */
+const HEAD_DELAY_MS = 20;
+
 /** Error codes that mean the upstream could not be reached at all (as opposed to failing on the way). */
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
@@ -138,19 +141,40 @@ export class ProxiedExchange implements ActiveExchange {
     const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
     if (upRes.statusMessage !== undefined) res.writeHead(status, upRes.statusMessage, headers);
     else res.writeHead(status, headers);
-    // An event stream may stay quiet for minutes: the client must see the head now, not with the first event.
-    if (sse) res.flushHeaders();
-    const write = (chunk: Buffer) => res.write(chunk);
+    // An event stream may stay quiet for minutes: the client must see the head soon, not only with the first
+    // event. Most answers' first event follows at once, though, and then goes out in the same packet as the head.
+    let headTimer: NodeJS.Timeout | undefined;
+    if (sse) {
+      headTimer = setTimeout(() => {
+        if (!res.destroyed) res.flushHeaders();
+      }, HEAD_DELAY_MS).unref();
+    }
+    // Whatever the upstream hands over in one tick (an event, the end of the answer) leaves in one write.
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      res.uncork();
+    };
+    const write = (chunk: Buffer) => {
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      return res.write(chunk);
+    };
     const hold = holding ? new EndpointHold(write, this.ctx.holdBytes) : undefined;
     this.hold = hold;
 
     upRes.on('data', (chunk: Buffer) => {
+      clearTimeout(headTimer);
       const more = hold ? hold.push(chunk) : write(chunk);
       this.record.responseChunk(chunk);
       if (!more) upRes.pause();
     });
     res.on('drain', () => upRes.resume());
     upRes.on('end', () => {
+      clearTimeout(headTimer);
       if (this.finished) return;
       hold?.release();
       this.record.responseEnd();
@@ -158,6 +182,7 @@ export class ProxiedExchange implements ActiveExchange {
       this.finish();
     });
     const cut = (code: string, message: string) => {
+      clearTimeout(headTimer);
       if (this.finished) return;
       this.record.event('upstream_error', { phase: 'response', error: code, message });
       hold?.release();

@@ -252,7 +252,7 @@ export class RequestIndex {
       const entry = new IndexedExchange(exchange, normalized, normalizer);
       this.all.push(entry);
       const hash = requestHash(normalized);
-      const queue = this.find(normalized, hash);
+      const queue = this.queue(normalized, hash);
       if (queue !== undefined) queue.push(entry);
       else if (!this.first.has(hash)) this.first.set(hash, [entry]);
       else {
@@ -265,10 +265,6 @@ export class RequestIndex {
 
   /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
   queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
-    return this.find(request, hash);
-  }
-
-  private find(request: NormalizedRequest, hash: number): KeyedExchange[] | undefined {
     const queue = this.first.get(hash);
     if (queue === undefined) return undefined;
     if (sameRequest(queue[0]!.normalized, request)) return queue;

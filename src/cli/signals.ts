@@ -1,3 +1,5 @@
+import { onProcessSignals } from '../process-signals.js';
+
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
@@ -10,13 +12,10 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * @example const held = holdSignals(); try { await work(); } finally { held.release(); }
  */
 export function holdSignals(onSignal: () => void = () => {}): { release(): void } {
-  const handler = () => onSignal();
-  for (const signal of SIGNALS) process.on(signal, handler);
+  const stop = onProcessSignals(SIGNALS, () => onSignal());
   return {
     release: () => {
-      setImmediate(() => {
-        for (const signal of SIGNALS) process.off(signal, handler);
-      }).unref();
+      setImmediate(stop).unref();
     },
   };
 }

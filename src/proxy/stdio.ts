@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
+import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { drainWithin, Pump } from './pump.js';
@@ -159,9 +160,9 @@ function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfte
     killTimer ??= setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     killTimer.unref();
   };
-  for (const signal of signals) process.on(signal, handler);
+  const stop = onProcessSignals(signals, handler);
   return () => {
-    for (const signal of signals) process.off(signal, handler);
+    stop();
     if (killTimer) clearTimeout(killTimer);
   };
 }

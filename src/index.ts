@@ -9,6 +9,7 @@ export {
   type RedactRule,
   summarize as summarizeRedaction,
 } from './redact/index.js';
+export { loadRedaction, type Redaction, type RedactionOptions } from './redact/setup.js';
 export * from './replay/index.js';
 export * from './sink/index.js';
 export * from './trace/index.js';

@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import { createRedactor, summarize } from '../redact/index.js';
+import { loadRedaction, type RedactionOptions } from '../redact/setup.js';
 import { FileSink } from '../sink/file.js';
 import { noRedaction, type Redactor, type TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
@@ -224,8 +224,13 @@ export interface RecordTransportOptions {
   side?: 'client' | 'server';
   /** `meta.transport`; by default guessed from the wrapped transport's class (stdio, http, sse, memory). */
   transport?: TransportKind | undefined;
-  /** For `file`: the built-in redaction rules (default), none, or a redactor of your own. */
-  redact?: 'defaults' | 'none' | Redactor;
+  /**
+   * For `file`: `defaults` — the rules `tapedeck record` applies: built-in, the user and project redact.json and
+   * `$TAPEDECK_REDACT` — or those plus more (`{ patterns, files, rules, defaults, mode }`), none, or a redactor of
+   * your own. The first two write their summary into the meta line, so replay redacts requests the same way before
+   * matching; a redactor of your own leaves the cassette unmarked.
+   */
+  redact?: 'defaults' | 'none' | Redactor | RedactionOptions;
 }
 
 /**
@@ -258,18 +263,22 @@ export class RecordingTransport implements McpTransport {
       );
     }
     const redact = options.redact ?? 'defaults';
-    const config = { defaults: true, rules: [], mode: 'marker' as const };
+    // Rules are loaded (and a bad redact.json reported) before anything is recorded.
+    const setup =
+      options.file === undefined || redact === 'none' || typeof redact === 'function'
+        ? undefined
+        : loadRedaction(redact === 'defaults' ? {} : redact);
     this.sink =
       options.sink ??
       new FileSink({
         path: options.file!,
-        redact: redact === 'defaults' ? createRedactor(config) : redact === 'none' ? noRedaction : redact,
+        redact: setup?.redactor ?? (typeof redact === 'function' ? redact : noRedaction),
       });
     this.outgoing = (options.side ?? 'client') === 'client' ? 'in' : 'out';
     const kind = options.transport ?? guessKind(inner);
     this.meta = newMeta({
       label: options.label ?? options.server ?? 'sdk-transport',
-      ...(options.file !== undefined && redact === 'defaults' ? { redaction: summarize(config) } : {}),
+      ...(setup !== undefined ? { redaction: setup.summary } : {}),
       transport: kind,
       server: options.server,
     });

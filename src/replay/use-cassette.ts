@@ -7,6 +7,7 @@ import { RUN_DEFAULTS } from './run.js';
 import {
   type McpTransport,
   type RecordingTransport,
+  type RecordTransportOptions,
   type ReplayTransport,
   type ReplayTransportOptions,
   recordTransport,
@@ -38,6 +39,12 @@ export interface UseCassetteOptions {
   cwd?: string | undefined;
   /** A Client of your own (with sampling / elicitation / roots handlers), not yet connected. */
   client?: Client | undefined;
+  /**
+   * How the recording is redacted (see recordTransport): by default the rules `tapedeck record` applies — built-in,
+   * the user and project redact.json, `$TAPEDECK_REDACT`. Rules added here (`{ patterns, files, rules }`) are used
+   * again when the cassette is replayed, so a request carrying a secret they hid still matches.
+   */
+  redact?: RecordTransportOptions['redact'];
   /** Replay knobs: `match`, `ignore`, `repeat`, `redaction` … (see replayTransport). */
   replay?: ReplayTransportOptions | undefined;
 }
@@ -75,7 +82,7 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
     options.client ?? new sdk.Client({ name: 'tapedeck-use-cassette', version: PRODUCER.version });
 
   if (mode === 'replay') {
-    const transport: ReplayTransport = replayTransport(path, options.replay ?? {});
+    const transport: ReplayTransport = replayTransport(path, replayOptions(options));
     await client.connect(transport);
     return {
       client,
@@ -97,7 +104,13 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
     ...(options.cwd ? { cwd: options.cwd } : {}),
   }) as unknown as McpTransport;
   const recording: RecordingTransport | undefined =
-    mode === 'record' ? recordTransport(stdio, { file: path, label: name }) : undefined;
+    mode === 'record'
+      ? recordTransport(stdio, {
+          file: path,
+          label: name,
+          ...(options.redact !== undefined ? { redact: options.redact } : {}),
+        })
+      : undefined;
   await client.connect((recording ?? stdio) as never);
   return {
     client,
@@ -108,6 +121,24 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
       await recording?.closed;
     },
     report: () => undefined,
+  };
+}
+
+/** Replay's options, with the rules the recording was given added for matching unless replay names its own. */
+function replayOptions(options: UseCassetteOptions): ReplayTransportOptions {
+  const replay = options.replay ?? {};
+  const redact = options.redact;
+  if (replay.redaction !== undefined || typeof redact !== 'object') return replay;
+  const { patterns, files, rules, defaults, where } = redact;
+  return {
+    ...replay,
+    redaction: {
+      ...(patterns !== undefined ? { patterns } : {}),
+      ...(files !== undefined ? { files } : {}),
+      ...(rules !== undefined ? { rules } : {}),
+      ...(defaults !== undefined ? { defaults } : {}),
+      ...(where !== undefined ? { where } : {}),
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * InMemoryTransports: no processes, no ports.
  */
 import { statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -218,6 +218,79 @@ describe('recordTransport', () => {
       'out response',
     ]);
     expect(JSON.stringify(trace.entries)).not.toContain('sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c');
+  });
+
+  it("applies the project's redaction rules as tapedeck record does, and replay matches a request they hid", async () => {
+    const secret = 'ACME-12345678';
+    const rules = join(dir, 'acme-redact.json');
+    await writeFile(
+      rules,
+      JSON.stringify({ rules: [{ type: 'regex', id: 'acme', pattern: 'ACME-[0-9]{8}' }] }),
+    );
+    const file = join(dir, 'acme.jsonl');
+    const saved = process.env.TAPEDECK_REDACT;
+    // The default setup reads $TAPEDECK_REDACT, like the user and project redact.json.
+    process.env.TAPEDECK_REDACT = rules;
+    try {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const recording = recordTransport(clientSide, { file, label: 'acme' });
+      const server = makeServer();
+      await server.connect(serverSide);
+      const { client } = makeClient();
+      await client.connect(recording);
+      await client.callTool({ name: 'echo', arguments: { message: `key ${secret}` } });
+      await client.close();
+      await recording.closed;
+      await server.close();
+
+      const text = await readFile(file, 'utf8');
+      expect(text).not.toContain(secret);
+      expect(text).toContain('[REDACTED:acme]');
+      expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({
+        redaction: { defaults: true, customRules: 1, mode: 'marker' },
+      });
+
+      const replay = replayTransport(file);
+      const fresh = makeClient('2.0.0');
+      await fresh.client.connect(replay);
+      const replayed = await fresh.client.callTool({ name: 'echo', arguments: { message: `key ${secret}` } });
+      expect(replayed).toEqual({ content: [{ type: 'text', text: 'echo: key [REDACTED:acme]' }] });
+      expect(replay.report().misses).toEqual([]);
+      await fresh.client.close();
+    } finally {
+      if (saved === undefined) delete process.env.TAPEDECK_REDACT;
+      else process.env.TAPEDECK_REDACT = saved;
+    }
+  });
+
+  it('takes rules of its own, and fails before recording on a bad rule', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const file = join(dir, 'own.jsonl');
+    const where = { cwd: dir, home: dir, env: {} };
+    const recording = recordTransport(clientSide, {
+      file,
+      redact: { patterns: ['ticket-[0-9]{4}'], mode: 'marker', where },
+    });
+    const server = makeServer();
+    await server.connect(serverSide);
+    const { client } = makeClient();
+    await client.connect(recording);
+    await client.callTool({ name: 'echo', arguments: { message: 'ticket-1234' } });
+    await client.close();
+    await recording.closed;
+    await server.close();
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('ticket-1234');
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ redaction: { customRules: 1 } });
+
+    const bad = join(dir, 'bad.jsonl');
+    expect(() =>
+      recordTransport(InMemoryTransport.createLinkedPair()[0], {
+        file: bad,
+        redact: { patterns: ['('], where },
+      }),
+    ).toThrow(/--redact/);
+    await expect(stat(bad)).rejects.toThrow(/ENOENT/);
   });
 
   it('is a transparent decorator: send options, sessionId, setProtocolVersion, handlers already set', async () => {

@@ -79,6 +79,30 @@ describe('useCassette', () => {
     );
   });
 
+  it('records with rules of its own and replays with them, so a request carrying the secret still matches', async () => {
+    const secret = 'ACME-87654321';
+    const redact = { patterns: ['ACME-[0-9]{8}'], where: { cwd: dir, home: dir, env: {} } };
+    const call = async (command: readonly string[]) => {
+      const s = await useCassette('secret', { command, dir, redact });
+      try {
+        const echo = await s.client.callTool({ name: 'echo', arguments: { message: secret } });
+        return { echo, mode: s.mode, report: s.report() };
+      } finally {
+        await s.close();
+      }
+    };
+    const recorded = await call(EVERYTHING);
+    expect(recorded.mode).toBe('record');
+    expect(recorded.echo).toEqual({ content: [{ type: 'text', text: `Echo: ${secret}` }] });
+    const text = readFileSync(join(dir, 'secret.jsonl'), 'utf8');
+    expect(text).not.toContain(secret);
+
+    const replayed = await call(BROKEN);
+    expect(replayed.mode).toBe('replay');
+    expect(replayed.report?.misses).toEqual([]);
+    expect(JSON.stringify(replayed.echo)).toMatch(/Echo: \[REDACTED:[^\]]+\]/);
+  });
+
   it('puts cassettes in __cassettes__ next to the calling test', async () => {
     expect(await cassettePath('x', { from: import.meta.url })).toBe(
       join(import.meta.dirname, '__cassettes__', 'x.jsonl'),

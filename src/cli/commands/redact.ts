@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { loadRedactConfig, parseRedactMode, patternRule } from '../../redact/config.js';
-import { type CompiledRules, compile, createRedactor, summarize } from '../../redact/index.js';
-import { createKeyedHasher, loadRedactKey } from '../../redact/key-store.js';
-import type { RedactConfig, RedactMode } from '../../redact/types.js';
+import { parseRedactMode, patternRule } from '../../redact/config.js';
+import { summarize } from '../../redact/index.js';
+import { loadRedaction, type Redaction } from '../../redact/setup.js';
+import type { RedactMode } from '../../redact/types.js';
 import { deriveLabel } from '../../sink/naming.js';
-import type { Redactor } from '../../sink/sink.js';
 import { encodeLine } from '../../trace/encode.js';
 import type { OpenedTrace } from '../../trace/import/opened.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
@@ -13,6 +12,8 @@ import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { createOutput } from '../format/output.js';
+
+export type { Redaction };
 
 /** The rule flags `record`, `redact` and `scan` share. */
 export interface RuleFlags {
@@ -64,13 +65,6 @@ export function addRuleFlags(command: Command, which: { mode: boolean } = { mode
   return command;
 }
 
-/** A redaction setup ready to use: the config (for the meta summary), its compiled rules, and the sink's redactor. */
-export interface Redaction {
-  config: RedactConfig;
-  compiled: CompiledRules;
-  redactor: Redactor;
-}
-
 /**
  * The redaction setup from every source — user and project config files, `TAPEDECK_REDACT`, then the flags —
  * compiled; in `hash` mode with the per-install key (created on first use). Throws a usage error (one line naming
@@ -79,28 +73,22 @@ export interface Redaction {
  * @example const { redactor } = redactionFrom({ redact: ['ACME-[0-9]{8}'] });
  */
 export function redactionFrom(options: RuleFlags): Redaction {
-  const { config } = loadRedactConfig({
+  let warned = false;
+  return loadRedaction({
     patterns: options.redact ?? [],
     files: options.redactFile ?? [],
     defaults: options.redactDefaults !== false,
     mode: options.redactMode ?? 'marker',
+    // Failures inside the engine are reported once, not per line; the engine never stores such a line as it was.
+    onError: (err) => {
+      if (warned) return;
+      warned = true;
+      const why = err instanceof Error ? err.message : String(err);
+      process.stderr.write(
+        `tapedeck: warning: redaction failed on a line (${why}); its payload was not stored\n`,
+      );
+    },
   });
-  const hasher = config.mode === 'hash' ? createKeyedHasher(loadRedactKey()) : undefined;
-  let warned = false;
-  // Failures inside the engine are reported once, not per line; the engine never stores such a line as it was.
-  const onError = (err: unknown) => {
-    if (warned) return;
-    warned = true;
-    const why = err instanceof Error ? err.message : String(err);
-    process.stderr.write(
-      `tapedeck: warning: redaction failed on a line (${why}); its payload was not stored\n`,
-    );
-  };
-  return {
-    config,
-    compiled: compile(config, hasher !== undefined ? { hasher } : {}),
-    redactor: createRedactor(config, hasher !== undefined ? { hasher, onError } : { onError }),
-  };
 }
 
 /**

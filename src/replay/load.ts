@@ -24,6 +24,8 @@ export interface LoadedCassette {
   path: string;
   format: TraceFormat;
   meta: MetaLine;
+  /** The files the cassette was read from, oldest segment first (one unless the recording was rotated). */
+  files: string[];
   diagnostics: TraceDiagnostic[];
   /** How many diagnostics were errors (corrupt lines skipped): the cassette may be missing exchanges. */
   errors: number;
@@ -72,6 +74,7 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
     path,
     format: trace.format,
     meta: trace.meta,
+    files: trace.segments.map((segment) => segment.file),
     diagnostics,
     errors: diagnostics.filter((d) => d.severity === 'error').length,
   };

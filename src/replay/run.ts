@@ -1,7 +1,7 @@
 import { TapedeckError } from '../errors.js';
 import type { Redactor } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
-import { openTrace, writePrivateFile } from '../trace/io.js';
+import { openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
 
@@ -208,8 +208,9 @@ export interface AppendOptions {
 
 /**
  * Rewrites `path` as one tapedeck JSONL file: its recorded lines, then `added` (message lines of a later session),
- * then a new end line — atomically, 0600. Whatever format the cassette was, the result is tapedeck JSONL (with a new
- * traceId, so rotated siblings of the old file are not stitched onto it). Resolves to how many lines were added.
+ * then a new end line — atomically, 0600. Whatever format the cassette was, the result is tapedeck JSONL with a new
+ * traceId. A rotated cassette's other segments are merged in and then removed (were that cut short, the new traceId
+ * keeps a leftover from being stitched onto the new file). Resolves to how many lines were added.
  *
  * @example await appendToCassette('session.jsonl', [{ t, dir: 'in', raw: request }, { t, dir: 'out', raw: response }]);
  */
@@ -261,5 +262,6 @@ export async function appendToCassette(
   if (end?.signal !== undefined) newEnd.signal = end.signal;
   lines.push(encodeLine(newEnd));
   await writePrivateFile(path, lines);
+  await removeFiles(trace.segments.map((segment) => segment.file).filter((file) => file !== path));
   return added.length;
 }

@@ -120,6 +120,23 @@ export async function writePrivateFile(
 }
 
 /**
+ * Removes files that are no longer wanted (rotated segments merged into a rewritten trace); one already gone is
+ * fine. Fails with TapedeckError `io` naming the first file that could not be removed.
+ *
+ * @example await removeFiles(['out/trace.1.jsonl', 'out/trace.2.jsonl']);
+ */
+export async function removeFiles(paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    try {
+      await unlink(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw ioError(path, err, 'cannot remove');
+    }
+  }
+}
+
+/**
  * Joins small chunks (one per trace line) into ~64 KiB writes; one write per line is needlessly slow.
  *
  * @example for await (const block of batch(toTapedeck(trace))) process.stdout.write(block);

@@ -2,7 +2,8 @@
  * `tapedeck verify` catching a changed server build, and `--update` taking the new build's answers: the session is
  * recorded with the official SDK client through `tapedeck record`, the "new build" is the fixture server with a flag.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, makeTempDir, recorded, removeTempDir } from '../helpers/peers.js';
@@ -106,6 +107,29 @@ describe('tapedeck verify against a changed server build', () => {
     // The recorded sampling answer came through the update: the tool's answer still quotes it.
     expect(readFileSync(cassette, 'utf8')).toContain('the model said: recorded words');
     expect((await verify([])).code).toBe(1);
+  });
+
+  it('--update replaces every segment of a rotated cassette', async () => {
+    // The recording cut in two, as rotation leaves it: the older half in changed.1.jsonl, both with one traceId.
+    const [metaText, ...rest] = readFileSync(cassette, 'utf8').trimEnd().split('\n');
+    const meta = JSON.parse(metaText!);
+    const half = Math.ceil(rest.length / 2);
+    const rotated = join(dir, 'rotated');
+    mkdirSync(rotated, { mode: 0o700 });
+    const newest = join(rotated, 'changed.jsonl');
+    const older = join(rotated, 'changed.1.jsonl');
+    const segment = (n: number, lines: string[]) =>
+      `${[JSON.stringify({ ...meta, segment: n }), ...lines].join('\n')}\n`;
+    writeFileSync(older, segment(0, rest.slice(0, half)), { mode: 0o600 });
+    writeFileSync(newest, segment(1, rest.slice(half)), { mode: 0o600 });
+    const run = (flags: string[]) => spawnTapedeck(['verify', newest, ...flags, '--', ...server()]).done;
+
+    const updated = await run(['--update']);
+    expect(updated.stdout.toString()).toContain(`updated ${newest} from the live run (5 exchanges)\n`);
+    expect(updated.code).toBe(0);
+    expect(existsSync(older)).toBe(false);
+    const again = await run([]);
+    expect(again.stdout.toString()).toBe('verified 5 exchanges: 5 match, 0 differ\n');
   });
 });
 

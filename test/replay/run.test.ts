@@ -183,6 +183,40 @@ describe('adding exchanges to a cassette', () => {
     expect(answer.result).toEqual({ content: [{ type: 'text', text: '10' }] });
   });
 
+  it('merges a rotated cassette into one file and removes the old segments', async () => {
+    const path = join(io.dir, 'rotated.jsonl');
+    const older = join(io.dir, 'rotated.1.jsonl');
+    const traceId = '11111111-2222-4333-8444-555555555555';
+    const [meta0, ...first] = traceLines([
+      ['in', req(1, 'tools/call', call('add', { a: 1, b: 1 }))],
+      ['out', res(1, { content: [{ type: 'text', text: '2' }] })],
+    ]);
+    writeFileSync(older, [{ ...meta0!, traceId, segment: 0 }, ...first].map(encodeLine).join(''));
+    const [meta1, ...second] = traceLines([
+      ['in', req(2, 'tools/call', call('add', { a: 2, b: 2 }))],
+      ['out', res(2, { content: [{ type: 'text', text: '4' }] })],
+    ]);
+    const renumbered = second.map((line, i) => ({ ...line, seq: 3 + i }));
+    writeCassette(path, [{ ...meta1!, traceId, segment: 1 }, ...renumbered]);
+    expect((await loadCassette(path)).cassette.exchanges).toHaveLength(2);
+
+    const t = new Date().toISOString();
+    await appendToCassette(path, [
+      { t, dir: 'in', raw: req(3, 'tools/call', call('add', { a: 3, b: 3 })) },
+      { t, dir: 'out', raw: res(3, { content: [{ type: 'text', text: '6' }] }) },
+    ]);
+    expect(() => statSync(older)).toThrow(/ENOENT/);
+    const { cassette } = await loadCassette(path);
+    expect(cassette.exchanges.map((x) => x.response?.result)).toEqual([
+      { content: [{ type: 'text', text: '2' }] },
+      { content: [{ type: 'text', text: '4' }] },
+      { content: [{ type: 'text', text: '6' }] },
+    ]);
+    const metaLine = JSON.parse(readFileSync(path, 'utf8').split('\n')[0]!);
+    expect(metaLine.traceId).not.toBe(traceId);
+    expect(metaLine.segment).toBe(0);
+  });
+
   it('redacts the new lines as record would', async () => {
     const path = join(io.dir, 'c.jsonl');
     writeCassette(

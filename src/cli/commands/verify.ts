@@ -8,7 +8,7 @@ import { loadCassette } from '../../replay/load.js';
 import { compileIgnorePath } from '../../replay/paths.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../replay/verify.js';
 import { MemorySink } from '../../sink/memory.js';
-import { writePrivateFile } from '../../trace/io.js';
+import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
 import { EXIT, usageError } from '../errors.js';
@@ -153,6 +153,8 @@ async function verify(
       );
     } else {
       await writePrivateFile(path, sink.text);
+      // The live run replaces every segment of a rotated cassette.
+      await removeFiles(loaded.files.filter((file) => file !== path));
       updated = true;
     }
   }

@@ -133,11 +133,12 @@ export class CollectorPoster {
     this.wake?.();
     if (this.queue.length > 0 || this.pumping) {
       await new Promise<void>((resolve) => {
+        // Not unref'd: a closing recorder may have nothing else left to keep it running (its server stopped, its
+        // stdin closed), and it must still deliver the last lines — or give up at the deadline.
         const timer = setTimeout(() => {
           this.inflight?.abort();
           resolve();
         }, this.o.closeTimeoutMs);
-        timer.unref();
         this.idle = () => {
           clearTimeout(timer);
           resolve();

@@ -43,10 +43,6 @@ describe('tapedeck record --upstream: bad input', () => {
     ],
     [['--stdio', '--', 'node', 'server.js'], /^tapedeck: --stdio only applies with --upstream URL\n$/],
     [
-      ['--upstream', 'http://h/mcp', '--live'],
-      /^tapedeck: --live records stdio sessions for now; leave it out with --upstream\n$/,
-    ],
-    [
       ['--upstream', 'http://h/mcp', '--stdio', '--listen', '127.0.0.1:0'],
       /^tapedeck: --listen does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP\n$/,
     ],

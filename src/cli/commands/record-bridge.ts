@@ -7,6 +7,7 @@ import { newMeta } from '../../trace/meta.js';
 import type { UpstreamTransport } from '../../upstream/types.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
+import { type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
 /**
@@ -148,7 +149,7 @@ export function labelFromUrl(url: string): string {
   return safeLabel([hostname, port, path].filter((part) => part !== '').join('-'));
 }
 
-export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags {
+export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags, LiveFlag {
   upstream: string | URL;
   label?: string | undefined;
   /** The trace file, or how to name it from the label (record's --out / --file resolution). */
@@ -173,12 +174,19 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
   const label =
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : labelFromUrl(spec.url);
   const path = typeof options.path === 'string' ? options.path : options.path(label);
-  const sink = new FileSink({
+  const file = {
     path,
     redact: redactor,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
-  });
+  };
+  // --live: the same file, with every line also streamed to a collector for the web viewer.
+  const live =
+    options.live === undefined
+      ? undefined
+      : await startLiveRecording({ url: liveUrlOf(options), label, file });
+  if (live) process.stderr.write(`${live.notice}\n`);
+  const sink = live?.sink ?? new FileSink(file);
   sink.start(
     newMeta({
       label,
@@ -203,5 +211,6 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
     );
   } finally {
     held.release();
+    await live?.close();
   }
 }

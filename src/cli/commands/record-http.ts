@@ -7,6 +7,7 @@ import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
+import { type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
 /** The flags of `record --upstream`. */
@@ -17,7 +18,7 @@ export interface HttpRecordFlags {
 }
 
 /** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
-export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags {
+export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag {
   label?: string;
   maxBytes: number;
   maxFiles: number;
@@ -130,12 +131,14 @@ export async function recordHttp(
         : safeLabel(upstreamLabel(upstream));
     const path = tracePath(label);
     const listen = options.listen ?? { host: HTTP_PROXY_DEFAULTS.host, port: HTTP_PROXY_DEFAULTS.port };
-    const sink = new FileSink({
-      path,
-      maxBytes: options.maxBytes,
-      maxFiles: options.maxFiles,
-      redact: redactor,
-    });
+    const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
+    // --live: the same file, with every line also streamed to a collector for the web viewer.
+    const live =
+      options.live === undefined
+        ? undefined
+        : await startLiveRecording({ url: liveUrlOf(options), label, file });
+    if (live) process.stderr.write(`${live.notice}\n`);
+    const sink = live?.sink ?? new FileSink(file);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
     sink.start(newMeta({ label, url: shown, transport, redaction: summarize(config) }));
     let proxy: Awaited<ReturnType<typeof startHttpProxy>>;
@@ -150,6 +153,7 @@ export async function recordHttp(
       });
     } catch (err) {
       await sink.close({ reason: 'transport_error' });
+      await live?.close();
       throw err;
     }
     if (!isLoopback(proxy.host)) {
@@ -163,6 +167,7 @@ export async function recordHttp(
     hurry = () => void proxy.close(0);
     await proxy.close();
     await sink.close({ reason: 'producer_shutdown' });
+    await live?.close();
     return 0;
   } finally {
     held.release();

@@ -96,9 +96,6 @@ export function registerRecord(program: Command): void {
             '--upstream records a server reached over HTTP and takes no server command; give one or the other',
           );
         }
-        if (options.live !== undefined) {
-          throw usageError('--live records stdio sessions for now; leave it out with --upstream');
-        }
         if (options.stdio === true) {
           if (options.listen !== undefined || options.allowHost !== undefined) {
             throw usageError(

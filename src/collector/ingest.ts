@@ -1,4 +1,5 @@
 import { decodeValue } from '../trace/decode.js';
+import { LineSplitter } from '../trace/reader.js';
 import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
@@ -62,11 +63,9 @@ export class BatchWriter {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * Reads JSONL trace lines from `chunks` into the trace `target.n`. Each chunk's whole lines are decoded as one
- * string and handled without an await in between; only a line cut by a chunk boundary is carried over.
+ * Reads JSONL trace lines from `chunks` into the trace `target.n`. Each chunk's lines are handled without an await
+ * in between (the trace reader's LineSplitter); only a line cut by a chunk boundary is carried over.
  *
  * @example const result = await ingestJsonl(bodyChunks, { store, n: row.n, mode: 'upload', indexer, batchLines: 5000 });
  */
@@ -76,81 +75,26 @@ export async function ingestJsonl(
   maxLineBytes = Number.POSITIVE_INFINITY,
 ): Promise<IngestResult> {
   const writer = new BatchWriter(target);
-  let carry: Uint8Array[] = [];
-  let carried = 0;
-  let lineNo = 0;
-  const keep = (bytes: Uint8Array) => {
-    if (bytes.length === 0) return;
-    carry.push(bytes);
-    carried += bytes.length;
-    if (carried > maxLineBytes)
-      throw malformed(lineNo + 1, `the line is longer than the limit of ${maxLineBytes} bytes`);
-  };
-  const takeCarry = (): Uint8Array => {
-    const bytes = carry.length === 1 ? carry[0]! : Buffer.concat(carry);
-    carry = [];
-    carried = 0;
-    return bytes;
-  };
-  for await (const chunk of chunks) {
-    const last = chunk.lastIndexOf(10);
-    if (last === -1) {
-      keep(chunk);
-      continue;
-    }
-    let start = 0;
-    if (carried > 0) {
-      const nl = chunk.indexOf(10);
-      keep(chunk.subarray(0, nl));
-      lineOfBytes(writer, takeCarry(), ++lineNo, true);
-      start = nl + 1;
-    }
-    if (last > start) lineNo = region(writer, chunk.subarray(start, last), lineNo);
-    else if (last === start) lineNo += 1;
-    keep(chunk.subarray(last + 1));
-  }
-  if (carried > 0) lineOfBytes(writer, takeCarry(), ++lineNo, false);
+  const splitter = new LineSplitter(
+    {
+      text: (text, lineNo, terminated) => lineOfText(writer, text, lineNo, terminated),
+      notUtf8(lineNo, terminated) {
+        if (!cutOff(writer, lineNo, terminated, 'not valid UTF-8'))
+          throw malformed(lineNo, 'not valid UTF-8');
+      },
+      tooLong(lineNo) {
+        throw malformed(lineNo, `the line is longer than the limit of ${maxLineBytes} bytes`);
+      },
+    },
+    maxLineBytes,
+  );
+  for await (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
   writer.flush();
   return writer.result;
 }
 
-/** Handles the whole lines of `bytes` (no final newline) that follow line `lineNo`; returns the last number. */
-function region(writer: BatchWriter, bytes: Uint8Array, lineNo: number): number {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    // Somewhere in here is a line that is not UTF-8: line by line, to name it.
-    let start = 0;
-    for (;;) {
-      const nl = bytes.indexOf(10, start);
-      lineOfBytes(writer, bytes.subarray(start, nl === -1 ? bytes.length : nl), ++lineNo, true);
-      if (nl === -1) return lineNo;
-      start = nl + 1;
-    }
-  }
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    lineOfText(writer, text.slice(start, nl === -1 ? text.length : nl), ++lineNo, true);
-    if (nl === -1) return lineNo;
-    start = nl + 1;
-  }
-}
-
-function lineOfBytes(writer: BatchWriter, bytes: Uint8Array, lineNo: number, terminated: boolean): void {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    if (cutOff(writer, lineNo, terminated, 'not valid UTF-8')) return;
-    throw malformed(lineNo, 'not valid UTF-8');
-  }
-  lineOfText(writer, text, lineNo, terminated);
-}
-
-function lineOfText(writer: BatchWriter, raw: string, lineNo: number, terminated: boolean): void {
-  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+function lineOfText(writer: BatchWriter, text: string, lineNo: number, terminated: boolean): void {
   if (text.length === 0 || text.trim() === '') return;
   let value: unknown;
   try {

@@ -162,6 +162,135 @@ export interface JsonLine {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** What a {@link LineSplitter} hands over, one call per physical line, in order. */
+export interface LineHandler {
+  /**
+   * A line's text, without `\n` or a trailing `\r` (possibly empty). `terminated` is false for a last line with no
+   * newline after it: a cut-off write, or just a missing final newline.
+   */
+  text(text: string, lineNo: number, terminated: boolean): void;
+  /** A line whose bytes are not valid UTF-8. */
+  notUtf8(lineNo: number, terminated: boolean): void;
+  /** A line over the limit; its bytes were not kept, only counted. */
+  tooLong(lineNo: number, bytes: number, terminated: boolean): void;
+}
+
+/**
+ * Bytes in, text lines out, synchronously: push chunks as they arrive, then end(). Each chunk's whole lines are
+ * decoded as one string and split there (decoding line by line costs twice as much); only a line cut by a chunk
+ * boundary is carried over. A region that is not valid UTF-8, or could hold an over-long line, goes line by line
+ * to name the bad one. The trace reader and the collector's ingest both read with it. A handler may throw: the
+ * lines before the throwing one have been handed over, and the splitter should then be dropped.
+ *
+ * @example
+ * const splitter = new LineSplitter({ text: (t, n) => lines.push([n, t]), notUtf8: … , tooLong: … });
+ * for await (const chunk of chunks) splitter.push(chunk);
+ * splitter.end();
+ */
+export class LineSplitter {
+  /** The start of a line that a later chunk finishes. */
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  private lineNo = 0;
+
+  constructor(
+    private readonly handler: LineHandler,
+    private readonly max = DEFAULT_MAX_LINE_BYTES,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    const last = chunk.lastIndexOf(10);
+    if (last === -1) {
+      this.carry(chunk);
+      return;
+    }
+    let start = 0;
+    if (this.size > 0) {
+      const nl = chunk.indexOf(10);
+      this.carry(chunk.subarray(0, nl));
+      this.finish(true);
+      start = nl + 1;
+    }
+    if (last >= start) this.region(chunk.subarray(start, last));
+    this.carry(chunk.subarray(last + 1));
+  }
+
+  /** The end of input: a last line without a newline is handed over (unterminated). */
+  end(): void {
+    if (this.size > 0) this.finish(false);
+  }
+
+  private carry(bytes: Uint8Array): void {
+    // Once a line is over the limit its parts are dropped; only its length is still counted.
+    if (this.size + bytes.length > this.max) this.parts = [];
+    else if (bytes.length > 0) this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  private finish(terminated: boolean): void {
+    const raw = finishLine(this.parts, this.size, this.max, ++this.lineNo, terminated);
+    this.parts = [];
+    this.size = 0;
+    this.rawLine(raw);
+  }
+
+  private rawLine(raw: RawLine): void {
+    if (raw.overflowBytes !== undefined) {
+      this.handler.tooLong(raw.lineNo, raw.overflowBytes, raw.terminated);
+      return;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(raw.bytes);
+    } catch {
+      this.handler.notUtf8(raw.lineNo, raw.terminated);
+      return;
+    }
+    this.handler.text(text, raw.lineNo, raw.terminated);
+  }
+
+  /** The complete lines in `region` (no final newline). */
+  private region(region: Uint8Array): void {
+    let text: string | undefined;
+    if (region.length <= this.max) {
+      try {
+        text = utf8.decode(region);
+      } catch {
+        text = undefined;
+      }
+    }
+    if (text === undefined) {
+      let start = 0;
+      for (;;) {
+        const nl = region.indexOf(10, start);
+        const bytes = region.subarray(start, nl === -1 ? region.length : nl);
+        this.rawLine(
+          bytes.length > this.max
+            ? {
+                lineNo: ++this.lineNo,
+                bytes: new Uint8Array(0),
+                terminated: true,
+                overflowBytes: bytes.length,
+              }
+            : finishLine([bytes], bytes.length, this.max, ++this.lineNo, true),
+        );
+        if (nl === -1) return;
+        start = nl + 1;
+      }
+    }
+    const handler = this.handler;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      let end = nl === -1 ? text.length : nl;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      handler.text(end > start ? text.slice(start, end) : '', ++this.lineNo, true);
+      if (nl === -1) return;
+      start = nl + 1;
+    }
+  }
+}
+
 /**
  * Parses each non-blank line as JSON. Bad lines are reported with their line number and skipped; a cut-off last
  * line (no newline and unparseable: the writer died mid-line) is a warning, never fatal, even in strict mode.
@@ -176,141 +305,53 @@ export async function* readJsonLines(
 /**
  * {@link readJsonLines} a chunk at a time: one array per chunk read (never empty), for callers that would
  * otherwise pay an async step per line.
- *
- * Whole lines of a chunk are decoded as one string and split there (decoding line by line costs twice as much);
- * a region that is not valid UTF-8, or could hold an over-long line, goes line by line to name the bad one.
  */
 export async function* readJsonBatches(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<JsonLine[]> {
   const { file, log } = options;
-  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let out: JsonLine[] = [];
-  /** The start of a line that a later chunk finishes. */
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  let lineNo = 0;
-  const carry = (bytes: Uint8Array) => {
-    // Once a line is over the limit its parts are dropped; only its length is still counted.
-    if (size + bytes.length > max) parts = [];
-    else if (bytes.length > 0) parts.push(bytes);
-    size += bytes.length;
-  };
+  const splitter = new LineSplitter(
+    {
+      text(text, lineNo, terminated) {
+        if (text.length === 0) return;
+        try {
+          out.push({ value: JSON.parse(text), lineNo });
+        } catch (err) {
+          if (text.trim() === '') return;
+          const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+          if (!terminated) cutOff(log, file, lineNo, reason);
+          else log.report('corrupt_line', 'error', file, lineNo, reason);
+        }
+      },
+      notUtf8(lineNo, terminated) {
+        if (!terminated) cutOff(log, file, lineNo, 'not valid UTF-8');
+        else log.report('corrupt_line', 'error', file, lineNo, 'not valid UTF-8');
+      },
+      tooLong(lineNo, bytes) {
+        log.report(
+          'line_too_long',
+          'error',
+          file,
+          lineNo,
+          `line of ${bytes} bytes is over the limit; skipped`,
+        );
+      },
+    },
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+  );
   for await (const chunk of chunks) {
     try {
-      readChunk(chunk);
+      splitter.push(chunk);
     } finally {
       // In strict mode a report throws: the lines before the bad one still reach the caller first.
       if (out.length > 0) yield out;
       out = [];
     }
   }
-  if (size > 0) parseLine(finishLine(parts, size, max, ++lineNo, false), file, log, out);
+  splitter.end();
   if (out.length > 0) yield out;
-
-  function readChunk(chunk: Uint8Array): void {
-    const last = chunk.lastIndexOf(10);
-    if (last === -1) {
-      carry(chunk);
-      return;
-    }
-    let start = 0;
-    if (size > 0) {
-      const nl = chunk.indexOf(10);
-      carry(chunk.subarray(0, nl));
-      parseLine(finishLine(parts, size, max, ++lineNo, true), file, log, out);
-      parts = [];
-      size = 0;
-      start = nl + 1;
-    }
-    if (last >= start) lineNo = parseRegion(chunk.subarray(start, last), lineNo, max, file, log, out);
-    carry(chunk.subarray(last + 1));
-  }
-}
-
-/** Parses the complete lines in `region` (no final newline) that follow line `lineNo`; returns the last number. */
-function parseRegion(
-  region: Uint8Array,
-  lineNo: number,
-  max: number,
-  file: string,
-  log: DiagnosticLog,
-  out: JsonLine[],
-): number {
-  let text: string | undefined;
-  if (region.length <= max) {
-    try {
-      text = utf8.decode(region);
-    } catch {
-      text = undefined;
-    }
-  }
-  if (text === undefined) {
-    let start = 0;
-    for (;;) {
-      const nl = region.indexOf(10, start);
-      const end = nl === -1 ? region.length : nl;
-      const bytes = region.subarray(start, end);
-      const raw: RawLine =
-        bytes.length > max
-          ? { lineNo: ++lineNo, bytes: new Uint8Array(0), terminated: true, overflowBytes: bytes.length }
-          : finishLine([bytes], bytes.length, max, ++lineNo, true);
-      parseLine(raw, file, log, out);
-      if (nl === -1) return lineNo;
-      start = nl + 1;
-    }
-  }
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    let end = nl === -1 ? text.length : nl;
-    lineNo++;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    if (end > start) parseText(text.slice(start, end), lineNo, true, file, log, out);
-    if (nl === -1) return lineNo;
-    start = nl + 1;
-  }
-}
-
-function parseLine(raw: RawLine, file: string, log: DiagnosticLog, out: JsonLine[]): void {
-  if (raw.overflowBytes !== undefined) {
-    log.report(
-      'line_too_long',
-      'error',
-      file,
-      raw.lineNo,
-      `line of ${raw.overflowBytes} bytes is over the limit; skipped`,
-    );
-    return;
-  }
-  let text: string;
-  try {
-    text = utf8.decode(raw.bytes);
-  } catch {
-    if (!raw.terminated) cutOff(log, file, raw.lineNo, 'not valid UTF-8');
-    else log.report('corrupt_line', 'error', file, raw.lineNo, 'not valid UTF-8');
-    return;
-  }
-  parseText(text, raw.lineNo, raw.terminated, file, log, out);
-}
-
-function parseText(
-  text: string,
-  lineNo: number,
-  terminated: boolean,
-  file: string,
-  log: DiagnosticLog,
-  out: JsonLine[],
-): void {
-  try {
-    out.push({ value: JSON.parse(text), lineNo });
-  } catch (err) {
-    if (text.trim() === '') return;
-    const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
-    if (!terminated) cutOff(log, file, lineNo, reason);
-    else log.report('corrupt_line', 'error', file, lineNo, reason);
-  }
 }
 
 function cutOff(log: DiagnosticLog, file: string, lineNo: number, reason: string): void {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TapedeckError } from '../../src/errors.js';
 import {
   DiagnosticLog,
+  LineSplitter,
   type ReadLine,
   readJsonLines,
   readTraceLines,
@@ -32,6 +33,53 @@ async function read(text: string, mode: 'lenient' | 'strict' = 'lenient', size =
 }
 
 const msg = (seq: number, extra = '') => `{"t":"${T}","seq":${seq},"dir":"in","raw":{"id":${seq}}${extra}}`;
+
+describe('LineSplitter', () => {
+  /** Every call the splitter makes, for input fed in chunks of `size` bytes. */
+  function split(input: string | Uint8Array, size: number, max?: number): string[] {
+    const calls: string[] = [];
+    const splitter = new LineSplitter(
+      {
+        text: (text, n, terminated) => calls.push(`${n}${terminated ? '' : '!'} ${JSON.stringify(text)}`),
+        notUtf8: (n, terminated) => calls.push(`${n}${terminated ? '' : '!'} not utf-8`),
+        tooLong: (n, bytes, terminated) => calls.push(`${n}${terminated ? '' : '!'} too long: ${bytes}`),
+      },
+      max,
+    );
+    const bytes = typeof input === 'string' ? enc.encode(input) : input;
+    for (let at = 0; at < bytes.length; at += size) splitter.push(bytes.subarray(at, at + size));
+    splitter.end();
+    return calls;
+  }
+
+  it('hands over every line in order, CR stripped, blank ones included, whatever the chunk size', () => {
+    const input = 'a€b\r\n\n  \nlast😀';
+    const expected = ['1 "a€b"', '2 ""', '3 "  "', '4! "last😀"'];
+    for (const size of [1, 2, 3, 4, 7, 1024]) expect(split(input, size)).toEqual(expected);
+  });
+
+  it('names a line that is not UTF-8 and one over the limit, and goes on after them', () => {
+    const bad = new Uint8Array([...enc.encode('ok\n'), 0xff, 0xfe, 10, ...enc.encode('0123456789\nend\n')]);
+    for (const size of [2, 5, 64]) {
+      expect(split(bad, size, 8)).toEqual(['1 "ok"', '2 not utf-8', '3 too long: 10', '4 "end"']);
+    }
+    expect(split('0123456789', 64, 8)).toEqual(['1! too long: 10']);
+  });
+
+  it('stops where a handler throws, after the lines before it', () => {
+    const seen: number[] = [];
+    const splitter = new LineSplitter({
+      text: (_text, n) => {
+        if (n === 3) throw new Error('line 3 refused');
+        seen.push(n);
+      },
+      notUtf8: () => {},
+      tooLong: () => {},
+    });
+    expect(() => splitter.push(enc.encode('a\nb\nc\nd\n'))).toThrow('line 3 refused');
+    expect(seen).toEqual([1, 2]);
+  });
+});
 
 describe('splitLines', () => {
   it('keeps UTF-8 characters split across chunks intact, at every chunk size', async () => {

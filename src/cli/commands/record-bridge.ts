@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { recordHttpSession } from '../../proxy/bridge/session.js';
 import { redactText, summarize } from '../../redact/index.js';
-import { FileSink } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import type { UpstreamTransport } from '../../upstream/types.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
-import { type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
+import { type LiveFlag, recordingSink } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
 /**
@@ -180,13 +179,7 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
   };
-  // --live: the same file, with every line also streamed to a collector for the web viewer.
-  const live =
-    options.live === undefined
-      ? undefined
-      : await startLiveRecording({ url: liveUrlOf(options), label, file });
-  if (live) process.stderr.write(`${live.notice}\n`);
-  const sink = live?.sink ?? new FileSink(file);
+  const { sink, close } = await recordingSink(options, label, file);
   sink.start(
     newMeta({
       label,
@@ -211,6 +204,6 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
     );
   } finally {
     held.release();
-    await live?.close();
+    await close();
   }
 }

@@ -2,12 +2,11 @@ import type { Command } from 'commander';
 import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
-import { FileSink } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
-import { type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
+import { type LiveFlag, recordingSink } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
 /** The flags of `record --upstream`. */
@@ -132,13 +131,7 @@ export async function recordHttp(
     const path = tracePath(label);
     const listen = options.listen ?? { host: HTTP_PROXY_DEFAULTS.host, port: HTTP_PROXY_DEFAULTS.port };
     const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
-    // --live: the same file, with every line also streamed to a collector for the web viewer.
-    const live =
-      options.live === undefined
-        ? undefined
-        : await startLiveRecording({ url: liveUrlOf(options), label, file });
-    if (live) process.stderr.write(`${live.notice}\n`);
-    const sink = live?.sink ?? new FileSink(file);
+    const { sink, close } = await recordingSink(options, label, file);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
     sink.start(newMeta({ label, url: shown, transport, redaction: summarize(config) }));
     let proxy: Awaited<ReturnType<typeof startHttpProxy>>;
@@ -153,7 +146,7 @@ export async function recordHttp(
       });
     } catch (err) {
       await sink.close({ reason: 'transport_error' });
-      await live?.close();
+      await close();
       throw err;
     }
     if (!isLoopback(proxy.host)) {
@@ -167,7 +160,7 @@ export async function recordHttp(
     hurry = () => void proxy.close(0);
     await proxy.close();
     await sink.close({ reason: 'producer_shutdown' });
-    await live?.close();
+    await close();
     return 0;
   } finally {
     held.release();

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
 import { LiveFileSink } from '../../sink/collector.js';
 import { collectorBase, createLiveTrace } from '../../sink/collector-client.js';
-import type { FileSinkOptions } from '../../sink/file.js';
+import { FileSink, type FileSinkOptions } from '../../sink/file.js';
 import { usageError } from '../errors.js';
 
 /**
@@ -132,4 +132,28 @@ export function addLiveFlag(command: Command): Command {
 /** The collector URL of a `--live` flag: undefined for a bare `--live` (an in-process collector). */
 export function liveUrlOf(flag: LiveFlag): string | undefined {
   return flag.live === true ? undefined : flag.live;
+}
+
+/** The sink a recording writes to, and what to do once it is closed. */
+export interface RecordingSink {
+  sink: FileSink;
+  /** After the sink is closed: stops a collector started for `--live` (nothing to do otherwise). */
+  close(): Promise<void>;
+}
+
+/**
+ * The sink of a recording: a FileSink, or with `--live` one that also streams every line to a collector for the
+ * web viewer (the notice saying where to watch goes to stderr).
+ *
+ * @example const { sink, close } = await recordingSink(options, label, { path, redact }); … await sink.close(info); await close();
+ */
+export async function recordingSink(
+  flag: LiveFlag,
+  label: string,
+  file: FileSinkOptions,
+): Promise<RecordingSink> {
+  if (flag.live === undefined) return { sink: new FileSink(file), close: async () => {} };
+  const live = await startLiveRecording({ url: liveUrlOf(flag), label, file });
+  process.stderr.write(`${live.notice}\n`);
+  return { sink: live.sink, close: () => live.close() };
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordStdioSession } from '../../proxy/session.js';
 import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
-import { FILE_SINK_DEFAULTS, FileSink } from '../../sink/file.js';
+import { FILE_SINK_DEFAULTS } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { newMeta } from '../../trace/meta.js';
@@ -13,7 +13,7 @@ import { exists, isDirectory } from '../paths.js';
 import { holdSignals } from '../signals.js';
 import { addBridgeFlags, HEADER_EXAMPLE, recordBridge } from './record-bridge.js';
 import { addHttpRecordFlags, HTTP_RECORD_HELP, type HttpRecordFlags, recordHttp } from './record-http.js';
-import { addLiveFlag, type LiveFlag, liveUrlOf, startLiveRecording } from './record-live.js';
+import { addLiveFlag, type LiveFlag, recordingSink } from './record-live.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
 interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
@@ -184,13 +184,7 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
   const path = resolveTracePath(options, label);
   const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
-  // --live: the same file, with every line also streamed to a collector for the web viewer.
-  const live =
-    options.live === undefined
-      ? undefined
-      : await startLiveRecording({ url: liveUrlOf(options), label, file });
-  if (live) process.stderr.write(`${live.notice}\n`);
-  const sink = live?.sink ?? new FileSink(file);
+  const { sink, close } = await recordingSink(options, label, file);
   sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
   try {
     return await recordStdioSession(argv, sink, {
@@ -198,6 +192,6 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
       recordStderr: options.stderr,
     });
   } finally {
-    await live?.close();
+    await close();
   }
 }

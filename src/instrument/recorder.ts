@@ -146,20 +146,24 @@ class QueueRecorder implements Recorder, CaptureQueue {
   }
 
   flush(): Promise<void> {
-    return this.enqueueDrain(true);
+    return holdingProcess(() => this.enqueueDrain(true));
   }
 
-  async shutdown(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
-    for (const sink of this.sinks) {
-      try {
-        await sink.shutdown?.();
-      } catch (err) {
-        this.fail(new Error(`${sink.name} sink: shutdown failed: ${(err as Error).message}`, { cause: err }));
+  shutdown(): Promise<void> {
+    return holdingProcess(async () => {
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.timer = undefined;
+      await this.enqueueDrain(true);
+      for (const sink of this.sinks) {
+        try {
+          await sink.shutdown?.();
+        } catch (err) {
+          this.fail(
+            new Error(`${sink.name} sink: shutdown failed: ${(err as Error).message}`, { cause: err }),
+          );
+        }
       }
-    }
+    });
   }
 
   stats(): RecorderStats {
@@ -287,4 +291,18 @@ export function createRecorder(options: InstrumentOptions): Recorder {
 /** Whether `value` is a Recorder (rather than options). */
 export function isRecorder(value: unknown): value is Recorder {
   return value instanceof QueueRecorder;
+}
+
+/**
+ * Runs `work` with the process held open. Recording's own timers never keep a finished process alive, but a flush
+ * or shutdown someone awaits must finish — retries and their waits included — even when the server it recorded
+ * has already stopped and nothing else is left to keep the process running.
+ */
+async function holdingProcess<T>(work: () => Promise<T>): Promise<T> {
+  const hold = setInterval(() => {}, 1 << 30);
+  try {
+    return await work();
+  } finally {
+    clearInterval(hold);
+  }
 }

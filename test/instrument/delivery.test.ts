@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +12,7 @@ import { type Destination, type InstrumentOptions, instrument } from '../../src/
 import { linkClient, memoryEvents, type Receiver, startReceiver } from './helpers.js';
 
 const TOKEN = 'cd'.repeat(32);
+const execFileAsync = promisify(execFile);
 
 function echoServer(): McpServer {
   const server = new McpServer({ name: 'echoes', version: '2.0.0' });
@@ -170,6 +173,27 @@ describe('instrument: batching and delivery', () => {
     expect(lines[0]).toMatchObject({ type: 'meta', v: 1 });
     expect(lines.slice(1).map((l) => l.dir)).toEqual(['in', 'out', 'in', 'out']);
     expect(receiver.requests[1]!.body).toBe(receiver.requests[3]!.body);
+  });
+
+  it('finishes a shutdown, retries included, in a process whose server has already stopped', async () => {
+    const receiver: Receiver = await startReceiver();
+    cleanup.push(() => receiver.close());
+    let appends = 0;
+    receiver.respond = (req) => {
+      if (req.url === '/api/v1/traces/live') return { status: 201, body: '{"id":"trace-9"}' };
+      appends += 1;
+      // The first upload fails: the recorder waits (backoffMs) with nothing else keeping the process alive.
+      if (appends === 1) return { status: 503, body: '{"error":{"code":"busy","message":"try later"}}' };
+      return { status: 200, body: '{"appended":1}' };
+    };
+    const fixture = join(import.meta.dirname, 'fixtures', 'shutdown-after-close.mjs');
+    const { stdout } = await execFileAsync(process.execPath, [fixture, receiver.url]);
+    const { stats, errors } = JSON.parse(stdout) as { stats: Record<string, number>; errors: string[] };
+    expect(errors).toEqual([]);
+    expect(stats).toMatchObject({ captured: 2, delivered: 2, droppedUploadFailed: 0 });
+    const appended = receiver.requests.filter((r) => r.url === '/api/v1/traces/trace-9/lines');
+    expect(appended.length).toBeGreaterThanOrEqual(2);
+    expect(appended.at(-1)!.body).toContain('"type":"end"');
   });
 
   it('with the collector down: reports through onError, keeps answering, bounds the queue and counts drops', async () => {

@@ -1,46 +1,23 @@
 import type { Json } from '../trace/types.js';
-import { causeOf, httpError, isJsonRpc, parseBody, timedFetch } from './fetch.js';
+import { HttpUpstreamBase } from './base.js';
+import { causeOf, httpError, isJsonRpc, parseBody } from './fetch.js';
 import { headerObject, lowerKeys, postHeaders } from './headers.js';
 import { readSse, type SseEvent } from './sse.js';
-import {
-  type SendResult,
-  UPSTREAM_DEFAULTS,
-  type Upstream,
-  UpstreamError,
-  type UpstreamOptions,
-  type UpstreamTimeouts,
-} from './types.js';
+import { type SendResult, type Upstream, UpstreamError } from './types.js';
 
 /**
  * A raw client of the legacy HTTP+SSE transport (protocol 2024-11-05): GET the SSE URL, wait for the `endpoint`
  * event, POST every message to that endpoint (the server answers 202) and read the server's messages — answers
  * included — from the one GET stream. The session is that stream: when it ends, the session is over.
  */
-export class LegacySseUpstream implements Upstream {
+export class LegacySseUpstream extends HttpUpstreamBase implements Upstream {
   readonly transport = 'sse' as const;
-  readonly url: string;
-  readonly closed: Promise<string>;
-  sessionId: string | undefined;
   private endpoint: string | undefined;
-  private readonly fetch: typeof fetch;
-  private readonly extra: Readonly<Record<string, string>>;
-  private readonly timeouts: UpstreamTimeouts;
-  private readonly life = new AbortController();
-  private posts = 0;
   private ended = false;
-  private markClosed!: (reason: string) => void;
 
-  constructor(private readonly options: UpstreamOptions) {
-    this.url = options.url;
-    this.fetch = options.fetch ?? globalThis.fetch;
-    this.extra = options.headers ?? {};
-    this.timeouts = { ...UPSTREAM_DEFAULTS.timeouts, ...options.timeouts };
-    this.closed = new Promise((resolve) => {
-      this.markClosed = (reason) => {
-        this.ended = true;
-        resolve(reason);
-      };
-    });
+  protected override markClosed(reason: string): void {
+    this.ended = true;
+    super.markClosed(reason);
   }
 
   /**
@@ -60,13 +37,7 @@ export class LegacySseUpstream implements Upstream {
       headers,
       atMs: Date.now(),
     });
-    const response = await timedFetch({
-      fetch: this.fetch,
-      url: this.url,
-      init: { method: 'GET', headers },
-      signal: this.life.signal,
-      headersMs: this.timeouts.headersMs,
-    });
+    const response = await this.request(this.url, { method: 'GET', headers });
     if (!response.ok) throw httpError(this.url, response.status, response.statusText, await response.text());
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream') || !response.body) {
@@ -170,13 +141,7 @@ export class LegacySseUpstream implements Upstream {
     });
     // Its answer comes on the session's stream, not the POST's: that is the stream the exchange lives on.
     this.options.onSent?.({ raw: message, text, stream: 'sse', conn: this.sessionId, atMs });
-    const response = await timedFetch({
-      fetch: this.fetch,
-      url: this.endpoint,
-      init: { method: 'POST', headers, body: text },
-      signal: this.life.signal,
-      headersMs: this.timeouts.headersMs,
-    });
+    const response = await this.request(this.endpoint, { method: 'POST', headers, body: text });
     this.options.onEnvelope?.({
       dir: 'out',
       stream,

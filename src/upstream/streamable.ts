@@ -1,16 +1,10 @@
 import { idKey, isObject, messageItems, type RpcId } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
-import { causeOf, httpError, isJsonRpc, parseBody, sleep, timedFetch } from './fetch.js';
+import { HttpUpstreamBase } from './base.js';
+import { causeOf, httpError, isJsonRpc, parseBody, sleep } from './fetch.js';
 import { eraVersionOf, headerObject, lowerKeys, postHeaders, sessionHeaders } from './headers.js';
 import { readSse } from './sse.js';
-import {
-  type SendResult,
-  UPSTREAM_DEFAULTS,
-  type Upstream,
-  UpstreamError,
-  type UpstreamOptions,
-  type UpstreamTimeouts,
-} from './types.js';
+import { type SendResult, UPSTREAM_DEFAULTS, type Upstream, UpstreamError } from './types.js';
 
 /**
  * A raw Streamable HTTP client: it POSTs each message as given and hands back every server message as it arrives,
@@ -20,17 +14,9 @@ import {
  * means the server offers none), resumes a dropped stream with `Last-Event-ID` after the server's `retry:` delay,
  * and DELETEs the session on close.
  */
-export class StreamableUpstream implements Upstream {
+export class StreamableUpstream extends HttpUpstreamBase implements Upstream {
   readonly transport = 'streamable' as const;
-  readonly url: string;
-  readonly closed: Promise<string>;
-  sessionId: string | undefined;
   protocolVersion: string | undefined;
-  private readonly fetch: typeof fetch;
-  private readonly extra: Readonly<Record<string, string>>;
-  private readonly timeouts: UpstreamTimeouts;
-  private readonly life = new AbortController();
-  private posts = 0;
   private gets = 0;
   /** Set while an `initialize` is waiting for its answer head: later messages need the session it names. */
   private initGate: Promise<void> | undefined;
@@ -41,17 +27,6 @@ export class StreamableUpstream implements Upstream {
   private standalone = false;
   private closing: Promise<void> | undefined;
   private ending = false;
-  private markClosed!: (reason: string) => void;
-
-  constructor(private readonly options: UpstreamOptions) {
-    this.url = options.url;
-    this.fetch = options.fetch ?? globalThis.fetch;
-    this.extra = options.headers ?? {};
-    this.timeouts = { ...UPSTREAM_DEFAULTS.timeouts, ...options.timeouts };
-    this.closed = new Promise((resolve) => {
-      this.markClosed = resolve;
-    });
-  }
 
   async start(): Promise<void> {}
 
@@ -128,13 +103,7 @@ export class StreamableUpstream implements Upstream {
     try {
       let response: Response;
       try {
-        response = await timedFetch({
-          fetch: this.fetch,
-          url: this.url,
-          init: { method: 'POST', headers, body: text },
-          signal,
-          headersMs: this.timeouts.headersMs,
-        });
+        response = await this.request(this.url, { method: 'POST', headers, body: text }, signal);
       } catch (err) {
         report();
         throw err;
@@ -298,13 +267,7 @@ export class StreamableUpstream implements Upstream {
       headers,
       atMs: Date.now(),
     });
-    const response = await timedFetch({
-      fetch: this.fetch,
-      url: this.url,
-      init: { method: 'GET', headers },
-      signal,
-      headersMs: this.timeouts.headersMs,
-    });
+    const response = await this.request(this.url, { method: 'GET', headers }, signal);
     this.envelopeOut(stream, response);
     if (response.status === 405) {
       await response.body?.cancel().catch(() => {});
@@ -369,13 +332,13 @@ export class StreamableUpstream implements Upstream {
           atMs: Date.now(),
         });
         try {
-          const response = await timedFetch({
-            fetch: this.fetch,
-            url: this.url,
-            init: { method: 'DELETE', headers },
-            signal: new AbortController().signal,
-            headersMs: this.timeouts.closeMs,
-          });
+          // Not tied to the session's life, which this request ends; bounded by the close timeout instead.
+          const response = await this.request(
+            this.url,
+            { method: 'DELETE', headers },
+            new AbortController().signal,
+            this.timeouts.closeMs,
+          );
           this.envelopeOut(stream, response);
           await response.body?.cancel().catch(() => {});
         } catch (err) {

@@ -32,7 +32,7 @@ export const BENCH_DEFAULTS = {
   /** Replay over stdio vs the live server: measured sequential calls per round, warm-up calls, rounds. */
   replayCalls: 2000,
   replayWarmup: 200,
-  replayRounds: 3,
+  replayRounds: 5,
   /** Echo calls recorded into the stdio cassette; 0 = warm-up + calls (replay repeats the last one beyond that). */
   replayRecord: 0,
   /** HTTP part (SDK Client over Streamable HTTP, direct vs `record --upstream`): 1 runs it, 0 skips it. */

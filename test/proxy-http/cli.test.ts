@@ -143,4 +143,44 @@ describe('tapedeck record --upstream: the built CLI', () => {
       await upstream.close();
     }
   });
+
+  it('warns once on stderr when the upstream asks for OAuth, naming what to do instead', async () => {
+    const upstream = await startUpstream((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://h/.well-known/x"' });
+        res.end();
+      });
+    });
+    try {
+      proxy = spawnTapedeck([
+        'record',
+        '--upstream',
+        `${upstream.origin}/mcp`,
+        '--listen',
+        '127.0.0.1:0',
+        '--file',
+        join(io.dir, 'oauth.jsonl'),
+      ]);
+      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
+      const [, url] = LISTENING.exec(proxy.stderrSoFar())!;
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(url!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        });
+        expect(res.status).toBe(401);
+      }
+      proxy.child.kill('SIGTERM');
+      const exit = await proxy.done;
+      const warnings = exit.stderr.split('\n').filter((line) => line.startsWith('tapedeck: warning: '));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('the upstream asks for OAuth (a 401 Bearer challenge on /mcp)');
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
+      expect(warnings[0]).toContain("--stdio and --header 'Authorization: Bearer ${TOKEN}'");
+    } finally {
+      await upstream.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyNotice } from '../../src/proxy/http/context.js';
 import { collectExchanges } from '../../src/trace/pairing.js';
 import {
   eventsOf,
@@ -50,6 +51,7 @@ const json = { 'content-type': 'application/json', accept: 'application/json, te
 
 describe('the recording proxy in front of a hand-written upstream', () => {
   const seen: Seen[] = [];
+  const notices: ProxyNotice[] = [];
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let recording: RecordingProxy;
   let base: string;
@@ -105,7 +107,10 @@ describe('the recording proxy in front of a hand-written upstream', () => {
         }
       });
     });
-    recording = await startRecording(`${upstream.origin}/api/mcp?key=k-123`, { allowHosts: ['mcp.test'] });
+    recording = await startRecording(`${upstream.origin}/api/mcp?key=k-123`, {
+      allowHosts: ['mcp.test'],
+      onNotice: (notice) => notices.push(notice),
+    });
     base = recording.proxy.url.replace(/\/api\/mcp$/, '');
   });
 
@@ -175,6 +180,20 @@ describe('the recording proxy in front of a hand-written upstream', () => {
     const tokenStream = httpOf(lines()).find((h) => h.url?.endsWith('/token'))!.stream;
     expect(messagesOf(lines()).filter((m) => m.stream === tokenStream)).toEqual([]);
     expect(JSON.stringify(lines())).not.toContain('at-secret-value');
+  });
+
+  it('says once that the upstream asks for OAuth, which clients cannot complete through it', async () => {
+    // Earlier tests read the protected-resource metadata through the proxy and met a 401 Bearer challenge.
+    expect(notices).toEqual([
+      { kind: 'oauth', status: 200, path: '/.well-known/oauth-protected-resource/api/mcp' },
+    ]);
+    const again = await send(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: json,
+      body: '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    });
+    expect(again.status).toBe(401);
+    expect(notices).toHaveLength(1);
   });
 
   it('records a batch as one line each way, and pairing answers every request in it', async () => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ProxyNotice } from '../../proxy/http/context.js';
 import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
@@ -6,6 +7,7 @@ import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
+import { HEADER_EXAMPLE } from './record-bridge.js';
 import { type LiveFlag, recordingSink } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
@@ -90,7 +92,9 @@ export const HTTP_RECORD_HELP =
   '  tapedeck record --upstream https://mcp.example.com/mcp --out ./traces\n' +
   `  Clients then use http://${DEFAULT_LISTEN}/mcp (the upstream's path on the local listener). Everything else the\n` +
   '  server serves (OAuth metadata, /authorize, /token) passes through unchanged; credentials reach the server,\n' +
-  '  never the trace. The listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
+  '  never the trace. A client with a token keeps working, but an OAuth flow cannot complete through the proxy\n' +
+  '  (clients check the resource the server names against the URL they use): record such a server with --stdio\n' +
+  '  and a token in --header. The listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
   '  --allow-host names more; binding another address with --listen warns: anyone who reaches it can use the\n' +
   '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +
   '  Ctrl-C (SIGINT) or SIGTERM stops it; open streams get a second to finish, then the trace is closed.';
@@ -143,6 +147,7 @@ export async function recordHttp(
         port: listen.port,
         allowHosts: options.allowHost ?? [],
         maxMessageBytes: options.maxMessageBytes,
+        onNotice: (notice) => process.stderr.write(`tapedeck: warning: ${noticeText(notice)}\n`),
       });
     } catch (err) {
       await sink.close({ reason: 'transport_error' });
@@ -165,4 +170,18 @@ export async function recordHttp(
   } finally {
     held.release();
   }
+}
+
+/** The warning for a proxy notice (see ProxyNotice). */
+function noticeText(notice: ProxyNotice): string {
+  const why =
+    notice.status === 401
+      ? `a ${notice.status} Bearer challenge on ${notice.path}`
+      : `a client read ${notice.path}`;
+  return (
+    `the upstream asks for OAuth (${why}): an MCP client that follows it checks the protected resource the ` +
+    "upstream names against the URL it connected to, tapedeck's, and refuses it; and a token issued for " +
+    "tapedeck's URL would not be accepted upstream. Give the client a token it already has (its Authorization " +
+    `header passes through), or record with --stdio and ${HEADER_EXAMPLE}`
+  );
 }

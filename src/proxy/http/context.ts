@@ -17,6 +17,20 @@ export interface ForwardContext {
   active: Set<ActiveExchange>;
   /** How many bytes of a GET event stream may be held back waiting for its first (`endpoint`) event. */
   holdBytes: number;
+  /** Tells the user, once per kind, of something about the upstream that needs them (see HttpProxyOptions). */
+  notice(notice: ProxyNotice): void;
+}
+
+/**
+ * Something about the upstream the user should know and no client will say. `oauth`: the upstream asked for OAuth
+ * (a Bearer challenge, or a client fetched its protected-resource metadata through the proxy) — which MCP clients
+ * cannot complete through a proxy at another URL: they check the protected resource the upstream names against
+ * the URL they connected to, and a token issued for the proxy's URL would not be accepted upstream.
+ */
+export interface ProxyNotice {
+  kind: 'oauth';
+  status: number;
+  path: string;
 }
 
 /** An exchange in flight, as shutdown sees it. */

@@ -135,6 +135,9 @@ export class ProxiedExchange implements ActiveExchange {
     const recorded = traceHeaders(upRes.rawHeaders);
     const sse = bodyKind(headerValue(recorded, 'content-type')) === 'sse';
     this.record.response(status, recorded);
+    if (asksForOAuth(status, headerValue(recorded, 'www-authenticate'), this.target)) {
+      this.ctx.notice({ kind: 'oauth', status, path: this.target.split('?', 1)[0]! });
+    }
     // Only a GET event stream can carry a legacy `endpoint` event, and only one whose events are read can be
     // released at its first event. Rewriting the event changes the body's length.
     const holding = this.method === 'GET' && sse && status === 200 && this.record.readsEvents;
@@ -250,6 +253,12 @@ export class ProxiedExchange implements ActiveExchange {
     this.ctx.active.delete(this);
     this.settle();
   }
+}
+
+/** A Bearer challenge, or a client fetching protected-resource metadata through the proxy (RFC 9728). */
+function asksForOAuth(status: number, challenge: string | undefined, target: string): boolean {
+  if (status === 401 && challenge !== undefined && /^\s*bearer\b/i.test(challenge)) return true;
+  return status === 200 && target.startsWith('/.well-known/oauth-protected-resource');
 }
 
 /** The id of a JSON-RPC request body (a batch or a notification has none to name). */

@@ -1,5 +1,5 @@
 export { BodyCopy, type CopiedBody } from './body.js';
-export { PROXY_ERROR_CODE, proxyErrorBody } from './context.js';
+export { PROXY_ERROR_CODE, type ProxyNotice, proxyErrorBody } from './context.js';
 export { EndpointHold, rewriteEndpoint } from './endpoint.js';
 export { type AllowedHosts, allowedHosts, checkLocalRequest } from './guard.js';
 export { type BodyKind, bodyKind, forwardableHeaders, type TraceHeaders, traceHeaders } from './headers.js';

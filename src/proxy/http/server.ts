@@ -3,7 +3,7 @@ import { Agent as TlsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TapedeckError } from '../../errors.js';
 import type { TraceSink } from '../../sink/sink.js';
-import type { ActiveExchange, ForwardContext } from './context.js';
+import type { ActiveExchange, ForwardContext, ProxyNotice } from './context.js';
 import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
 import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
@@ -23,6 +23,8 @@ export interface HttpProxyOptions {
   maxMessageBytes?: number;
   /** How long `close()` lets open exchanges finish before it cuts them short. */
   shutdownGraceMs?: number;
+  /** Told once per kind of what the user should know and no client will say (see ProxyNotice). */
+  onNotice?: (notice: ProxyNotice) => void;
 }
 
 export const HTTP_PROXY_DEFAULTS = {
@@ -78,6 +80,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   // Keep-alive to the upstream: a request costs no new connection (or TLS handshake) after the first.
   const agentOptions = { keepAlive: true, scheduling: 'lifo' as const };
   const agent = upstream.protocol === 'https:' ? new TlsAgent(agentOptions) : new Agent(agentOptions);
+  const noticed = new Set<string>();
   const ctx: ForwardContext = {
     upstream,
     upstreamShown: shownUrl(upstream.href),
@@ -87,6 +90,11 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     mcpPaths: new Set([upstream.pathname]),
     active: new Set<ActiveExchange>(),
     holdBytes: HTTP_PROXY_DEFAULTS.holdBytes,
+    notice: (notice) => {
+      if (noticed.has(notice.kind)) return;
+      noticed.add(notice.kind);
+      options.onNotice?.(notice);
+    },
   };
   const server = createServer((req, res) => forwardExchange(req, res, ctx));
   // Event streams stay open for as long as the session lives; Node's per-request timers must not cut them.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { measure } from './drive.mjs';
 import { CLI, EVERYTHING_SERVER, ROOT } from './modes.mjs';
 import { cpuMs, killSurvivors, reap, track } from './processes.mjs';
 import { compareModes } from './stats.mjs';
+import { checkTrace } from './trace-check.mjs';
 
 const ECHO = { name: 'echo', arguments: { message: 'hello from the bench' } };
 const EXPECTED = `Echo: ${ECHO.arguments.message}`;
@@ -114,32 +115,11 @@ async function httpRound({ mode, round, config, upstream, tmp }) {
     await transport.terminateSession().catch(() => {});
     await client.close();
     if (proxy) await proxy.stop();
-    return { mode, round, ...figures, ...(mode === 'proxy' ? checkHttpTrace(traceFile) : {}) };
+    return { mode, round, ...figures, ...(mode === 'proxy' ? checkTrace(traceFile) : {}) };
   } finally {
     await client.close().catch(() => {});
     if (proxy) await proxy.stop();
   }
-}
-
-/**
- * Reads (then deletes) a proxy round's trace: how many lines, how many message lines, whether it ends with an
- * `end` line. HTTP message lines carry `conn` and `stream` between `dir` and `raw`, so each line is parsed.
- */
-function checkHttpTrace(traceFile) {
-  let text = '';
-  try {
-    text = readFileSync(traceFile, 'utf8');
-  } catch {
-    return { traceLines: 0, traceMessages: 0, traceEnded: false };
-  }
-  rmSync(traceFile, { force: true });
-  const lines = text.split('\n').filter((line) => line !== '');
-  const parsed = lines.map((line) => JSON.parse(line));
-  return {
-    traceLines: lines.length,
-    traceMessages: parsed.filter((l) => l.type === undefined && 'raw' in l).length,
-    traceEnded: parsed.at(-1)?.type === 'end',
-  };
 }
 
 /** `tapedeck record --upstream URL --listen 127.0.0.1:0 --file F`, once it says where it listens. */

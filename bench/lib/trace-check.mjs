@@ -2,7 +2,8 @@ import { readFileSync, rmSync } from 'node:fs';
 
 /**
  * Reads (then deletes) the trace a proxy round wrote, so a figure is never reported for a proxy that silently
- * stopped recording: how many lines, how many were messages, whether it ends with an `end` line.
+ * stopped recording: how many lines, how many were messages, whether it ends with an `end` line. Each line is
+ * parsed: HTTP message lines carry `conn` and `stream` between `dir` and `raw`.
  */
 export function checkTrace(traceFile) {
   let text = '';
@@ -12,14 +13,11 @@ export function checkTrace(traceFile) {
     return { traceLines: 0, traceMessages: 0, traceEnded: false };
   }
   rmSync(traceFile, { force: true });
-  let lines = 0;
-  let messages = 0;
-  let last = '';
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    lines += 1;
-    last = line;
-    if (line.includes('"dir":"in","raw"') || line.includes('"dir":"out","raw"')) messages += 1;
-  }
-  return { traceLines: lines, traceMessages: messages, traceEnded: last.includes('"type":"end"') };
+  const lines = text.split('\n').filter((line) => line !== '');
+  const parsed = lines.map((line) => JSON.parse(line));
+  return {
+    traceLines: lines.length,
+    traceMessages: parsed.filter((l) => l.type === undefined && 'raw' in l).length,
+    traceEnded: parsed.at(-1)?.type === 'end',
+  };
 }

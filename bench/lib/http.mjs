@@ -16,8 +16,11 @@ import { checkTrace } from './trace-check.mjs';
 
 const ECHO = { name: 'echo', arguments: { message: 'hello from the bench' } };
 const EXPECTED = `Echo: ${ECHO.arguments.message}`;
-/** `relay` (a bare Node reverse proxy, bench/http-relay.mjs) runs when `config.relay` is on: the one-extra-hop floor. */
-const modesFor = (config) => (config.relay ? ['direct', 'relay', 'proxy'] : ['direct', 'proxy']);
+/**
+ * With `config.relay` on, two floors run too: `relay` (a bare Node reverse proxy, bench/http-relay.mjs), the cost
+ * of one extra HTTP hop, and `tcp` (bench/tcp-relay.mjs, bytes only), the hop without HTTP parsed in it.
+ */
+const modesFor = (config) => (config.relay ? ['direct', 'tcp', 'relay', 'proxy'] : ['direct', 'proxy']);
 
 /**
  * The HTTP part: the official SDK Client over Streamable HTTP against server-everything (`streamableHttp`, one
@@ -93,8 +96,8 @@ async function httpRound({ mode, round, config, upstream, tmp }) {
   const proxy =
     mode === 'proxy'
       ? await startProxy(upstream, traceFile)
-      : mode === 'relay'
-        ? await startRelay(upstream)
+      : mode === 'relay' || mode === 'tcp'
+        ? await startRelay(upstream, mode === 'tcp' ? 'tcp-relay.mjs' : 'http-relay.mjs')
         : undefined;
   const client = new Client({ name: 'tapedeck-bench', version: '0.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(proxy?.url ?? upstream), { fetch: quietFetch });
@@ -160,15 +163,15 @@ async function startProxy(upstream, traceFile) {
   };
 }
 
-/** The bare relay (bench/http-relay.mjs) in front of `upstream`, once it says where it listens. */
-async function startRelay(upstream) {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'http-relay.mjs'), upstream], {
+/** A bare relay (bench/<script>) in front of `upstream`, once it says where it listens. */
+async function startRelay(upstream, script) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', script), upstream], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   track(child.pid);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const url = await waitForLine(child, exited, /relay (http:\/\/\S+)/, 'bench/http-relay.mjs');
+  const url = await waitForLine(child, exited, /relay (http:\/\/\S+)/, `bench/${script}`);
   let stopping;
   return {
     url: `${url}${new URL(upstream).pathname}`,

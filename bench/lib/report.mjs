@@ -310,6 +310,14 @@ export function renderSummary(results) {
     ]);
   }
   const http = results.http;
+  if (http?.ratios.tcp) {
+    rows.push([
+      '(info) HTTP bare TCP relay/direct p50, throughput',
+      `${fmt.ratio(http.ratios.tcp.p50)}, ${fmt.ratio(http.ratios.tcp.throughput)}`,
+      '',
+      '',
+    ]);
+  }
   if (http?.ratios.relay) {
     rows.push([
       '(info) HTTP relay/direct p50, throughput',

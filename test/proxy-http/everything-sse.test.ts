@@ -5,19 +5,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectExchanges } from '../../src/trace/pairing.js';
-import type { TraceLine } from '../../src/trace/types.js';
-import {
-  eventsOf,
-  httpOf,
-  messagesOf,
-  type RecordingProxy,
-  type RunningEverything,
-  rpcOf,
-  startEverything,
-  startRecording,
-} from './helpers.js';
+import { eventsOf, httpOf, messagesOf, rpcOf, useDirectAndProxied } from './helpers.js';
 
 async function session(url: string) {
   const client = new Client({ name: 'tapedeck-sse-test', version: '1.0.0' });
@@ -36,46 +26,28 @@ async function session(url: string) {
 }
 
 describe('SDK SSE client → recording proxy → server-everything (legacy HTTP+SSE)', () => {
-  let everything: RunningEverything | undefined;
-  let recording: RecordingProxy | undefined;
-  let direct: Awaited<ReturnType<typeof session>>;
-  let proxied: Awaited<ReturnType<typeof session>>;
-  let lines: TraceLine[];
-
-  beforeAll(async () => {
-    everything = await startEverything('sse');
-    recording = await startRecording(`${everything.origin}/sse`);
-    direct = await session(`${everything.origin}/sse`);
-    proxied = await session(recording.proxy.url);
-    await recording.stop();
-    lines = recording.sink.lines;
-  });
-
-  afterAll(async () => {
-    await recording?.stop();
-    await everything?.stop();
-  });
+  const run = useDirectAndProxied('sse', '/sse', session);
 
   it('gives the client the same answers as a direct connection', () => {
-    expect(proxied).toEqual(direct);
+    expect(run.proxied).toEqual(run.direct);
     // The SDK client may drop the last progress callback when the result arrives right behind it, directly too.
-    expect(proxied.progress).toBeGreaterThanOrEqual(1);
+    expect(run.proxied.progress).toBeGreaterThanOrEqual(1);
   });
 
   it('records the endpoint and files the GET stream answers under its session', () => {
-    const endpoint = eventsOf(lines, 'endpoint')[0]!;
+    const endpoint = eventsOf(run.lines, 'endpoint')[0]!;
     expect(endpoint.url).toMatch(/^\/message\?sessionId=[0-9a-f-]{36}$/);
     const sessionId = new URLSearchParams(String(endpoint.url).split('?')[1]).get('sessionId')!;
     expect(endpoint.conn).toBe(sessionId);
-    const messages = messagesOf(lines);
+    const messages = messagesOf(run.lines);
     expect(new Set(messages.map((m) => m.conn))).toEqual(new Set([sessionId]));
-    const getStream = httpOf(lines).find((h) => h.dir === 'in' && h.method === 'GET')!.stream;
+    const getStream = httpOf(run.lines).find((h) => h.dir === 'in' && h.method === 'GET')!.stream;
     // Every answer comes back on the GET stream; every request went in on a POST of its own.
     for (const m of messages.filter((m) => m.dir === 'out')) expect(m.stream).toBe(getStream);
     const posts = messages.filter((m) => m.dir === 'in').map((m) => m.stream);
     expect(new Set(posts).size).toBe(posts.length);
     expect(posts).not.toContain(getStream);
-    const { unanswered, orphans, exchanges } = collectExchanges(lines);
+    const { unanswered, orphans, exchanges } = collectExchanges(run.lines);
     expect(unanswered).toEqual([]);
     expect(orphans).toEqual([]);
     expect(exchanges.map((x) => x.method)).toEqual(['initialize', 'tools/list', 'tools/call', 'tools/call']);
@@ -83,8 +55,10 @@ describe('SDK SSE client → recording proxy → server-everything (legacy HTTP+
   });
 
   it('treats the POSTs\u2019 202 "Accepted" bodies as no message and notes the stream closing', () => {
-    expect(eventsOf(lines, 'non_json_body')).toEqual([]);
-    expect(httpOf(lines).filter((h) => h.dir === 'out' && h.status === 202).length).toBeGreaterThanOrEqual(4);
-    expect(eventsOf(lines, 'disconnect').map((e) => e.reason)).toEqual(['stream_closed']);
+    expect(eventsOf(run.lines, 'non_json_body')).toEqual([]);
+    expect(
+      httpOf(run.lines).filter((h) => h.dir === 'out' && h.status === 202).length,
+    ).toBeGreaterThanOrEqual(4);
+    expect(eventsOf(run.lines, 'disconnect').map((e) => e.reason)).toEqual(['stream_closed']);
   });
 });

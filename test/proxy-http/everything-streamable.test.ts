@@ -6,19 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectExchanges } from '../../src/trace/pairing.js';
-import type { TraceLine } from '../../src/trace/types.js';
-import {
-  eventsOf,
-  httpOf,
-  messagesOf,
-  type RecordingProxy,
-  type RunningEverything,
-  rpcOf,
-  startEverything,
-  startRecording,
-} from './helpers.js';
+import { eventsOf, httpOf, messagesOf, rpcOf, useDirectAndProxied } from './helpers.js';
 
 const TOKEN = 'sk-proxytest0123456789abcdefghij';
 
@@ -65,36 +55,18 @@ async function session(url: string) {
 }
 
 describe('SDK Streamable HTTP client → recording proxy → server-everything', () => {
-  let everything: RunningEverything | undefined;
-  let recording: RecordingProxy | undefined;
-  let direct: Awaited<ReturnType<typeof session>>;
-  let proxied: Awaited<ReturnType<typeof session>>;
-  let lines: TraceLine[];
-
-  beforeAll(async () => {
-    everything = await startEverything('streamableHttp');
-    recording = await startRecording(`${everything.origin}/mcp`);
-    direct = await session(`${everything.origin}/mcp`);
-    proxied = await session(recording.proxy.url);
-    await recording.stop();
-    lines = recording.sink.lines;
-  });
-
-  afterAll(async () => {
-    await recording?.stop();
-    await everything?.stop();
-  });
+  const run = useDirectAndProxied('streamableHttp', '/mcp', session);
 
   it('gives the client the same answers as a direct connection', () => {
-    expect(proxied).toEqual(direct);
-    expect(proxied.tools).toContain('trigger-elicitation-request');
-    expect(proxied.progress).toBe(3);
-    expect(JSON.stringify(proxied.sampling)).toContain('a canned answer');
-    expect(JSON.stringify(proxied.elicitation)).toContain('Ada');
+    expect(run.proxied).toEqual(run.direct);
+    expect(run.proxied.tools).toContain('trigger-elicitation-request');
+    expect(run.proxied.progress).toBe(3);
+    expect(JSON.stringify(run.proxied.sampling)).toContain('a canned answer');
+    expect(JSON.stringify(run.proxied.elicitation)).toContain('Ada');
   });
 
   it('pairs every request with its response, in both directions', () => {
-    const { exchanges, unanswered, orphans } = collectExchanges(lines);
+    const { exchanges, unanswered, orphans } = collectExchanges(run.lines);
     expect(unanswered.map((x) => x.method)).toEqual([]);
     expect(orphans).toEqual([]);
     const methods = exchanges.map((x) => `${x.dir} ${x.method}`);
@@ -114,8 +86,8 @@ describe('SDK Streamable HTTP client → recording proxy → server-everything',
   });
 
   it('files messages under the session, with the stream and event id they came on', () => {
-    const messages = messagesOf(lines);
-    const sessionEvent = eventsOf(lines, 'session')[0]!;
+    const messages = messagesOf(run.lines);
+    const sessionEvent = eventsOf(run.lines, 'session')[0]!;
     const sessionId = sessionEvent.sessionId as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const init = messages.find((m) => rpcOf(m).method === 'initialize')!;
@@ -134,7 +106,7 @@ describe('SDK Streamable HTTP client → recording proxy → server-everything',
   });
 
   it('records the HTTP envelopes with credentials hidden', () => {
-    const http = httpOf(lines);
+    const http = httpOf(run.lines);
     const methods = new Set(http.filter((h) => h.dir === 'in').map((h) => h.method));
     expect(methods).toEqual(new Set(['POST', 'GET', 'DELETE']));
     const statuses = new Set(http.filter((h) => h.dir === 'out').map((h) => h.status));
@@ -143,7 +115,7 @@ describe('SDK Streamable HTTP client → recording proxy → server-everything',
     const post = http.find((h) => h.dir === 'in' && h.method === 'POST')!;
     expect(post.headers.authorization).toBe('[REDACTED:authorization-header]');
     expect(post.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(JSON.stringify(lines)).not.toContain(TOKEN);
-    expect(eventsOf(lines, 'disconnect').map((e) => e.reason)).toContain('session_deleted');
+    expect(JSON.stringify(run.lines)).not.toContain(TOKEN);
+    expect(eventsOf(run.lines, 'disconnect').map((e) => e.reason)).toContain('session_deleted');
   });
 });

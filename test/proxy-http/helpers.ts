@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConnection } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { type HttpProxy, type HttpProxyOptions, startHttpProxy } from '../../src/proxy/http/server.js';
 import { shownUrl } from '../../src/proxy/http/url.js';
 import { createRedactor } from '../../src/redact/engine.js';
@@ -150,4 +151,40 @@ export async function until(predicate: () => boolean, what: string, timeoutMs = 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** What {@link useDirectAndProxied} gives the tests of a describe block, filled in before they run. */
+export interface DirectAndProxied<T> {
+  /** The session's results against server-everything itself, then through the recording proxy. */
+  direct: T;
+  proxied: T;
+  /** What the proxy recorded, its end line included. */
+  lines: TraceLine[];
+}
+
+/**
+ * For a describe block: server-everything in `mode`, `session` run once against it directly and once through a
+ * recording proxy in front of `path`, the proxy closed; everything stopped after the block.
+ */
+export function useDirectAndProxied<T>(
+  mode: 'streamableHttp' | 'sse',
+  path: string,
+  session: (url: string) => Promise<T>,
+): DirectAndProxied<T> {
+  const run = {} as DirectAndProxied<T>;
+  let everything: RunningEverything | undefined;
+  let recording: RecordingProxy | undefined;
+  beforeAll(async () => {
+    everything = await startEverything(mode);
+    recording = await startRecording(`${everything.origin}${path}`);
+    run.direct = await session(`${everything.origin}${path}`);
+    run.proxied = await session(recording.proxy.url);
+    await recording.stop();
+    run.lines = recording.sink.lines;
+  });
+  afterAll(async () => {
+    await recording?.stop();
+    await everything?.stop();
+  });
+  return run;
 }

@@ -3,14 +3,12 @@
  * web-standard handler behind node:http): the live HTTP peer sends self-describing requests with the routing headers
  * the server checks (a wrong Mcp-Method or Mcp-Name is refused), there is no session, and the GET stream is 405.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpLivePeer } from '../../src/replay/live-http.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 import type { HttpLine } from '../../src/trace/types.js';
+import { startEraEchoServer } from '../helpers/era2026.js';
 
 const ERA = '2026-07-28';
 const META = {
@@ -19,51 +17,13 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-function build() {
-  const server = new McpServer(
-    { name: 'era-http-fixture', version: '1.0.0' },
-    { capabilities: { tools: {} } },
-  );
-  server.registerTool(
-    'echo',
-    {
-      description: 'Echo text back',
-      inputSchema: fromJsonSchema({
-        type: 'object',
-        properties: { text: { type: 'string' } },
-        required: ['text'],
-      }),
-    },
-    async (args) => ({ content: [{ type: 'text', text: `echo: ${(args as { text: string }).text}` }] }),
-  );
-  return server;
-}
-
 let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const handler = createMcpHandler(build);
-  const http = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === 'string') headers.set(name, value);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const response = await handler.fetch(
-      new Request(`http://127.0.0.1${req.url}`, { method: req.method!, headers, ...(body ? { body } : {}) }),
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  close = async () => {
-    await handler.close();
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  };
+  const server = await startEraEchoServer('era-http-fixture');
+  url = server.url;
+  close = server.close;
 });
 
 afterAll(() => close?.());

@@ -3,36 +3,14 @@
  * and `server` 2.4.0; the server's web-standard handler behind node:http): no session, every request self-describing
  * with `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`, and errors as 4xx with a JSON-RPC body.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectExchanges } from '../../src/trace/pairing.js';
 import type { TraceLine } from '../../src/trace/types.js';
+import { startEraEchoServer } from '../helpers/era2026.js';
 import { httpOf, messagesOf, type RecordingProxy, startRecording } from './helpers.js';
 
 const ERA = '2026-07-28';
-
-function build() {
-  const server = new McpServer(
-    { name: 'era-proxy-fixture', version: '1.0.0' },
-    { capabilities: { tools: {} } },
-  );
-  server.registerTool(
-    'echo',
-    {
-      description: 'Echo text back',
-      inputSchema: fromJsonSchema({
-        type: 'object',
-        properties: { text: { type: 'string' } },
-        required: ['text'],
-      }),
-    },
-    async (args) => ({ content: [{ type: 'text', text: `echo: ${(args as { text: string }).text}` }] }),
-  );
-  return server;
-}
 
 async function session(url: string) {
   const client = new Client(
@@ -51,7 +29,6 @@ async function session(url: string) {
 }
 
 describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
-  let server: Server;
   let close: () => Promise<void>;
   let serverUrl: string;
   let recording: RecordingProxy | undefined;
@@ -60,32 +37,10 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
   let lines: TraceLine[];
 
   beforeAll(async () => {
-    const handler = createMcpHandler(build);
-    server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (typeof value === 'string') headers.set(name, value);
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const response = await handler.fetch(
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: req.method!,
-          headers,
-          ...(body ? { body } : {}),
-        }),
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const server = await startEraEchoServer('era-proxy-fixture');
+    const url = server.url;
     serverUrl = url;
-    close = async () => {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    };
+    close = server.close;
     recording = await startRecording(url);
     direct = await session(url);
     proxied = await session(recording.proxy.url);

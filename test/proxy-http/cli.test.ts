@@ -2,7 +2,7 @@
  * `tapedeck record --upstream` as a user runs it: bad input is one line and exit 2; the built CLI listens, says
  * where on stderr, records, and on SIGTERM closes the trace with `producer_shutdown` and exits 0.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
@@ -48,11 +48,17 @@ describe('tapedeck record --upstream: bad input', () => {
     ],
     [
       ['--upstream', 'http://h/mcp', '--sse'],
-      /^tapedeck: --sse only applies with --upstream URL --stdio \(the listening proxy passes the client's headers through\)\n$/,
+      /^tapedeck: --sse only applies with --upstream URL --stdio \(the listening proxy serves whichever transport the client speaks\)\n$/,
     ],
     [
       ['--upstream', 'http://h/mcp', '--stdio', '--header', 'no colon'],
       /^tapedeck: --header .*no colon.*\n$/,
+    ],
+    [['--upstream', 'http://h/mcp', '--header', 'no colon'], /^tapedeck: --header .*no colon.*\n$/],
+    [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
+      ['--upstream', 'http://h/mcp', '--header', 'Authorization: Bearer ${TAPEDECK_TEST_UNSET_VAR}'],
+      /^tapedeck: --header Authorization: the environment variable TAPEDECK_TEST_UNSET_VAR is not set\n$/,
     ],
   ])('record %j exits 2 with one line', async (args, message) => {
     expect(await run(['record', ...args])).toBe(2);
@@ -178,7 +184,60 @@ describe('tapedeck record --upstream: the built CLI', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('the upstream asks for OAuth (a 401 Bearer challenge on /mcp)');
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
-      expect(warnings[0]).toContain("--stdio and --header 'Authorization: Bearer ${TOKEN}'");
+      expect(warnings[0]).toContain("give tapedeck one to send: --header 'Authorization: Bearer ${TOKEN}'");
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('sends the upstream a --header of its own, with its value from the environment and out of the trace', async () => {
+    const upstream = await startUpstream((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.headers.authorization !== 'Bearer from-env-0123456789') {
+          res.writeHead(401, { 'www-authenticate': 'Bearer' });
+          res.end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{}}');
+      });
+    });
+    try {
+      const file = join(io.dir, 'header.jsonl');
+      proxy = spawnTapedeck(
+        [
+          'record',
+          '--upstream',
+          `${upstream.origin}/mcp`,
+          '--listen',
+          '127.0.0.1:0',
+          '--file',
+          file,
+          '--header',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
+          'Authorization: Bearer ${MCP_TEST_TOKEN}',
+        ],
+        { env: { ...process.env, MCP_TEST_TOKEN: 'from-env-0123456789' } },
+      );
+      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
+      const [, url] = LISTENING.exec(proxy.stderrSoFar())!;
+      // The client sends no token, or the wrong one: the upstream gets tapedeck's.
+      for (const headers of [{}, { authorization: 'Bearer client-own' }]) {
+        const res = await fetch(url!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        });
+        expect(res.status).toBe(200);
+      }
+      proxy.child.kill('SIGTERM');
+      expect((await proxy.done).code).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain('from-env-0123456789');
+      expect(readTrace(file).find((l) => l.type === 'event' && l.name === 'listen')).toMatchObject({
+        adds: ['Authorization'],
+      });
     } finally {
       await upstream.close();
     }

@@ -7,7 +7,7 @@ import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
-import { HEADER_EXAMPLE } from './record-bridge.js';
+import { HEADER_EXAMPLE, parseHeaders } from './record-bridge.js';
 import { type LiveFlag, recordingSink } from './record-live.js';
 import { type RuleFlags, redactionFrom } from './redact.js';
 
@@ -16,6 +16,8 @@ export interface HttpRecordFlags {
   upstream?: URL;
   listen?: ListenAddress;
   allowHost?: string[];
+  /** `--header 'Name: value'`: sent to the upstream with every request, in place of a client's header of that name. */
+  header?: string[];
 }
 
 /** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
@@ -93,8 +95,9 @@ export const HTTP_RECORD_HELP =
   `  Clients then use http://${DEFAULT_LISTEN}/mcp (the upstream's path on the local listener). Everything else the\n` +
   '  server serves (OAuth metadata, /authorize, /token) passes through unchanged; credentials reach the server,\n' +
   '  never the trace. A client with a token keeps working, but an OAuth flow cannot complete through the proxy\n' +
-  '  (clients check the resource the server names against the URL they use): record such a server with --stdio\n' +
-  '  and a token in --header. The listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
+  '  (clients check the resource the server names against the URL they use): give tapedeck a token to send,\n' +
+  `  ${HEADER_EXAMPLE} (a \${VAR} reads the environment), and clients need none. The\n` +
+  '  listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
   '  --allow-host names more; binding another address with --listen warns: anyone who reaches it can use the\n' +
   '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +
   '  Ctrl-C (SIGINT) or SIGTERM stops it; open streams get a second to finish, then the trace is closed.';
@@ -126,6 +129,8 @@ export async function recordHttp(
     else hurry?.();
   });
   try {
+    // Checked (and ${VAR}s read) before anything starts; the values never reach the trace.
+    const headers = parseHeaders(options.header ?? []);
     const { config, compiled, redactor } = redactionFrom(options);
     const shown = shownUrl(upstream.href);
     const label =
@@ -147,6 +152,7 @@ export async function recordHttp(
         port: listen.port,
         allowHosts: options.allowHost ?? [],
         maxMessageBytes: options.maxMessageBytes,
+        headers,
         onNotice: (notice) => process.stderr.write(`tapedeck: warning: ${noticeText(notice)}\n`),
       });
     } catch (err) {
@@ -155,9 +161,13 @@ export async function recordHttp(
       throw err;
     }
     if (!isLoopback(proxy.host)) {
+      const credentials =
+        Object.keys(headers).length > 0
+          ? `the headers --header adds (${Object.keys(headers).join(', ')})`
+          : 'the credentials they send';
       process.stderr.write(
         `tapedeck: warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
-          'local or --allow-host Host header, and whoever gets through uses the upstream with the credentials they send\n',
+          `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}\n`,
       );
     }
     process.stderr.write(`tapedeck: recording ${proxy.url} → ${shown} (trace: ${path})\n`);
@@ -182,6 +192,6 @@ function noticeText(notice: ProxyNotice): string {
     `the upstream asks for OAuth (${why}): an MCP client that follows it checks the protected resource the ` +
     "upstream names against the URL it connected to, tapedeck's, and refuses it; and a token issued for " +
     "tapedeck's URL would not be accepted upstream. Give the client a token it already has (its Authorization " +
-    `header passes through), or record with --stdio and ${HEADER_EXAMPLE}`
+    `header passes through), or give tapedeck one to send: ${HEADER_EXAMPLE}`
   );
 }

@@ -39,7 +39,7 @@ export function registerRecord(program: Command): void {
         'with --upstream URL listen on HTTP and forward to a server reached over HTTP.',
     )
     .usage(
-      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [options]\n' +
+      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [--header <header>…] [options]\n' +
         '       tapedeck record --upstream <url> --stdio [--sse] [--header <header>…] [options]',
     )
     .argument('[command...]', 'the server command, after --')
@@ -110,9 +110,9 @@ export function registerRecord(program: Command): void {
           });
           return;
         }
-        if (options.sse === true || options.header !== undefined) {
+        if (options.sse === true) {
           throw usageError(
-            `${options.sse === true ? '--sse' : '--header'} only applies with --upstream URL --stdio (the listening proxy passes the client's headers through)`,
+            '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
           );
         }
         process.exitCode = await recordHttp(options, (label) => resolveTracePath(options, label));

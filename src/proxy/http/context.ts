@@ -17,6 +17,10 @@ export interface ForwardContext {
   active: Set<ActiveExchange>;
   /** How many bytes of a GET event stream may be held back waiting for its first (`endpoint`) event. */
   holdBytes: number;
+  /** Headers sent with every upstream request in place of the client's of the same names (name, value, …). */
+  addHeaders: readonly string[];
+  /** Their names, lower-case: the client's headers of these names are not forwarded. */
+  replacedHeaders: readonly string[];
   /** Tells the user, once per kind, of something about the upstream that needs them (see HttpProxyOptions). */
   notice(notice: ProxyNotice): void;
 }

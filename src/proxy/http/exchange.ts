@@ -75,8 +75,8 @@ export class ProxiedExchange implements ActiveExchange {
 
   start(): void {
     const { req, res, ctx } = this;
-    const headers = forwardableHeaders(req.rawHeaders);
-    headers.push('Host', ctx.upstream.host);
+    const headers = forwardableHeaders(req.rawHeaders, ctx.replacedHeaders);
+    headers.push('Host', ctx.upstream.host, ...ctx.addHeaders);
     const tls = ctx.upstream.protocol === 'https:';
     const upReq = (tls ? requestTls : request)({
       hostname: ctx.upstream.hostname.replace(/^\[|\]$/g, ''),

@@ -23,6 +23,11 @@ export interface HttpProxyOptions {
   maxMessageBytes?: number;
   /** How long `close()` lets open exchanges finish before it cuts them short. */
   shutdownGraceMs?: number;
+  /**
+   * Headers to send the upstream with every request, in place of any the client sent under those names: a token
+   * the proxy adds, so clients need none. They are not recorded (the trace keeps what the client sent).
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Told once per kind of what the user should know and no client will say (see ProxyNotice). */
   onNotice?: (notice: ProxyNotice) => void;
 }
@@ -90,6 +95,8 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     mcpPaths: new Set([upstream.pathname]),
     active: new Set<ActiveExchange>(),
     holdBytes: HTTP_PROXY_DEFAULTS.holdBytes,
+    addHeaders: Object.entries(options.headers ?? {}).flat(),
+    replacedHeaders: Object.keys(options.headers ?? {}).map((name) => name.toLowerCase()),
     notice: (notice) => {
       if (noticed.has(notice.kind)) return;
       noticed.add(notice.kind);
@@ -106,7 +113,13 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const shownHost = connectTo.includes(':') ? `[${connectTo}]` : connectTo;
   const url = `http://${shownHost}:${address.port}${upstream.pathname}`;
-  recorder.event('listen', { url, upstream: ctx.upstreamShown });
+  const added = Object.keys(options.headers ?? {});
+  // The names of the headers the proxy adds, never their values.
+  recorder.event('listen', {
+    url,
+    upstream: ctx.upstreamShown,
+    ...(added.length > 0 ? { adds: added } : {}),
+  });
 
   let closing: Promise<void> | undefined;
   let hurry: () => void = () => {};

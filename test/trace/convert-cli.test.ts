@@ -123,8 +123,8 @@ describe('tapedeck convert', () => {
   });
 
   it('fails with a usage error (exit 2) naming a bad --to and the valid ones, before reading anything', async () => {
-    expect(await run(['convert', join(io.dir, 'missing.jsonl'), '--to', 'har'])).toBe(2);
-    expect(io.stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter; got 'har'\n");
+    expect(await run(['convert', join(io.dir, 'missing.jsonl'), '--to', 'pcap'])).toBe(2);
+    expect(io.stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter, har; got 'pcap'\n");
   });
 
   it('fails with a usage error when --to is missing', async () => {

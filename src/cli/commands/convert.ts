@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { toHar } from '../../trace/export/har.js';
 import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
@@ -8,7 +9,7 @@ import type { TraceDiagnostic } from '../../trace/reader.js';
 import { EXIT, usageError } from '../errors.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
-export const CONVERT_TARGETS = ['tapedeck', 'mcporter'] as const;
+export const CONVERT_TARGETS = ['tapedeck', 'mcporter', 'har'] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
 
 interface ConvertOptions {
@@ -18,7 +19,7 @@ interface ConvertOptions {
 }
 
 /**
- * `tapedeck convert <in> --to tapedeck|mcporter [-o OUT] [--strict]`: reads any trace format tapedeck knows
+ * `tapedeck convert <in> --to tapedeck|mcporter|har [-o OUT] [--strict]`: reads any trace format tapedeck knows
  * (tapedeck/mcp-tape JSONL with rotated segments stitched, mcporter NDJSON, shack trajectory JSON, HTTP exchanges
  * JSON) and writes it as the target format, to stdout or to a private file (0600, new folders 0700).
  *
@@ -39,7 +40,8 @@ export function registerConvert(program: Command): void {
       'after',
       '\nExamples:\n' +
         '  tapedeck convert ~/.mcporter/recordings/session.ndjson --to tapedeck -o session.jsonl\n' +
-        '  tapedeck convert traces/run.jsonl --to mcporter > run.ndjson\n\n' +
+        '  tapedeck convert traces/run.jsonl --to mcporter > run.ndjson\n' +
+        '  tapedeck convert traces/remote.jsonl --to har -o remote.har   (an HTTP recording, for browser dev tools)\n\n' +
         'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
         'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
     )
@@ -64,9 +66,11 @@ async function convert(input: string, options: ConvertOptions): Promise<number> 
   const chunks =
     target === 'tapedeck'
       ? toTapedeck(trace)
-      : toMcporter(trace, {
-          onDropped: (_entry, reason) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1),
-        });
+      : target === 'har'
+        ? [await toHar(trace, input)]
+        : toMcporter(trace, {
+            onDropped: (_entry, reason) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1),
+          });
   if (options.out === undefined) await writeStdout(chunks);
   else await writePrivateFile(options.out, chunks);
   for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
@@ -83,7 +87,7 @@ function parseTarget(value: string): ConvertTarget {
 }
 
 /** Writes with backpressure, so converting a multi-GB trace into a slow pipe does not buffer it all. */
-async function writeStdout(chunks: AsyncIterable<string>): Promise<void> {
+async function writeStdout(chunks: AsyncIterable<string> | Iterable<string>): Promise<void> {
   let failure: NodeJS.ErrnoException | undefined;
   const onError = (err: NodeJS.ErrnoException) => {
     failure = err;

@@ -1,0 +1,123 @@
+/**
+ * `convert --to har`: an HTTP recording (made here by the recording proxy in front of a hand-written upstream with
+ * a JSON answer and an event-stream answer) as HAR 1.2, with heads as recorded (credentials redacted) and bodies
+ * rebuilt from the messages of each exchange.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { TapedeckError } from '../../src/errors.js';
+import { encodeLine } from '../../src/trace/encode.js';
+import { toHar } from '../../src/trace/export/har.js';
+import type { TraceEntry } from '../../src/trace/import/opened.js';
+import type { MetaLine, RecordLine, TraceLine } from '../../src/trace/types.js';
+import { useCliHarness } from '../helpers/cli.js';
+import { startRecording, startUpstream } from '../proxy-http/helpers.js';
+
+const SECRET = 'sk-har0123456789abcdefghijklmnop';
+const io = useCliHarness('tapedeck-har-');
+
+/** A trace as toHar reads it, from recorded lines (the first is the meta line). */
+function traceOf(lines: TraceLine[]) {
+  const [meta, ...rest] = lines;
+  return {
+    meta: meta as MetaLine,
+    async *lines(): AsyncGenerator<TraceEntry> {
+      for (const line of rest) yield { line: line as RecordLine, file: 'trace.jsonl', lineNo: 0, segment: 0 };
+    },
+  };
+}
+
+describe('HAR export', () => {
+  let lines: TraceLine[];
+  let upstreamUrl: string;
+
+  beforeAll(async () => {
+    const upstream = await startUpstream((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
+        if (body.method === 'ping') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(
+          'id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n',
+        );
+        res.end(`id: e2\ndata: {"jsonrpc":"2.0","id":${body.id},"result":{"content":[]}}\n\n`);
+      });
+    });
+    upstreamUrl = `${upstream.origin}/mcp`;
+    const recording = await startRecording(upstreamUrl);
+    const post = (body: string) =>
+      fetch(recording.proxy.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${SECRET}`,
+        },
+        body,
+      }).then((r) => r.text());
+    await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    await post(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":1}}}',
+    );
+    await recording.stop();
+    await upstream.close();
+    lines = recording.sink.lines;
+  });
+
+  it('writes one HAR 1.2 entry per HTTP exchange, heads as recorded and bodies rebuilt', async () => {
+    const har = JSON.parse(await toHar(traceOf(lines)));
+    expect(har.log).toMatchObject({ version: '1.2', creator: { name: 'tapedeck' }, pages: [] });
+    const [ping, call] = har.log.entries;
+    expect(har.log.entries).toHaveLength(2);
+    expect(ping.request).toMatchObject({ method: 'POST', url: upstreamUrl, httpVersion: 'HTTP/1.1' });
+    expect(JSON.parse(ping.request.postData.text)).toEqual({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(ping.request.postData.mimeType).toBe('application/json');
+    expect(ping.response).toMatchObject({ status: 200, content: { mimeType: 'application/json' } });
+    expect(JSON.parse(ping.response.content.text)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(ping.response.content.size).toBe(ping.response.content.text.length);
+    // Credentials stay as the trace has them: redacted.
+    const auth = ping.request.headers.find((h: { name: string }) => h.name === 'authorization');
+    expect(auth.value).toMatch(/^\[REDACTED/);
+    expect(JSON.stringify(har)).not.toContain(SECRET);
+
+    expect(call.response.content.mimeType).toBe('text/event-stream');
+    expect(call.response.content.text).toBe(
+      'id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n' +
+        'id: e2\ndata: {"jsonrpc":"2.0","id":2,"result":{"content":[]}}\n\n',
+    );
+    for (const entry of har.log.entries) {
+      expect(entry.timings.wait).toBeGreaterThanOrEqual(0);
+      expect(entry.time).toBe(entry.timings.wait + entry.timings.receive);
+      expect(Date.parse(entry.startedDateTime)).not.toBeNaN();
+    }
+  });
+
+  it('refuses a trace with no HTTP exchanges, naming it', async () => {
+    const meta: MetaLine = { v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'stdio' };
+    const stdio: TraceLine[] = [
+      meta,
+      { t: '2026-01-01T00:00:00.001Z', seq: 1, dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } },
+    ];
+    await expect(toHar(traceOf(stdio), 'stdio.jsonl')).rejects.toThrow(TapedeckError);
+    await expect(toHar(traceOf(stdio), 'stdio.jsonl')).rejects.toThrow(
+      /^stdio\.jsonl holds no HTTP exchanges/,
+    );
+  });
+
+  it('is what convert --to har writes, to a private file', async () => {
+    const trace = join(io.dir, 'remote.jsonl');
+    writeFileSync(trace, lines.map((line) => encodeLine(line)).join(''));
+    const out = join(io.dir, 'remote.har');
+    expect(await run(['convert', trace, '--to', 'har', '-o', out])).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(out, 'utf8')).log.entries).toHaveLength(2);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `convert --to har`: an HTTP recording (made here by the recording proxy in front of a hand-written upstream with
  * a JSON answer and an event-stream answer) as HAR 1.2, with heads as recorded (credentials redacted) and bodies
- * rebuilt from the messages of each exchange.
+ * rebuilt from the messages of each exchange; and HAR read back (a browser's developer tools save it) as a trace.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { TapedeckError } from '../../src/errors.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import { toHar } from '../../src/trace/export/har.js';
 import type { TraceEntry } from '../../src/trace/import/opened.js';
+import { loadTrace } from '../../src/trace/io.js';
 import type { MetaLine, RecordLine, TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { startRecording, startUpstream } from '../proxy-http/helpers.js';
@@ -119,5 +120,78 @@ describe('HAR export', () => {
     expect(await run(['convert', trace, '--to', 'har', '-o', out])).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(out, 'utf8')).log.entries).toHaveLength(2);
+  });
+
+  it('reads its own HAR back: the same messages, in the same order', async () => {
+    const file = join(io.dir, 'round.har');
+    writeFileSync(file, await toHar(traceOf(lines)));
+    const back = await loadTrace(file);
+    expect(back.format).toBe('har');
+    expect(back.meta).toMatchObject({ transport: 'http', importedFrom: 'har' });
+    const messages = (all: TraceLine[]) =>
+      all.filter((l) => l.type === undefined && 'raw' in l).map((l) => [l.dir, (l as { raw: unknown }).raw]);
+    expect(messages(back.entries.map((e) => e.line))).toEqual(messages(lines));
+  });
+
+  it('reads a browser HAR: keeps the JSON-RPC entries, decodes base64 bodies, leaves the rest out with a warning', async () => {
+    const at = '2026-03-01T10:00:00.000Z';
+    const body = '{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}';
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        entries: [
+          {
+            startedDateTime: at,
+            request: { method: 'GET', url: 'http://127.0.0.1:6274/logo.png', headers: [] },
+            response: {
+              status: 200,
+              headers: [{ name: 'Content-Type', value: 'image/png' }],
+              content: { mimeType: 'image/png', text: 'iVBOR', encoding: 'base64' },
+            },
+          },
+          {
+            startedDateTime: '2026-03-01T10:00:01.500Z',
+            request: {
+              method: 'POST',
+              url: 'http://127.0.0.1:6277/mcp',
+              headers: [{ name: 'Content-Type', value: 'application/json' }],
+              postData: {
+                mimeType: 'application/json',
+                text: '{"jsonrpc":"2.0","id":7,"method":"tools/list"}',
+              },
+            },
+            response: {
+              status: 200,
+              headers: [{ name: 'Content-Type', value: 'application/json' }],
+              content: {
+                mimeType: 'application/json',
+                text: Buffer.from(body).toString('base64'),
+                encoding: 'base64',
+              },
+            },
+          },
+        ],
+      },
+    };
+    const file = join(io.dir, 'browser.har');
+    writeFileSync(file, JSON.stringify(har));
+    const back = await loadTrace(file);
+    expect(back.diagnostics.map((d) => d.message)).toEqual([
+      `${file}: 1 HAR entry carries no JSON-RPC; left out`,
+    ]);
+    const records = back.entries.map((e) => e.line).filter((l) => l.type !== 'end');
+    expect(records.map((l) => l.type ?? `message ${l.dir}`)).toEqual([
+      'http',
+      'message in',
+      'http',
+      'message out',
+    ]);
+    expect(records[0]).toMatchObject({
+      method: 'POST',
+      url: 'http://127.0.0.1:6277/mcp',
+      t: '2026-03-01T10:00:01.500Z',
+    });
+    expect(records[3]).toMatchObject({ raw: JSON.parse(body) });
   });
 });

@@ -31,7 +31,7 @@ export function registerConvert(program: Command): void {
     .description('Convert a trace to another format (the input format is detected from its content).')
     .argument(
       '<in>',
-      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON, HTTP exchanges JSON',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON, HTTP exchanges JSON, HAR',
     )
     .requiredOption('--to <format>', `output format: ${CONVERT_TARGETS.join(' | ')}`)
     .option('-o, --out <file>', 'write to this file (mode 0600, new folders 0700) instead of stdout')

@@ -100,7 +100,7 @@ export function registerDiff(program: Command): void {
     )
     .argument(
       '<a>',
-      'the first trace: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+      'the first trace: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
     .argument('<b>', 'the second trace, compared with the first')
     .option(

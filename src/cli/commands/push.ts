@@ -42,7 +42,7 @@ export function registerPush(program: Command): void {
     .description('Upload a trace to a collector (after a secret scan) and print a read-only share link.')
     .argument(
       '<trace>',
-      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON, HAR',
     )
     .option('--to <url>', `the collector (default ${DEFAULT_COLLECTOR_URL})`, DEFAULT_COLLECTOR_URL)
     .option(

@@ -118,7 +118,7 @@ export function registerRedact(program: Command): void {
     )
     .argument(
       '<trace>',
-      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON, HAR',
     )
     .option('-o, --out <file>', 'write to this file (mode 0600, new folders 0700) instead of stdout')
     .option(

@@ -31,7 +31,7 @@ export function registerScan(program: Command): void {
     .description('Report what in a trace still looks like a secret; exits 1 when anything is found.')
     .argument(
       '<trace>',
-      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON',
+      'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON, HAR',
     )
     .option('--json', 'print the findings as JSON ("version": 1)');
   addRuleFlags(command, { mode: false })

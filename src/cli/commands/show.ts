@@ -89,7 +89,7 @@ export function registerShow(program: Command): void {
     .description('Print a trace as a timeline: every message with its time, direction, latency and errors.')
     .argument(
       '<trace>',
-      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
     .option('--raw', 'print the trace lines as JSONL instead of a timeline')
     .option(

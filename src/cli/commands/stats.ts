@@ -72,7 +72,7 @@ export function registerStats(program: Command): void {
     )
     .argument(
       '<trace>',
-      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON or HTTP exchanges JSON',
+      'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
     .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)')
     .addHelpText(

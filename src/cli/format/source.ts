@@ -41,7 +41,10 @@ export async function openSource(path: string, options: SourceOptions = {}): Pro
   const trace = await openTrace(path, diagnostics);
   const follow = options.follow;
   const lines =
-    follow === undefined || trace.format === 'shack' || trace.format === 'http-exchanges'
+    follow === undefined ||
+    trace.format === 'shack' ||
+    trace.format === 'http-exchanges' ||
+    trace.format === 'har'
       ? readOnce(trace)
       : followLines(path, trace, follow, options.onDiagnostic);
   return { format: trace.format, meta: trace.meta, lines };

@@ -1,4 +1,5 @@
 import { decodeValue, isRecord } from '../decode.js';
+import { isHar } from './har.js';
 import { isHttpExchanges } from './http-exchanges.js';
 import { isMcporterRecord } from './mcporter.js';
 import { isShackDocument } from './shack.js';
@@ -57,8 +58,9 @@ export function detectLineFormat(
 }
 
 /** Recognizes a whole parsed JSON document. */
-export function detectDocumentFormat(doc: unknown): 'shack' | 'http-exchanges' | undefined {
+export function detectDocumentFormat(doc: unknown): 'shack' | 'http-exchanges' | 'har' | undefined {
   if (isHttpExchanges(doc)) return 'http-exchanges';
+  if (isHar(doc)) return 'har';
   if (isShackDocument(doc)) return 'shack';
   return undefined;
 }
@@ -66,7 +68,8 @@ export function detectDocumentFormat(doc: unknown): 'shack' | 'http-exchanges' |
 /** The one-line list of what openTrace reads, for "unknown format" errors. */
 export const EXPECTED_FORMATS =
   'tapedeck/mcp-tape JSONL (meta line first), mcporter NDJSON (JSON-RPC lines with _meta {dir, server, ts}), ' +
-  'a shack-session-replay trajectory JSON ({name, events: [{request, response}]}) or an HTTP exchanges JSON array';
+  'a shack-session-replay trajectory JSON ({name, events: [{request, response}]}), an HTTP exchanges JSON array ' +
+  'or a HAR file';
 
 function parse(text: string): unknown {
   try {

@@ -38,7 +38,8 @@ export function httpExchangesToTrace(
   log: DiagnosticLog,
 ): { meta: MetaLine; entries: TraceEntry[] } {
   const epoch = new Date(0).toISOString();
-  const times = doc.map((x) => dateOf(x.responseHeaders));
+  // A capture that says when each exchange started (a HAR file does) is timed by that, else by `date` headers.
+  const times = doc.map((x) => (typeof x.startedAt === 'string' ? x.startedAt : dateOf(x.responseHeaders)));
   const startedAt = times.find((t) => t !== undefined) ?? epoch;
   const meta: MetaLine = {
     v: 1,

@@ -4,6 +4,7 @@ import type { TraceSegment } from '../segments.js';
 import type { MetaLine } from '../types.js';
 import { detectDocumentFormat, detectHead, EXPECTED_FORMATS, HEAD_LINES } from './detect.js';
 import { readWholeText, type TraceFiles } from './files.js';
+import { harToTrace, isHar } from './har.js';
 import { httpExchangesToTrace } from './http-exchanges.js';
 import { mcporterEntries, mcporterMeta, scanMcporter } from './mcporter.js';
 import { nativeBatches, openNative } from './native.js';
@@ -44,7 +45,7 @@ export async function openTraceWith(
     }
     if (format === undefined)
       throw unknownFormat(path, head.length === 0 ? 'is empty' : 'is in no format tapedeck reads');
-  } else if (format === 'shack' || format === 'http-exchanges') {
+  } else if (format === 'shack' || format === 'http-exchanges' || format === 'har') {
     document = await readDocument(files, path, options.maxDocumentBytes);
     if (document === undefined) throw unknownFormat(path, `is not valid JSON, so not ${format}`);
   }
@@ -72,11 +73,14 @@ export async function openTraceWith(
       );
     }
     case 'shack':
-    case 'http-exchanges': {
+    case 'http-exchanges':
+    case 'har': {
       const { meta, entries } =
         format === 'shack'
           ? shackToTrace(document, path, log)
-          : httpExchangesToTrace(asArray(document, path), path, log);
+          : format === 'har'
+            ? harToTrace(asHar(document, path), path, log)
+            : httpExchangesToTrace(asArray(document, path), path, log);
       return opened(path, format, meta, [{ file: path, segment: 0, meta }], log, newPass, () =>
         fromArray(entries),
       );
@@ -176,6 +180,14 @@ function asArray(document: unknown, path: string): Record<string, unknown>[] {
   throw new TapedeckError(
     'unknown_format',
     `${path} is not an HTTP exchanges file: expected a JSON array of exchanges`,
+  );
+}
+
+function asHar(document: unknown, path: string): { log: { entries: unknown[] } } {
+  if (isHar(document)) return document;
+  throw new TapedeckError(
+    'unknown_format',
+    `${path} is not a HAR file: expected {"log": {"entries": [...]}}`,
   );
 }
 

@@ -10,7 +10,7 @@ import type { EndLine, MetaLine, RecordLine } from '../types.js';
  * - `shack`: a shack-session-replay trajectory JSON document;
  * - `http-exchanges`: a JSON array of HTTP request/response exchanges (method, headers, bodies, status).
  */
-export type TraceFormat = 'tapedeck' | 'mcp-tape' | 'mcporter' | 'shack' | 'http-exchanges';
+export type TraceFormat = 'tapedeck' | 'mcp-tape' | 'mcporter' | 'shack' | 'http-exchanges' | 'har';
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'tapedeck',
@@ -18,6 +18,7 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
   'mcporter',
   'shack',
   'http-exchanges',
+  'har',
 ];
 
 /** One line of an opened trace with where it came from. */

@@ -170,6 +170,13 @@ describe('HAR export', () => {
                 encoding: 'base64',
               },
             },
+            timings: { send: 1, wait: 25, receive: 2 },
+          },
+          {
+            // No JSON-RPC in it, but the MCP endpoint's: the session's end belongs to the trace.
+            startedDateTime: '2026-03-01T10:00:02.000Z',
+            request: { method: 'DELETE', url: 'http://127.0.0.1:6277/mcp', headers: [] },
+            response: { status: 200, headers: [], content: { mimeType: '', text: '' } },
           },
         ],
       },
@@ -186,12 +193,17 @@ describe('HAR export', () => {
       'message in',
       'http',
       'message out',
+      'http',
+      'http',
     ]);
     expect(records[0]).toMatchObject({
       method: 'POST',
       url: 'http://127.0.0.1:6277/mcp',
       t: '2026-03-01T10:00:01.500Z',
     });
+    // The answer at the end of the entry's wait.
+    expect(records[2]).toMatchObject({ status: 200, t: '2026-03-01T10:00:01.525Z' });
     expect(records[3]).toMatchObject({ raw: JSON.parse(body) });
+    expect(records[4]).toMatchObject({ method: 'DELETE' });
   });
 });

@@ -26,12 +26,14 @@ export function harToTrace(
   file: string,
   log: DiagnosticLog,
 ): { meta: MetaLine; entries: TraceEntry[] } {
+  const all = doc.log.entries.map((entry) => (isRecord(entry) ? exchangeOf(entry) : undefined));
+  // An MCP endpoint's other requests (the session's DELETE, a GET stream) carry no JSON-RPC but belong too.
+  const endpoints = new Set(all.flatMap((x) => (x?.rpc ? [endpointOf(x.exchange.url)] : [])));
   const exchanges: Record<string, unknown>[] = [];
   let skipped = 0;
-  for (const entry of doc.log.entries) {
-    const exchange = isRecord(entry) ? exchangeOf(entry) : undefined;
-    if (exchange === undefined) skipped++;
-    else exchanges.push(exchange);
+  for (const x of all) {
+    if (x !== undefined && (x.rpc || endpoints.has(endpointOf(x.exchange.url)))) exchanges.push(x.exchange);
+    else skipped++;
   }
   if (skipped > 0) {
     log.report(
@@ -46,8 +48,13 @@ export function harToTrace(
   return { meta: { ...meta, importedFrom: 'har' }, entries };
 }
 
-/** One HAR entry as an HTTP exchange capture, or undefined when neither body is JSON-RPC. */
-function exchangeOf(entry: Record<string, unknown>): Record<string, unknown> | undefined {
+/** The URL without its query, or '' for none. */
+function endpointOf(url: unknown): string {
+  return typeof url === 'string' ? url.split('?', 1)[0]! : '';
+}
+
+/** One HAR entry as an HTTP exchange capture, and whether it carries JSON-RPC (or an event stream). */
+function exchangeOf(entry: Record<string, unknown>): { exchange: Record<string, unknown>; rpc: boolean } {
   const request = isRecord(entry.request) ? entry.request : {};
   const response = isRecord(entry.response) ? entry.response : {};
   const postData = isRecord(request.postData) ? request.postData : {};
@@ -56,10 +63,14 @@ function exchangeOf(entry: Record<string, unknown>): Record<string, unknown> | u
   const responseBody = bodyText(content);
   const responseHeaders = headerObject(response.headers);
   const type = String(responseHeaders['content-type'] ?? content.mimeType ?? '');
-  const rpc = (text: string | undefined) => text?.includes('"jsonrpc"') === true;
-  if (!rpc(requestBody) && !rpc(responseBody) && !type.includes('text/event-stream')) return undefined;
-  const time = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : Number.NaN;
-  return {
+  const carries = (text: string | undefined) => text?.includes('"jsonrpc"') === true;
+  const rpc = carries(requestBody) || carries(responseBody) || type.includes('text/event-stream');
+  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : Number.NaN;
+  const timings = isRecord(entry.timings) ? entry.timings : {};
+  // The answer's head came after the wait (the whole time when the timings say nothing).
+  const wait = typeof timings.wait === 'number' && timings.wait >= 0 ? timings.wait : entry.time;
+  const answered = typeof wait === 'number' && wait >= 0 ? started + wait : Number.NaN;
+  const exchange = {
     method: typeof request.method === 'string' ? request.method : 'GET',
     ...(typeof request.url === 'string' ? { url: request.url } : {}),
     requestHeaders: headerObject(request.headers),
@@ -67,8 +78,10 @@ function exchangeOf(entry: Record<string, unknown>): Record<string, unknown> | u
     ...(typeof response.status === 'number' ? { status: response.status } : {}),
     responseHeaders,
     responseBody,
-    ...(Number.isNaN(time) ? {} : { startedAt: new Date(time).toISOString() }),
+    ...(Number.isNaN(started) ? {} : { startedAt: new Date(started).toISOString() }),
+    ...(Number.isNaN(answered) ? {} : { answeredAt: new Date(answered).toISOString() }),
   };
+  return { exchange, rpc };
 }
 
 /** A response body as text: HAR may hold it base64-encoded. */

@@ -80,6 +80,8 @@ export function httpExchangesToTrace(
       );
       counts[part.json ? 'in' : 'text']++;
     }
+    // A capture that says when the answer came (a HAR file's timings) is timed by that from here on.
+    if (typeof x.answeredAt === 'string' && x.answeredAt > t) t = x.answeredAt;
     const response: HttpLine = {
       t,
       seq: ++seq,

@@ -98,6 +98,31 @@ describe('tapedeck record --upstream: the built CLI', () => {
     proxy = undefined;
   });
 
+  /** `tapedeck record --upstream URL --listen 127.0.0.1:0 --file FILE …`, once it says where it listens. */
+  async function startCli(upstream: string, file: string, extra: string[] = [], env = process.env) {
+    proxy = spawnTapedeck(
+      ['record', '--upstream', upstream, '--listen', '127.0.0.1:0', '--file', file, ...extra],
+      {
+        env,
+      },
+    );
+    await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
+    const [, url, , shown, tracePath] = LISTENING.exec(proxy.stderrSoFar())!;
+    return { run: proxy, url: url!, shown, tracePath };
+  }
+
+  /** A JSON-RPC ping POSTed to the proxy. */
+  const ping = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
+
   it('prints where it listens, records an exchange, and ends the trace on SIGTERM', async () => {
     const upstream = await startUpstream((req, res) => {
       req.resume();
@@ -108,27 +133,16 @@ describe('tapedeck record --upstream: the built CLI', () => {
     });
     try {
       const file = join(io.dir, 'cli.jsonl');
-      proxy = spawnTapedeck([
-        'record',
-        '--upstream',
+      const { run, url, shown, tracePath } = await startCli(
         `${upstream.origin}/mcp?token=s3cr3t-value`,
-        '--listen',
-        '127.0.0.1:0',
-        '--file',
         file,
-      ]);
-      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
-      const [, url, , shown, tracePath] = LISTENING.exec(proxy.stderrSoFar())!;
+      );
       expect(shown).toBe(`${upstream.origin}/mcp?token=[REDACTED:url-query]`);
       expect(tracePath).toBe(file);
-      const res = await fetch(url!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-      });
+      const res = await ping(url);
       expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-      proxy.child.kill('SIGTERM');
-      const exit = await proxy.done;
+      run.child.kill('SIGTERM');
+      const exit = await run.done;
       expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
       const lines = readTrace(file);
       expect(lines[0]).toMatchObject({
@@ -159,27 +173,10 @@ describe('tapedeck record --upstream: the built CLI', () => {
       });
     });
     try {
-      proxy = spawnTapedeck([
-        'record',
-        '--upstream',
-        `${upstream.origin}/mcp`,
-        '--listen',
-        '127.0.0.1:0',
-        '--file',
-        join(io.dir, 'oauth.jsonl'),
-      ]);
-      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
-      const [, url] = LISTENING.exec(proxy.stderrSoFar())!;
-      for (let i = 0; i < 2; i++) {
-        const res = await fetch(url!, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-        });
-        expect(res.status).toBe(401);
-      }
-      proxy.child.kill('SIGTERM');
-      const exit = await proxy.done;
+      const { run, url } = await startCli(`${upstream.origin}/mcp`, join(io.dir, 'oauth.jsonl'));
+      for (let i = 0; i < 2; i++) expect((await ping(url)).status).toBe(401);
+      run.child.kill('SIGTERM');
+      const exit = await run.done;
       const warnings = exit.stderr.split('\n').filter((line) => line.startsWith('tapedeck: warning: '));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('the upstream asks for OAuth (a 401 Bearer challenge on /mcp)');
@@ -205,34 +202,18 @@ describe('tapedeck record --upstream: the built CLI', () => {
     });
     try {
       const file = join(io.dir, 'header.jsonl');
-      proxy = spawnTapedeck(
-        [
-          'record',
-          '--upstream',
-          `${upstream.origin}/mcp`,
-          '--listen',
-          '127.0.0.1:0',
-          '--file',
-          file,
-          '--header',
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
-          'Authorization: Bearer ${MCP_TEST_TOKEN}',
-        ],
-        { env: { ...process.env, MCP_TEST_TOKEN: 'from-env-0123456789' } },
+      const { run, url } = await startCli(
+        `${upstream.origin}/mcp`,
+        file,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
+        ['--header', 'Authorization: Bearer ${MCP_TEST_TOKEN}'],
+        { ...process.env, MCP_TEST_TOKEN: 'from-env-0123456789' },
       );
-      await waitFor(() => LISTENING.test(proxy!.stderrSoFar()), 10_000, 'the listening line');
-      const [, url] = LISTENING.exec(proxy.stderrSoFar())!;
       // The client sends no token, or the wrong one: the upstream gets tapedeck's.
-      for (const headers of [{}, { authorization: 'Bearer client-own' }]) {
-        const res = await fetch(url!, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-        });
-        expect(res.status).toBe(200);
-      }
-      proxy.child.kill('SIGTERM');
-      expect((await proxy.done).code).toBe(0);
+      expect((await ping(url)).status).toBe(200);
+      expect((await ping(url, { authorization: 'Bearer client-own' })).status).toBe(200);
+      run.child.kill('SIGTERM');
+      expect((await run.done).code).toBe(0);
       const text = readFileSync(file, 'utf8');
       expect(text).not.toContain('from-env-0123456789');
       expect(readTrace(file).find((l) => l.type === 'event' && l.name === 'listen')).toMatchObject({

@@ -56,6 +56,10 @@ describe('tapedeck record --upstream: bad input', () => {
     ],
     [['--upstream', 'http://h/mcp', '--header', 'no colon'], /^tapedeck: --header .*no colon.*\n$/],
     [
+      ['--upstream', 'http://h/mcp', '--header', 'Host: elsewhere.example'],
+      /^tapedeck: --header Host cannot be set: each request sets it itself; give headers such as Authorization\n$/,
+    ],
+    [
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
       ['--upstream', 'http://h/mcp', '--header', 'Authorization: Bearer ${TAPEDECK_TEST_UNSET_VAR}'],
       /^tapedeck: --header Authorization: the environment variable TAPEDECK_TEST_UNSET_VAR is not set\n$/,

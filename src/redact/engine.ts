@@ -202,7 +202,15 @@ export interface RedactorOptions extends CompileOptions {
  */
 export function createRedactor(config: RedactConfig, options: RedactorOptions = {}): Redactor {
   const compiled = compile(config, options.hasher === undefined ? {} : { hasher: options.hasher });
-  const { onError } = options;
+  return redactorOf(compiled, options.onError);
+}
+
+/**
+ * {@link createRedactor} for rules already compiled (a caller that also needs the compiled rules compiles once).
+ *
+ * @example const compiled = compile(config); const redact = redactorOf(compiled, (err) => console.warn(err));
+ */
+export function redactorOf(compiled: CompiledRules, onError?: (err: unknown) => void): Redactor {
   return <L extends TraceLine>(line: L): L => {
     try {
       return redactLine(line, compiled);

@@ -1,7 +1,7 @@
 import type { Redactor } from '../sink/sink.js';
 import { type CompiledRules, compile, summarize } from './compile.js';
 import { loadRedactConfig, type RedactEnvironment, type RedactFlags } from './config.js';
-import { createRedactor } from './engine.js';
+import { redactorOf } from './engine.js';
 import { createKeyedHasher, loadRedactKey } from './key-store.js';
 import type { RedactConfig, RedactionSummary, RedactRule } from './types.js';
 
@@ -48,14 +48,6 @@ export function loadRedaction(options: RedactionOptions = {}): Redaction {
   );
   const config: RedactConfig = { ...loaded, rules: [...loaded.rules, ...(options.rules ?? [])] };
   const hasher = config.mode === 'hash' ? createKeyedHasher(loadRedactKey(where.env)) : undefined;
-  const onError = options.onError;
-  return {
-    config,
-    compiled: compile(config, hasher !== undefined ? { hasher } : {}),
-    redactor: createRedactor(config, {
-      ...(hasher !== undefined ? { hasher } : {}),
-      ...(onError !== undefined ? { onError } : {}),
-    }),
-    summary: summarize(config),
-  };
+  const compiled = compile(config, hasher !== undefined ? { hasher } : {});
+  return { config, compiled, redactor: redactorOf(compiled, options.onError), summary: summarize(config) };
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ProxyNotice } from '../../proxy/http/context.js';
+import { isConnectionHeader } from '../../proxy/http/headers.js';
 import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
@@ -102,17 +103,6 @@ export const HTTP_RECORD_HELP =
   '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +
   '  Ctrl-C (SIGINT) or SIGTERM stops it; open streams get a second to finish, then the trace is closed.';
 
-/** Headers that describe a request's own connection and framing: never taken from --header. */
-const FRAMING_HEADERS = new Set([
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'te',
-  'upgrade',
-]);
-
 /** Whether an address only this machine can reach. */
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
@@ -142,7 +132,7 @@ export async function recordHttp(
   try {
     // Checked (and ${VAR}s read) before anything starts; the values never reach the trace.
     const headers = parseHeaders(options.header ?? []);
-    const framing = Object.keys(headers).find((name) => FRAMING_HEADERS.has(name.toLowerCase()));
+    const framing = Object.keys(headers).find(isConnectionHeader);
     if (framing !== undefined) {
       throw usageError(
         `--header ${framing} cannot be set: each request sets it itself; give headers such as Authorization`,

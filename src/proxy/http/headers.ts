@@ -21,6 +21,17 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
+ * Whether a header describes one connection or a message's framing (hop-by-hop, or its length): a proxy sets
+ * these itself, so they are never taken from elsewhere.
+ *
+ * @example isConnectionHeader('Host') // → true
+ */
+export function isConnectionHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return HOP_BY_HOP.has(lower) || lower === 'content-length';
+}
+
+/**
  * The headers to forward, from a message's raw header list (`rawHeaders`: name, value, name, value …): names
  * keep their case and order, repeats stay repeats; hop-by-hop headers and those the `Connection` header names are
  * left out. Returns a flat list in the same shape, which node:http accepts as is.

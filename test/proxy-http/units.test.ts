@@ -9,6 +9,7 @@ import { parseListen } from '../../src/cli/commands/record-http.js';
 import { EndpointHold, rewriteEndpoint } from '../../src/proxy/http/endpoint.js';
 import { allowedHosts, checkLocalRequest } from '../../src/proxy/http/guard.js';
 import { forwardableHeaders, traceHeaders } from '../../src/proxy/http/headers.js';
+import { RecordQueue } from '../../src/proxy/http/later.js';
 import { HttpRecorder } from '../../src/proxy/http/recorder.js';
 import { shownUrl, upstreamPath } from '../../src/proxy/http/url.js';
 import { MemorySink } from '../../src/sink/memory.js';
@@ -158,5 +159,55 @@ describe('the proxy’s small pieces', () => {
     expect(parseListen('[::1]:7430')).toEqual({ host: '::1', port: 7430 });
     expect(parseListen('localhost:0')).toEqual({ host: 'localhost', port: 0 });
     expect(() => parseListen('::1:7430')).toThrow(/--listen must be HOST:PORT/);
+  });
+});
+
+describe('RecordQueue', () => {
+  it('runs tasks after the current turn, in order, each seeing the time it was queued', async () => {
+    let clock = 1000;
+    const later = new RecordQueue(() => clock);
+    const seen: [string, number][] = [];
+    later.push(() => seen.push(['a', later.now()]));
+    clock = 1005;
+    later.push(() => {
+      seen.push(['b', later.now()]);
+      // A task queued by a task runs in the same flush, at the time of the task that queued it.
+      later.push(() => seen.push(['c', later.now()]));
+    });
+    clock = 1010;
+    expect(seen).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([
+      ['a', 1000],
+      ['b', 1005],
+      ['c', 1005],
+    ]);
+    expect(later.now()).toBe(1010);
+  });
+
+  it('flush() runs what waits at once; a task that throws does not stop the ones after it', () => {
+    const later = new RecordQueue();
+    const ran: number[] = [];
+    later.push(() => ran.push(1));
+    later.push(() => {
+      throw new Error('task failed');
+    });
+    later.push(() => ran.push(3));
+    expect(() => later.flush()).toThrow('task failed');
+    expect(ran).toEqual([1, 3]);
+    later.flush();
+    expect(ran).toEqual([1, 3]);
+  });
+
+  it('stamps the lines of an HttpRecorder on its clock with the queueing time', async () => {
+    let clock = Date.parse('2026-01-01T00:00:00.000Z');
+    const later = new RecordQueue(() => clock);
+    const sink = new MemorySink();
+    sink.start(newMeta({ label: 'unit', transport: 'http' }));
+    const r = new HttpRecorder({ sink, now: later.now });
+    later.push(() => r.event('rejected', { reason: 'Host' }));
+    clock += 250;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(eventsOf(sink.lines, 'rejected')[0]?.t).toBe('2026-01-01T00:00:00.000Z');
   });
 });

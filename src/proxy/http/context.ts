@@ -1,6 +1,7 @@
 import type { Agent, ServerResponse } from 'node:http';
 import type { Json } from '../../trace/types.js';
 import type { AllowedHosts } from './guard.js';
+import type { RecordQueue } from './later.js';
 import type { HttpRecorder } from './recorder.js';
 
 /** What every exchange of one proxy shares. */
@@ -10,6 +11,8 @@ export interface ForwardContext {
   upstreamShown: string;
   agent: Agent;
   recorder: HttpRecorder;
+  /** Where recording work waits while the bytes it copies are passed on; the recorder's clock is its `now`. */
+  later: RecordQueue;
   allow: AllowedHosts;
   /** Paths whose bodies are MCP traffic: the upstream's own, plus legacy POST endpoints learned on the way. */
   mcpPaths: Set<string>;

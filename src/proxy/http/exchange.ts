@@ -4,7 +4,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { Json } from '../../trace/types.js';
 import { type ActiveExchange, answer, type ForwardContext, proxyErrorBody } from './context.js';
 import { EndpointHold, rewriteEndpoint } from './endpoint.js';
-import { bodyKind, forwardableHeaders, headerValue, traceHeaders } from './headers.js';
+import { bodyKind, forwardableHeaders, traceHeaders } from './headers.js';
 import type { HttpExchangeRecorder } from './recorder.js';
 import { shownUrl, upstreamPath } from './url.js';
 
@@ -38,7 +38,12 @@ export class ProxiedExchange implements ActiveExchange {
   /** A 502 waiting for the request body to end, so it can name the request's id. */
   private pendingFailure: (() => void) | undefined;
   private hold: EndpointHold | undefined;
-  private readonly record: HttpExchangeRecorder;
+  /** Made by the first queued recording task; every later one runs after it. */
+  private record!: HttpExchangeRecorder;
+  /** Recording runs at once, not queued (a legacy event stream whose first event must be read to release it). */
+  private direct = false;
+  /** The request is MCP traffic: recorded message by message, not only by its envelope. */
+  private readonly mcp: boolean;
   private readonly method: string;
   private readonly target: string;
   private upReq: ClientRequest | undefined;
@@ -53,24 +58,21 @@ export class ProxiedExchange implements ActiveExchange {
     });
     this.method = req.method ?? 'GET';
     this.target = upstreamPath(req.url ?? '/', ctx.upstream);
-    const headers = traceHeaders(req.rawHeaders);
+    const headers = req.headers;
     // MCP traffic is recorded message by message; anything else (OAuth, metadata) only by its envelope.
-    const mcp =
+    this.mcp =
       ctx.mcpPaths.has(this.target.split('?', 1)[0]!) ||
       headers['mcp-session-id'] !== undefined ||
       headers['mcp-protocol-version'] !== undefined ||
-      (headerValue(headers, 'accept') ?? '').includes('text/event-stream') ||
+      (headers.accept ?? '').includes('text/event-stream') ||
       // A legacy POST endpoint the proxy has not seen announced (it started mid-session).
-      (/[?&]session_?[iI]d=/.test(this.target) && bodyKind(headerValue(headers, 'content-type')) === 'json');
-    this.record = ctx.recorder.exchange(
-      {
-        method: this.method,
-        url: shownUrl(`${ctx.upstream.origin}${this.target}`),
-        headers,
-        record: mcp ? 'messages' : 'envelope',
-      },
-      { onSseEvent: (event) => this.onSseEvent(event) },
-    );
+      (/[?&]session_?[iI]d=/.test(this.target) && bodyKind(headers['content-type']) === 'json');
+  }
+
+  /** Records, after the bytes have moved on (see RecordQueue), or at once in direct mode. */
+  private later(task: () => void): void {
+    if (this.direct) task();
+    else this.ctx.later.push(task);
   }
 
   start(): void {
@@ -90,15 +92,28 @@ export class ProxiedExchange implements ActiveExchange {
     // Small writes (an SSE event, a short POST body) go out at once instead of waiting on Nagle's algorithm.
     upReq.on('socket', (socket) => socket.setNoDelay(true));
     ctx.active.add(this);
+    this.later(() => {
+      this.record = ctx.recorder.exchange(
+        {
+          method: this.method,
+          url: shownUrl(`${ctx.upstream.origin}${this.target}`),
+          headers: traceHeaders(req.rawHeaders),
+          record: this.mcp ? 'messages' : 'envelope',
+        },
+        { onSseEvent: (event) => this.onSseEvent(event) },
+      );
+    });
 
     req.on('data', (chunk: Buffer) => {
       if (!upReq.write(chunk)) req.pause();
-      this.record.requestChunk(chunk);
+      this.later(() => this.record.requestChunk(chunk));
     });
     upReq.on('drain', () => req.resume());
     req.on('end', () => {
       this.bodyEnded = true;
-      this.body = this.record.requestEnd();
+      this.later(() => {
+        this.body = this.record.requestEnd();
+      });
       upReq.end();
       this.pendingFailure?.();
     });
@@ -106,7 +121,8 @@ export class ProxiedExchange implements ActiveExchange {
     // On Node 20 the request's `close` fires once its body is read; the response's tells of a client gone away.
     res.on('close', () => {
       if (this.finished || res.writableFinished) return;
-      this.record.event('client_disconnect', { phase: res.headersSent ? 'response' : 'request' });
+      const phase = res.headersSent ? 'response' : 'request';
+      this.later(() => this.record.event('client_disconnect', { phase }));
       upReq.destroy();
       this.finish();
     });
@@ -116,31 +132,39 @@ export class ProxiedExchange implements ActiveExchange {
 
   abort(reason: string): void {
     if (this.finished) return;
-    this.record.event('aborted', { reason });
+    this.later(() => this.record.event('aborted', { reason }));
     this.upReq?.destroy();
     this.hold?.release();
     if (this.res.headersSent) this.res.end();
-    else
+    else {
+      // The answer names the request: its body must have been read.
+      this.ctx.later.flush();
       answer(
         this.res,
         503,
         proxyErrorBody(requestId(this.body), `tapedeck: the recording proxy is ${reason}`),
       );
+    }
     this.finish();
   }
 
   private onResponse(upRes: IncomingMessage): void {
     const { res } = this;
     const status = upRes.statusCode ?? 502;
-    const recorded = traceHeaders(upRes.rawHeaders);
-    const sse = bodyKind(headerValue(recorded, 'content-type')) === 'sse';
-    this.record.response(status, recorded);
-    if (asksForOAuth(status, headerValue(recorded, 'www-authenticate'), this.target)) {
+    const sse = bodyKind(upRes.headers['content-type']) === 'sse';
+    if (asksForOAuth(status, upRes.headers['www-authenticate'], this.target)) {
       this.ctx.notice({ kind: 'oauth', status, path: this.target.split('?', 1)[0]! });
     }
     // Only a GET event stream can carry a legacy `endpoint` event, and only one whose events are read can be
-    // released at its first event. Rewriting the event changes the body's length.
-    const holding = this.method === 'GET' && sse && status === 200 && this.record.readsEvents;
+    // released at its first event: such a stream is recorded as it comes, since its first event must be read
+    // before anything is passed on. Rewriting the event changes the body's length.
+    const mayHold = this.method === 'GET' && sse && status === 200 && this.mcp;
+    if (mayHold) {
+      this.ctx.later.flush();
+      this.direct = true;
+    }
+    this.later(() => this.record.response(status, traceHeaders(upRes.rawHeaders)));
+    const holding = mayHold && this.record.readsEvents;
     const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
     if (upRes.statusMessage !== undefined) res.writeHead(status, upRes.statusMessage, headers);
     else res.writeHead(status, headers);
@@ -172,7 +196,7 @@ export class ProxiedExchange implements ActiveExchange {
     upRes.on('data', (chunk: Buffer) => {
       clearTimeout(headTimer);
       const more = hold ? hold.push(chunk) : write(chunk);
-      this.record.responseChunk(chunk);
+      this.later(() => this.record.responseChunk(chunk));
       if (!more) upRes.pause();
     });
     res.on('drain', () => upRes.resume());
@@ -180,14 +204,14 @@ export class ProxiedExchange implements ActiveExchange {
       clearTimeout(headTimer);
       if (this.finished) return;
       hold?.release();
-      this.record.responseEnd();
       res.end();
+      this.later(() => this.record.responseEnd());
       this.finish();
     });
     const cut = (code: string, message: string) => {
       clearTimeout(headTimer);
       if (this.finished) return;
-      this.record.event('upstream_error', { phase: 'response', error: code, message });
+      this.later(() => this.record.event('upstream_error', { phase: 'response', error: code, message }));
       hold?.release();
       res.destroy();
       this.finish();
@@ -202,7 +226,8 @@ export class ProxiedExchange implements ActiveExchange {
     if (this.finished) return;
     const code = err.code ?? 'EUNKNOWN';
     if (this.res.headersSent) {
-      this.record.event('upstream_error', { phase: 'response', error: code, message: err.message });
+      const message = err.message;
+      this.later(() => this.record.event('upstream_error', { phase: 'response', error: code, message }));
       this.res.destroy();
       this.finish();
       return;
@@ -211,11 +236,14 @@ export class ProxiedExchange implements ActiveExchange {
     const why = UNREACHABLE.has(code) ? 'unreachable' : 'failed';
     const detail = err.message === '' || err.message === code ? '' : ` (${err.message})`;
     const message = `upstream ${upstream} ${why}: ${code}${detail}`;
-    this.record.event('upstream_error', { phase: 'request', error: code, message, status: 502 });
+    this.later(() =>
+      this.record.event('upstream_error', { phase: 'request', error: code, message, status: 502 }),
+    );
     // The answer names the request it fails, so it waits for the body (the upstream may refuse before reading it).
     this.pendingFailure = () => {
       this.pendingFailure = undefined;
       if (this.finished) return;
+      this.ctx.later.flush();
       answer(this.res, 502, proxyErrorBody(requestId(this.body), message, { upstream, code }));
       this.finish();
     };
@@ -249,7 +277,7 @@ export class ProxiedExchange implements ActiveExchange {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.record.close();
+    this.later(() => this.record.close());
     this.ctx.active.delete(this);
     this.settle();
   }

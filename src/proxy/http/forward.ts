@@ -11,13 +11,16 @@ import { shownUrl } from './url.js';
 export function forwardExchange(req: IncomingMessage, res: ServerResponse, ctx: ForwardContext): void {
   const refused = checkLocalRequest(req.headers.host, req.headers.origin, ctx.allow);
   if (refused !== undefined) {
-    ctx.recorder.event('rejected', {
-      method: req.method,
-      url: shownUrl(req.url ?? ''),
-      host: req.headers.host,
-      origin: req.headers.origin,
-      reason: refused,
-    });
+    const { method, url = '', headers } = req;
+    ctx.later.push(() =>
+      ctx.recorder.event('rejected', {
+        method,
+        url: shownUrl(url),
+        host: headers.host,
+        origin: headers.origin,
+        reason: refused,
+      }),
+    );
     req.resume();
     answer(res, 403, proxyErrorBody(null, `tapedeck: ${refused}`));
     return;

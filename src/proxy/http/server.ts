@@ -6,6 +6,7 @@ import type { TraceSink } from '../../sink/sink.js';
 import type { ActiveExchange, ForwardContext, ProxyNotice } from './context.js';
 import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
+import { RecordQueue } from './later.js';
 import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
 import { shownUrl } from './url.js';
 
@@ -78,8 +79,10 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     );
   }
   const host = options.host ?? HTTP_PROXY_DEFAULTS.host;
+  const later = new RecordQueue();
   const recorder = new HttpRecorder({
     sink: options.sink,
+    now: later.now,
     maxMessageBytes: options.maxMessageBytes ?? HTTP_PROXY_DEFAULTS.maxMessageBytes,
   });
   // Keep-alive to the upstream: a request costs no new connection (or TLS handshake) after the first.
@@ -91,6 +94,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     upstreamShown: shownUrl(upstream.href),
     agent,
     recorder,
+    later,
     allow: allowedHosts(options.allowHosts ?? []),
     mcpPaths: new Set([upstream.pathname]),
     active: new Set<ActiveExchange>(),
@@ -166,7 +170,7 @@ async function shutdown(
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const open = [...ctx.active];
-  ctx.recorder.event('shutdown', { open: open.length, graceMs });
+  ctx.later.push(() => ctx.recorder.event('shutdown', { open: open.length, graceMs }));
   if (open.length > 0) {
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
@@ -181,4 +185,6 @@ async function shutdown(
   const cut = setTimeout(() => server.closeAllConnections(), 200);
   await closed;
   clearTimeout(cut);
+  // The trace's `end` line follows: nothing may still wait to be recorded.
+  ctx.later.flush();
 }

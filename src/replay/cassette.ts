@@ -226,9 +226,12 @@ class IndexedExchange implements KeyedExchange {
   }
 }
 
-/** The hash of a normalized request: equal keys give equal hashes. */
+/**
+ * The hash of a normalized request: equal keys give equal hashes. Kept to 30 bits, so it is a small integer that a
+ * Map hashes directly instead of a boxed number.
+ */
 export function requestHash(request: NormalizedRequest): number {
-  return jsonHash(request.params, textHash(request.method));
+  return jsonHash(request.params, textHash(request.method)) & 0x3fffffff;
 }
 
 function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
@@ -252,15 +255,21 @@ export class RequestIndex {
       const entry = new IndexedExchange(exchange, normalized, normalizer);
       this.all.push(entry);
       const hash = requestHash(normalized);
-      const queue = this.queue(normalized, hash);
-      if (queue !== undefined) queue.push(entry);
-      else if (!this.first.has(hash)) this.first.set(hash, [entry]);
-      else {
-        const others = this.more.get(hash);
-        if (others === undefined) this.more.set(hash, [[entry]]);
-        else others.push([entry]);
-      }
+      // One lookup for the common case, a request unlike any before it.
+      const first = this.first.get(hash);
+      if (first === undefined) this.first.set(hash, [entry]);
+      else if (sameRequest(first[0]!.normalized, normalized)) first.push(entry);
+      else this.addToMore(hash, entry);
     }
+  }
+
+  /** An entry whose hash is shared with a different request's. */
+  private addToMore(hash: number, entry: KeyedExchange): void {
+    const others = this.more.get(hash);
+    const queue = others?.find((other) => sameRequest(other[0]!.normalized, entry.normalized));
+    if (queue !== undefined) queue.push(entry);
+    else if (others !== undefined) others.push([entry]);
+    else this.more.set(hash, [[entry]]);
   }
 
   /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */

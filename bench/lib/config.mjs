@@ -29,6 +29,8 @@ export const BENCH_DEFAULTS = {
   /** Replay in process: tools/call exchanges in the generated cassette, and requests in flight when pipelined. */
   replayExchanges: 100_000,
   replayInFlight: 64,
+  /** Also build the index of a cassette whose answers are this long (information only; 0 skips it). */
+  replayAnswerBytes: 1024,
   /** Replay over stdio vs the live server: measured sequential calls per round, warm-up calls, rounds. */
   replayCalls: 2000,
   replayWarmup: 200,
@@ -97,6 +99,7 @@ const ENV_NAMES = {
   replay: 'BENCH_REPLAY',
   replayExchanges: 'BENCH_REPLAY_EXCHANGES',
   replayInFlight: 'BENCH_REPLAY_IN_FLIGHT',
+  replayAnswerBytes: 'BENCH_REPLAY_ANSWER_BYTES',
   replayCalls: 'BENCH_REPLAY_CALLS',
   replayWarmup: 'BENCH_REPLAY_WARMUP',
   replayRounds: 'BENCH_REPLAY_ROUNDS',
@@ -120,6 +123,7 @@ const ZERO_ALLOWED = [
   'replay',
   'replayWarmup',
   'replayRecord',
+  'replayAnswerBytes',
   'http',
   'httpWarmup',
   'collector',

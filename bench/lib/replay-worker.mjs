@@ -1,12 +1,15 @@
 // The in-process replay part, run in its own `node --expose-gc` process so the memory figures see only the
 // cassette index (not the rest of the bench) and `--cpu-prof` profiles only replay:
-//   node --expose-gc bench/lib/replay-worker.mjs <cassette.jsonl> <exchanges> <inFlight>
+//   node --expose-gc bench/lib/replay-worker.mjs <cassette.jsonl> <exchanges> <inFlight> [answerBytes]
+// answerBytes > 0 pads every tool answer to that many characters (a file read or a search page), else answers are
+// a few words, which makes the densest cassette: the most lines, so the most per-line work, per MB.
 // Writes the cassette (a tapedeck JSONL trace: initialize + <exchanges> tools/call exchanges with varied arguments),
 // loads it through replayTransport, drives it with a hand-written client and prints one JSON object on stdout.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { loadCassette, replayTransport } from '../../dist/replay/index.js';
 
-const [path, exchangesText, inFlightText] = process.argv.slice(2);
+const [path, exchangesText, inFlightText, answerBytesText = '0'] = process.argv.slice(2);
+const answerBytes = Number(answerBytesText);
 const exchanges = Number(exchangesText);
 const inFlight = Number(inFlightText);
 const gc = globalThis.gc ?? (() => {});
@@ -41,7 +44,15 @@ export function paramsFor(i) {
   }
 }
 
-export const answerFor = (i) => `result ${i}: ${TOOLS[i % TOOLS.length]} ok`;
+const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
+
+/** The recorded answer of exchange `i`: a few words, padded to `answerBytes` characters when that is larger. */
+export function answerFor(i) {
+  const short = `result ${i}: ${TOOLS[i % TOOLS.length]} ok`;
+  if (short.length >= answerBytes) return short;
+  const pad = FILLER.repeat(Math.ceil(answerBytes / FILLER.length));
+  return `${short} ${pad}`.slice(0, answerBytes);
+}
 
 function timeAt(ms) {
   return new Date(Date.UTC(2026, 0, 1) + ms).toISOString();

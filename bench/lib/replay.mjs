@@ -29,9 +29,20 @@ export async function replayBench(config, tmp, log) {
   return { inProcess, stdio };
 }
 
-/** Runs bench/lib/replay-worker.mjs in its own process (clean heap for the memory figure). */
+/**
+ * The in-process figures on the dense cassette (short answers: the most lines per MB), then — for information —
+ * the index build on one whose answers are `replayAnswerBytes` long.
+ */
 async function inProcessBench(config, tmp, log) {
-  const cassette = join(tmp, 'replay-100k.jsonl');
+  const dense = await inProcessRun(config, tmp, log, 0);
+  if (!config.replayAnswerBytes) return dense;
+  const padded = await inProcessRun(config, tmp, log, config.replayAnswerBytes);
+  return { ...dense, padded };
+}
+
+/** Runs bench/lib/replay-worker.mjs in its own process (clean heap for the memory figure). */
+async function inProcessRun(config, tmp, log, answerBytes) {
+  const cassette = join(tmp, `replay-100k-${answerBytes}.jsonl`);
   const args = [
     '--expose-gc',
     ...profileArgs(),
@@ -39,6 +50,7 @@ async function inProcessBench(config, tmp, log) {
     cassette,
     String(config.replayExchanges),
     String(config.replayInFlight),
+    String(answerBytes),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   track(child.pid);
@@ -54,8 +66,9 @@ async function inProcessBench(config, tmp, log) {
   if (code !== 0) throw new Error(`replay in-process worker exited with ${code}`);
   const r = JSON.parse(out.trim().split('\n').at(-1));
   const per100Mb = 1e8 / r.bytes;
+  const answers = answerBytes > 0 ? `${answerBytes}-character answers` : 'short answers';
   log(
-    `replay in-process: ${Math.round(r.seqPerSec)} req/s sequential, ${Math.round(r.pipePerSec)} req/s ${r.inFlight} in flight; ` +
+    `replay in-process (${answers}): ${Math.round(r.seqPerSec)} req/s sequential, ${Math.round(r.pipePerSec)} req/s ${r.inFlight} in flight; ` +
       `index ${(r.indexMs / 1000).toFixed(2)} s (${((r.indexMs * per100Mb) / 1000).toFixed(2)} s / 100 MB), ` +
       `heap ${(r.heapDelta / r.bytes).toFixed(2)}× file, rss ${(r.rssDelta / r.bytes).toFixed(2)}× file`,
   );

@@ -275,6 +275,15 @@ export function renderSummary(results) {
       verdict(pv.latency.pass),
     ]);
     rows.push(['(info) replay RSS growth / file size', fmt.ratio(results.replay.inProcess.rssRatio), '', '']);
+    const padded = results.replay.inProcess.padded;
+    if (padded) {
+      rows.push([
+        `(info) replay index per 100 MB, ${config.replayAnswerBytes}-char answers`,
+        `${padded.indexSecPer100Mb.toFixed(2)} s`,
+        '',
+        '',
+      ]);
+    }
   }
   const hv = results.verdicts.http;
   if (hv) {

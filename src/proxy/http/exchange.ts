@@ -176,17 +176,19 @@ export class ProxiedExchange implements ActiveExchange {
         if (!res.destroyed) res.flushHeaders();
       }, HEAD_DELAY_MS).unref();
     }
-    // Whatever the upstream hands over in one tick (an event, the end of the answer) leaves in one write.
+    // Whatever the upstream hands over at once (an event, the end of the answer) leaves in one write. The stream
+    // tells of its end one tick after its last chunk, so the cork holds for two.
     let corked = false;
     const uncork = () => {
       corked = false;
       res.uncork();
     };
+    const uncorkNextTick = () => process.nextTick(uncork);
     const write = (chunk: Buffer) => {
       if (!corked) {
         corked = true;
         res.cork();
-        process.nextTick(uncork);
+        process.nextTick(uncorkNextTick);
       }
       return res.write(chunk);
     };

@@ -45,13 +45,13 @@ export function paramsFor(i) {
 }
 
 const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
+const PAD = FILLER.repeat(Math.ceil(answerBytes / FILLER.length));
 
 /** The recorded answer of exchange `i`: a few words, padded to `answerBytes` characters when that is larger. */
 export function answerFor(i) {
   const short = `result ${i}: ${TOOLS[i % TOOLS.length]} ok`;
   if (short.length >= answerBytes) return short;
-  const pad = FILLER.repeat(Math.ceil(answerBytes / FILLER.length));
-  return `${short} ${pad}`.slice(0, answerBytes);
+  return `${short} ${PAD}`.slice(0, answerBytes);
 }
 
 function timeAt(ms) {

@@ -319,21 +319,21 @@ export function renderSummary(results) {
     ]);
   }
   const http = results.http;
-  if (http?.ratios.tcp) {
-    rows.push([
-      '(info) HTTP bare TCP relay/direct p50, throughput',
-      `${fmt.ratio(http.ratios.tcp.p50)}, ${fmt.ratio(http.ratios.tcp.throughput)}`,
-      '',
-      '',
-    ]);
+  for (const [mode, name] of [
+    ['tcp', 'bare TCP relay'],
+    ['relay', 'relay'],
+  ]) {
+    const ratios = http?.ratios[mode];
+    if (ratios) {
+      rows.push([
+        `(info) HTTP ${name}/direct p50, throughput`,
+        `${fmt.ratio(ratios.p50)}, ${fmt.ratio(ratios.throughput)}`,
+        '',
+        '',
+      ]);
+    }
   }
   if (http?.ratios.relay) {
-    rows.push([
-      '(info) HTTP relay/direct p50, throughput',
-      `${fmt.ratio(http.ratios.relay.p50)}, ${fmt.ratio(http.ratios.relay.throughput)}`,
-      '',
-      '',
-    ]);
     rows.push([
       '(info) HTTP proxy/relay p50, throughput',
       `${fmt.ratio(http.byMode.proxy.seqP50 / http.byMode.relay.seqP50)}, ${fmt.ratio(http.byMode.proxy.throughput / http.byMode.relay.throughput)}`,

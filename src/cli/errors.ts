@@ -14,7 +14,10 @@ export function describeFailure(err: unknown): { message: string; exitCode: numb
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('commander.')) {
-    const text = String((err as Error).message).replace(/^error: /, '');
+    // One line: commander puts its "(Did you mean …?)" suggestion on a line of its own.
+    const text = String((err as Error).message)
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ');
     return { message: `${text} (see tapedeck --help)`, exitCode: EXIT.usage };
   }
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

@@ -1,6 +1,7 @@
 import { TapedeckError } from '../errors.js';
 import type { Redactor } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
+import type { TraceFormat } from '../trace/import/opened.js';
 import { openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
@@ -144,7 +145,7 @@ export interface RunPlan {
 
 /**
  * Decides what runs: `auto` becomes `replay` or `record`, then the cassette's age is checked for the modes that
- * serve it.
+ * serve it. Only `auto` re-records an expired cassette (`--expired record`); a mode chosen by name is kept.
  *
  * @example planRun({ mode: 'auto', cassette: 'a.jsonl', exists: false }).mode // → 'record'
  */
@@ -184,7 +185,15 @@ export function planRun(input: PlanInput): RunPlan {
         refuse: `${what}: re-record it (--mode record, or --expired record), or raise --max-age`,
       };
     case 'record':
-      return { mode: 'record', note: `${what}: recording it again`, refuse: undefined };
+      // Only auto picks what runs: a replay or update that was asked for by name (CI's TAPEDECK_MODE=replay)
+      // never starts the server nor overwrites the cassette.
+      if (input.mode === 'auto')
+        return { mode: 'record', note: `${what}: recording it again`, refuse: undefined };
+      return {
+        mode,
+        note: `warning: ${what}; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
+        refuse: undefined,
+      };
     default:
       return {
         mode,
@@ -196,6 +205,19 @@ export function planRun(input: PlanInput): RunPlan {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Adding new exchanges to a cassette (update mode)
+
+/**
+ * Why a cassette may not be updated in place, or undefined. Updating rewrites it as tapedeck JSONL: for mcp-tape
+ * JSONL, which tapedeck's format extends, that is the same shape, but a file of another tool's format (mcporter,
+ * shack, HAR) would silently become one its tool cannot read — so the conversion to run first is named instead.
+ *
+ * @example updateRefusal('s.ndjson', 'mcporter', 'run --mode update') // → 'run --mode update rewrites … tapedeck convert s.ndjson --to tapedeck -o s.jsonl …'
+ */
+export function updateRefusal(path: string, format: TraceFormat, what: string): string | undefined {
+  if (format === 'tapedeck' || format === 'mcp-tape') return undefined;
+  const stem = path.replace(/\.[^./\\]*$/, '');
+  return `${what} rewrites the cassette as tapedeck JSONL, and ${path} is a ${format} file: convert it first (tapedeck convert ${path} --to tapedeck -o ${stem}.jsonl) and use that`;
+}
 
 export interface AppendOptions {
   /** Applied to every new line, as `record` applies it. */

@@ -3,7 +3,7 @@
  * goes, in front of the fixture server, which appends a line to a marker file whenever it starts — so a test can
  * prove that replay started no server.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -219,5 +219,57 @@ describe('tapedeck run', () => {
     expect(starts()).toBe(2);
     const meta = JSON.parse(readFileSync(cassette, 'utf8').split('\n')[0]!);
     expect(Date.now() - Date.parse(meta.startedAt)).toBeLessThan(60_000);
+  });
+
+  it('--expired record never turns a replay asked for by name into a recording', async () => {
+    await recordCassette();
+    const lines = readFileSync(cassette, 'utf8').split('\n');
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), startedAt: '2020-01-01T00:00:00.000Z' });
+    writeFileSync(cassette, lines.join('\n'));
+    const before = readFileSync(cassette);
+    const session = await runSession(['--cassette', cassette, '--max-age', '30d', '--expired', 'record'], {
+      TAPEDECK_MODE: 'replay',
+    });
+    expect(await recordedCalls(session.client)).toEqual(RECORDED);
+    const { code, stderr } = await session.finish();
+    expect(stderr).toMatch(/not re-recorded in replay mode \(--expired record applies to --mode auto\)/);
+    expect(code).toBe(0);
+    expect(starts()).toBe(1);
+    expect(readFileSync(cassette)).toEqual(before);
+  });
+
+  it('record keeps the cassette as it was when the server never starts or says nothing', async () => {
+    await recordCassette();
+    const before = readFileSync(cassette);
+    const record = (...server: string[]) =>
+      spawnSync(
+        process.execPath,
+        [TAPEDECK_BIN, 'run', '--cassette', cassette, '--mode', 'record', '--', ...server],
+        {
+          input: '',
+          encoding: 'utf8',
+          env: { ...process.env, TAPEDECK_HOME: join(dir, 'home') },
+        },
+      );
+    const missing = record('tapedeck-no-such-server-command');
+    expect(missing.status).toBe(127);
+    expect(missing.stderr).toContain(
+      `nothing was recorded (no MCP message crossed): ${cassette} is as it was`,
+    );
+    const silent = record(process.execPath, '-e', 'process.exit(4)');
+    expect(silent.status).toBe(4);
+    expect(readFileSync(cassette)).toEqual(before);
+
+    const fresh = join(dir, 'never.jsonl');
+    const none = spawnSync(
+      process.execPath,
+      [TAPEDECK_BIN, 'run', '--cassette', fresh, '--', 'tapedeck-no-such-server-command'],
+      {
+        input: '',
+        encoding: 'utf8',
+      },
+    );
+    expect(none.stderr).toContain(`no cassette written to ${fresh}`);
+    expect(existsSync(fresh)).toBe(false);
   });
 });

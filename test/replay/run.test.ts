@@ -2,7 +2,7 @@
  * The mode logic of `tapedeck run` (which mode, which cassette, expiry), adding exchanges to a cassette, and the
  * usage errors of `run` and `verify` — all in-process: nothing here serves stdin or starts a server.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
@@ -21,6 +21,7 @@ import { useCliHarness } from '../helpers/cli.js';
 import { call, fakeClient, req, res, traceLines } from './helpers.js';
 
 const DAY = 86_400_000;
+const INTEROP = join(import.meta.dirname, '..', 'fixtures', 'interop');
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 
 describe('choosing the mode', () => {
@@ -97,6 +98,14 @@ describe('choosing the mode', () => {
       mode: 'record',
       refuse: undefined,
     });
+    // A replay asked for by name (CI) never turns into a recording: it warns and serves the cassette.
+    for (const mode of ['replay', 'update'] as const) {
+      expect(planRun({ ...old, mode, startedAt, expired: 'record' })).toEqual({
+        mode,
+        note: `warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
+        refuse: undefined,
+      });
+    }
     expect(planRun({ ...old, startedAt: new Date(NOW - DAY).toISOString(), expired: 'error' })).toEqual({
       mode: 'replay',
       note: undefined,
@@ -296,6 +305,44 @@ describe('tapedeck run and verify: usage', () => {
         /^tapedeck: .*old\.jsonl was recorded \d+ days ago, more than --max-age 30 days: re-record it \(--mode record, or --expired record\), or raise --max-age$/,
       ),
     ]);
+  });
+
+  it("an unknown option is one line, with commander's suggestion on it", async () => {
+    expect(await run(['run', '--cassette', 'c.jsonl', '--servr', 'x', '--', 'node', 's.js'])).toBe(2);
+    expect(oneLine()).toEqual([
+      "tapedeck: unknown option '--servr' (Did you mean --server?) (see tapedeck --help)",
+    ]);
+  });
+
+  it.each([
+    [['run', '--mode', 'update'], 'run --mode update'],
+    [['verify', '--update'], 'verify --update'],
+  ])(
+    '%j refuses a cassette of another tool, which it would rewrite as tapedeck JSONL',
+    async (words, what) => {
+      const path = join(io.dir, 'session.ndjson');
+      copyFileSync(join(INTEROP, 'mcporter', 'everything-get-sum.ndjson'), path);
+      const before = readFileSync(path);
+      const [command, ...flags] = words as [string, ...string[]];
+      const args = command === 'run' ? ['run', '--cassette', path, ...flags] : ['verify', path, ...flags];
+      expect(await run([...args, '--', 'node', 's.js'])).toBe(1);
+      expect(oneLine()).toEqual([
+        `tapedeck: ${what} rewrites the cassette as tapedeck JSONL, and ${path} is a mcporter file: convert it first (tapedeck convert ${path} --to tapedeck -o ${join(io.dir, 'session.jsonl')}) and use that`,
+      ]);
+      expect(readFileSync(path)).toEqual(before);
+    },
+  );
+
+  it('run --server picks one server of a multi-server cassette', async () => {
+    const path = join(io.dir, 'two.ndjson');
+    const one = readFileSync(join(INTEROP, 'mcporter', 'everything-get-sum.ndjson'), 'utf8');
+    writeFileSync(path, one + one.replaceAll('"server":"everything"', '"server":"other"'));
+    expect(await run(['run', '--cassette', path, '--mode', 'replay'])).toBe(2);
+    expect(oneLine()).toEqual([
+      expect.stringContaining('the cassette holds 2 servers ("everything", "other"): choose one'),
+    ]);
+    expect(await run(['run', '--cassette', path, '--mode', 'replay', '--server', 'nope'])).toBe(2);
+    expect(io.stderr).toContain('no server "nope" in the cassette; it holds "everything", "other"');
   });
 
   it('verify without -- is a usage error', async () => {

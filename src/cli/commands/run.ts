@@ -19,9 +19,11 @@ import {
   RUN_DEFAULTS,
   RUN_MODES,
   runSettings,
+  updateRefusal,
 } from '../../replay/run.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
+import { DeferredSink } from '../../sink/deferred.js';
 import { FileSink } from '../../sink/file.js';
 import { deriveLabel } from '../../sink/naming.js';
 import type { TraceSink } from '../../sink/sink.js';
@@ -53,6 +55,7 @@ interface RunFlags extends RuleFlags, UpstreamFlags {
   maxAge?: string;
   expired: string;
   timeout?: string;
+  server?: string;
 }
 
 interface RunSettings {
@@ -66,6 +69,8 @@ interface RunSettings {
   rules: RuleFlags;
   /** A remote server in place of the server command. */
   upstream: UpstreamSpec | undefined;
+  /** Which server of a multi-server cassette replay and update serve. */
+  server: string | undefined;
 }
 
 /** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */
@@ -94,6 +99,7 @@ export function registerRun(program: Command): void {
       .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`),
   )
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
+    .option('--server <name>', 'replay and update: which server of a cassette that holds several (mcporter)')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
     .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
@@ -109,11 +115,12 @@ export function registerRun(program: Command): void {
         '  TAPEDECK_MODE=replay npm test      # CI: serve every cassette, start no server\n' +
         '  tapedeck run --cassette f.jsonl --max-age 30d --expired record -- node server.js\n' +
         `  tapedeck run --cassette f.jsonl --upstream https://mcp.example.com/mcp ${HEADER_EXAMPLE}\n\n` +
-        'Modes: auto replays the cassette when it exists and records it otherwise; record always records\n' +
-        '(overwriting it); replay serves it without starting the server, and a request it does not hold gets a\n' +
-        'JSON-RPC error, a line on stderr and exit 1; update replays what matches and forwards the rest to the\n' +
-        "live server (started on the first miss, given the client's own initialize), adding those exchanges to\n" +
-        'the cassette at the end; passthrough runs the server and records nothing.\n\n' +
+        'Modes: auto replays the cassette when it exists and records it otherwise (an expired one again with\n' +
+        '--expired record); record always records, overwriting the cassette once a message has crossed; replay\n' +
+        'serves it without starting the server, and a request it does not hold gets a JSON-RPC error, a line on\n' +
+        'stderr and exit 1; update replays what matches and forwards the rest to the live server (started on\n' +
+        "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
+        'passthrough runs the server and records nothing.\n\n' +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
@@ -165,6 +172,7 @@ function settingsFrom(flags: RunFlags): RunSettings {
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
     rules: flags,
     upstream: upstreamSpec(flags),
+    server: flags.server,
   };
 }
 
@@ -179,7 +187,10 @@ async function runCommand(
   const exists = isFile(cassette);
   let loaded: LoadedCassette | undefined;
   if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
-    loaded = await loadCassette(cassette, { onDiagnostic: (d) => say(`${d.severity}: ${d.message}`) });
+    loaded = await loadCassette(cassette, {
+      ...(settings.server === undefined ? {} : { server: settings.server }),
+      onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    });
     for (const warning of loaded.cassette.warnings) say(`warning: ${cassette}: ${warning}`);
   }
   const plan = planRun({
@@ -192,6 +203,11 @@ async function runCommand(
   });
   if (plan.note) say(plan.note);
   if (plan.refuse) throw new TapedeckError('input', plan.refuse);
+  const foreign =
+    plan.mode === 'update' && loaded
+      ? updateRefusal(loaded.path, loaded.format, 'run --mode update')
+      : undefined;
+  if (foreign) throw new TapedeckError('input', foreign);
   if (plan.mode !== 'replay' && live === undefined) {
     throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }
@@ -200,7 +216,7 @@ async function runCommand(
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, live!, settings.rules);
+        return await recordInto(cassette, live!, settings.rules, exists);
       case 'passthrough':
         return await passthrough(live!);
       case 'replay':
@@ -216,9 +232,15 @@ async function runCommand(
 // ---------------------------------------------------------------------------------------------------------------
 // record / passthrough: the stdio recording proxy (or the stdio-to-HTTP bridge), writing the cassette or nothing
 
-async function recordInto(cassette: string, live: LiveSide, rules: RuleFlags): Promise<number> {
+async function recordInto(
+  cassette: string,
+  live: LiveSide,
+  rules: RuleFlags,
+  existed: boolean,
+): Promise<number> {
   const { config, compiled, redactor } = redactionFrom(rules);
-  const sink = new FileSink({ path: cassette, redact: redactor });
+  // The cassette is only (over)written once a message has crossed: a server that never starts keeps the old one.
+  const sink = new DeferredSink(new FileSink({ path: cassette, redact: redactor }));
   const redaction = summarize(config);
   if (live.kind === 'upstream') {
     const { url, transport } = live.spec;
@@ -229,7 +251,15 @@ async function recordInto(cassette: string, live: LiveSide, rules: RuleFlags): P
     const shown = [...redactArgv(live.argv, compiled)];
     sink.start(newMeta({ label: deriveLabel(shown), command: shown, redaction, transport: 'stdio' }));
   }
-  return proxy(live, sink);
+  const code = await proxy(live, sink);
+  if (!sink.started) {
+    say(
+      existed
+        ? `nothing was recorded (no MCP message crossed): ${cassette} is as it was`
+        : `nothing was recorded (no MCP message crossed): no cassette written to ${cassette}`,
+    );
+  }
+  return code;
 }
 
 function passthrough(live: LiveSide): Promise<number> {

@@ -1,11 +1,13 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/diff.js';
 import type { Spawn } from '../../replay/live.js';
 import { loadCassette } from '../../replay/load.js';
 import { compileIgnorePath } from '../../replay/paths.js';
+import { updateRefusal } from '../../replay/run.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../replay/verify.js';
 import { MemorySink } from '../../sink/memory.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
@@ -114,6 +116,8 @@ async function verify(
     server: flags.server,
     onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
   });
+  const foreign = flags.update ? updateRefusal(path, loaded.format, 'verify --update') : undefined;
+  if (foreign) throw new TapedeckError('input', foreign);
   if (flags.update && loaded.cassette.servers.length > 1) {
     throw usageError(
       `--update rewrites the whole file, and ${path} holds ${loaded.cassette.servers.length} servers: the others would be lost; verify without --update`,

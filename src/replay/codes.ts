@@ -8,6 +8,8 @@ export const REPLAY_ERROR_CODES = {
   miss: -32090,
   /** The client did not answer a replayed server→client request (sampling, elicitation, roots) in time. */
   answerTimeout: -32091,
+  /** The matched exchange has no recorded response: the recording ended, or its line was unreadable, first. */
+  noResponse: -32092,
   /** JSON-RPC's own: the message was not a valid request. */
   invalidRequest: -32600,
 } as const;

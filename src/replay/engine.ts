@@ -34,6 +34,11 @@ export type ReplayEvent =
   | { kind: 'miss'; miss: Miss; id: RpcId }
   | { kind: 'answer'; answer: AnswerCheck }
   | { kind: 'timeout'; method: string; exchange: number | undefined; message: string }
+  /**
+   * The matched exchange has no recorded response (the recording ended first, or the response's line was
+   * unreadable): the client got a JSON-RPC error instead of waiting forever.
+   */
+  | { kind: 'no-response'; exchange: number; message: string }
   /** A client message replay had no use for (an answer nobody waits for, an invalid message). */
   | { kind: 'stray'; reason: string; message: Json }
   /** Sending failed (the channel went away): the playback stops, the engine carries on. */
@@ -53,9 +58,12 @@ export interface AnswerCheck {
 /** The matcher's report (used / unused / misses) plus what the client's answers and timeouts said. */
 export interface ReplayReport extends MatchReport {
   answers: AnswerCheck[];
-  /** One line per server→client request the client left unanswered. */
+  /** One line per server→client request the client left unanswered (in time, or before the session ended). */
   timeouts: string[];
 }
+
+/** Requests a server answers only when the client lets go of them: their recordings end without a response. */
+const LONG_LIVED = new Set(['subscriptions/listen']);
 
 /**
  * Construct it on a channel (it listens at once), call `start()` when the client is connected, `close()` at the end.
@@ -81,6 +89,14 @@ export class ReplayEngine {
   private readonly listeners: ((event: ReplayEvent) => void)[] = [];
   private readonly answers: AnswerCheck[] = [];
   private readonly timeouts: string[] = [];
+  /**
+   * Server→client requests sent and not yet answered, by their live id; `blocking` when the client's own request
+   * still waits behind it for its response.
+   */
+  private readonly asking = new Map<
+    number,
+    { method: string; playback: Playback; exchange: CassetteExchange | undefined; blocking: boolean }
+  >();
   private readonly idleWaiters: (() => void)[] = [];
   private running = 0;
   private nextId = 0;
@@ -121,9 +137,19 @@ export class ReplayEngine {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops every playback and wait; nothing is sent afterwards. */
+  /**
+   * Stops every playback and wait; nothing is sent afterwards. A server→client request whose answer the client's
+   * own request was still waiting for counts as unanswered, as a timeout would. One sent after that response (a
+   * `roots/list` the session ended on) is how sessions end, not a failure.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    for (const [id, ask] of this.asking) {
+      if (ask.blocking && !ask.playback.cancelled)
+        this.unanswered(ask.method, id, ask.exchange, 'before the session ended');
+    }
+    this.asking.clear();
     this.waits.close();
   }
 
@@ -240,6 +266,7 @@ export class ReplayEngine {
     exchange: CassetteExchange | undefined,
   ): Promise<void> {
     let clock = 0;
+    let responded = false;
     for (const item of items) {
       const delay = scaledDelay(item.atMs - clock, this.options.timing, this.options.maxDelayMs);
       if (delay > 0) await this.waits.sleep(delay, playback);
@@ -247,6 +274,7 @@ export class ReplayEngine {
       clock = Math.max(clock, item.atMs);
       if (item.kind === 'response') {
         if (live.id !== undefined) this.send(rewriteResponse(item.response, live.id));
+        responded = true;
         continue;
       }
       const message = rewriteServerMessage(item.message.message, live, item.unsolicited?.subscription);
@@ -260,7 +288,10 @@ export class ReplayEngine {
       if (typeof recordedId === 'string' || typeof recordedId === 'number')
         live.ids.set(idKey(recordedId), id);
       this.send({ ...message, id });
+      const blocking = live.id !== undefined && !responded;
+      this.asking.set(id, { method: item.message.method, playback, exchange, blocking });
       const outcome = await this.waits.answer(idKey(id), this.options.answerTimeoutMs, playback);
+      this.asking.delete(id);
       if (outcome.kind === 'stopped' || this.closed || playback.cancelled) return;
       if (outcome.kind === 'timeout') {
         this.timedOut(item.message.method, id, live, exchange);
@@ -270,16 +301,46 @@ export class ReplayEngine {
       clock = Math.max(clock, item.message.answeredAtMs ?? clock);
       if (item.unsolicited) this.playAnchor(`answer:${item.unsolicited.index}`);
     }
+    if (exchange && exchange.response === undefined && live.id !== undefined)
+      this.noResponse(exchange, live.id);
+  }
+
+  /**
+   * A matched exchange the recording never saw answered. A long-lived request stays open, as it did; one the
+   * recorded client cancelled waits for the live client's cancellation; any other gets an error at once — the
+   * recording ended first, or its response line was unreadable — so the client is not left waiting.
+   */
+  private noResponse(exchange: CassetteExchange, id: RpcId): void {
+    if (LONG_LIVED.has(exchange.method) || exchange.cancelled) return;
+    const where = exchange.lineNo === undefined ? '' : ` (line ${exchange.lineNo})`;
+    const message = `the recording holds no response to ${this.describe(exchange)}${where}: it ended, or the response's line could not be read, before the server answered`;
+    this.emit({ kind: 'no-response', exchange: exchange.ordinal, message });
+    this.send(errorResponse(id, REPLAY_ERROR_CODES.noResponse, message));
+  }
+
+  private describe(exchange: CassetteExchange): string {
+    return describeRequest(this.matcher.normalizer.normalize(exchange.method, exchange.request.params));
   }
 
   private timedOut(method: string, id: number, live: LiveIds, exchange: CassetteExchange | undefined): void {
-    const waiting = exchange
-      ? `the recorded ${describeRequest(this.matcher.normalizer.normalize(exchange.method, exchange.request.params))} needs it`
-      : 'it was sent unsolicited';
-    const message = `the client did not answer ${method} (id ${id}) within ${this.options.answerTimeoutMs} ms; ${waiting} (raise answerTimeoutMs, or check the client handles ${method})`;
+    const within = `within ${this.options.answerTimeoutMs} ms`;
+    const message = this.unanswered(method, id, exchange, within, '--client-timeout / answerTimeoutMs, or ');
+    if (live.id !== undefined) this.send(errorResponse(live.id, REPLAY_ERROR_CODES.answerTimeout, message));
+  }
+
+  /** Counts a server→client request the client did not answer `when` (in time, or before the end). */
+  private unanswered(
+    method: string,
+    id: number,
+    exchange: CassetteExchange | undefined,
+    when: string,
+    raise = '',
+  ): string {
+    const waiting = exchange ? `the recorded ${this.describe(exchange)} needs it` : 'it was sent unsolicited';
+    const message = `the client did not answer ${method} (id ${id}) ${when}; ${waiting} (${raise ? `raise ${raise}` : ''}check the client handles ${method})`;
     this.timeouts.push(message);
     this.emit({ kind: 'timeout', method, exchange: exchange?.ordinal, message });
-    if (live.id !== undefined) this.send(errorResponse(live.id, REPLAY_ERROR_CODES.answerTimeout, message));
+    return message;
   }
 
   private checkAnswer(

@@ -134,7 +134,12 @@ describe('tapedeck replay: a session over stdin and stdout', () => {
     const result = await pipeReplay(EVERYTHING, ['--allow-unused'], [sampling]);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.messages.map((m) => rpc(m).method)).toEqual(['sampling/createMessage']);
-    expect(result.code).toBe(0);
+    // The tools/call never got its response: the sampling request it waited on counts as unanswered.
+    expect(result.stderr).toContain(
+      'tapedeck: timeout: the client did not answer sampling/createMessage (id 0) before the session ended',
+    );
+    expect(result.stderr).toContain('1 unanswered server request');
+    expect(result.code).toBe(1);
   });
 
   it('replays what it can of a cassette with a corrupt line, names the line, and fails the run', async () => {

@@ -180,10 +180,39 @@ describe('server→client requests inside a script', () => {
     expect(response.error).toEqual({
       code: REPLAY_ERROR_CODES.answerTimeout,
       message:
-        'the client did not answer sampling/createMessage (id 0) within 50 ms; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (raise answerTimeoutMs, or check the client handles sampling/createMessage)',
+        'the client did not answer sampling/createMessage (id 0) within 50 ms; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (raise --client-timeout / answerTimeoutMs, or check the client handles sampling/createMessage)',
     });
     expect(client.engine.report().timeouts).toHaveLength(1);
     await client.engine.idle();
+  });
+
+  it('counts a request the client left unanswered when the session ends while its call waits on it', async () => {
+    const client = fakeClient(await fixtureCassette(EVERYTHING));
+    client.send(req(9, 'tools/call', sampling));
+    await settle(20);
+    expect(client.methods()).toEqual(['sampling/createMessage']);
+    client.engine.close();
+    expect(client.engine.report().timeouts).toEqual([
+      'the client did not answer sampling/createMessage (id 0) before the session ended; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (check the client handles sampling/createMessage)',
+    ]);
+    expect(client.events.filter((e) => e.kind === 'timeout')).toHaveLength(1);
+  });
+
+  it('does not count a server→client request sent after the response the session then ended on', async () => {
+    const cassette = await buildCassette(
+      traceLines([
+        ['in', req(1, 'tools/call', call('a'))],
+        ['out', res(1, { content: [] })],
+        ['out', req(50, 'roots/list')],
+        ['in', res(50, { roots: [] })],
+      ]),
+    );
+    const client = fakeClient(cassette);
+    expect((await client.request('x', 'tools/call', call('a'))).result).toEqual({ content: [] });
+    await settle(20);
+    expect(client.methods()).toEqual(['roots/list']);
+    client.engine.close();
+    expect(client.engine.report().timeouts).toEqual([]);
   });
 
   it('gives each server→client request its own id, so two calls waiting at once get the right answers', async () => {
@@ -201,6 +230,40 @@ describe('server→client requests inside a script', () => {
     expect([a.id, b.id]).toEqual([1, 2]);
     const asked = client.received.filter((m) => m.method === 'elicitation/create').map((m) => m.id);
     expect(asked).toEqual([0, 1]);
+  });
+});
+
+describe('exchanges the recording never saw answered', () => {
+  it('answers at once with an error naming the request, instead of leaving the client waiting', async () => {
+    const cassette = await buildCassette(
+      traceLines([
+        ['in', req(1, 'tools/call', call('echo', { message: 'hi' }))],
+        ['in', req(2, 'ping')],
+        ['out', res(2, {})],
+      ]),
+    );
+    const client = fakeClient(cassette);
+    const response = await client.request(7, 'tools/call', call('echo', { message: 'hi' }));
+    expect(response.error).toEqual({
+      code: REPLAY_ERROR_CODES.noResponse,
+      message:
+        'the recording holds no response to tools/call echo {"message":"hi"}: it ended, or the response\'s line could not be read, before the server answered',
+    });
+    expect(client.events.filter((e) => e.kind === 'no-response')).toHaveLength(1);
+  });
+
+  it('keeps a request the recorded client cancelled open, for the live client to cancel too', async () => {
+    const cassette = await buildCassette(
+      traceLines([
+        ['in', req(1, 'tools/call', call('slow'))],
+        ['in', note('notifications/cancelled', { requestId: 1 })],
+      ]),
+    );
+    const client = fakeClient(cassette);
+    client.send(req(4, 'tools/call', call('slow')));
+    await settle(20);
+    expect(client.received).toEqual([]);
+    client.engine.close();
   });
 });
 

@@ -16,6 +16,8 @@ export function describeServeEvent(event: ServeEvent): string | undefined {
       return `miss: ${event.miss.message}`;
     case 'timeout':
       return `timeout: ${event.message}`;
+    case 'no-response':
+      return `error: ${event.message}`;
     case 'answer': {
       const { answer } = event;
       if (!answer.differs) return undefined;

@@ -131,6 +131,8 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
   const verdicts: ExchangeVerdict[] = [];
   const liveResults = new Map<number, Json>();
   let incomplete = false;
+  /** Set once the handshake failed: the server cannot answer anything after it, so nothing more is sent. */
+  let halted: string | undefined;
   try {
     for (const step of clientSteps(cassette)) {
       if (step.kind === 'notification') {
@@ -140,7 +142,7 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
       const { exchange } = step;
       const verdict = newVerdict(exchange, normalizer);
       verdicts.push(verdict);
-      const skip = skipReason(exchange);
+      const skip = halted ?? skipReason(exchange);
       if (skip) {
         verdict.status = 'skipped';
         verdict.reason = skip;
@@ -159,6 +161,10 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
       } else {
         incomplete = true;
         verdict.reason = failure(outcome, exchange, live);
+        // A server that does not answer its handshake in time answers nothing after it: waiting out every later
+        // request's timeout as well would only make a wedged server cost minutes.
+        if (outcome.kind === 'timeout' && HANDSHAKE.has(exchange.method))
+          halted = `not sent: ${exchange.method} got no answer in time`;
       }
       verdict.status = verdict.diff || verdict.reason || verdict.notes.length > 0 ? 'differ' : 'match';
       options.onVerdict?.(verdict);
@@ -180,6 +186,9 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
     stderrTail: live.stderrTail(),
   };
 }
+
+/** Requests that open a session: when one goes unanswered, verify stops sending. */
+const HANDSHAKE = new Set(['initialize', 'server/discover']);
 
 /** The client side in recorded order: requests and notifications (trace positions share one numbering). */
 function clientSteps(cassette: Cassette): Step[] {

@@ -77,7 +77,7 @@ describe('tapedeck verify against server-everything', () => {
     expect(report).toMatchObject({
       version: 1,
       ok: true,
-      summary: { exchanges: 7, match: 7, differ: 0, skipped: 0 },
+      summary: { exchanges: 7, match: 7, differ: 0, skipped: 0, corruptLines: 0 },
     });
     expect(report.exchanges.map((x: { request: string }) => x.request)).toEqual([
       'initialize',

@@ -182,6 +182,24 @@ describe('verify never hangs', () => {
     expect(report.incomplete).toBe(true);
   });
 
+  it('stops at a handshake the server does not answer in time, instead of waiting out every request', async () => {
+    const cassette = await session([...ADD, ...GREET]);
+    const started = Date.now();
+    const report = await verifyCassette(cassette, {
+      spawn: nodeSpawn,
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => {}, 60000)'],
+      timeoutMs: 300,
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(report.verdicts.map((v) => [v.status, v.reason])).toEqual([
+      ['differ', 'no answer to initialize within 300 ms (raise --timeout if the server is just slow)'],
+      ['skipped', 'not sent: initialize got no answer in time'],
+      ['skipped', 'not sent: initialize got no answer in time'],
+    ]);
+    expect(report.incomplete).toBe(true);
+  });
+
   it('reports a server that exits with its code, for every exchange it left unanswered', async () => {
     const cassette = await session(ADD);
     const report = await verifyCassette(cassette, {
@@ -291,6 +309,20 @@ describe('tapedeck verify --update', () => {
     expect(io.stdout).toContain('✗ #1 tools/call hang (line 4)\n    no answer to tools/call within 300 ms');
     expect(io.stdout).toContain('verified 2 exchanges: 1 match, 1 differ\n');
     expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('fails a cassette with a corrupt line even when everything left in it matches', async () => {
+    const path = join(io.dir, 'corrupt.jsonl');
+    const lines = traceLines([
+      ['in', req(0, 'initialize', INIT_PARAMS)],
+      ['out', res(0, INIT_RESULT)],
+      ...ADD,
+    ]).map(encodeLine);
+    lines.splice(4, 1, '{"t":broken\n');
+    writeFileSync(path, lines.join(''));
+    expect(await run(['verify', path, '--', process.execPath, SERVER])).toBe(1);
+    expect(io.stdout).toContain('verified 1 exchange: 1 match, 0 differ, 1 skipped\n');
+    expect(io.stderr).toContain(`tapedeck: ${path} had 1 corrupt line (skipped): fix or re-record it\n`);
   });
 });
 

@@ -163,8 +163,11 @@ async function verify(
     }
   }
 
+  const corrupt = loaded.errors;
   if (flags.json)
-    process.stdout.write(`${JSON.stringify(jsonReport(path, argv, upstream, report, updated), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt), null, 2)}\n`,
+    );
   else {
     for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
     process.stdout.write(`${summaryLine(report)}\n`);
@@ -174,7 +177,10 @@ async function verify(
     }
   }
   if (updated) return EXIT.ok;
-  return report.differed > 0 || report.notes.length > 0 ? EXIT.finding : EXIT.ok;
+  // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
+  if (corrupt > 0)
+    say(`${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
+  return report.differed > 0 || report.notes.length > 0 || corrupt > 0 ? EXIT.finding : EXIT.ok;
 }
 
 /** `verified N exchanges: K match, D differ` (+ skipped). */
@@ -213,17 +219,19 @@ function jsonReport(
   upstream: UpstreamSpec | undefined,
   report: VerifyReport,
   updated: boolean,
+  corruptLines: number,
 ) {
   return {
     version: 1,
     cassette: path,
     ...(upstream ? { upstream: upstream.url } : { command: argv }),
-    ok: report.differed === 0 && report.notes.length === 0,
+    ok: report.differed === 0 && report.notes.length === 0 && corruptLines === 0,
     summary: {
       exchanges: report.total,
       match: report.matched,
       differ: report.differed,
       skipped: report.skipped,
+      corruptLines,
     },
     exchanges: report.verdicts.map((v) => ({
       ordinal: v.ordinal,

@@ -10,6 +10,10 @@ import { errorResponse } from './rewrite.js';
  * `ping` carries nothing to match and a client may ping as often as it likes: pings beyond those the cassette
  * recorded get `{}`.
  *
+ * `logging/setLevel`, for a server that had logging: many clients (the MCP Inspector among them) set a level of
+ * their own choosing as they connect, which a recording made with another client does not hold. Setting a level
+ * changes nothing replay sends, so one the cassette cannot serve gets `{}`, as that server would answer.
+ *
  * `server/discover`, for cassettes that never recorded one: a 2026-era stdio client asks it from a probe process
  * before the session (and a recorder sees the probe as a separate trace), so a session cassette often lacks it;
  * the answer is then derived from the recorded session. A cassette recorded with the `initialize` handshake came
@@ -102,8 +106,35 @@ function inferCapabilities(cassette: Cassette): JsonObject {
   return capabilities;
 }
 
+/** Whether the recorded server had logging: it said so in `initialize`, or the traffic shows it. */
+function hadLogging(cassette: Cassette): boolean {
+  const init = cassette.exchanges.find((x) => x.method === 'initialize')?.response?.result;
+  if (isObject(init) && isObject(init.capabilities) && init.capabilities.logging !== undefined) return true;
+  return inferCapabilities(cassette).logging !== undefined;
+}
+
+/** How many `logging/setLevel` requests the cassette recorded, per level. */
+function recordedLevels(cassette: Cassette): Map<string, number> {
+  const levels = new Map<string, number>();
+  for (const exchange of cassette.exchanges) {
+    if (exchange.method !== SET_LEVEL) continue;
+    const level = levelOf(exchange.request.params);
+    levels.set(level, (levels.get(level) ?? 0) + 1);
+  }
+  return levels;
+}
+
+function levelOf(params: JsonObject | undefined): string {
+  return typeof params?.level === 'string' ? params.level : '';
+}
+
+const SET_LEVEL = 'logging/setLevel';
+
 /** A request answered without a recording. */
-export type Fallback = { kind: 'discover'; answer: DiscoverAnswer } | { kind: 'ping' };
+export type Fallback =
+  | { kind: 'discover'; answer: DiscoverAnswer }
+  | { kind: 'ping' }
+  | { kind: 'setLevel'; level: string };
 
 /**
  * Wraps the engine's side of a channel so that a `ping` or `server/discover` the cassette cannot serve is
@@ -118,8 +149,9 @@ export function withFallbacks(
 ): ReplayChannel {
   const discover = discoverAnswer(cassette);
   const answerDiscover = discover.kind === 'derived' || discover.kind === 'legacy';
-  // Recorded pings are served (and counted) by the engine; any more are answered here.
+  // Recorded pings and levels are served (and counted) by the engine; any more are answered here.
   let recordedPings = cassette.exchanges.filter((x) => x.method === 'ping').length;
+  const levels = hadLogging(cassette) ? recordedLevels(cassette) : undefined;
   return {
     send: (message) => channel.send(message),
     onMessage(handler) {
@@ -127,6 +159,16 @@ export function withFallbacks(
         const item = classifyMessage(message);
         if (item.kind === 'request' && item.method === 'ping' && recordedPings-- <= 0) {
           onFallback?.({ kind: 'ping' });
+          channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
+        } else if (item.kind === 'request' && item.method === SET_LEVEL && levels !== undefined) {
+          const level = levelOf(item.params);
+          const left = levels.get(level) ?? 0;
+          if (left > 0) {
+            levels.set(level, left - 1);
+            handler(message);
+            return;
+          }
+          onFallback?.({ kind: 'setLevel', level });
           channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
         } else if (item.kind === 'request' && item.method === DISCOVER && answerDiscover) {
           onFallback?.({ kind: 'discover', answer: discover });

@@ -96,6 +96,41 @@ describe('serveStdio', () => {
   });
 });
 
+describe('logging/setLevel a cassette did not record', () => {
+  it('is answered with {} for a server that had logging; a recorded level is served from the cassette', async () => {
+    const events: string[] = [];
+    const { server, send, out } = serve(await fixtureCassette(EVERYTHING), {
+      onEvent: (e) => events.push(e.kind),
+    });
+    send(req(1, 'logging/setLevel', { level: 'warning' }), req(2, 'logging/setLevel', { level: 'debug' }));
+    await settle(20);
+    server.stop();
+    const outcome = await server.done;
+    // The recorded one plays its script too (the log messages the server sent after it).
+    expect(out.filter((m) => m.method === undefined)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+    expect(events.filter((kind) => kind === 'fallback' || kind === 'hit')).toEqual(['fallback', 'hit']);
+    expect(outcome.report.misses).toEqual([]);
+  });
+
+  it('is a miss for a server that had no logging', async () => {
+    const cassette = await buildCassette(
+      traceLines([
+        ['in', req(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} })],
+        ['out', res(0, { protocolVersion: '2025-06-18', capabilities: { tools: {} } })],
+      ]),
+    );
+    const { server, send, out } = serve(cassette);
+    send(req(1, 'logging/setLevel', { level: 'debug' }));
+    await settle(20);
+    server.stop();
+    await server.done;
+    expect(out[0]?.error).toMatchObject({ code: -32090 });
+  });
+});
+
 describe('server/discover a cassette did not record', () => {
   it('is served as recorded when it was recorded', async () => {
     expect(discoverAnswer(await fixtureCassette('era2026/era2026-stdio.jsonl'))).toEqual({

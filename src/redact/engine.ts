@@ -2,6 +2,7 @@ import type { Redactor } from '../sink/sink.js';
 import type {
   EventLine,
   HttpLine,
+  Json,
   MessageLine,
   MetaLine,
   StderrLine,
@@ -13,7 +14,7 @@ import { type CompiledRules, type CompileOptions, compile } from './compile.js';
 import { matchHeader } from './key-words.js';
 import { formatMarker, isMarker, REDACTION_ERROR_MARKER } from './marker.js';
 import type { RedactConfig } from './types.js';
-import { type Hits, hideInText } from './values.js';
+import { type Hits, hideable, hideInText } from './values.js';
 import { hideInJson } from './walk.js';
 
 type Headers = HttpLine['headers'];
@@ -63,6 +64,38 @@ function hideInHeaders(headers: Headers, compiled: CompiledRules, hits?: Hits): 
 /** Fields of an event line that say what it is rather than carry data. */
 const EVENT_IDENTITY = new Set(['t', 'seq', 'type', 'name']);
 
+/** The fields the trace format gives a message line: `raw` is redacted as a message, the rest identify it. */
+const MESSAGE_FIELDS = new Set(['type', 't', 'seq', 'dir', 'raw', 'server', 'conn', 'stream', 'eventId']);
+
+/**
+ * Fields a line carries beyond those the format gives its type (a newer producer's, another tool's): they travel
+ * with the trace, so they get the key rules by their names and the value rules on every string in them.
+ */
+function redactExtras<L extends TraceLine>(
+  line: L,
+  known: ReadonlySet<string>,
+  compiled: CompiledRules,
+  hits: Hits | undefined,
+): L {
+  let copy: L | undefined;
+  for (const key of Object.keys(line)) {
+    if (known.has(key)) continue;
+    const value = (line as Record<string, unknown>)[key] as Json | undefined;
+    if (value === undefined) continue;
+    const rule = compiled.keys.match(key);
+    let next: Json;
+    if (rule !== undefined && hideable(value)) {
+      hits?.hit(rule, key, value);
+      next = formatMarker(rule, value, compiled.style);
+    } else next = hideInJson(value, compiled, { keyed: true, paths: false, hits, root: '', at: [key] });
+    if (next !== value) {
+      copy ??= { ...line };
+      Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return copy ?? line;
+}
+
 /**
  * Redacts one trace line by kind: a message's `raw` (key, path and value rules); `text` and `stderr` text (value
  * rules; a changed line loses `b64`, which holds the original bytes, and gets `redacted: true`); `meta` command,
@@ -78,7 +111,8 @@ export function redactLine<L extends TraceLine>(line: L, compiled: CompiledRules
       const message = line as MessageLine;
       if (!('raw' in message)) return line;
       const raw = hideInJson(message.raw, compiled, { keyed: true, hits });
-      return raw === message.raw ? line : ({ ...message, raw } as L);
+      const redacted = raw === message.raw ? message : { ...message, raw };
+      return redactExtras(redacted, MESSAGE_FIELDS, compiled, hits) as L;
     }
     case 'text':
     case 'stderr': {

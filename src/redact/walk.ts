@@ -100,7 +100,14 @@ export function redactJson(value: Json, compiled: CompiledRules): Json {
 export function hideInJson(
   value: Json,
   compiled: CompiledRules,
-  how: { keyed: boolean; hits?: Hits | undefined; root?: string; at?: Array<string | number> },
+  how: {
+    keyed: boolean;
+    /** Path rules apply (default): off for values that are not a message, whose `$` they would misread. */
+    paths?: boolean;
+    hits?: Hits | undefined;
+    root?: string;
+    at?: Array<string | number>;
+  },
 ): Json {
   const walk: Walk = {
     compiled,
@@ -109,7 +116,7 @@ export function hideInJson(
     stack: how.at ?? [],
     root: how.root ?? '$',
   };
-  if (!how.keyed || compiled.paths.length === 0) return node(walk, value, undefined);
+  if (!how.keyed || how.paths === false || compiled.paths.length === 0) return node(walk, value, undefined);
   const states = rootStates(compiled.paths);
   const selected = selectedBy(compiled.paths, states);
   const rule = selected >= 0 ? compiled.pathIds[selected] : undefined;

@@ -18,9 +18,56 @@ import type { MetaLine } from './types.js';
 /** Read chunk size: big enough for throughput, small enough that memory stays flat on multi-GB traces. */
 const CHUNK_BYTES = 256 * 1024;
 
-/** TraceFiles over the local file system. */
+/** A trace read from a pipe is held in memory; past this it must be saved to a file first. */
+const MAX_PIPED_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Traces that are not regular files — `-` (standard input), `/dev/stdin`, a FIFO, a shell's `<(…)` — can be read
+ * only once, yet opening a trace reads its head to detect the format and then reads it again: their bytes are
+ * read whole at the first look and served from here.
+ */
+const piped = new Map<string, Buffer>();
+
+async function readWhole(path: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const source = path === '-' ? process.stdin : createReadStream(path);
+  try {
+    for await (const chunk of source) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_PIPED_BYTES) {
+        source.destroy();
+        throw new TapedeckError(
+          'input',
+          `${path} is over ${MAX_PIPED_BYTES / 1024 / 1024} MB read from a pipe: save it to a file and name that`,
+        );
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof TapedeckError) throw err;
+    throw ioError(path, err);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Whether `path` was read from a pipe (standard input, a FIFO) rather than a file: known once the trace is open.
+ *
+ * @example (await openTrace('-'), readFromPipe('-')) // → true
+ */
+export function readFromPipe(path: string): boolean {
+  return piped.has(path);
+}
+
+/** TraceFiles over the local file system; `-` is standard input. */
 export const nodeTraceFiles: TraceFiles = {
   async check(path) {
+    if (piped.has(path)) return;
+    if (path === '-') {
+      piped.set(path, await readWhole(path));
+      return;
+    }
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(path);
@@ -33,8 +80,14 @@ export const nodeTraceFiles: TraceFiles = {
         `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
       );
     }
+    if (!info.isFile()) piped.set(path, await readWhole(path));
   },
   async *read(path) {
+    const held = piped.get(path);
+    if (held !== undefined) {
+      for (let at = 0; at < held.length; at += CHUNK_BYTES) yield held.subarray(at, at + CHUNK_BYTES);
+      return;
+    }
     // Breaking out of the caller's loop returns this generator, whose for-await destroys the stream.
     try {
       for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }))
@@ -44,6 +97,8 @@ export const nodeTraceFiles: TraceFiles = {
     }
   },
   async siblings(path) {
+    // A pipe has no rotated segments next to it.
+    if (piped.has(path)) return [];
     const dir = dirname(path);
     try {
       return (await readdir(dir)).map((name) => join(dir, name));

@@ -220,6 +220,45 @@ describe('tapedeck redact', () => {
     expect(io.stderr).toMatch(/broken\.jsonl:3: not valid JSON/);
   });
 
+  it('--in-place keeps a trace whose corrupt line would be lost for good as it was', async () => {
+    const input = join(io.dir, 'broken.jsonl');
+    const [meta, call] = plantedLines();
+    writeFileSync(input, `${meta}\n{"oops"\n${call}\n`);
+    const before = readFileSync(input);
+    expect(await run(['redact', input, '--in-place'])).toBe(1);
+    expect(io.stderr).toContain(
+      `tapedeck: ${input} was not rewritten: its 1 corrupt line would be lost for good; write the redacted trace with -o FILE, or mend the line first\n`,
+    );
+    expect(readFileSync(input)).toEqual(before);
+  });
+
+  it('--in-place refuses a file of another tool, which would become tapedeck JSONL under its name', async () => {
+    const input = join(io.dir, 'session.ndjson');
+    const fixture = new URL('../fixtures/interop/mcporter/everything-get-sum.ndjson', import.meta.url);
+    writeFileSync(input, readFileSync(fixture));
+    const before = readFileSync(input);
+    expect(await run(['redact', input, '--in-place'])).toBe(1);
+    expect(io.stderr).toBe(
+      `tapedeck: --in-place would turn ${input}, a mcporter file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${join(io.dir, 'session.jsonl')}\n`,
+    );
+    expect(readFileSync(input)).toEqual(before);
+  });
+
+  it('redacts fields a message line carries beyond the format’s own', async () => {
+    const input = join(io.dir, 'extra.jsonl');
+    const [meta, call] = plantedLines();
+    const extra = { ...JSON.parse(call!), seq: 5, note: `from ${GITHUB}`, secret: 'hunter2', conn: 'c-1' };
+    writeFileSync(input, `${meta}\n${JSON.stringify(extra)}\n`);
+    expect(await run(['redact', input])).toBe(0);
+    expectNoSecrets(io.stdout);
+    expect(io.stdout).not.toContain('hunter2');
+    expect(records(io.stdout)[1]).toMatchObject({
+      note: 'from [REDACTED:github-token]',
+      secret: '[REDACTED:secret]',
+      conn: 'c-1',
+    });
+  });
+
   it('--no-redact-defaults leaves only the custom rules', async () => {
     expect(await run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]+'])).toBe(0);
     expect(io.stdout).toContain(GITHUB);

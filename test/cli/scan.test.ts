@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
@@ -50,6 +51,28 @@ function planted(): string {
     end,
   ]);
 }
+
+describe('tapedeck scan: what it cannot read is not clean', () => {
+  it('counts a cut-off last line, which it could not check, and exits 1', async () => {
+    const path = join(io.dir, 'cut.jsonl');
+    writeFileSync(
+      path,
+      `${JSON.stringify(meta())}\n${JSON.stringify(ping)}\n{"t":"${t}","seq":2,"dir":"out","raw":{"token":"${GITHUB}`,
+    );
+    expect(await run(['scan', path])).toBe(1);
+    expect(io.stderr).toContain('last line is cut off');
+    expect(io.stdout).toContain('1 corrupt line could not be checked');
+  });
+
+  it('reads a trace from standard input (-) whole, and suggests -o rather than --in-place', async () => {
+    const path = planted();
+    const stdin = Object.defineProperty(Readable.from([readFileSync(path)]), 'fd', { value: 0 });
+    vi.spyOn(process, 'stdin', 'get').mockReturnValue(stdin as unknown as typeof process.stdin);
+    expect(await run(['scan', '-'])).toBe(1);
+    expect(io.stdout).toContain('in 3 of 5 lines of -');
+    expect(io.stdout).toContain('Hide them with: tapedeck redact - -o redacted.jsonl');
+  });
+});
 
 describe('tapedeck scan', () => {
   it('finds planted secrets: line, JSON path, rule and a masked preview; exits 1', async () => {

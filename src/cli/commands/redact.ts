@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
 import { parseRedactMode, patternRule } from '../../redact/config.js';
 import { summarize } from '../../redact/index.js';
 import { loadRedaction, type Redaction } from '../../redact/setup.js';
 import type { RedactMode } from '../../redact/types.js';
 import { deriveLabel } from '../../sink/naming.js';
 import { encodeLine } from '../../trace/encode.js';
-import type { OpenedTrace } from '../../trace/import/opened.js';
-import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
+import type { OpenedTrace, TraceFormat } from '../../trace/import/opened.js';
+import { batch, openTrace, readFromPipe, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
@@ -159,6 +160,7 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
     },
   };
   const trace = await openTrace(input, openOptions);
+  if (options.inPlace) refuseInPlace(input, trace.format);
   if (options.inPlace && trace.segments.length > 1) {
     // Each segment stays its own file with its own meta, so the trace still stitches as before.
     for (const [i, segment] of trace.segments.entries()) {
@@ -171,15 +173,49 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
           if (last || d.code !== 'missing_end') openOptions.onDiagnostic(d);
         },
       });
-      await writePrivateFile(segment.file, redactedLines(part, redaction, false));
+      await replaceUnlessLost(segment.file, redactedLines(part, redaction, false), () => errors);
     }
     return errors;
   }
   const lines = redactedLines(trace, redaction, true);
-  if (options.inPlace) await writePrivateFile(input, lines);
+  if (options.inPlace) await replaceUnlessLost(input, lines, () => errors);
   else if (options.out !== undefined) await writePrivateFile(options.out, lines);
   else await writeStdout(lines);
   return errors;
+}
+
+/** A trace redact cannot rewrite in place: one read from a pipe, or a file of another tool's format. */
+function refuseInPlace(input: string, format: TraceFormat): void {
+  if (readFromPipe(input)) {
+    throw usageError(
+      `--in-place needs a file, and ${input} is a pipe: write the redacted trace with -o FILE`,
+    );
+  }
+  if (format !== 'tapedeck' && format !== 'mcp-tape') {
+    const stem = input.replace(/\.[^./\\]*$/, '');
+    throw new TapedeckError(
+      'input',
+      `--in-place would turn ${input}, a ${format} file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${stem}.jsonl`,
+    );
+  }
+}
+
+/**
+ * Replaces `path` with `lines` unless reading them left corrupt lines out (`errors()`, counted as they are read):
+ * the original is then kept, since a line dropped from it would be gone for good.
+ */
+async function replaceUnlessLost(path: string, lines: AsyncIterable<string>, errors: () => number) {
+  const before = errors();
+  const kept: string[] = [];
+  for await (const line of lines) kept.push(line);
+  const lost = errors() - before;
+  if (lost > 0) {
+    throw new TapedeckError(
+      'input',
+      `${path} was not rewritten: its ${lost} corrupt line${lost === 1 ? '' : 's'} would be lost for good; write the redacted trace with -o FILE, or mend the line${lost === 1 ? '' : 's'} first`,
+    );
+  }
+  await writePrivateFile(path, kept);
 }
 
 /**

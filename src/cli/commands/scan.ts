@@ -64,7 +64,9 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
   let unreadable = 0;
   const trace = await openTrace(input, {
     onDiagnostic: (d: TraceDiagnostic) => {
-      if (d.severity === 'error') unreadable += 1;
+      // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
+      // checked either, and it is in the file that would be shared.
+      if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
       // A trace still being written has no end line; that says nothing about secrets.
       if (d.code !== 'missing_end') process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
     },

@@ -79,7 +79,12 @@ function advice(report: ScanReport): string {
   const guesses = report.findings.filter((f) => f.rule === ENTROPY_RULE).length;
   const ruled = report.findings.length - guesses;
   let text = '';
-  if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} --in-place\n`;
+  // In place only where the file stays what it was: tapedeck JSONL, not another tool's format or a pipe.
+  const inPlace = report.trace !== '-' && (report.format === 'tapedeck' || report.format === 'mcp-tape');
+  const where = inPlace
+    ? '--in-place'
+    : `-o ${quote(report.trace === '-' ? 'redacted.jsonl' : `${report.trace.replace(/\.[^./\\]*$/, '')}.redacted.jsonl`)}`;
+  if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} ${where}\n`;
   if (guesses > 0) {
     text +=
       `${guesses} ${guesses === 1 ? 'is a guess' : 'are guesses'} (rule "${ENTROPY_RULE}": random-looking, no rule covers it): ` +

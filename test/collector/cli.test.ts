@@ -45,6 +45,16 @@ describe('tapedeck push', () => {
     expect((await traces())[0]).toMatchObject({ label: 'from mcporter', format: 'mcporter', lines: 10 });
   });
 
+  it('refuses a trace with a line it could not check, uploads nothing', async () => {
+    const file = join(io.dir, 'corrupt.jsonl');
+    writeFileSync(file, `${sampleTrace({ label: 'corrupt', calls: 1 })}{"t":oops\n`);
+    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN])).toBe(1);
+    expect(io.stderr).toMatch(
+      /tapedeck: push refused: 1 line of .*corrupt\.jsonl could not be read, so could not be checked for secrets; .*--force/,
+    );
+    expect(await traces()).toEqual([]);
+  });
+
   it('refuses a trace the scan flags, uploads nothing, and pushes it with --force', async () => {
     const file = join(io.dir, 'leaky.jsonl');
     writeFileSync(file, LEAKY);
@@ -99,7 +109,15 @@ describe('CLI bad input for serve and push', () => {
       ['push', 'x.jsonl', '--to', 'ftp://host'],
       "--to must be the collector's URL such as http://127.0.0.1:7420",
     ],
-    [['push', 'x.jsonl', '--expires', 'soon'], "--expires must be a duration such as 7d or 12h; got 'soon'"],
+    [
+      ['push', 'x.jsonl', '--expires', 'soon'],
+      "--expires must be a duration such as 7d or 12h, at most 365d; got 'soon'",
+    ],
+    // Refused before anything is uploaded, not by the collector after the upload.
+    [
+      ['push', 'x.jsonl', '--expires', '400d'],
+      "--expires must be a duration such as 7d or 12h, at most 365d; got '400d'",
+    ],
   ])('%j exits 2 with one line', async (argv, message) => {
     expect(await run(argv)).toBe(2);
     const lines = io.stderr.trimEnd().split('\n');

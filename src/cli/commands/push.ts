@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { readToken, tokenPath } from '../../collector/home.js';
+import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { TapedeckError } from '../../errors.js';
+import { parseDuration } from '../../replay/run.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
@@ -77,8 +79,15 @@ export function registerPush(program: Command): void {
  */
 export async function push(trace: string, options: PushOptions): Promise<PushResult> {
   const base = collectorUrl(options.to);
-  if (!/^\d+\s*(ms|s|m|h|d|w)$/i.test(options.expires.trim()))
-    throw usageError(`--expires must be a duration such as 7d or 12h; got '${options.expires}'`);
+  // Checked here, before anything is uploaded: a collector that refused it would leave an unshared trace behind.
+  const maxDays = COLLECTOR_DEFAULTS.maxShareTtlMs / 86_400_000;
+  if (
+    !/^\d+\s*(ms|s|m|h|d|w)$/i.test(options.expires.trim()) ||
+    parseDuration('--expires', options.expires) > COLLECTOR_DEFAULTS.maxShareTtlMs
+  )
+    throw usageError(
+      `--expires must be a duration such as 7d or 12h, at most ${maxDays}d; got '${options.expires}'`,
+    );
   const token = options.token ?? readToken(tokenPath());
   if (token === undefined) {
     throw usageError(
@@ -86,6 +95,14 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
     );
   }
   const report = await scan(trace, options);
+  if (report.unreadable > 0 && options.force !== true) {
+    const n = report.unreadable;
+    throw new TapedeckError(
+      'input',
+      `push refused: ${n} line${n === 1 ? '' : 's'} of ${trace} could not be read, so could not be checked for secrets; ` +
+        'redact it (tapedeck redact -o FILE leaves them out) or push anyway with --force',
+    );
+  }
   if (report.findings.length > 0 && options.force !== true) {
     process.stderr.write(renderScanReport(report, false));
     const n = report.findings.length;

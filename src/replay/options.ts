@@ -85,7 +85,43 @@ export function withDefaults(options: ReplayOptions = {}): EngineOptions {
     // An explicit undefined means "the default", as it does for a flag left off.
     if (value !== undefined) (out as Record<string, unknown>)[key] = value;
   }
+  checkOptions(out);
   return out;
+}
+
+/**
+ * Library callers get the checks the CLI's flags get: a typo (`timing: 'recoded'`) must fail in one line, not
+ * replay as if nothing had been asked for. Throws TapedeckError('usage').
+ */
+function checkOptions(options: EngineOptions): void {
+  const bad = (name: string, expected: string, value: unknown) =>
+    new TapedeckError('usage', `replay option ${name} must be ${expected}; got ${shown(value)}`);
+  if (options.match !== 'keyed' && options.match !== 'ordered')
+    throw bad('match', "'keyed' or 'ordered'", options.match);
+  if (options.repeat !== 'none' && options.repeat !== 'last')
+    throw bad('repeat', "'none' or 'last'", options.repeat);
+  const timing = options.timing;
+  if (
+    timing !== 'none' &&
+    timing !== 'recorded' &&
+    !(typeof timing === 'number' && timing > 0 && timing < Infinity)
+  )
+    throw bad('timing', "'none', 'recorded' or a speed factor above 0", timing);
+  for (const name of ['answerTimeoutMs', 'maxDelayMs'] as const) {
+    const value = options[name];
+    if (!(typeof value === 'number' && value > 0 && value < Infinity))
+      throw bad(name, 'a number of milliseconds above 0', value);
+  }
+  for (const name of ['ignore', 'repeatMethods', 'matchers'] as const) {
+    if (!Array.isArray(options[name])) throw bad(name, 'an array', options[name]);
+  }
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  return String(value);
 }
 
 /**

@@ -75,7 +75,10 @@ export function parseDuration(flag: string, value: string): number {
   return Math.round(Number(match[1]) * unit);
 }
 
-/** A duration for people, in its largest whole unit: `45 days`, `3 hours`, `12 minutes`. */
+/**
+ * A duration for people, in its largest unit that says it well: `45 days`, `3 hours`, `90 minutes` (not `1 hour`
+ * for 1.5 h: under 10 of a unit, a remainder moves down a unit).
+ */
 export function formatAge(ms: number): string {
   const units: [string, number][] = [
     ['day', 86_400_000],
@@ -83,9 +86,10 @@ export function formatAge(ms: number): string {
     ['minute', 60_000],
     ['second', 1000],
   ];
-  for (const [name, size] of units) {
+  for (const [i, [name, size]] of units.entries()) {
     const n = Math.floor(ms / size);
-    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'}`;
+    const exact = ms % size === 0 || n >= 10 || i === units.length - 1;
+    if (n >= 1 && exact) return `${n} ${name}${n === 1 ? '' : 's'}`;
   }
   return `${Math.max(0, Math.round(ms))} ms`;
 }

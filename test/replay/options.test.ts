@@ -23,6 +23,21 @@ describe('replay options', () => {
     expect(() => parseTiming('0')).toThrow(expect.objectContaining({ code: 'usage' }));
   });
 
+  it.each([
+    [
+      { timing: 'fast' },
+      "replay option timing must be 'none', 'recorded' or a speed factor above 0; got 'fast'",
+    ],
+    [{ timing: -1 }, "replay option timing must be 'none', 'recorded' or a speed factor above 0; got -1"],
+    [{ match: 'bogus' }, "replay option match must be 'keyed' or 'ordered'; got 'bogus'"],
+    [{ repeat: 'sometimes' }, "replay option repeat must be 'none' or 'last'; got 'sometimes'"],
+    [{ answerTimeoutMs: 0 }, 'replay option answerTimeoutMs must be a number of milliseconds above 0; got 0'],
+    [{ ignore: '$.params' }, "replay option ignore must be an array; got '$.params'"],
+  ])('refuse %j in one line, as the CLI refuses a bad flag', (options, message) => {
+    expect(() => withDefaults(options as never)).toThrow(message);
+    expect(() => withDefaults(options as never)).toThrow(expect.objectContaining({ code: 'usage' }));
+  });
+
   it('scale recorded gaps, capped', () => {
     expect(scaledDelay(1000, 'none', 60_000)).toBe(0);
     expect(scaledDelay(1000, 'recorded', 60_000)).toBe(1000);

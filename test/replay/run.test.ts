@@ -119,13 +119,10 @@ describe('choosing the mode', () => {
     expect(planRun({ ...input, mode: 'passthrough', expired: 'error' }).refuse).toBeUndefined();
   });
 
-  it('says ages in their largest whole unit', () => {
-    expect([formatAge(45 * DAY), formatAge(3_600_000), formatAge(61_000), formatAge(20)]).toEqual([
-      '45 days',
-      '1 hour',
-      '1 minute',
-      '20 ms',
-    ]);
+  it('says ages in their largest unit that says them well', () => {
+    expect(
+      [45 * DAY + 3_600_000, 3_600_000, 5_400_000, 61_000, 120_000, 20].map((ms) => formatAge(ms)),
+    ).toEqual(['45 days', '1 hour', '90 minutes', '61 seconds', '2 minutes', '20 ms']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -113,7 +113,9 @@ describe.skipIf(NO_BROWSER !== undefined)(`tapedeck report ${NO_BROWSER ?? ''}`,
     expect(await run(['report', MCP_TAPE])).toBe(2);
     expect(io.stderr).toContain("required option '-o, --out <file>'");
     io.stderr = '';
-    expect(await run(['report', join(io.dir, 'nope.jsonl'), '-o', join(io.dir, 'r.html')])).toBe(2);
+    // A trace that cannot be read is bad input, exit 1, as for show and stats.
+    expect(await run(['report', join(io.dir, 'nope.jsonl'), '-o', join(io.dir, 'r.html')])).toBe(1);
     expect(io.stderr).toBe(`tapedeck: no such trace file: ${join(io.dir, 'nope.jsonl')}\n`);
+    expect(existsSync(join(io.dir, 'r.html'))).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
@@ -52,17 +51,11 @@ export async function writeReport(
       if (d.severity === 'error') skipped += 1;
       warn(d);
     };
-    let text: string;
-    let name: string;
-    try {
-      const trace = await openTrace(path, { onDiagnostic });
-      name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
-      text = await collect(trace, redaction);
-      labels.push(redactedMeta(trace.meta, redaction).label || name);
-    } catch (err) {
-      if (err instanceof TapedeckError && err.code !== 'io') throw usageError(err.message);
-      throw err;
-    }
+    // A trace that cannot be read is bad input (exit 1), as for show and stats, not a usage error.
+    const trace = await openTrace(path, { onDiagnostic });
+    const name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
+    const text = await collect(trace, redaction);
+    labels.push(redactedMeta(trace.meta, redaction).label || name);
     traces.push({ path: `r${i}/${name}`, text });
   }
   const page = await inlinedPage(traces, [...new Set(labels)].join(' · '));

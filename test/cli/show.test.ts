@@ -102,9 +102,11 @@ describe('the show timeline', () => {
         raw: { jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: 'no' }] } },
       },
       { t, dir: 'in', raw: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'c' } } },
+      { t, dir: 'out', raw: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } },
     ];
     const out = renderTimeline(pairTrace(trace), { color: false });
     expect(row(out, '← tools/call a #1')).toMatch(/✗ 0ms +error -32602 Unknown tool: a$/);
+    expect(row(out, '← ✗ error -32700')).toMatch(/Parse error \(about a message it could not read\)$/);
     expect(row(out, '← tools/call b #2')).toMatch(/✗ 0ms +tool error: no$/);
     expect(out).toContain('unanswered requests:');
     expect(row(out, 'never answered')).toContain('tools/call c #3');

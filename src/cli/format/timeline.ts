@@ -96,7 +96,16 @@ export class TimelineRenderer {
         return [this.row(ev.ref, ev.depth, label, notificationDetail(ev.notification))];
       }
       case 'orphan': {
-        const head = `${this.c.yellow('response')} ${this.c.dim(idTag(ev.response.id ?? 'null'))}`;
+        const { error, id } = ev.response;
+        if (id === null && error !== undefined) {
+          // JSON-RPC's answer to a request the peer could not read (a parse error): an error about no request.
+          const code = error.code === undefined ? '' : ` ${error.code}`;
+          const head = `${this.c.red('✗ error')}${this.c.dim(code)}`;
+          return [
+            this.row(ev.ref, 0, head, `${error.message} (about a message it could not read)`, this.c.red),
+          ];
+        }
+        const head = `${this.c.yellow('response')} ${this.c.dim(idTag(id ?? 'null'))}`;
         return [this.row(ev.ref, 0, head, 'answers no open request', this.c.yellow)];
       }
       case 'invalid':

@@ -96,7 +96,7 @@ describe('HAR export', () => {
     );
     for (const entry of har.log.entries) {
       expect(entry.timings.wait).toBeGreaterThanOrEqual(0);
-      expect(entry.time).toBe(entry.timings.wait + entry.timings.receive);
+      expect(entry.time).toBe(entry.timings.send + entry.timings.wait + entry.timings.receive);
       expect(Date.parse(entry.startedDateTime)).not.toBeNaN();
     }
   });
@@ -201,9 +201,10 @@ describe('HAR export', () => {
       url: 'http://127.0.0.1:6277/mcp',
       t: '2026-03-01T10:00:01.500Z',
     });
-    // The answer at the end of the entry's wait.
-    expect(records[2]).toMatchObject({ status: 200, t: '2026-03-01T10:00:01.525Z' });
-    expect(records[3]).toMatchObject({ raw: JSON.parse(body) });
+    // The request body went after the send, the answer's head after the wait, its body after the receive.
+    expect(records[1]).toMatchObject({ t: '2026-03-01T10:00:01.501Z' });
+    expect(records[2]).toMatchObject({ status: 200, t: '2026-03-01T10:00:01.526Z' });
+    expect(records[3]).toMatchObject({ raw: JSON.parse(body), t: '2026-03-01T10:00:01.528Z' });
     expect(records[4]).toMatchObject({ method: 'DELETE' });
   });
 });

@@ -66,22 +66,39 @@ function exchangeOf(entry: Record<string, unknown>): { exchange: Record<string, 
   const carries = (text: string | undefined) => text?.includes('"jsonrpc"') === true;
   const rpc = carries(requestBody) || carries(responseBody) || type.includes('text/event-stream');
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : Number.NaN;
-  const timings = isRecord(entry.timings) ? entry.timings : {};
-  // The answer's head came after the wait (the whole time when the timings say nothing).
-  const wait = typeof timings.wait === 'number' && timings.wait >= 0 ? timings.wait : entry.time;
-  const answered = typeof wait === 'number' && wait >= 0 ? started + wait : Number.NaN;
+  const times = Number.isNaN(started) ? {} : timesOf(started, entry);
   const exchange = {
     method: typeof request.method === 'string' ? request.method : 'GET',
-    ...(typeof request.url === 'string' ? { url: request.url } : {}),
+    ...(typeof request.url === 'string' && request.url !== '' ? { url: request.url } : {}),
     requestHeaders: headerObject(request.headers),
     requestBody,
     ...(typeof response.status === 'number' ? { status: response.status } : {}),
     responseHeaders,
     responseBody,
-    ...(Number.isNaN(started) ? {} : { startedAt: new Date(started).toISOString() }),
-    ...(Number.isNaN(answered) ? {} : { answeredAt: new Date(answered).toISOString() }),
+    ...times,
   };
   return { exchange, rpc };
+}
+
+/**
+ * When the entry's request was sent, its answer's head came and its body ended, by HAR's timings: each phase
+ * starts where the one before ended, and -1 (or nothing) means the phase took no time. Without a wait the answer
+ * came at the end of the entry's whole `time`.
+ */
+function timesOf(started: number, entry: Record<string, unknown>): Record<string, string> {
+  const timings = isRecord(entry.timings) ? entry.timings : {};
+  const phase = (name: string) => {
+    const ms = timings[name];
+    return typeof ms === 'number' && ms > 0 ? ms : 0;
+  };
+  const total = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0;
+  const waited = typeof timings.wait === 'number' && timings.wait >= 0;
+  // `ssl` is part of `connect` in HAR 1.2, so it is not counted again.
+  const sent = started + phase('blocked') + phase('dns') + phase('connect') + phase('send');
+  const answered = waited ? sent + phase('wait') : started + total;
+  const ended = Math.max(answered + phase('receive'), started + total);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return { startedAt: iso(started), sentAt: iso(sent), answeredAt: iso(answered), endedAt: iso(ended) };
 }
 
 /** A response body as text: HAR may hold it base64-encoded. */

@@ -2,15 +2,20 @@ import { PRODUCER } from '../../version.js';
 import { isRecord } from '../decode.js';
 import type { DiagnosticLog } from '../reader.js';
 import { splitPath } from '../segments.js';
-import type { EndLine, HttpLine, Json, MetaLine, RecordLine } from '../types.js';
+import type { EndLine, HttpLine, Json, MessageLine, MetaLine, RecordLine } from '../types.js';
 import type { TraceEntry } from './opened.js';
 
 /**
  * HTTP exchange captures: a JSON array of `{method, url?, requestHeaders, requestBody, status, responseHeaders,
  * responseBody, label?}` (the shape of fixtures/interop/era2026/era2026-http-exchanges.json). Each exchange is its
- * own HTTP request, so it becomes its own `conn`: an `http` line per direction with the envelope facts, then the
- * JSON-RPC messages of the bodies. SSE bodies yield one message per `data:` event. There are no timestamps beyond
- * the response `date` header (whole seconds), so times are that, never going backwards.
+ * own HTTP request, so it becomes its own `conn` and `stream`: an `http` line per direction with the envelope
+ * facts, then the JSON-RPC messages of the bodies. SSE bodies yield one message per `data:` event.
+ *
+ * A capture that knows when things happened (a HAR file does) says so with ISO times: `startedAt` (the request
+ * went out), `sentAt` (its body was sent), `answeredAt` (the response head came) and `endedAt` (the body ended:
+ * the last message of the response is put there). Exchanges timed that way may overlap, and their lines are
+ * interleaved by time. Otherwise the only clock is the response `date` header (whole seconds), and times are
+ * that, in capture order, never going backwards.
  */
 
 /** True for a non-empty array of objects that look like HTTP exchanges. */
@@ -37,76 +42,90 @@ export function httpExchangesToTrace(
   file: string,
   log: DiagnosticLog,
 ): { meta: MetaLine; entries: TraceEntry[] } {
-  const epoch = new Date(0).toISOString();
-  // A capture that says when each exchange started (a HAR file does) is timed by that, else by `date` headers.
-  const times = doc.map((x) => (typeof x.startedAt === 'string' ? x.startedAt : dateOf(x.responseHeaders)));
-  const startedAt = times.find((t) => t !== undefined) ?? epoch;
-  const meta: MetaLine = {
-    v: 1,
-    type: 'meta',
-    startedAt,
-    label: splitPath(file).name.replace(/\.[^.]*$/, ''),
-    kind: 'mcp',
-    producer: { ...PRODUCER },
-    transport: 'http',
-    importedFrom: 'http-exchanges',
-  };
-  const entries: TraceEntry[] = [];
+  const first = doc.map((x) => msOf(x.startedAt) ?? dateOf(x.responseHeaders)).find((ms) => ms !== undefined);
+  const timed: Timed[] = [];
   const counts = { in: 0, out: 0, text: 0 };
-  let seq = 0;
-  let t = startedAt;
+  let floor = first ?? 0;
   for (const [index, x] of doc.entries()) {
-    const at = times[index];
-    if (at !== undefined && at > t) t = at;
+    const start = msOf(x.startedAt) ?? Math.max(floor, dateOf(x.responseHeaders) ?? floor);
+    floor = Math.max(floor, start);
+    const sent = Math.max(start, msOf(x.sentAt) ?? start);
+    const answered = Math.max(sent, msOf(x.answeredAt) ?? sent);
+    const ended = Math.max(answered, msOf(x.endedAt) ?? answered);
     const conn = String(index + 1);
-    const push = (line: RecordLine) => entries.push({ line, file, lineNo: index + 1, segment: 0 });
+    // seq is a placeholder until the lines of every exchange are in time order.
+    const push = (ms: number, line: RecordLine) => timed.push({ ms, line, lineNo: index + 1 });
     const request: HttpLine = {
-      t,
-      seq: ++seq,
+      t: iso(start),
+      seq: 0,
       type: 'http',
       conn,
+      stream: conn,
       dir: 'in',
       method: String(x.method),
       headers: headers(x.requestHeaders),
     };
     if (typeof x.url === 'string') request.url = x.url;
     if (typeof x.label === 'string') request.label = x.label;
-    push(request);
+    push(start, request);
     for (const part of bodyParts(x.requestBody, x.requestHeaders)) {
-      push(
-        part.json
-          ? { t, seq: ++seq, dir: 'in', raw: part.value, conn }
-          : text(t, ++seq, 'in', part.text, conn),
-      );
+      push(sent, bodyLine(iso(sent), 'in', part, conn));
       counts[part.json ? 'in' : 'text']++;
     }
-    // A capture that says when the answer came (a HAR file's timings) is timed by that from here on.
-    if (typeof x.answeredAt === 'string' && x.answeredAt > t) t = x.answeredAt;
     const response: HttpLine = {
-      t,
-      seq: ++seq,
+      t: iso(answered),
+      seq: 0,
       type: 'http',
       conn,
+      stream: conn,
       dir: 'out',
       headers: headers(x.responseHeaders),
     };
     if (typeof x.status === 'number') response.status = x.status;
     else log.report('corrupt_line', 'warning', file, undefined, `exchange ${index + 1}: no numeric "status"`);
     if (x.streamEnded !== undefined) response.streamEnded = x.streamEnded;
-    push(response);
-    for (const part of bodyParts(x.responseBody, x.responseHeaders)) {
-      const line = part.json
-        ? { t, seq: ++seq, dir: 'out' as const, raw: part.value, conn }
-        : text(t, ++seq, 'out', part.text, conn);
-      if (part.json && part.eventId !== undefined) line.eventId = part.eventId;
-      push(line);
+    push(answered, response);
+    const parts = bodyParts(x.responseBody, x.responseHeaders);
+    for (const [i, part] of parts.entries()) {
+      // Only the body's end is known: earlier events came after the head, the last one at the end.
+      const at = i === parts.length - 1 ? ended : answered;
+      push(at, bodyLine(iso(at), 'out', part, conn));
       counts[part.json ? 'out' : 'text']++;
     }
   }
-  const durationMs = Math.max(0, Date.parse(t) - Date.parse(startedAt)) || 0;
-  const end: EndLine = { t, type: 'end', durationMs, reason: 'imported', counts };
+  // Stable: lines at the same time keep capture order, so an untimed capture reads exactly as it was written.
+  timed.sort((a, b) => a.ms - b.ms);
+  const startMs = timed[0]?.ms ?? 0;
+  const meta: MetaLine = {
+    v: 1,
+    type: 'meta',
+    startedAt: iso(startMs),
+    label: splitPath(file).name.replace(/\.[^.]*$/, ''),
+    kind: 'mcp',
+    producer: { ...PRODUCER },
+    transport: 'http',
+    importedFrom: 'http-exchanges',
+  };
+  const entries: TraceEntry[] = timed.map(({ line, lineNo }, i) => {
+    line.seq = i + 1;
+    return { line, file, lineNo, segment: 0 };
+  });
+  const endMs = timed.at(-1)?.ms ?? startMs;
+  const end: EndLine = {
+    t: iso(endMs),
+    type: 'end',
+    durationMs: endMs - startMs,
+    reason: 'imported',
+    counts,
+  };
   entries.push({ line: end, file, lineNo: 0, segment: 0 });
   return { meta, entries };
+}
+
+interface Timed {
+  ms: number;
+  line: RecordLine;
+  lineNo: number;
 }
 
 type BodyPart = { json: true; value: Json; eventId?: string } | { json: false; text: string };
@@ -154,16 +173,28 @@ export function parseSse(body: string): { data: string; id?: string }[] {
   return events;
 }
 
-function text(t: string, seq: number, dir: 'in' | 'out', body: string, conn: string): RecordLine {
-  return { t, seq, type: 'text', dir, text: body, conn };
+/** A body part as a message line, or a text line when it is not JSON; filed under its exchange. */
+function bodyLine(t: string, dir: 'in' | 'out', part: BodyPart, conn: string): RecordLine {
+  if (!part.json) return { t, seq: 0, type: 'text', dir, text: part.text, conn, stream: conn };
+  const line: MessageLine = { t, seq: 0, dir, raw: part.value, conn, stream: conn };
+  if (part.eventId !== undefined) line.eventId = part.eventId;
+  return line;
 }
 
 function headers(value: unknown): Record<string, string | string[]> {
   return isRecord(value) ? (value as Record<string, string | string[]>) : {};
 }
 
-function dateOf(head: unknown): string | undefined {
-  const date = headers(head).date;
-  const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+/** Milliseconds since the epoch of the response `date` header, if it has a valid one. */
+function dateOf(head: unknown): number | undefined {
+  return msOf(headers(head).date);
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function msOf(value: unknown): number | undefined {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
 }

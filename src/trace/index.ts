@@ -13,6 +13,7 @@ export {
 export { type Decoded, decodeLine, decodeValue } from './decode.js';
 export { encodeLine, timestamp } from './encode.js';
 export { toHar } from './export/har.js';
+export { toMcpTape } from './export/mcp-tape.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';
 export type { IgnorePath, JsonLocation } from './ignore-paths.js';

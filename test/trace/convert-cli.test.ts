@@ -58,6 +58,46 @@ describe('tapedeck convert', () => {
     expect((await openTrace(out)).format).toBe('tapedeck');
   });
 
+  it('round-trips mcp-tape → tapedeck → mcp-tape back to the original lines', async () => {
+    const input = fixture('mcp-tape/everything-stdio.jsonl');
+    const jsonl = join(io.dir, 'tape.jsonl');
+    const back = join(io.dir, 'back.jsonl');
+    expect(await run(['convert', input, '--to', 'tapedeck', '-o', jsonl])).toBe(0);
+    expect(await run(['convert', jsonl, '--to', 'mcp-tape', '-o', back])).toBe(0);
+    expect(records(readFileSync(back, 'utf8'))).toEqual(records(readFileSync(input, 'utf8')));
+    expect((await openTrace(back)).format).toBe('mcp-tape');
+  });
+
+  it('leaves out of mcp-tape what it has no place for, and says so', async () => {
+    const input = join(io.dir, 'full.jsonl');
+    const t = '2026-01-01T00:00:00.000Z';
+    writeFileSync(
+      input,
+      [
+        {
+          v: 1,
+          type: 'meta',
+          startedAt: t,
+          label: 'x',
+          producer: { name: 'tapedeck', version: '1' },
+          traceId: 'a',
+        },
+        { t, seq: 1, type: 'stderr', text: 'listening' },
+        { t, seq: 2, dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' }, server: 's' },
+        { t, type: 'end', durationMs: 1, reason: 'process_exit', exitCode: 0, counts: { in: 1 } },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    expect(await run(['convert', input, '--to', 'mcp-tape'])).toBe(0);
+    expect(records(io.stdout)).toEqual([
+      { v: 1, type: 'meta', startedAt: t, label: 'x' },
+      { t, dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } },
+      { t, type: 'end', exitCode: 0, durationMs: 1 },
+    ]);
+    expect(io.stderr).toBe('tapedeck: warning: 1 line left out: stderr lines have no mcp-tape equivalent\n');
+  });
+
   it('writes to stdout without -o', async () => {
     expect(await run(['convert', fixture('shack/my_session.json'), '--to', 'mcporter'])).toBe(0);
     const lines = records(io.stdout);
@@ -124,7 +164,7 @@ describe('tapedeck convert', () => {
 
   it('fails with a usage error (exit 2) naming a bad --to and the valid ones, before reading anything', async () => {
     expect(await run(['convert', join(io.dir, 'missing.jsonl'), '--to', 'pcap'])).toBe(2);
-    expect(io.stderr).toBe("tapedeck: --to must be one of tapedeck, mcporter, har; got 'pcap'\n");
+    expect(io.stderr).toBe("tapedeck: --to must be one of tapedeck, mcp-tape, mcporter, har; got 'pcap'\n");
   });
 
   it('fails with a usage error when --to is missing', async () => {

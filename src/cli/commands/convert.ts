@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
 import { toHar } from '../../trace/export/har.js';
+import { toMcpTape } from '../../trace/export/mcp-tape.js';
 import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
@@ -9,7 +10,7 @@ import type { TraceDiagnostic } from '../../trace/reader.js';
 import { EXIT, usageError } from '../errors.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
-export const CONVERT_TARGETS = ['tapedeck', 'mcporter', 'har'] as const;
+export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
 
 interface ConvertOptions {
@@ -41,6 +42,7 @@ export function registerConvert(program: Command): void {
       '\nExamples:\n' +
         '  tapedeck convert ~/.mcporter/recordings/session.ndjson --to tapedeck -o session.jsonl\n' +
         '  tapedeck convert traces/run.jsonl --to mcporter > run.ndjson\n' +
+        '  tapedeck convert traces/run.jsonl --to mcp-tape -o run.mcp-tape.jsonl   (meta, message and end lines only)\n' +
         '  tapedeck convert traces/remote.jsonl --to har -o remote.har   (an HTTP recording, for browser dev tools)\n\n' +
         'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
         'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
@@ -63,14 +65,15 @@ async function convert(input: string, options: ConvertOptions): Promise<number> 
     },
   });
   const dropped = new Map<string, number>();
+  const onDropped = (_entry: unknown, reason: string) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
   const chunks =
     target === 'tapedeck'
       ? toTapedeck(trace)
       : target === 'har'
         ? [await toHar(trace, input)]
-        : toMcporter(trace, {
-            onDropped: (_entry, reason) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1),
-          });
+        : target === 'mcp-tape'
+          ? toMcpTape(trace, { onDropped })
+          : toMcporter(trace, { onDropped });
   if (options.out === undefined) await writeStdout(chunks);
   else await writePrivateFile(options.out, chunks);
   for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);

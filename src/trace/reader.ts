@@ -57,6 +57,8 @@ export class DiagnosticLog {
   constructor(
     readonly mode: ReadMode = 'lenient',
     private readonly onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
+    /** Hears of each well-formed line of an unknown `type`, which readers skip. */
+    readonly onUnknown?: (line: Record<string, unknown>, file: string, lineNo: number) => void,
   ) {}
 
   report(
@@ -398,6 +400,7 @@ export async function* readTraceBatches(
         if (decoded.kind === 'line') lines.push({ line: decoded.line, lineNo });
         else if (decoded.kind === 'invalid')
           options.log.report('corrupt_line', 'error', options.file, lineNo, decoded.reason);
+        else options.log.onUnknown?.(value as Record<string, unknown>, options.file, lineNo);
       }
     } finally {
       yield lines;

@@ -64,6 +64,17 @@ describe('tapedeck scan: what it cannot read is not clean', () => {
     expect(io.stdout).toContain('1 corrupt line could not be checked');
   });
 
+  it('looks at lines of a type it does not know too: readers skip them, but they are in the file', async () => {
+    const path = trace('future.jsonl', [
+      meta(),
+      ping,
+      { t, seq: 2, type: 'future-thing', note: `uses ${GITHUB}` },
+      end,
+    ]);
+    expect(await run(['scan', path])).toBe(1);
+    expect(io.stdout).toMatch(/^\s+3\s+note\s+github-token\s+ghp_…\(40\)$/m);
+  });
+
   it('reads a trace from standard input (-) whole, and suggests -o rather than --in-place', async () => {
     const path = planted();
     const stdin = Object.defineProperty(Readable.from([readFileSync(path)]), 'fd', { value: 0 });

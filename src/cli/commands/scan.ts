@@ -70,6 +70,8 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
       // A trace still being written has no end line; that says nothing about secrets.
       if (d.code !== 'missing_end') process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
     },
+    // Readers skip lines of a type they do not know, but those lines are in the file all the same.
+    onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
   });
   const findings: ScanFinding[] = [];
   let lines = 0;

@@ -29,9 +29,9 @@ export async function openTraceWith(
 ): Promise<OpenedTrace> {
   await files.check(path);
   const mode = options.mode ?? 'lenient';
-  const log = new DiagnosticLog(mode, options.onDiagnostic);
+  const log = new DiagnosticLog(mode, options.onDiagnostic, options.onUnknownLine);
   const maxLine = options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes };
-  const newPass = () => new DiagnosticLog(mode, options.onDiagnostic);
+  const newPass = () => new DiagnosticLog(mode, options.onDiagnostic, options.onUnknownLine);
 
   let document: unknown;
   let format = options.format;

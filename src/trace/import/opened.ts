@@ -45,6 +45,11 @@ export interface OpenTraceOptions {
   stitch?: boolean;
   /** Called for every diagnostic as it is found, e.g. to print warnings while a big file streams. */
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
+  /**
+   * Called for each well-formed line of a `type` this version does not know (a newer producer's): readers skip
+   * them, as the format says, but they are still in the file — `scan` looks at them too.
+   */
+  onUnknownLine?: (line: Record<string, unknown>, file: string, lineNo: number) => void;
   /** Lines longer than this are skipped and reported (default 256 MiB). */
   maxLineBytes?: number;
   /** JSON document formats are read whole; larger files are refused (default 512 MiB). */

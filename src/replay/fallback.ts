@@ -147,20 +147,32 @@ export function withFallbacks(
   cassette: Cassette,
   onFallback?: (fallback: Fallback) => void,
 ): ReplayChannel {
-  const discover = discoverAnswer(cassette);
-  const answerDiscover = discover.kind === 'derived' || discover.kind === 'legacy';
-  // Recorded pings and levels are served (and counted) by the engine; any more are answered here.
-  let recordedPings = cassette.exchanges.filter((x) => x.method === 'ping').length;
-  const levels = hadLogging(cassette) ? recordedLevels(cassette) : undefined;
+  // Worked out when first asked for: each walks the whole cassette, and most sessions never need them.
+  let discover: DiscoverAnswer | undefined;
+  let recordedPings: number | undefined;
+  let levels: Map<string, number> | null | undefined;
   return {
     send: (message) => channel.send(message),
     onMessage(handler) {
       channel.onMessage((message: Json) => {
         const item = classifyMessage(message);
-        if (item.kind === 'request' && item.method === 'ping' && recordedPings-- <= 0) {
-          onFallback?.({ kind: 'ping' });
-          channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
-        } else if (item.kind === 'request' && item.method === SET_LEVEL && levels !== undefined) {
+        if (item.kind !== 'request') {
+          handler(message);
+          return;
+        }
+        if (item.method === 'ping') {
+          // Recorded pings are served (and counted) by the engine; any more are answered here.
+          recordedPings ??= cassette.exchanges.filter((x) => x.method === 'ping').length;
+          if (recordedPings-- > 0) handler(message);
+          else {
+            onFallback?.({ kind: 'ping' });
+            channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
+          }
+          return;
+        }
+        if (item.method === SET_LEVEL) levels ??= hadLogging(cassette) ? recordedLevels(cassette) : null;
+        if (item.method === DISCOVER) discover ??= discoverAnswer(cassette);
+        if (item.method === SET_LEVEL && levels) {
           const level = levelOf(item.params);
           const left = levels.get(level) ?? 0;
           if (left > 0) {
@@ -170,7 +182,10 @@ export function withFallbacks(
           }
           onFallback?.({ kind: 'setLevel', level });
           channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
-        } else if (item.kind === 'request' && item.method === DISCOVER && answerDiscover) {
+        } else if (
+          item.method === DISCOVER &&
+          (discover?.kind === 'derived' || discover?.kind === 'legacy')
+        ) {
           onFallback?.({ kind: 'discover', answer: discover });
           if (discover.kind === 'derived')
             channel.send({ jsonrpc: '2.0', id: item.id, result: discover.result });

@@ -27,7 +27,6 @@ export class ServerScriptBuilder {
   private readonly unsolicited: UnsolicitedMessage[] = [];
   private readonly notifications: ClientNotification[] = [];
   private readonly warnings: string[] = [];
-  private readonly clientExchanges = new Map<Exchange, CassetteExchange>();
   /** Server→client requests waiting for the client's answer, with the time their `atMs` counts from. */
   private readonly asks = new Map<
     Exchange,
@@ -59,8 +58,11 @@ export class ServerScriptBuilder {
           this.serverMessage('notification', event.ref, order, event.parent, event.via === 'subscriptionId');
         return;
       case 'unanswered': {
-        const exchange = this.clientExchanges.get(event.exchange);
-        if (exchange) exchange.outcome = 'unanswered';
+        const exchange = this.open(event.exchange);
+        if (exchange) {
+          exchange.outcome = 'unanswered';
+          exchange.cancelled = event.exchange.cancelled;
+        }
         return;
       }
       case 'orphan':
@@ -72,9 +74,11 @@ export class ServerScriptBuilder {
     }
   }
 
-  /** The cassette parts, with MRTR rounds linked and cancellations copied over. */
+  /**
+   * The cassette parts, with MRTR rounds linked. Call it once the pairer has finished: its `unanswered` events
+   * carry the cancellations of the requests left open.
+   */
   finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
-    for (const [paired, exchange] of this.clientExchanges) exchange.cancelled = paired.cancelled;
     linkRounds(this.exchanges);
     return {
       exchanges: this.exchanges,
@@ -103,12 +107,22 @@ export class ServerScriptBuilder {
       mrtr: undefined,
     };
     this.exchanges.push(exchange);
-    this.clientExchanges.set(paired, exchange);
-    this.last.set(connOf(ref), { anchor: { kind: 'request', exchange: exchange.ordinal }, time: ref.time });
+    // An open request's cassette exchange hangs on its pairing record: no lookup table to keep per request.
+    paired.attached = exchange;
+    // Every request moves its connection's anchor: the anchor object itself is made only if a message needs it.
+    const conn = connOf(ref);
+    const last = this.last.get(conn);
+    if (last === undefined)
+      this.last.set(conn, { anchor: undefined, exchange: exchange.ordinal, time: ref.time });
+    else {
+      last.anchor = undefined;
+      last.exchange = exchange.ordinal;
+      last.time = ref.time;
+    }
   }
 
   private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number): void {
-    const exchange = this.clientExchanges.get(paired);
+    const exchange = this.open(paired);
     if (!exchange) return;
     exchange.response = rawItem(ref);
     exchange.respondedAtMs = since(ref.time, exchange.time);
@@ -116,7 +130,7 @@ export class ServerScriptBuilder {
     exchange.outcome = paired.outcome;
     // Only an open request can be cancelled or get server messages: its pairing record is done with.
     exchange.cancelled = paired.cancelled;
-    this.clientExchanges.delete(paired);
+    paired.attached = undefined;
   }
 
   /** The client answered a server→client request: a client message, so later unsolicited ones follow it. */
@@ -129,8 +143,8 @@ export class ServerScriptBuilder {
     this.last.set(
       connOf(ref),
       ask.owner.kind === 'exchange'
-        ? { anchor: { kind: 'request', exchange: ask.owner.exchange.ordinal }, time: ask.owner.exchange.time }
-        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, time: ref.time },
+        ? { anchor: undefined, exchange: ask.owner.exchange.ordinal, time: ask.owner.exchange.time }
+        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, exchange: -1, time: ref.time },
     );
   }
 
@@ -139,7 +153,11 @@ export class ServerScriptBuilder {
     const index = this.notifications.length;
     const method = typeof message.method === 'string' ? message.method : '';
     this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo });
-    this.last.set(connOf(ref), { anchor: { kind: 'notification', notification: index }, time: ref.time });
+    this.last.set(connOf(ref), {
+      anchor: { kind: 'notification', notification: index },
+      exchange: -1,
+      time: ref.time,
+    });
   }
 
   private serverMessage(
@@ -169,22 +187,33 @@ export class ServerScriptBuilder {
       return;
     }
     const listen = subscribed ? this.clientOwner(parent) : undefined;
-    const last = this.last.get(connOf(ref)) ?? { anchor: { kind: 'start' }, time: this.startTime };
+    const last = this.last.get(connOf(ref));
+    const from = last === undefined ? this.startTime : last.time;
+    let anchor: Anchor = START;
+    if (last !== undefined) {
+      last.anchor ??= { kind: 'request', exchange: last.exchange };
+      anchor = last.anchor;
+    }
     const unsolicited: UnsolicitedMessage = {
       ...base,
-      atMs: since(ref.time, last.time),
+      atMs: since(ref.time, from),
       index: this.unsolicited.length,
-      anchor: last.anchor,
+      anchor,
       subscription: listen?.ordinal,
     };
     this.unsolicited.push(unsolicited);
-    if (ask) this.asks.set(ask, { message: unsolicited, from: last.time, owner: unsolicited });
+    if (ask) this.asks.set(ask, { message: unsolicited, from, owner: unsolicited });
   }
 
   /** The client request a server message belongs to: its parent, or the parent of the server request it concerns. */
   private clientOwner(parent: Exchange | undefined): CassetteExchange | undefined {
-    for (let at = parent; at; at = at.parent) if (at.dir === 'in') return this.clientExchanges.get(at);
+    for (let at = parent; at; at = at.parent) if (at.dir === 'in') return this.open(at);
     return undefined;
+  }
+
+  /** The cassette exchange of a client request still open (this builder attached it), or undefined. */
+  private open(paired: Exchange): CassetteExchange | undefined {
+    return paired.attached as CassetteExchange | undefined;
   }
 
   private warn(ref: MessageRef, text: string): void {
@@ -194,8 +223,12 @@ export class ServerScriptBuilder {
 
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
 
+const START: Anchor = { kind: 'start' };
+
+/** The client message the next unsolicited server message would follow: `anchor`, or request `exchange`'s. */
 interface Last {
-  anchor: Anchor;
+  anchor: Anchor | undefined;
+  exchange: number;
   time: number | undefined;
 }
 

@@ -31,14 +31,24 @@ export function decodeLine(text: string): Decoded {
 
 /** Like {@link decodeLine} for a value already parsed from JSON. */
 export function decodeValue(value: unknown): Decoded {
+  return lineProblem(value) ?? { kind: 'line', line: value as TraceLine };
+}
+
+/**
+ * What keeps a parsed value from being a usable trace line, or undefined when it is one — {@link decodeValue}
+ * without a wrapper for the common case, for readers that decode millions of lines.
+ *
+ * @example lineProblem({ t: '…', dir: 'in', raw: {} }) // → undefined
+ */
+export function lineProblem(value: unknown): Exclude<Decoded, { kind: 'line' }> | undefined {
   if (!isRecord(value)) return invalid(`expected a JSON object, got ${show(value)}`);
   const type = value.type;
-  if (type === undefined) return decodeMessage(value);
+  if (type === undefined) return messageProblem(value);
   if (typeof type !== 'string') return invalid(`"type" must be a string, got ${show(type)}`);
   const problem = checkTyped(type, value);
   if (problem === UNKNOWN) return { kind: 'unknown', type };
   if (problem !== undefined) return invalid(`${type} line: ${problem}`);
-  return { kind: 'line', line: value as TraceLine };
+  return undefined;
 }
 
 const UNKNOWN = Symbol('unknown type');
@@ -63,11 +73,10 @@ function checkTyped(type: string, v: Record<string, unknown>): string | typeof U
   }
 }
 
-function decodeMessage(v: Record<string, unknown>): Decoded {
+function messageProblem(v: Record<string, unknown>): Exclude<Decoded, { kind: 'line' }> | undefined {
   if (!('dir' in v) && !('raw' in v)) return invalid('not a trace line: it has no "type" and no "dir"/"raw"');
   const problem = record(v) ?? direction(v) ?? ('raw' in v ? undefined : 'has no "raw"');
-  if (problem !== undefined) return invalid(`message line: ${problem}`);
-  return { kind: 'line', line: v as TraceLine };
+  return problem === undefined ? undefined : invalid(`message line: ${problem}`);
 }
 
 /** Fields shared by every line that gets a sequence number. `seq` is optional: mcp-tape writes none. */
@@ -94,7 +103,7 @@ function need(
     : `"${key}" must be ${kind === 'object' ? 'an object' : `a ${kind}`}, got ${show(value)}`;
 }
 
-function invalid(reason: string): Decoded {
+function invalid(reason: string): { kind: 'invalid'; reason: string } {
   return { kind: 'invalid', reason };
 }
 

@@ -44,6 +44,11 @@ export interface Exchange {
   depth: number;
   /** Notifications and server→client exchanges that belong to this request, in arrival order. */
   children: ExchangeChild[];
+  /**
+   * Free for whoever consumes the pairing events to hang its own record of the exchange on (replay's script
+   * builder does, for every request of a cassette); pairing sets it to undefined and never reads it.
+   */
+  attached?: unknown;
 }
 
 export type ExchangeChild =

@@ -79,7 +79,12 @@ export function messageItems(raw: Json): RpcItem[] {
   return message.kind === 'batch' ? message.items : [message];
 }
 
-function classifyItem(raw: Json): RpcItem {
+/**
+ * Classifies one message that is not a batch (an array item of a batch is one too; a nested array is `invalid`).
+ *
+ * @example classifyItem({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind // → 'notification'
+ */
+export function classifyItem(raw: Json): RpcItem {
   if (Array.isArray(raw)) return { kind: 'invalid', reason: 'a batch inside a batch' };
   if (!isObject(raw)) return { kind: 'invalid', reason: `expected a JSON-RPC object, got ${typeName(raw)}` };
   const params = isObject(raw.params) ? raw.params : undefined;

@@ -8,6 +8,7 @@ import type {
 } from './exchange.js';
 import {
   cancelledRequestId,
+  classifyItem,
   messageItems,
   progressToken,
   type RpcId,
@@ -201,16 +202,17 @@ export class Pairer {
       }
       return events;
     }
-    const items = messageItems(line.raw);
-    const batch = Array.isArray(line.raw);
     const time = parseTime(line.t);
+    // Most lines hold one message: classified and paired without the arrays a batch needs.
+    if (!Array.isArray(line.raw)) {
+      return [this.pushItem(classifyItem(line.raw), { line, index, lineNo, item: undefined, time })];
+    }
+    const items = messageItems(line.raw);
     if (items.length === 0) {
       const ref = { line, index, lineNo, item: undefined, time };
       return [{ kind: 'invalid', reason: 'an empty batch', ref }];
     }
-    return items.map((item, i) =>
-      this.pushItem(item, { line, index, lineNo, item: batch ? i : undefined, time }),
-    );
+    return items.map((item, i) => this.pushItem(item, { line, index, lineNo, item: i, time }));
   }
 
   /** Ends the input: every request still open is reported as `unanswered`, oldest first. */
@@ -287,6 +289,7 @@ export class Pairer {
       via: found?.via,
       depth: found ? found.parent.depth + 1 : 0,
       children: [],
+      attached: undefined,
     };
     if (found && this.keepChildren)
       found.parent.children.push({ kind: 'exchange', exchange, via: found.via });

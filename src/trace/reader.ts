@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import { decodeValue } from './decode.js';
+import { lineProblem } from './decode.js';
 import type { TraceLine } from './types.js';
 
 /**
@@ -308,24 +308,40 @@ export async function* readJsonLines(
  * {@link readJsonLines} a chunk at a time: one array per chunk read (never empty), for callers that would
  * otherwise pay an async step per line.
  */
-export async function* readJsonBatches(
+export function readJsonBatches(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<JsonLine[]> {
+  return readParsedBatches(chunks, options, (value, lineNo) => ({ value, lineNo }));
+}
+
+/**
+ * The parsed lines of each chunk, each made into what `take` returns (undefined leaves it out). One pass: a line
+ * is split, parsed and taken before the next, with no record of it in between.
+ */
+async function* readParsedBatches<T>(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+  take: (value: unknown, lineNo: number) => T | undefined,
+): AsyncGenerator<T[]> {
   const { file, log } = options;
-  let out: JsonLine[] = [];
+  let out: T[] = [];
   const splitter = new LineSplitter(
     {
       text(text, lineNo, terminated) {
         if (text.length === 0) return;
+        let value: unknown;
         try {
-          out.push({ value: JSON.parse(text), lineNo });
+          value = JSON.parse(text);
         } catch (err) {
           if (text.trim() === '') return;
           const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
           if (!terminated) cutOff(log, file, lineNo, reason);
           else log.report('corrupt_line', 'error', file, lineNo, reason);
+          return;
         }
+        const taken = take(value, lineNo);
+        if (taken !== undefined) out.push(taken);
       },
       notUtf8(lineNo, terminated) {
         if (!terminated) cutOff(log, file, lineNo, 'not valid UTF-8');
@@ -387,25 +403,37 @@ export async function* readTraceLines(
   for await (const batch of readTraceBatches(chunks, options)) yield* batch;
 }
 
-/** {@link readTraceLines} a chunk at a time (see {@link readJsonBatches}); a batch may be empty. */
-export async function* readTraceBatches(
+/** {@link readTraceLines} a chunk at a time (see {@link readJsonBatches}); a batch is never empty. */
+export function readTraceBatches(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<ReadLine[]> {
-  for await (const batch of readJsonBatches(chunks, options)) {
-    const lines: ReadLine[] = [];
-    try {
-      for (const { value, lineNo } of batch) {
-        const decoded = decodeValue(value);
-        if (decoded.kind === 'line') lines.push({ line: decoded.line, lineNo });
-        else if (decoded.kind === 'invalid')
-          options.log.report('corrupt_line', 'error', options.file, lineNo, decoded.reason);
-        else options.log.onUnknown?.(value as Record<string, unknown>, options.file, lineNo);
-      }
-    } finally {
-      yield lines;
-    }
-  }
+  return readSegmentBatches(chunks, options, 0);
+}
+
+/**
+ * {@link readTraceBatches} for one segment of a trace: each line comes with its file and segment already, so a
+ * caller that hands lines on as trace entries (every line of a big cassette) need not copy each one.
+ */
+export function readSegmentBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+  segment: number,
+): AsyncGenerator<SegmentLine[]> {
+  const { file, log } = options;
+  return readParsedBatches(chunks, options, (value, lineNo): SegmentLine | undefined => {
+    const problem = lineProblem(value);
+    if (problem === undefined) return { line: value as TraceLine, file, lineNo, segment };
+    if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
+    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo);
+    return undefined;
+  });
+}
+
+/** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is. */
+export interface SegmentLine extends ReadLine {
+  file: string;
+  segment: number;
 }
 
 /** The first decodable line of a file (its meta, in a native trace), or undefined. Stops reading right there. */

@@ -1,4 +1,4 @@
-import { DiagnosticLog, readFirstLine, readTraceBatches } from '../reader.js';
+import { DiagnosticLog, readFirstLine, readSegmentBatches } from '../reader.js';
 import { planSegments, siblingCandidates, splitPath, type TraceSegment } from '../segments.js';
 import type { MetaLine, RecordLine } from '../types.js';
 import type { TraceFiles } from './files.js';
@@ -105,9 +105,10 @@ export async function* nativeBatches(
     let first = true;
     const options =
       maxLineBytes === undefined ? { file: seg.file, log } : { file: seg.file, log, maxLineBytes };
-    for await (const lines of readTraceBatches(files.read(seg.file), options)) {
+    for await (const lines of readSegmentBatches(files.read(seg.file), options, seg.segment)) {
       const batch: TraceEntry[] = [];
-      for (const { line, lineNo } of lines) {
+      for (const entry of lines) {
+        const { line, lineNo } = entry;
         const isFirst = first;
         first = false;
         if (line.type === 'meta') {
@@ -124,7 +125,7 @@ export async function* nativeBatches(
         }
         if (line.type === 'end') {
           ended = true;
-          batch.push({ line, file: seg.file, lineNo, segment: seg.segment });
+          batch.push(entry as TraceEntry);
           continue;
         }
         ended = false;
@@ -144,7 +145,9 @@ export async function* nativeBatches(
           );
         }
         lastSeq = record.seq ?? lastSeq;
-        batch.push({ line: record, file: seg.file, lineNo, segment: seg.segment });
+        // The reader's own fresh object: it becomes the entry as it is.
+        entry.line = record;
+        batch.push(entry as TraceEntry);
       }
       yield batch;
     }

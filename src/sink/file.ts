@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -7,15 +8,29 @@ import {
   openSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
-import { ensurePrivateDir, segmentPath } from './paths.js';
+import { ensurePrivateDir, segmentPath, suffixedPath } from './paths.js';
 import { BaseSink, type BaseSinkOptions } from './sink.js';
 
-export interface FileSinkOptions extends BaseSinkOptions {
+/**
+ * What the first open does when the file is already there: `overwrite` it (the default); overwrite it and `warn`
+ * once when it held anything (a path the user named); or take the first free name beside it, `name-2.jsonl`,
+ * `name-3.jsonl` … (a generated name, which two recorders started in the same millisecond share). Only the first
+ * open asks: rotation reopens the trace's own active file.
+ */
+export type ExistingFile = 'overwrite' | 'warn' | 'unique';
+
+/** Where a trace file goes: its path, and what to do if that file is already there. */
+export interface TraceFileTarget {
   path: string;
+  existing?: ExistingFile;
+}
+
+export interface FileSinkOptions extends BaseSinkOptions, TraceFileTarget {
   /** Rotate once the active file would grow past this many bytes (regular files only). */
   maxBytes?: number;
   /** How many files a trace may span, the active one included; older segments beyond it are deleted. */
@@ -38,6 +53,8 @@ export const FILE_SINK_DEFAULTS = {
   maxFiles: 4,
   flushBytes: 64 * 1024,
   flushMs: 10,
+  /** How many suffixed names `existing: 'unique'` tries before it gives up. */
+  uniqueTries: 1000,
 } as const;
 
 /**
@@ -50,7 +67,10 @@ export const FILE_SINK_DEFAULTS = {
  * `write_error` event once writing works again. A partly written batch is cut back so no torn line stays behind.
  */
 export class FileSink extends BaseSink {
-  readonly path: string;
+  private activePath: string;
+  private readonly existing: ExistingFile;
+  /** The first open succeeded: the name is ours, later opens (rotation, retries) reuse it as it is. */
+  private created = false;
   private readonly maxBytes: number;
   private readonly maxFiles: number;
   private readonly flushBytes: number;
@@ -77,13 +97,19 @@ export class FileSink extends BaseSink {
 
   constructor(options: FileSinkOptions) {
     super(options);
-    this.path = options.path;
+    this.activePath = options.path;
+    this.existing = options.existing ?? 'overwrite';
     this.maxBytes = options.maxBytes ?? FILE_SINK_DEFAULTS.maxBytes;
     this.maxFiles = Math.max(1, options.maxFiles ?? FILE_SINK_DEFAULTS.maxFiles);
     this.flushBytes = options.flushBytes ?? FILE_SINK_DEFAULTS.flushBytes;
     this.flushMs = options.flushMs ?? FILE_SINK_DEFAULTS.flushMs;
     this.warn = options.warn ?? ((message) => process.stderr.write(`tapedeck: ${message}\n`));
     this.write = options.write ?? writeSync;
+  }
+
+  /** The active trace file: the path given, or with `existing: 'unique'` the free name taken beside it. */
+  get path(): string {
+    return this.activePath;
   }
 
   protected writeMeta(_meta: MetaLine, _text: string): void {
@@ -180,8 +206,9 @@ export class FileSink extends BaseSink {
   private open(): boolean {
     this.lastOpenAttempt = this.now();
     try {
-      ensurePrivateDir(this.path);
-      this.fd = openSync(this.path, 'w', 0o600);
+      ensurePrivateDir(this.activePath);
+      this.fd = this.created ? openSync(this.activePath, 'w', 0o600) : this.openFirst();
+      this.created = true;
       const stat = fstatSync(this.fd);
       this.regular = stat.isFile();
       // Only a file tapedeck writes gets its mode tightened: never a device such as /dev/full or a FIFO.
@@ -196,6 +223,39 @@ export class FileSink extends BaseSink {
       this.failed(err, 'open');
       return false;
     }
+  }
+
+  /** The first open, which decides what an existing file means (see ExistingFile). */
+  private openFirst(): number {
+    if (this.existing === 'overwrite') return openSync(this.activePath, 'w', 0o600);
+    if (this.existing === 'warn') {
+      try {
+        return openSync(this.activePath, 'wx', 0o600);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const before = statSync(this.activePath);
+      if (before.isFile() && before.size > 0) {
+        this.warn(`overwriting ${this.activePath}, which already held ${before.size} bytes`);
+      }
+      return openSync(this.activePath, 'w', 0o600);
+    }
+    const base = this.activePath;
+    for (let n = 1; n <= FILE_SINK_DEFAULTS.uniqueTries; n++) {
+      const candidate = n === 1 ? base : suffixedPath(base, n);
+      // A name whose older segments are on disk belongs to a trace that just rotated its active file away.
+      if (existsSync(segmentPath(candidate, 1))) continue;
+      try {
+        const fd = openSync(candidate, 'wx', 0o600);
+        this.activePath = candidate;
+        return fd;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+    throw Object.assign(new Error(`${FILE_SINK_DEFAULTS.uniqueTries} names beside it are taken`), {
+      code: 'EEXIST',
+    });
   }
 
   /** After a failed open, try again at most once a second (the folder may become writable). */
@@ -215,7 +275,7 @@ export class FileSink extends BaseSink {
     this.failures.add(code);
     const why = (err as Error).message ?? String(err);
     this.warn(
-      `cannot ${during} trace file ${this.path} (${why}); the session goes on unrecorded until writing works again`,
+      `cannot ${during} trace file ${this.activePath} (${why}); the session goes on unrecorded until writing works again`,
     );
   }
 
@@ -224,11 +284,11 @@ export class FileSink extends BaseSink {
     if (this.fd === undefined) return;
     this.closeFile();
     try {
-      rmSync(segmentPath(this.path, this.maxFiles - 1), { force: true });
+      rmSync(segmentPath(this.activePath, this.maxFiles - 1), { force: true });
       for (let n = this.maxFiles - 2; n >= 0; n -= 1) {
-        const from = segmentPath(this.path, n);
+        const from = segmentPath(this.activePath, n);
         try {
-          renameSync(from, segmentPath(this.path, n + 1));
+          renameSync(from, segmentPath(this.activePath, n + 1));
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         }

@@ -121,11 +121,15 @@ export function safeLabel(text: string): string {
 }
 
 /**
- * The default trace file for a new recording: `<dir>/<UTC timestamp>-<label>.jsonl`.
+ * The default trace file for a new recording: `<dir>/<UTC timestamp>-<label>.jsonl`. Two recordings started in
+ * the same millisecond with the same label get the same name: open it with `existing: 'unique'` (FileSink).
  *
  * @example traceFileName('/t', 'memory', new Date('2026-11-29T21:33:15.123Z')) === '/t/20261129T213315.123Z-memory.jsonl'
  */
 export function traceFileName(dir: string, label: string, at: Date = new Date()): string {
   const stamp = at.toISOString().replace(/[-:]/g, '');
-  return join(dir, `${stamp}-${safeLabel(label)}.jsonl`);
+  // A name ending in `.<n>` is the shape of a rotated segment (`name.1.jsonl`): another trace's rotation would
+  // rename over it, so a label such as `v1.2` gives `v1-2`.
+  const name = safeLabel(label).replace(/\.(\d+)$/, '-$1');
+  return join(dir, `${stamp}-${name}.jsonl`);
 }

@@ -40,3 +40,17 @@ export function segmentPath(path: string, n: number): string {
   const ext = dot > 0 ? name.slice(dot) : '';
   return join(dirname(path), `${stem}.${n}${ext}`);
 }
+
+/**
+ * The path of the `n`th name for a trace whose generated name was taken: `name-n.jsonl`. A dash, never a dot, so
+ * that it cannot be mistaken for another trace's rotated segment (`name.1.jsonl`).
+ *
+ * @example suffixedPath('/t/run.jsonl', 2) === '/t/run-2.jsonl'
+ */
+export function suffixedPath(path: string, n: number): string {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : '';
+  return join(dirname(path), `${stem}-${n}${ext}`);
+}

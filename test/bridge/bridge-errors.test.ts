@@ -4,7 +4,7 @@
  * client, the 2026-07-28 era's routing headers, and bad --header flags. The HTTP server is a few lines of
  * node:http on an ephemeral port, doing what real servers cannot be made to do on demand.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { runHttpBridge } from '../../src/proxy/bridge/bridge.js';
 import { createRedactor } from '../../src/redact/index.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
+import { collectExchanges } from '../../src/trace/pairing.js';
 import type { Json } from '../../src/trace/types.js';
 import { freePort } from './http-peers.js';
 
@@ -23,8 +24,8 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-/** A scripted HTTP server: `handler` answers every request. */
-async function scripted(handler: Handler): Promise<string> {
+/** A scripted HTTP server: `handler` answers every request; `created` gets the server itself. */
+async function scripted(handler: Handler, created?: (server: Server) => void): Promise<string> {
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => {
@@ -35,6 +36,7 @@ async function scripted(handler: Handler): Promise<string> {
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  created?.(server);
   servers.push({
     close: () => {
       server.closeAllConnections();
@@ -67,13 +69,21 @@ async function bridge(url: string, lines: string[], headers: Record<string, stri
   return { result, answers, lines: sink.lines, text: sink.text.join('\n') };
 }
 
+/** Waits until `predicate` holds (polling), failing after a few seconds. */
+async function until(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 
 describe('the bridge when the upstream fails', () => {
   it('answers a request to an unreachable upstream with an error naming the URL and the cause, and goes on', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const { result, answers, lines } = await bridge(url, [ping(1), 'a stray log line', ping(2)]);
-    expect(result.exitCode).toBe(0);
     expect(result.failed).toBe(2);
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(JSON.stringify(answers[0]!.error)).toContain(
@@ -82,7 +92,98 @@ describe('the bridge when the upstream fails', () => {
     expect(JSON.stringify(answers[0]!.error)).toContain('ECONNREFUSED');
     expect(lines.filter((line) => line.type === 'event' && line.name === 'upstream_error')).toHaveLength(2);
     expect(lines.find((line) => line.type === 'text')).toMatchObject({ dir: 'in', text: 'a stray log line' });
-    expect(lines.at(-1)).toMatchObject({ type: 'end', reason: 'process_exit', exitCode: 0 });
+  });
+
+  it('ends non-zero, saying why, when it never reached the upstream', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const { result } = await bridge(url, [ping(1)]);
+    expect(result.exitCode).toBe(1);
+    expect(result.transportError).toMatch(/^cannot reach the upstream .*ECONNREFUSED/);
+  });
+
+  it('records the errors it answers with as the client read them, marked as its own, and paired', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const { answers, lines } = await bridge(url, [ping(1), ping(2)]);
+    const out = lines.filter((line) => line.type === undefined && line.dir === 'out');
+    expect(out.map((line) => line.raw)).toEqual(answers);
+    expect(out.every((line) => line.producedBy === 'tapedeck')).toBe(true);
+    const paired = collectExchanges(lines);
+    expect(paired.unanswered).toHaveLength(0);
+    expect(paired.exchanges.map((x) => x.id).sort()).toEqual([1, 2]);
+  });
+
+  it('records the error for a request the upstream died on mid-session, under its session, and ends non-zero', async () => {
+    let server: Server | undefined;
+    const url = await scripted(
+      (body, res) => {
+        const id = (body as { id: number }).id;
+        if (id === 1) {
+          res
+            .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'sess-9' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+          return;
+        }
+        // The server goes away with the second request open.
+        res.socket?.destroy();
+        server?.close();
+      },
+      (created) => {
+        server = created;
+      },
+    );
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let read = '';
+    output.on('data', (chunk: Buffer) => {
+      read += chunk.toString('utf8');
+    });
+    const sink = new MemorySink();
+    sink.start(newMeta({ label: 'test', transport: 'http', url }));
+    const done = runHttpBridge({ url, sink, input, output, errorOutput: new PassThrough(), drainMs: 5000 });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+    input.write(`${JSON.stringify(initialize)}\n`);
+    await until(() => read.includes('"id":1'));
+    input.write(`${ping(2)}\n`);
+    input.end();
+    const result = await done;
+    expect(result.exitCode).toBe(1);
+    const failedAnswer = JSON.parse(read.trim().split('\n').at(-1)!) as Record<string, Json>;
+    expect(failedAnswer).toMatchObject({ id: 2, error: { code: -32000 } });
+    const made = sink.lines.filter((line) => line.type === undefined && line.producedBy === 'tapedeck');
+    expect(made).toEqual([expect.objectContaining({ dir: 'out', conn: 'sess-9', raw: failedAnswer })]);
+    expect(collectExchanges(sink.lines).unanswered).toHaveLength(0);
+  });
+
+  it('ends 0 once the upstream answers again after a failure', async () => {
+    let calls = 0;
+    const url = await scripted((body, res) => {
+      calls++;
+      if (calls === 1) {
+        res.socket?.destroy();
+        return;
+      }
+      const id = (body as { id: number }).id;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let read = '';
+    output.on('data', (chunk: Buffer) => {
+      read += chunk.toString('utf8');
+    });
+    const sink = new MemorySink();
+    sink.start(newMeta({ label: 'test', transport: 'http', url }));
+    const done = runHttpBridge({ url, sink, input, output, errorOutput: new PassThrough(), drainMs: 5000 });
+    input.write(`${ping(1)}\n`);
+    await until(() => read.includes('"id":1'));
+    input.write(`${ping(2)}\n`);
+    input.end();
+    const result = await done;
+    expect(result.failed).toBe(1);
+    expect(result).toMatchObject({ exitCode: 0 });
+    expect(result.transportError).toBeUndefined();
   });
 
   it('quotes the status and body of a non-JSON HTTP error; the next request that succeeds gets through', async () => {
@@ -217,5 +318,58 @@ describe('--header flags', () => {
       "--upstream 'ftp://example.com/mcp' must be an http:// or https:// URL; got ftp:",
     );
     expect(() => upstreamSpec({ sse: true })).toThrow('--sse needs --upstream URL');
+  });
+
+  it('refuse a value HTTP cannot carry once variables are read, naming the header and variable, never the value', () => {
+    const attempt = (flag: string, env: Record<string, string>) => {
+      try {
+        parseHeaders([flag], env);
+      } catch (err) {
+        return err as { code: string; message: string };
+      }
+      throw new Error('accepted');
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    const lf = attempt('Authorization: Bearer ${TOKEN}', { TOKEN: 'tok-abc123\nline2' });
+    expect(lf).toMatchObject({
+      code: 'usage',
+      message:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+        '--header Authorization: its value (from ${TOKEN}) holds a line feed (LF), which an HTTP header cannot carry; expected one line of printable text (the value is not shown)',
+    });
+    expect(lf.message).not.toContain('tok-abc123');
+    expect(attempt('X-A: one\rtwo', {}).message).toContain(
+      '--header X-A: its value holds a carriage return (CR)',
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    expect(attempt('X-A: ${A}-${B}', { A: 'fine', B: 'x\u0000y' }).message).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+      'its value (from ${B}) holds a control character (U+0000)',
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    expect(attempt('X-A: ${A}', { A: 'caf\u20ac' }).message).toContain('a character outside Latin-1');
+    // A line break at either end is trimmed away, as the shell's $(cat token) would.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the flag's own ${VAR} syntax
+    expect(parseHeaders(['Authorization: Bearer ${TOKEN}'], { TOKEN: 'abc\n' })).toEqual({
+      Authorization: 'Bearer abc',
+    });
+    expect(parseHeaders(['X-A: tab\there caf\u00e9'], {})).toEqual({ 'X-A': 'tab\there caf\u00e9' });
+  });
+
+  it('are checked by the bridge too, before any line is read and without quoting the value', async () => {
+    const sink = new MemorySink();
+    sink.start(newMeta({ label: 'test', transport: 'http' }));
+    const attempt = runHttpBridge({
+      url: 'http://127.0.0.1:1/mcp',
+      sink,
+      input: new PassThrough(),
+      output: new PassThrough(),
+      headers: { Authorization: 'Bearer tok-abc123\r\nX-Evil: 1' },
+    });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/^header Authorization: its value holds a carriage return \(CR\)/),
+    });
+    await expect(attempt).rejects.not.toMatchObject({ message: expect.stringContaining('tok-abc123') });
   });
 });

@@ -339,3 +339,72 @@ describe('FileSink', () => {
     });
   });
 });
+
+describe('FileSink: a file already there', () => {
+  async function record(sink: FileSink, id: number): Promise<void> {
+    sink.start(meta());
+    sink.append(message(id));
+    await sink.close({ reason: 'process_exit', exitCode: 0 });
+  }
+
+  it("takes a free name beside a taken one with existing: 'unique' — recorders started together keep every trace", async () => {
+    const path = join(dir, '20260102T030405.678Z-same.jsonl');
+    const sinks = Array.from({ length: 16 }, () => new FileSink({ path, existing: 'unique' }));
+    // All open before any closes, as concurrent recorders do.
+    for (const sink of sinks) sink.start(meta());
+    for (const [i, sink] of sinks.entries()) sink.append(message(i));
+    for (const sink of sinks) await sink.close({ reason: 'process_exit', exitCode: 0 });
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(16);
+    expect(new Set(sinks.map((sink) => sink.path)).size).toBe(16);
+    expect(sinks[0]!.path).toBe(path);
+    expect(files).toContain('20260102T030405.678Z-same-2.jsonl');
+    const ids = sinks.map((sink) => (parseFile(sink.path)[1]!.raw as { id: number }).id);
+    expect(ids).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    for (const sink of sinks) expect(statSync(sink.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('passes over a name whose older segments are on disk, and rotates under the name it took', async () => {
+    const path = join(dir, 'run.jsonl');
+    writeFileSync(segmentPath(path, 1), 'another trace\n');
+    const sink = new FileSink({ path, existing: 'unique', maxBytes: 600, maxFiles: 3 });
+    sink.start(meta());
+    for (let i = 1; i <= 12; i += 1) sink.append(message(i, 60));
+    await sink.close({ reason: 'process_exit', exitCode: 0 });
+    expect(sink.path).toBe(join(dir, 'run-2.jsonl'));
+    expect(readFileSync(segmentPath(path, 1), 'utf8')).toBe('another trace\n');
+    expect(readdirSync(dir).sort()).toEqual(['run-2.1.jsonl', 'run-2.2.jsonl', 'run-2.jsonl', 'run.1.jsonl']);
+  });
+
+  it("overwrites with existing: 'warn', saying so once, and not when rotation reopens its own file", async () => {
+    const path = join(dir, 'given.jsonl');
+    writeFileSync(path, 'an older trace\n');
+    const warnings: string[] = [];
+    const sink = new FileSink({
+      path,
+      existing: 'warn',
+      maxBytes: 600,
+      maxFiles: 2,
+      warn: (text) => warnings.push(text),
+    });
+    sink.start(meta());
+    for (let i = 1; i <= 12; i += 1) sink.append(message(i, 60));
+    await sink.close({ reason: 'process_exit', exitCode: 0 });
+    expect(warnings).toEqual([`overwriting ${path}, which already held 15 bytes`]);
+    expect(readFileSync(path, 'utf8')).not.toContain('an older trace');
+    expect(parseFile(path)[0]).toMatchObject({ type: 'meta' });
+    expect(readdirSync(dir).sort()).toEqual(['given.1.jsonl', 'given.jsonl']);
+  });
+
+  it("says nothing for an empty file or one that was not there, nor for the default 'overwrite'", async () => {
+    const warnings: string[] = [];
+    const warn = (text: string) => warnings.push(text);
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    await record(new FileSink({ path: join(dir, 'empty.jsonl'), existing: 'warn', warn }), 1);
+    await record(new FileSink({ path: join(dir, 'new.jsonl'), existing: 'warn', warn }), 2);
+    writeFileSync(join(dir, 'old.jsonl'), 'older\n');
+    await record(new FileSink({ path: join(dir, 'old.jsonl'), warn }), 3);
+    expect(warnings).toEqual([]);
+    expect(parseFile(join(dir, 'old.jsonl'))[1]).toMatchObject({ raw: { id: 3 } });
+  });
+});

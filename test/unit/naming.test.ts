@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveLabel, safeLabel, traceFileName } from '../../src/sink/naming.js';
-import { segmentPath } from '../../src/sink/paths.js';
+import { segmentPath, suffixedPath } from '../../src/sink/paths.js';
 
 describe('deriveLabel', () => {
   it.each([
@@ -66,5 +66,18 @@ describe('traceFileName and segmentPath', () => {
     expect(segmentPath('/t/run.jsonl', 1)).toBe('/t/run.1.jsonl');
     expect(segmentPath('/t/20261129T213315.123Z-mem.jsonl', 2)).toBe('/t/20261129T213315.123Z-mem.2.jsonl');
     expect(segmentPath('/t/trace', 3)).toBe('/t/trace.3');
+  });
+
+  it('never gives a name the shape of a rotated segment: a label ending in .<n> ends in -<n>', () => {
+    const at = new Date('2026-11-29T21:33:15.123Z');
+    expect(traceFileName('/t', 'server-v1.2', at)).toBe('/t/20261129T213315.123Z-server-v1-2.jsonl');
+    expect(traceFileName('/t', 'x.10', at)).not.toBe(segmentPath(traceFileName('/t', 'x', at), 10));
+    expect(traceFileName('/t', 'mcp.example.com', at)).toBe('/t/20261129T213315.123Z-mcp.example.com.jsonl');
+  });
+
+  it('suffixes a taken name with -<n>, which no segment name looks like', () => {
+    expect(suffixedPath('/t/run.jsonl', 2)).toBe('/t/run-2.jsonl');
+    expect(suffixedPath('/t/trace', 3)).toBe('/t/trace-3');
+    expect(suffixedPath('/t/run.jsonl', 2)).not.toBe(segmentPath('/t/run.jsonl', 2));
   });
 });

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { recordHttpSession } from '../../proxy/bridge/session.js';
+import { headerValueProblem } from '../../proxy/http/headers.js';
 import { redactText, summarize } from '../../redact/index.js';
+import type { TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import type { UpstreamTransport } from '../../upstream/types.js';
@@ -80,7 +82,8 @@ export function upstreamUrl(value: string | URL): string {
 /**
  * Reads `--header 'Name: value'` flags. `${VAR}` in a value is replaced by that environment variable at run time,
  * so a token need not appear on the command line (nor in shell history); a variable that is not set is a usage
- * error naming it, and so is a header without ':' or with a name HTTP does not allow.
+ * error naming it, and so is a header without ':', with a name HTTP does not allow, or with a value holding a
+ * character HTTP cannot carry (CR, LF, other controls; named, the value itself never shown: it is often a secret).
  *
  * @example parseHeaders(['Authorization: Bearer ${TOKEN}'], { TOKEN: 'abc' }) // → { Authorization: 'Bearer abc' }
  */
@@ -104,17 +107,35 @@ export function parseHeaders(
         `--header name '${name}' is not a valid HTTP header name; expected e.g. 'X-Team: blue'`,
       );
     }
-    headers[name] = flag.slice(colon + 1).replace(/\$\{([^}]*)\}/g, (_, variable: string) => {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
-        throw usageError(`--header ${name}: '\${${variable}}' is not an environment variable name`);
-      }
-      const value = env[variable];
-      if (value === undefined) {
-        throw usageError(`--header ${name}: the environment variable ${variable} is not set`);
-      }
-      return value;
-    });
-    headers[name] = headers[name]!.trim();
+    // Where each ${VAR} landed in the value: a bad character is blamed on its variable, never shown.
+    const spans: { variable: string; start: number; end: number }[] = [];
+    let shift = 0;
+    const expanded = flag
+      .slice(colon + 1)
+      .replace(/\$\{([^}]*)\}/g, (match: string, variable: string, offset: number) => {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+          throw usageError(`--header ${name}: '\${${variable}}' is not an environment variable name`);
+        }
+        const found = env[variable];
+        if (found === undefined) {
+          throw usageError(`--header ${name}: the environment variable ${variable} is not set`);
+        }
+        spans.push({ variable, start: offset + shift, end: offset + shift + found.length });
+        shift += found.length - match.length;
+        return found;
+      });
+    const value = expanded.trim();
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) {
+      const at = problem.index + (expanded.length - expanded.trimStart().length);
+      const source = spans.find((span) => at >= span.start && at < span.end)?.variable;
+      const where = source === undefined ? 'its value' : `its value (from \${${source}})`;
+      throw usageError(
+        `--header ${name}: ${where} holds ${problem.what}, which an HTTP header cannot carry; expected ` +
+          'one line of printable text (the value is not shown)',
+      );
+    }
+    headers[name] = value;
   }
   return headers;
 }
@@ -152,7 +173,7 @@ export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags, LiveFlag 
   upstream: string | URL;
   label?: string | undefined;
   /** The trace file, or how to name it from the label (record's --out / --file resolution). */
-  path: string | ((label: string) => string);
+  path: string | ((label: string) => TraceFileTarget);
   maxBytes?: number | undefined;
   maxFiles?: number | undefined;
   maxMessageBytes?: number | undefined;
@@ -172,9 +193,9 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
   const { config, compiled, redactor } = redactionFrom(options);
   const label =
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : labelFromUrl(spec.url);
-  const path = typeof options.path === 'string' ? options.path : options.path(label);
+  const target = typeof options.path === 'string' ? { path: options.path } : options.path(label);
   const file = {
-    path,
+    ...target,
     redact: redactor,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),

@@ -1,9 +1,11 @@
+import { isIPv6 } from 'node:net';
 import type { Command } from 'commander';
 import type { ProxyNotice } from '../../proxy/http/context.js';
 import { isConnectionHeader } from '../../proxy/http/headers.js';
 import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
+import type { TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
@@ -69,6 +71,67 @@ export function parseListen(value: string): ListenAddress {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
+/** A DNS name (labels of letters, digits, `-` and `_`, dot-separated) or an IPv4 address. */
+const HOST_NAME =
+  /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+
+/**
+ * Parses one `--allow-host`: `*`, a host name or IP address, optionally with a port (the check is by name, so the
+ * port is dropped), or a URL, whose host is taken — `note` says so. Returns the name as a `Host` header gives it
+ * (IPv6 in brackets).
+ *
+ * @example parseAllowHost('MCP.example.com:7430') // → 'mcp.example.com'
+ * @example parseAllowHost('https://mcp.example.com/mcp') // → 'mcp.example.com', noting it
+ */
+export function parseAllowHost(
+  value: string,
+  note: (message: string) => void = (message) => process.stderr.write(`tapedeck: ${message}\n`),
+): string {
+  const text = value.trim();
+  if (text === '*') return '*';
+  if (text.includes('*')) {
+    throw usageError(
+      `--allow-host takes * alone (any host) or one exact name, not a pattern; got '${value}': give each name its own --allow-host`,
+    );
+  }
+  const refuse = () =>
+    usageError(
+      `--allow-host must be a host name such as mcp.example.com, optionally with a port (mcp.example.com:7430), ` +
+        `or * for any; got '${value}'`,
+    );
+  let authority = text;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw refuse();
+    }
+    if (url.host === '') throw refuse();
+    authority = url.host;
+    note(`--allow-host ${text}: a URL; allowing its host name ${url.hostname.toLowerCase()}`);
+  }
+  const bracketed = /^\[([^\]]*)\](?::(\d{1,5}))?$/.exec(authority);
+  let name: string;
+  let port: string | undefined;
+  if (bracketed !== null) {
+    if (!isIPv6(bracketed[1]!)) throw refuse();
+    name = `[${bracketed[1]!.toLowerCase()}]`;
+    port = bracketed[2];
+  } else if (isIPv6(authority)) {
+    name = `[${authority.toLowerCase()}]`;
+  } else {
+    const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(authority);
+    if (plain === null || plain[1]!.length > 253 || !HOST_NAME.test(plain[1]!)) throw refuse();
+    name = plain[1]!.toLowerCase();
+    port = plain[2];
+  }
+  if (port !== undefined && Number(port) > 65535) {
+    throw usageError(`--allow-host port must be between 0 and 65535; got ${port} in '${value}'`);
+  }
+  return name;
+}
+
 /** Adds `--upstream`, `--listen` and `--allow-host` to `record`. */
 export function addHttpRecordFlags(command: Command): Command {
   return command
@@ -85,7 +148,11 @@ export function addHttpRecordFlags(command: Command): Command {
     .option(
       '--allow-host <name>',
       'with --upstream: also answer requests whose Host or Origin is this name (repeatable; * for any)',
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      // Checked here, taken apart when the proxy starts (a URL's note would come before any usage error).
+      (value: string, previous: string[] | undefined) => {
+        parseAllowHost(value, () => {});
+        return [...(previous ?? []), value];
+      },
     );
 }
 
@@ -110,11 +177,12 @@ function isLoopback(host: string): boolean {
 
 /**
  * `tapedeck record --upstream URL`: runs the recording proxy until SIGINT or SIGTERM, then writes the `end` line
- * (reason `producer_shutdown`) and resolves to 0. `tracePath` turns the label into the trace file's path.
+ * (reason `producer_shutdown`) and resolves to 0. `tracePath` turns the label into the trace file's path. The
+ * trace file is created once the listener is up: a listener that cannot start leaves nothing behind.
  */
 export async function recordHttp(
   options: HttpRecordOptions,
-  tracePath: (label: string) => string,
+  tracePath: (label: string) => TraceFileTarget,
 ): Promise<number> {
   const upstream = options.upstream!;
   let stop: (() => void) | undefined;
@@ -139,31 +207,36 @@ export async function recordHttp(
       );
     }
     const { config, compiled, redactor } = redactionFrom(options);
+    const allowHosts = (options.allowHost ?? []).map((value) => parseAllowHost(value));
     const shown = shownUrl(upstream.href);
     const label =
       options.label !== undefined
         ? safeLabel(redactText(options.label, compiled))
         : safeLabel(upstreamLabel(upstream));
-    const path = tracePath(label);
     const listen = options.listen ?? { host: HTTP_PROXY_DEFAULTS.host, port: HTTP_PROXY_DEFAULTS.port };
-    const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
+    const file = {
+      ...tracePath(label),
+      maxBytes: options.maxBytes,
+      maxFiles: options.maxFiles,
+      redact: redactor,
+    };
     const { sink, close } = await recordingSink(options, label, file);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
-    sink.start(newMeta({ label, url: shown, transport, redaction: summarize(config) }));
     let proxy: Awaited<ReturnType<typeof startHttpProxy>>;
     try {
       proxy = await startHttpProxy({
         upstream,
         sink,
+        // Started by the proxy once it listens: a port in use must not leave a trace file of nothing behind.
+        meta: newMeta({ label, url: shown, transport, redaction: summarize(config) }),
         host: listen.host,
         port: listen.port,
-        allowHosts: options.allowHost ?? [],
+        allowHosts,
         maxMessageBytes: options.maxMessageBytes,
         headers,
         onNotice: (notice) => process.stderr.write(`tapedeck: warning: ${noticeText(notice)}\n`),
       });
     } catch (err) {
-      await sink.close({ reason: 'transport_error' });
       await close();
       throw err;
     }
@@ -177,7 +250,7 @@ export async function recordHttp(
           `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}\n`,
       );
     }
-    process.stderr.write(`tapedeck: recording ${proxy.url} → ${shown} (trace: ${path})\n`);
+    process.stderr.write(`tapedeck: recording ${proxy.url} → ${shown} (trace: ${sink.path})\n`);
     await stopped;
     hurry = () => void proxy.close(0);
     await proxy.close();

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordStdioSession } from '../../proxy/session.js';
 import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
-import { FILE_SINK_DEFAULTS } from '../../sink/file.js';
+import { FILE_SINK_DEFAULTS, type TraceFileTarget } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { newMeta } from '../../trace/meta.js';
@@ -137,7 +137,11 @@ export function registerRecord(program: Command): void {
     });
 }
 
-function resolveTracePath(options: RecordOptions, label: string): string {
+/**
+ * The trace file of a recording: `--file` as given (an existing file is overwritten, with a warning), or a new
+ * name in `--out` (or the default folder) that no other recording holds.
+ */
+function resolveTracePath(options: RecordOptions, label: string): TraceFileTarget {
   if (options.file !== undefined && options.out !== undefined) {
     throw usageError(
       '--file and --out cannot be used together; give a folder with --out or one file with --file',
@@ -154,13 +158,13 @@ function resolveTracePath(options: RecordOptions, label: string): string {
         `--file ${options.file} is a directory; give a file path, or use --out ${options.file}`,
       );
     }
-    return resolve(options.file);
+    return { path: resolve(options.file), existing: 'warn' };
   }
   const dir = options.out ?? defaultTraceDir();
   if (options.out !== undefined && exists(dir) && !isDirectory(dir)) {
     throw usageError(`--out ${dir} is a file; give a folder, or use --file ${dir}`);
   }
-  return resolve(traceFileName(dir, label));
+  return { path: resolve(traceFileName(dir, label)), existing: 'unique' };
 }
 
 async function record(argv: string[], options: RecordOptions): Promise<number> {
@@ -182,8 +186,12 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
   const shownArgv = [...redactArgv(argv, compiled)];
   const label =
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
-  const path = resolveTracePath(options, label);
-  const file = { path, maxBytes: options.maxBytes, maxFiles: options.maxFiles, redact: redactor };
+  const file = {
+    ...resolveTracePath(options, label),
+    maxBytes: options.maxBytes,
+    maxFiles: options.maxFiles,
+    redact: redactor,
+  };
   const { sink, close } = await recordingSink(options, label, file);
   sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
   try {

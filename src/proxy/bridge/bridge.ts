@@ -3,16 +3,20 @@ import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import { idKey, messageItems, type RpcId } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+import type { Json, MessageLine } from '../../trace/types.js';
 import { upstreamCapture } from '../../upstream/capture.js';
 import { createUpstream } from '../../upstream/index.js';
-import type {
-  Upstream,
-  UpstreamEvent,
-  UpstreamMessage,
-  UpstreamTimeouts,
-  UpstreamTransport,
+import {
+  type Upstream,
+  UpstreamError,
+  type UpstreamErrorKind,
+  type UpstreamEvent,
+  type UpstreamMessage,
+  type UpstreamTimeouts,
+  type UpstreamTransport,
 } from '../../upstream/types.js';
+import { checkAddedHeaders } from '../http/headers.js';
+import { PRODUCED_BY } from '../http/recorder.js';
 
 /**
  * The stdio ↔ HTTP bridge: a stdio-only MCP client talks to a remote MCP server as if it were a local stdio server.
@@ -21,8 +25,10 @@ import type {
  *
  * A stdin line that is not JSON is recorded as a `text` line and not forwarded: HTTP has no place for it, and a
  * stdio server would have dropped it too. When the upstream fails, the requests it left unanswered get a JSON-RPC
- * error naming the upstream and the cause (the trace gets an `upstream_error` event, not a made-up message), and
- * the bridge goes on: the next request may well succeed.
+ * error naming the upstream and the cause, and the bridge goes on: the next request may well succeed. The trace
+ * gets an `upstream_error` event and the error as the client received it: an `out` message line marked
+ * `producedBy: 'tapedeck'`, since no server sent it. A bridge that ends with the upstream out of reach (never
+ * reached, or lost and not reached again) exits non-zero, and its result says why.
  */
 
 export interface HttpBridgeOptions {
@@ -52,6 +58,8 @@ export interface HttpBridgeResult {
   reason: 'eof' | 'stopped';
   /** Requests answered with a bridge error because the upstream failed. */
   failed: number;
+  /** Why the upstream was out of reach when the bridge ended (the exit code is then non-zero). */
+  transportError?: string;
 }
 
 export const HTTP_BRIDGE_DEFAULTS = {
@@ -60,7 +68,12 @@ export const HTTP_BRIDGE_DEFAULTS = {
   drainMs: 5000,
   /** The JSON-RPC error code of an answer the bridge makes up when the upstream failed. */
   errorCode: -32000,
+  /** The exit code when the upstream was out of reach at the end. */
+  transportErrorExitCode: 1,
 } as const;
+
+/** Upstream failures that mean it could not be talked to at all, as opposed to an answer it gave. */
+const OUT_OF_REACH = new Set<UpstreamErrorKind>(['unreachable', 'timeout', 'closed']);
 
 /**
  * Runs the bridge until stdin ends (or `signal` aborts): then the session is DELETEd and the result resolves.
@@ -75,6 +88,8 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
   const output = options.output ?? process.stdout;
   const errorOutput = options.errorOutput ?? process.stderr;
   const { sink, url } = options;
+  // Before the first line is read: a bad value would otherwise fail every request, quoting it in the error.
+  checkAddedHeaders(options.headers ?? {});
   const emit = sink.append.bind(sink);
   const capture = upstreamCapture(emit);
   const warn = (text: string) => errorOutput.write(`tapedeck: ${text}\n`);
@@ -83,6 +98,8 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
   const inflight = new Set<Promise<void>>();
   let failed = 0;
   let stopping = false;
+  /** Set while the upstream is out of reach (cleared by the next answer it gives); decides the exit code. */
+  let outOfReach: string | undefined;
 
   output.on('error', (err: NodeJS.ErrnoException) =>
     emit({
@@ -105,6 +122,7 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
   };
 
   const onMessage = async (message: UpstreamMessage) => {
+    outOfReach = undefined;
     capture.received(message);
     for (const item of messageItems(message.raw)) {
       if (item.kind === 'response' && item.id !== null) pending.delete(idKey(item.id));
@@ -115,7 +133,8 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
     capture.event(event);
     if (event.kind === 'closed' && !stopping) {
       warn(`the upstream session ended (${event.reason})`);
-      failPending([...pending.values()], event.reason);
+      outOfReach = `the upstream session ended (${event.reason})`;
+      failPending([...pending.values()], event.reason, { conn: upstream?.sessionId });
       upstream = undefined;
     }
   };
@@ -147,15 +166,32 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
     return ready;
   };
 
-  function failPending(ids: RpcId[], why: string): void {
+  /**
+   * Answers the client's open requests with an error of the bridge's own, and records it as the client got it:
+   * an `out` line filed under the request's session (and stream, when known), so the request reads as answered.
+   */
+  function failPending(
+    ids: RpcId[],
+    why: string,
+    where: { conn?: string | undefined; stream?: string } = {},
+  ): void {
     for (const id of ids) {
       if (!pending.delete(idKey(id))) continue;
       failed++;
       const message = `tapedeck bridge: the upstream ${url} failed: ${why}`;
       emit({ t: timestamp(), type: 'event', name: 'upstream_error', id, message: why });
-      void write(
-        JSON.stringify({ jsonrpc: '2.0', id, error: { code: HTTP_BRIDGE_DEFAULTS.errorCode, message } }),
-      );
+      const reply = { jsonrpc: '2.0', id, error: { code: HTTP_BRIDGE_DEFAULTS.errorCode, message } };
+      const text = JSON.stringify(reply);
+      const line: Omit<MessageLine, 'seq'> = {
+        t: timestamp(),
+        dir: 'out',
+        raw: reply,
+        producedBy: PRODUCED_BY,
+      };
+      if (where.conn !== undefined) line.conn = where.conn;
+      if (where.stream !== undefined) line.stream = where.stream;
+      emit(line, text);
+      void write(text);
     }
   }
 
@@ -167,19 +203,27 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
       if (client instanceof Error) {
         emit({ t: timestamp(atMs), dir: 'in', raw }, text);
         warn(client.message);
+        outOfReach = client.message;
         failPending(requests, client.message);
         return;
       }
       try {
         const result = await client.send(raw, { text, atMs });
-        failPending(result.unanswered, `its answer stream (${result.stream}) ended without a response`);
+        outOfReach = undefined;
+        failPending(result.unanswered, `its answer stream (${result.stream}) ended without a response`, {
+          conn: client.sessionId,
+          stream: result.stream,
+        });
       } catch (err) {
         if (stopping) return;
         const why = (err as Error).message;
         warn(why);
+        if (err instanceof UpstreamError) {
+          outOfReach = OUT_OF_REACH.has(err.kind) ? why : undefined;
+        }
         if (requests.length === 0)
           emit({ t: timestamp(), type: 'event', name: 'upstream_error', message: why });
-        failPending(requests, why);
+        failPending(requests, why, { conn: client.sessionId });
       }
     })();
     inflight.add(task);
@@ -228,6 +272,14 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
   }
   stopping = true;
   await upstream?.close();
+  if (outOfReach !== undefined) {
+    return {
+      exitCode: HTTP_BRIDGE_DEFAULTS.transportErrorExitCode,
+      reason,
+      failed,
+      transportError: outOfReach,
+    };
+  }
   return { exitCode: 0, reason, failed };
 }
 

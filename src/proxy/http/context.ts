@@ -62,8 +62,10 @@ export function proxyErrorBody(id: Json, message: string, data?: Record<string, 
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
-/** Answers a request with a JSON body of the proxy's own. */
-export function answer(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+/** Answers a request with a JSON body of the proxy's own; returns the headers sent, for the trace. */
+export function answer(res: ServerResponse, status: number, body: string): Record<string, string> {
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  res.writeHead(status, headers);
   res.end(body);
+  return headers;
 }

@@ -27,7 +27,8 @@ const UNREACHABLE = new Set([
  * upstream), and the recorder sees copies of both. An upstream that cannot be reached gets a 502 with a JSON-RPC
  * error naming it; a client that goes away aborts the upstream request; an upstream that dies mid-answer cuts the
  * client's response too (ending it cleanly would pass a cut-off stream off as a whole one). Each of those is an
- * `event` line in the trace.
+ * `event` line in the trace; an answer the proxy gives itself (the 502, a 503 at shutdown) is also recorded as
+ * the client received it, marked `producedBy: 'tapedeck'`.
  */
 export class ProxiedExchange implements ActiveExchange {
   readonly done: Promise<void>;
@@ -139,11 +140,9 @@ export class ProxiedExchange implements ActiveExchange {
     else {
       // The answer names the request: its body must have been read.
       this.ctx.later.flush();
-      answer(
-        this.res,
-        503,
-        proxyErrorBody(requestId(this.body), `tapedeck: the recording proxy is ${reason}`),
-      );
+      const body = proxyErrorBody(requestId(this.body), `tapedeck: the recording proxy is ${reason}`);
+      const headers = answer(this.res, 503, body);
+      this.later(() => this.record.localAnswer(503, headers, body));
     }
     this.finish();
   }
@@ -246,7 +245,10 @@ export class ProxiedExchange implements ActiveExchange {
       this.pendingFailure = undefined;
       if (this.finished) return;
       this.ctx.later.flush();
-      answer(this.res, 502, proxyErrorBody(requestId(this.body), message, { upstream, code }));
+      const body = proxyErrorBody(requestId(this.body), message, { upstream, code });
+      const headers = answer(this.res, 502, body);
+      // The client got an answer: the trace holds it as sent, so the request does not read as unanswered.
+      this.later(() => this.record.localAnswer(502, headers, body));
       this.finish();
     };
     if (this.bodyEnded) this.pendingFailure();

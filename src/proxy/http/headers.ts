@@ -1,3 +1,4 @@
+import { TapedeckError } from '../../errors.js';
 import type { HttpLine } from '../../trace/types.js';
 
 /** Headers as a trace's `http` line keeps them: lower-case names, a list where a header came more than once. */
@@ -104,4 +105,54 @@ export function bodyKind(contentType: string | undefined): BodyKind {
   if (type === 'text/event-stream') return 'sse';
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
   return 'other';
+}
+
+/** A character a header value cannot carry: where it is and what it is (never the value around it). */
+export interface HeaderValueProblem {
+  index: number;
+  what: string;
+}
+
+/**
+ * The first character that makes a header value unsendable, or undefined when it is fine: Node refuses anything
+ * but tab, printable ASCII and Latin-1 (fetch refuses a subset of those). Describes the character without quoting
+ * the value, which is often a secret.
+ *
+ * @example headerValueProblem('Bearer a\nb') // → { index: 8, what: 'a line feed (LF)' }
+ */
+export function headerValueProblem(value: string): HeaderValueProblem | undefined {
+  const match = /[^\t\x20-\x7e\x80-\xff]/.exec(value);
+  if (match === null) return undefined;
+  const code = match[0].codePointAt(0)!;
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what =
+    code === 0x0a
+      ? 'a line feed (LF)'
+      : code === 0x0d
+        ? 'a carriage return (CR)'
+        : code < 0x20 || code === 0x7f
+          ? `a control character (${hex})`
+          : 'a character outside Latin-1';
+  return { index: match.index, what };
+}
+
+/**
+ * Checks headers to send with every upstream request, naming the first bad one (never its value): a value Node
+ * would refuse would otherwise fail each request on its way out.
+ *
+ * @example checkAddedHeaders({ Authorization: 'Bearer a\nb' }) // throws "header Authorization: its value holds a line feed (LF) …"
+ */
+export function checkAddedHeaders(headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new TapedeckError('usage', `header name '${name}' is not a valid HTTP header name`);
+    }
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) {
+      throw new TapedeckError(
+        'usage',
+        `header ${name}: its value holds ${problem.what}, which an HTTP header cannot carry (the value is not shown)`,
+      );
+    }
+  }
 }

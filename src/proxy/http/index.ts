@@ -2,7 +2,16 @@ export { BodyCopy, type CopiedBody } from './body.js';
 export { PROXY_ERROR_CODE, type ProxyNotice, proxyErrorBody } from './context.js';
 export { EndpointHold, rewriteEndpoint } from './endpoint.js';
 export { type AllowedHosts, allowedHosts, checkLocalRequest } from './guard.js';
-export { type BodyKind, bodyKind, forwardableHeaders, type TraceHeaders, traceHeaders } from './headers.js';
+export {
+  type BodyKind,
+  bodyKind,
+  checkAddedHeaders,
+  forwardableHeaders,
+  type HeaderValueProblem,
+  headerValueProblem,
+  type TraceHeaders,
+  traceHeaders,
+} from './headers.js';
 export {
   HTTP_RECORDER_DEFAULTS,
   type HttpExchangeHooks,
@@ -10,6 +19,7 @@ export {
   HttpRecorder,
   type HttpRecorderOptions,
   type HttpRequestFacts,
+  PRODUCED_BY,
 } from './recorder.js';
 export { HTTP_PROXY_DEFAULTS, type HttpProxy, type HttpProxyOptions, startHttpProxy } from './server.js';
 export { SseTap, type SseTapHandlers } from './sse.js';

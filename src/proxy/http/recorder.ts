@@ -14,6 +14,9 @@ export interface HttpRecorderOptions {
   now?: () => number;
 }
 
+/** The `producedBy` of a trace line for something tapedeck said itself, not the server. */
+export const PRODUCED_BY = 'tapedeck';
+
 export const HTTP_RECORDER_DEFAULTS = {
   maxMessageBytes: 16 * 1024 * 1024,
   /** How much of a body that is not JSON an event keeps, to say what came instead. */
@@ -200,6 +203,25 @@ export class HttpExchangeRecorder {
     return this.tap !== undefined;
   }
 
+  /**
+   * An answer the proxy gave itself because the upstream gave none (unreachable, shutting down): its head and its
+   * JSON-RPC message as the client received them, both marked `producedBy: 'tapedeck'` — no server sent them.
+   */
+  localAnswer(status: number, headers: TraceHeaders, body: string): void {
+    this.status = status;
+    this.append({
+      type: 'http',
+      conn: this.conn,
+      stream: this.stream,
+      dir: 'out',
+      status,
+      headers,
+      producedBy: PRODUCED_BY,
+    });
+    const raw = this.messages ? parseJson(body) : undefined;
+    if (raw !== undefined) this.message('out', raw, oneLine(body), undefined, PRODUCED_BY);
+  }
+
   /** A chunk of the response body, as forwarded (still content-encoded). */
   responseChunk(chunk: Buffer): void {
     this.decoder?.write(chunk);
@@ -306,7 +328,13 @@ export class HttpExchangeRecorder {
     this.event('non_json_body', fields);
   }
 
-  private message(dir: Direction, raw: Json, rawText: string | undefined, eventId: string | undefined): void {
+  private message(
+    dir: Direction,
+    raw: Json,
+    rawText: string | undefined,
+    eventId: string | undefined,
+    producedBy?: string,
+  ): void {
     const line: Omit<MessageLine, 'seq'> = {
       t: timestamp(this.recorder.now()),
       dir,
@@ -315,6 +343,7 @@ export class HttpExchangeRecorder {
       stream: this.stream,
     };
     if (eventId !== undefined) line.eventId = eventId;
+    if (producedBy !== undefined) line.producedBy = producedBy;
     this.recorder.sink.append(line, rawText);
   }
 

@@ -3,9 +3,11 @@ import { Agent as TlsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TapedeckError } from '../../errors.js';
 import type { TraceSink } from '../../sink/sink.js';
+import type { MetaLine } from '../../trace/types.js';
 import type { ActiveExchange, ForwardContext, ProxyNotice } from './context.js';
 import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
+import { checkAddedHeaders } from './headers.js';
 import { RecordQueue } from './later.js';
 import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
 import { shownUrl } from './url.js';
@@ -13,8 +15,13 @@ import { shownUrl } from './url.js';
 export interface HttpProxyOptions {
   /** The MCP server's URL (`http:` or `https:`); its path is the path clients use on the proxy. */
   upstream: URL;
-  /** Started already (its meta line written); the proxy appends to it and never closes it. */
+  /** Started already (its meta line written), unless `meta` is given; the proxy appends to it and never closes it. */
   sink: TraceSink;
+  /**
+   * The trace's meta line, for a `sink` not started yet: the proxy starts it once it listens, so a listener that
+   * cannot start (a port in use) leaves no trace behind.
+   */
+  meta?: MetaLine;
   /** Address to listen on (default 127.0.0.1) and port (default 7430; 0 picks a free one). */
   host?: string;
   port?: number;
@@ -78,6 +85,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       `the upstream must be an http: or https: URL; got '${shownUrl(upstream.href)}'`,
     );
   }
+  checkAddedHeaders(options.headers ?? {});
   const host = options.host ?? HTTP_PROXY_DEFAULTS.host;
   const later = new RecordQueue();
   const recorder = new HttpRecorder({
@@ -117,6 +125,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const shownHost = connectTo.includes(':') ? `[${connectTo}]` : connectTo;
   const url = `http://${shownHost}:${address.port}${upstream.pathname}`;
+  if (options.meta !== undefined) options.sink.start(options.meta);
   const added = Object.keys(options.headers ?? {});
   // The names of the headers the proxy adds, never their values.
   recorder.event('listen', {
@@ -145,13 +154,19 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
+      // An address or name this machine does not have is a wrong --listen; a port in use or refused is the
+      // machine's state at the moment (the same command may work later).
+      const wrong = err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND';
       const why =
         err.code === 'EADDRINUSE'
           ? 'the port is in use; pick another with --listen'
           : err.code === 'EADDRNOTAVAIL'
-            ? 'no such address on this machine'
-            : err.message;
-      reject(new TapedeckError('io', `cannot listen on ${host}:${port}: ${why} (${err.code ?? 'error'})`));
+            ? 'no such address on this machine; expected one of its own addresses, such as 127.0.0.1'
+            : err.code === 'ENOTFOUND'
+              ? 'no such host name; expected an address of this machine, such as 127.0.0.1'
+              : err.message;
+      const message = `cannot listen on ${host}:${port}: ${why} (${err.code ?? 'error'})`;
+      reject(new TapedeckError(wrong ? 'usage' : 'io', message));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

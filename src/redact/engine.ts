@@ -65,7 +65,18 @@ function hideInHeaders(headers: Headers, compiled: CompiledRules, hits?: Hits): 
 const EVENT_IDENTITY = new Set(['t', 'seq', 'type', 'name']);
 
 /** The fields the trace format gives a message line: `raw` is redacted as a message, the rest identify it. */
-const MESSAGE_FIELDS = new Set(['type', 't', 'seq', 'dir', 'raw', 'server', 'conn', 'stream', 'eventId']);
+const MESSAGE_FIELDS = new Set([
+  'type',
+  't',
+  'seq',
+  'dir',
+  'raw',
+  'server',
+  'conn',
+  'stream',
+  'eventId',
+  'producedBy',
+]);
 
 /**
  * Fields a line carries beyond those the format gives its type (a newer producer's, another tool's): they travel

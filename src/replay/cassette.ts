@@ -3,7 +3,7 @@ import type { ExchangeOutcome } from '../trace/exchange.js';
 import type { TraceEntry } from '../trace/import/opened.js';
 import { jsonHash, sameJson, textHash } from '../trace/json-hash.js';
 import type { JsonObject, RpcRequest } from '../trace/jsonrpc.js';
-import { Pairer } from '../trace/pairing.js';
+import { type PairEvent, Pairer } from '../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../trace/types.js';
 import type { NormalizedRequest, Normalizer } from './normalize.js';
 import { ServerScriptBuilder } from './script-builder.js';
@@ -146,18 +146,15 @@ export async function buildCassette(
     return builder;
   };
   let order = 0;
+  const onEvent = (event: PairEvent) => {
+    if (event.kind === 'line') return;
+    const server =
+      event.kind === 'unanswered' ? event.exchange.server : (event.ref.line.server as string | undefined);
+    builderFor(server).push(event, order++);
+  };
   const feed = (line: TraceLine, lineNo: number | undefined) => {
     if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
-    for (const event of pairer.push(line, lineNo)) {
-      const server =
-        event.kind === 'unanswered'
-          ? event.exchange.server
-          : 'ref' in event
-            ? (event.ref.line.server as string | undefined)
-            : undefined;
-      if (event.kind === 'line') continue;
-      builderFor(server).push(event, order++);
-    }
+    pairer.pushEach(line, lineNo, onEvent);
   };
   if (options.meta) feed(options.meta, undefined);
   const feedItem = (item: TraceLine | TraceEntry) => {
@@ -244,8 +241,11 @@ function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
  */
 export class RequestIndex {
   readonly all: KeyedExchange[] = [];
-  /** The first queue seen for each hash. */
-  private readonly first = new Map<number, KeyedExchange[]>();
+  /**
+   * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
+   * kept as its entry alone, and becomes an array when a second joins it or it is first asked for.
+   */
+  private readonly first = new Map<number, KeyedExchange | KeyedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
   private readonly more = new Map<number, KeyedExchange[][]>();
 
@@ -257,9 +257,11 @@ export class RequestIndex {
       const hash = requestHash(normalized);
       // One lookup for the common case, a request unlike any before it.
       const first = this.first.get(hash);
-      if (first === undefined) this.first.set(hash, [entry]);
-      else if (sameRequest(first[0]!.normalized, normalized)) first.push(entry);
-      else this.addToMore(hash, entry);
+      if (first === undefined) this.first.set(hash, entry);
+      else if (sameRequest(headOf(first).normalized, normalized)) {
+        if (Array.isArray(first)) first.push(entry);
+        else this.first.set(hash, [first, entry]);
+      } else this.addToMore(hash, entry);
     }
   }
 
@@ -274,11 +276,21 @@ export class RequestIndex {
 
   /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
   queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
-    const queue = this.first.get(hash);
-    if (queue === undefined) return undefined;
-    if (sameRequest(queue[0]!.normalized, request)) return queue;
+    const first = this.first.get(hash);
+    if (first === undefined) return undefined;
+    if (sameRequest(headOf(first).normalized, request)) {
+      if (Array.isArray(first)) return first;
+      // A queue keeps its identity from here on: the matcher remembers how far each one is used.
+      const queue = [first];
+      this.first.set(hash, queue);
+      return queue;
+    }
     return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
   }
+}
+
+function headOf(queue: KeyedExchange | KeyedExchange[]): KeyedExchange {
+  return Array.isArray(queue) ? queue[0]! : queue;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   responseOutcome,
   subscriptionId,
 } from './jsonrpc.js';
+import { parseTime } from './time.js';
 import type { Direction, MessageLine, TraceLine } from './types.js';
 import { isMessageLine } from './types.js';
 
@@ -128,33 +129,6 @@ function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V, keep = false): voi
   if (list.length === 0 && !keep) map.delete(key);
 }
 
-/** The last whole second parsed: trace times come in order, so most lines share theirs with the line before. */
-let lastSecond = '';
-let lastSecondMs = Number.NaN;
-
-function parseTime(t: unknown): number | undefined {
-  if (typeof t !== 'string') return undefined;
-  // `2026-01-01T00:00:00.123Z`, as tapedeck writes it: parse the second once, then add the milliseconds.
-  if (t.length === 24 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
-    const ms = digit(t, 20) * 100 + digit(t, 21) * 10 + digit(t, 22);
-    if (ms >= 0) {
-      if (!t.startsWith(lastSecond) || lastSecond === '') {
-        lastSecond = t.slice(0, 19);
-        lastSecondMs = Date.parse(`${lastSecond}Z`);
-      }
-      if (!Number.isNaN(lastSecondMs)) return lastSecondMs + ms;
-    }
-  }
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** The decimal digit at `at`, or a large negative number when it is not one. */
-function digit(text: string, at: number): number {
-  const code = text.charCodeAt(at) - 48;
-  return code >= 0 && code <= 9 ? code : -1000;
-}
-
 /**
  * Incremental pairer: push lines in trace order, get events back; call `finish()` at the end of input to
  * flush requests that were never answered.
@@ -192,27 +166,40 @@ export class Pairer {
 
   /** Feeds one trace line; returns the events it produced (usually one). */
   push(line: TraceLine, lineNo?: number): PairEvent[] {
+    const events: PairEvent[] = [];
+    this.pushEach(line, lineNo, (event) => events.push(event));
+    return events;
+  }
+
+  /** {@link push} handing each event to `each` as it is produced, for callers that pair millions of lines. */
+  pushEach(line: TraceLine, lineNo: number | undefined, each: (event: PairEvent) => void): void {
     const index = this.index++;
     if (!isMessageLine(line)) {
       if (line.type === 'meta') this.http = line.transport === 'http' || line.transport === 'sse';
-      const events: PairEvent[] = [{ kind: 'line', line, index, lineNo }];
+      each({ kind: 'line', line, index, lineNo });
       if (line.type === 'event' && line.name === 'disconnect') {
         const scope = scopeOf(line);
-        events.push(...this.abandon((x) => scopeOf(x.requestRef.line) === scope));
+        for (const event of this.abandon((x) => scopeOf(x.requestRef.line) === scope)) each(event);
       }
-      return events;
+      return;
     }
     const time = parseTime(line.t);
     // Most lines hold one message: classified and paired without the arrays a batch needs.
     if (!Array.isArray(line.raw)) {
-      return [this.pushItem(classifyItem(line.raw), { line, index, lineNo, item: undefined, time })];
+      each(this.pushItem(classifyItem(line.raw), { line, index, lineNo, item: undefined, time }));
+      return;
     }
     const items = messageItems(line.raw);
     if (items.length === 0) {
-      const ref = { line, index, lineNo, item: undefined, time };
-      return [{ kind: 'invalid', reason: 'an empty batch', ref }];
+      each({
+        kind: 'invalid',
+        reason: 'an empty batch',
+        ref: { line, index, lineNo, item: undefined, time },
+      });
+      return;
     }
-    return items.map((item, i) => this.pushItem(item, { line, index, lineNo, item: i, time }));
+    for (const [i, item] of items.entries())
+      each(this.pushItem(item, { line, index, lineNo, item: i, time }));
   }
 
   /** Ends the input: every request still open is reported as `unanswered`, oldest first. */

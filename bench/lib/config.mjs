@@ -29,6 +29,11 @@ export const BENCH_DEFAULTS = {
   /** Replay in process: tools/call exchanges in the generated cassette, and requests in flight when pipelined. */
   replayExchanges: 100_000,
   replayInFlight: 64,
+  /**
+   * Runs of that, each in a fresh process: the index figure swings with the machine by a fifth from run to run, so
+   * the median is judged and the range shown.
+   */
+  replayRuns: 3,
   /** Also build the index of a cassette whose answers are this long (information only; 0 skips it). */
   replayAnswerBytes: 1024,
   /** Replay over stdio vs the live server: measured sequential calls per round, warm-up calls, rounds. */
@@ -99,6 +104,7 @@ const ENV_NAMES = {
   replay: 'BENCH_REPLAY',
   replayExchanges: 'BENCH_REPLAY_EXCHANGES',
   replayInFlight: 'BENCH_REPLAY_IN_FLIGHT',
+  replayRuns: 'BENCH_REPLAY_RUNS',
   replayAnswerBytes: 'BENCH_REPLAY_ANSWER_BYTES',
   replayCalls: 'BENCH_REPLAY_CALLS',
   replayWarmup: 'BENCH_REPLAY_WARMUP',

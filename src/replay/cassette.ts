@@ -49,7 +49,8 @@ export interface CassetteExchange {
   request: RpcRequest;
   /** The request as recorded. */
   message: JsonObject;
-  script: ServerMessage[];
+  /** In recorded order; most requests have none, and then share one frozen empty list. */
+  script: readonly ServerMessage[];
   /** The recorded response; undefined for `subscriptions/listen` and requests the recording never saw answered. */
   response: JsonObject | undefined;
   /** Recorded ms from request to response. */

@@ -94,7 +94,7 @@ export class ServerScriptBuilder {
       method: paired.method,
       request: paired.request,
       message: rawItem(ref),
-      script: [],
+      script: NO_SCRIPT,
       response: undefined,
       respondedAtMs: undefined,
       responseOrder: undefined,
@@ -181,7 +181,9 @@ export class ServerScriptBuilder {
     const owner = subscribed ? undefined : this.clientOwner(parent);
     if (owner) {
       const step: ServerMessage = { ...base, atMs: since(ref.time, owner.time) };
-      owner.script.push(step);
+      // The builder made every non-empty script itself: it is a list of its own to add to.
+      if (owner.script === NO_SCRIPT) owner.script = [step];
+      else (owner.script as ServerMessage[]).push(step);
       if (ask)
         this.asks.set(ask, { message: step, from: owner.time, owner: { kind: 'exchange', exchange: owner } });
       return;
@@ -222,6 +224,9 @@ export class ServerScriptBuilder {
 }
 
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
+
+/** The script of every request the server said nothing in between about: one list, not one per request. */
+const NO_SCRIPT: readonly ServerMessage[] = Object.freeze([]);
 
 const START: Anchor = { kind: 'start' };
 

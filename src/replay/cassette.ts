@@ -147,26 +147,32 @@ export async function buildCassette(
     return builder;
   };
   let order = 0;
+  /** The text of the line being fed, when its entry has it. */
+  let text: string | undefined;
   const onEvent = (event: PairEvent) => {
     if (event.kind === 'line') return;
     const server =
       event.kind === 'unanswered' ? event.exchange.server : (event.ref.line.server as string | undefined);
-    builderFor(server).push(event, order++);
+    builderFor(server).push(event, order++, text);
   };
-  const feed = (line: TraceLine, lineNo: number | undefined) => {
+  const feed = (line: TraceLine, lineNo: number | undefined, lineText?: string) => {
     if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
+    text = lineText;
     pairer.pushEach(line, lineNo, onEvent);
   };
   if (options.meta) feed(options.meta, undefined);
   const feedItem = (item: TraceLine | TraceEntry) => {
     // A TraceEntry wraps its line; a TraceLine never has both `line` and `file`.
-    if ('line' in item && 'file' in item) feed((item as TraceEntry).line, (item as TraceEntry).lineNo);
-    else feed(item as TraceLine, undefined);
+    if ('line' in item && 'file' in item) {
+      const entry = item as TraceEntry;
+      feed(entry.line, entry.lineNo, entry.text);
+    } else feed(item as TraceLine, undefined);
   };
   for await (const item of lines) {
     if (Array.isArray(item)) for (const one of item as readonly TraceEntry[]) feedItem(one);
     else feedItem(item as TraceLine | TraceEntry);
   }
+  text = undefined;
   for (const event of pairer.finish()) {
     if (event.kind === 'unanswered') builderFor(event.exchange.server).push(event, order++);
   }

@@ -47,7 +47,8 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
   };
   let trace: Awaited<ReturnType<typeof openTrace>>;
   try {
-    trace = await openTrace(path, { mode: options.mode ?? 'lenient', onDiagnostic });
+    // Responses are kept as their lines' text and parsed when served: most of a big cassette never is.
+    trace = await openTrace(path, { mode: options.mode ?? 'lenient', onDiagnostic, lineText: true });
   } catch (err) {
     if (err instanceof TapedeckError && err.code === 'not_found') {
       throw new TapedeckError(

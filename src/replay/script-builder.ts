@@ -1,10 +1,11 @@
-import type { Exchange, MessageRef, PairEvent } from '../trace/exchange.js';
-import { formatId, isObject, type JsonObject } from '../trace/jsonrpc.js';
+import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../trace/exchange.js';
+import { formatId, isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
 import type {
   Anchor,
   Cassette,
   CassetteExchange,
   ClientNotification,
+  MrtrRound,
   ServerMessage,
   UnsolicitedMessage,
 } from './cassette.js';
@@ -40,8 +41,11 @@ export class ServerScriptBuilder {
   /** Time of the trace's first message: what `start` anchors count from. */
   private startTime: number | undefined;
 
-  /** Takes one pairing event of this server; `order` is its position in the trace (strictly increasing). */
-  push(event: Exclude<PairEvent, { kind: 'line' }>, order: number): void {
+  /**
+   * Takes one pairing event of this server; `order` is its position in the trace (strictly increasing), `text` the
+   * JSON text of its trace line when known — a response is then kept as that text until it is first read.
+   */
+  push(event: Exclude<PairEvent, { kind: 'line' }>, order: number, text?: string): void {
     if (event.kind !== 'unanswered' && this.startTime === undefined) this.startTime = event.ref.time;
     switch (event.kind) {
       case 'request':
@@ -49,7 +53,7 @@ export class ServerScriptBuilder {
         else this.serverMessage('request', event.ref, order, event.exchange.parent, false, event.exchange);
         return;
       case 'response':
-        if (event.exchange.dir === 'in') this.clientExchangeAnswered(event.exchange, event.ref, order);
+        if (event.exchange.dir === 'in') this.clientExchangeAnswered(event.exchange, event.ref, order, text);
         else this.clientAnswered(event.exchange, event.ref);
         return;
       case 'notification':
@@ -89,23 +93,7 @@ export class ServerScriptBuilder {
   }
 
   private clientRequest(paired: Exchange, ref: MessageRef, order: number): void {
-    const exchange: CassetteExchange = {
-      ordinal: this.exchanges.length,
-      method: paired.method,
-      request: paired.request,
-      message: rawItem(ref),
-      script: NO_SCRIPT,
-      response: undefined,
-      respondedAtMs: undefined,
-      responseOrder: undefined,
-      outcome: 'open',
-      cancelled: false,
-      conn: paired.conn,
-      order,
-      lineNo: ref.lineNo,
-      time: ref.time,
-      mrtr: undefined,
-    };
+    const exchange = new RecordedExchange(this.exchanges.length, paired, rawItem(ref), order, ref);
     this.exchanges.push(exchange);
     // An open request's cassette exchange hangs on its pairing record: no lookup table to keep per request.
     paired.attached = exchange;
@@ -121,10 +109,13 @@ export class ServerScriptBuilder {
     }
   }
 
-  private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number): void {
+  private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number, text?: string): void {
     const exchange = this.open(paired);
     if (!exchange) return;
-    exchange.response = rawItem(ref);
+    // A line of one message can stand for it until it is served; a batch's item is taken out now.
+    if (text !== undefined && ref.item === undefined && exchange instanceof RecordedExchange)
+      exchange.responseLine(text);
+    else exchange.response = rawItem(ref);
     exchange.respondedAtMs = since(ref.time, exchange.time);
     exchange.responseOrder = order;
     exchange.outcome = paired.outcome;
@@ -224,6 +215,66 @@ export class ServerScriptBuilder {
 }
 
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
+
+/**
+ * A cassette exchange as the builder makes it. Its response may be held as the text of its trace line and parsed
+ * when first read: a big cassette's responses are parsed as the session asks for them, and the garbage collector
+ * never copies the ones it does not ask for.
+ */
+class RecordedExchange implements CassetteExchange {
+  ordinal: number;
+  method: string;
+  request: RpcRequest;
+  message: JsonObject;
+  script: readonly ServerMessage[] = NO_SCRIPT;
+  respondedAtMs: number | undefined = undefined;
+  responseOrder: number | undefined = undefined;
+  outcome: ExchangeOutcome = 'open';
+  cancelled = false;
+  conn: string | undefined;
+  order: number;
+  lineNo: number | undefined;
+  time: number | undefined;
+  mrtr: MrtrRound | undefined = undefined;
+  #response: JsonObject | undefined = undefined;
+  #responseText: string | undefined = undefined;
+
+  constructor(ordinal: number, paired: Exchange, message: JsonObject, order: number, ref: MessageRef) {
+    this.ordinal = ordinal;
+    this.method = paired.method;
+    this.request = paired.request;
+    this.message = message;
+    this.conn = paired.conn;
+    this.order = order;
+    this.lineNo = ref.lineNo;
+    this.time = ref.time;
+  }
+
+  get response(): JsonObject | undefined {
+    if (this.#responseText !== undefined) {
+      this.#response = messageOfLine(this.#responseText);
+      this.#responseText = undefined;
+    }
+    return this.#response;
+  }
+
+  set response(response: JsonObject | undefined) {
+    this.#response = response;
+    this.#responseText = undefined;
+  }
+
+  /** Holds the response as the JSON text of its trace line (one message, not a batch). */
+  responseLine(text: string): void {
+    this.#response = undefined;
+    this.#responseText = text;
+  }
+}
+
+/** The message of a trace line's text, as rawItem takes it from the parsed line. */
+function messageOfLine(text: string): JsonObject {
+  const line = JSON.parse(text) as { raw?: unknown };
+  return isObject(line.raw) ? line.raw : {};
+}
 
 /** The script of every request the server said nothing in between about: one list, not one per request. */
 const NO_SCRIPT: readonly ServerMessage[] = Object.freeze([]);

@@ -1,11 +1,20 @@
 import { TapedeckError } from '../errors.js';
 import { lineProblem } from './decode.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines.js';
 import type { TraceLine } from './types.js';
 
 /**
  * The streaming reader: bytes in, trace lines out, in constant memory however large the file. Pure (no `node:`
  * imports) so the web viewer reads traces with it too; src/trace/io.ts feeds it file streams.
  */
+
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  type LineHandler,
+  LineSplitter,
+  type RawLine,
+  splitLines,
+} from './lines.js';
 
 export type DiagnosticCode =
   | 'corrupt_line'
@@ -79,218 +88,19 @@ export class DiagnosticLog {
   }
 }
 
-/** Lines longer than this are skipped (reported), so a file without newlines cannot exhaust memory. */
-export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
-
-/** One physical line: its bytes without `\n` or a trailing `\r`. */
-export interface RawLine {
-  lineNo: number;
-  bytes: Uint8Array;
-  /** False for a last line with no newline after it (a cut-off write, or just a missing final newline). */
-  terminated: boolean;
-  /** Set when the line exceeded maxLineBytes; `bytes` is then empty and this is its full length. */
-  overflowBytes?: number;
-}
-
-/**
- * Splits a byte stream into lines on `\n` bytes. Splitting bytes (not decoded text) keeps UTF-8 sequences cut
- * across chunk boundaries intact: 0x0A never occurs inside a multi-byte sequence. A trailing `\r` is dropped (CRLF).
- *
- * @example
- * for await (const { lineNo, bytes } of splitLines(fs.createReadStream('trace.jsonl'))) …
- */
-export async function* splitLines(
-  chunks: AsyncIterable<Uint8Array>,
-  options: { maxLineBytes?: number } = {},
-): AsyncGenerator<RawLine> {
-  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  let lineNo = 0;
-  for await (const chunk of chunks) {
-    let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(10, start);
-      const end = nl === -1 ? chunk.length : nl;
-      // Once a line is over the limit its parts are dropped; only its length is still counted.
-      if (size + (end - start) > max) parts = [];
-      else if (end > start) parts.push(chunk.subarray(start, end));
-      size += end - start;
-      if (nl === -1) break;
-      yield finishLine(parts, size, max, ++lineNo, true);
-      parts = [];
-      size = 0;
-      start = nl + 1;
-    }
-  }
-  if (size > 0) yield finishLine(parts, size, max, ++lineNo, false);
-}
-
-function finishLine(
-  parts: Uint8Array[],
-  size: number,
-  max: number,
-  lineNo: number,
-  terminated: boolean,
-): RawLine {
-  if (size > max) return { lineNo, bytes: new Uint8Array(0), terminated, overflowBytes: size };
-  let bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
-  if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
-  return { lineNo, bytes, terminated };
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 export interface ReadOptions {
   /** The file name used in diagnostics. */
   file: string;
   log: DiagnosticLog;
   maxLineBytes?: number;
+  /** Hand each line's text on as well (see {@link SegmentLine}); off by default, since keeping it keeps the file. */
+  lineText?: boolean;
 }
 
 /** A parsed JSON line with its 1-based line number. */
 export interface JsonLine {
   value: unknown;
   lineNo: number;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** What a {@link LineSplitter} hands over, one call per physical line, in order. */
-export interface LineHandler {
-  /**
-   * A line's text, without `\n` or a trailing `\r` (possibly empty). `terminated` is false for a last line with no
-   * newline after it: a cut-off write, or just a missing final newline.
-   */
-  text(text: string, lineNo: number, terminated: boolean): void;
-  /** A line whose bytes are not valid UTF-8. */
-  notUtf8(lineNo: number, terminated: boolean): void;
-  /** A line over the limit; its bytes were not kept, only counted. */
-  tooLong(lineNo: number, bytes: number, terminated: boolean): void;
-}
-
-/**
- * Bytes in, text lines out, synchronously: push chunks as they arrive, then end(). Each chunk's whole lines are
- * decoded as one string and split there (decoding line by line costs twice as much); only a line cut by a chunk
- * boundary is carried over. A region that is not valid UTF-8, or could hold an over-long line, goes line by line
- * to name the bad one. The trace reader and the collector's ingest both read with it. A handler may throw: the
- * lines before the throwing one have been handed over, and the splitter should then be dropped.
- *
- * @example
- * const splitter = new LineSplitter({ text: (t, n) => lines.push([n, t]), notUtf8: … , tooLong: … });
- * for await (const chunk of chunks) splitter.push(chunk);
- * splitter.end();
- */
-export class LineSplitter {
-  /** The start of a line that a later chunk finishes. */
-  private parts: Uint8Array[] = [];
-  private size = 0;
-  private lineNo = 0;
-
-  constructor(
-    private readonly handler: LineHandler,
-    private readonly max = DEFAULT_MAX_LINE_BYTES,
-  ) {}
-
-  push(chunk: Uint8Array): void {
-    const last = chunk.lastIndexOf(10);
-    if (last === -1) {
-      this.carry(chunk);
-      return;
-    }
-    let start = 0;
-    if (this.size > 0) {
-      const nl = chunk.indexOf(10);
-      this.carry(chunk.subarray(0, nl));
-      this.finish(true);
-      start = nl + 1;
-    }
-    if (last >= start) this.region(chunk.subarray(start, last));
-    this.carry(chunk.subarray(last + 1));
-  }
-
-  /** The end of input: a last line without a newline is handed over (unterminated). */
-  end(): void {
-    if (this.size > 0) this.finish(false);
-  }
-
-  private carry(bytes: Uint8Array): void {
-    // Once a line is over the limit its parts are dropped; only its length is still counted.
-    if (this.size + bytes.length > this.max) this.parts = [];
-    else if (bytes.length > 0) this.parts.push(bytes);
-    this.size += bytes.length;
-  }
-
-  private finish(terminated: boolean): void {
-    const raw = finishLine(this.parts, this.size, this.max, ++this.lineNo, terminated);
-    this.parts = [];
-    this.size = 0;
-    this.rawLine(raw);
-  }
-
-  private rawLine(raw: RawLine): void {
-    if (raw.overflowBytes !== undefined) {
-      this.handler.tooLong(raw.lineNo, raw.overflowBytes, raw.terminated);
-      return;
-    }
-    let text: string;
-    try {
-      text = utf8.decode(raw.bytes);
-    } catch {
-      this.handler.notUtf8(raw.lineNo, raw.terminated);
-      return;
-    }
-    this.handler.text(text, raw.lineNo, raw.terminated);
-  }
-
-  /** The complete lines in `region` (no final newline). */
-  private region(region: Uint8Array): void {
-    let text: string | undefined;
-    if (region.length <= this.max) {
-      try {
-        text = utf8.decode(region);
-      } catch {
-        text = undefined;
-      }
-    }
-    if (text === undefined) {
-      let start = 0;
-      for (;;) {
-        const nl = region.indexOf(10, start);
-        const bytes = region.subarray(start, nl === -1 ? region.length : nl);
-        this.rawLine(
-          bytes.length > this.max
-            ? {
-                lineNo: ++this.lineNo,
-                bytes: new Uint8Array(0),
-                terminated: true,
-                overflowBytes: bytes.length,
-              }
-            : finishLine([bytes], bytes.length, this.max, ++this.lineNo, true),
-        );
-        if (nl === -1) return;
-        start = nl + 1;
-      }
-    }
-    const handler = this.handler;
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      let end = nl === -1 ? text.length : nl;
-      if (end > start && text.charCodeAt(end - 1) === 13) end--;
-      handler.text(end > start ? text.slice(start, end) : '', ++this.lineNo, true);
-      if (nl === -1) return;
-      start = nl + 1;
-    }
-  }
 }
 
 /**
@@ -322,7 +132,7 @@ export function readJsonBatches(
 async function* readParsedBatches<T>(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
-  take: (value: unknown, lineNo: number) => T | undefined,
+  take: (value: unknown, lineNo: number, text: string) => T | undefined,
 ): AsyncGenerator<T[]> {
   const { file, log } = options;
   let out: T[] = [];
@@ -340,7 +150,7 @@ async function* readParsedBatches<T>(
           else log.report('corrupt_line', 'error', file, lineNo, reason);
           return;
         }
-        const taken = take(value, lineNo);
+        const taken = take(value, lineNo, text);
         if (taken !== undefined) out.push(taken);
       },
       notUtf8(lineNo, terminated) {
@@ -421,19 +231,23 @@ export function readSegmentBatches(
   segment: number,
 ): AsyncGenerator<SegmentLine[]> {
   const { file, log } = options;
-  return readParsedBatches(chunks, options, (value, lineNo): SegmentLine | undefined => {
+  const withText = options.lineText === true;
+  return readParsedBatches(chunks, options, (value, lineNo, text): SegmentLine | undefined => {
     const problem = lineProblem(value);
-    if (problem === undefined) return { line: value as TraceLine, file, lineNo, segment };
+    if (problem === undefined)
+      return { line: value as TraceLine, file, lineNo, segment, text: withText ? text : undefined };
     if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
     else log.onUnknown?.(value as Record<string, unknown>, file, lineNo);
     return undefined;
   });
 }
 
-/** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is. */
+/** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is, and its text. */
 export interface SegmentLine extends ReadLine {
   file: string;
   segment: number;
+  /** The line as read (the JSON text `line` was parsed from), when asked for with `lineText`. */
+  text: string | undefined;
 }
 
 /** The first decodable line of a file (its meta, in a native trace), or undefined. Stops reading right there. */

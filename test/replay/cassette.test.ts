@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildCassette } from '../../src/replay/cassette.js';
+import { loadCassette } from '../../src/replay/load.js';
 import { memoryTraceFiles } from '../../src/trace/import/files.js';
 import { openTraceWith } from '../../src/trace/import/open.js';
 import { call, fixtureCassette, INTEROP, note, req, res, traceLines } from './helpers.js';
@@ -201,5 +202,36 @@ describe('a cassette of several HTTP sessions', () => {
       anchor: { kind: 'notification', notification: 0 },
       atMs: 30,
     });
+  });
+});
+
+describe('responses kept as the text of their lines', () => {
+  it('read the same as responses parsed up front, and are parsed once', async () => {
+    const path = `${INTEROP}mcp-tape/everything-stdio.jsonl`;
+    const { cassette: lazy } = await loadCassette(path);
+    const eager = await fixtureCassette('mcp-tape/everything-stdio.jsonl');
+    expect(lazy.exchanges.map((x) => x.response)).toEqual(eager.exchanges.map((x) => x.response));
+    const first = lazy.exchanges[1]!.response;
+    expect(lazy.exchanges[1]!.response).toBe(first);
+    // Nothing of the text shows: an exchange spreads and prints as its fields.
+    expect(Object.keys(lazy.exchanges[1]!)).not.toContain('text');
+    expect(JSON.stringify(lazy.exchanges[1])).not.toContain('"t":');
+  });
+
+  it('are taken out of a batch line at once', async () => {
+    const files = memoryTraceFiles({
+      'b.jsonl': [
+        '{"v":1,"type":"meta","startedAt":"2026-01-01T00:00:00.000Z","label":"b"}',
+        '{"t":"2026-01-01T00:00:00.001Z","seq":1,"dir":"in","raw":[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]}',
+        '{"t":"2026-01-01T00:00:00.002Z","seq":2,"dir":"out","raw":[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}]}',
+        '',
+      ].join('\n'),
+    });
+    const trace = await openTraceWith(files, 'b.jsonl', { lineText: true });
+    const cassette = await buildCassette(trace.batches(), { meta: trace.meta });
+    expect(cassette.exchanges.map((x) => x.response)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 2, result: { tools: [] } },
+    ]);
   });
 });

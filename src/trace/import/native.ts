@@ -95,6 +95,7 @@ export async function* nativeBatches(
   segments: readonly TraceSegment[],
   log: DiagnosticLog,
   maxLineBytes?: number,
+  lineText = false,
 ): AsyncGenerator<TraceEntry[]> {
   let lastSeq = 0;
   let seqWarned = false;
@@ -104,7 +105,9 @@ export async function* nativeBatches(
     lastFile = seg.file;
     let first = true;
     const options =
-      maxLineBytes === undefined ? { file: seg.file, log } : { file: seg.file, log, maxLineBytes };
+      maxLineBytes === undefined
+        ? { file: seg.file, log, lineText }
+        : { file: seg.file, log, maxLineBytes, lineText };
     for await (const lines of readSegmentBatches(files.read(seg.file), options, seg.segment)) {
       const batch: TraceEntry[] = [];
       for (const entry of lines) {

@@ -62,7 +62,7 @@ export async function openTraceWith(
       );
       const detected: TraceFormat = meta.producer?.name === 'tapedeck' ? 'tapedeck' : format;
       return opened(path, detected, meta, segments, log, newPass, (pass) =>
-        nativeBatches(files, segments, pass, options.maxLineBytes),
+        nativeBatches(files, segments, pass, options.maxLineBytes, options.lineText === true),
       );
     }
     case 'mcporter': {

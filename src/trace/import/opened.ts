@@ -34,6 +34,12 @@ export interface TraceEntry {
   lineNo: number;
   /** The segment number of `file` (0 for unrotated traces and imports); a change marks a segment boundary. */
   segment: number;
+  /**
+   * The JSON text the line was parsed from, when asked for (`lineText`) and the reader had it (tapedeck and mcp-tape
+   * files): a consumer that keeps many messages can keep this and parse a message only when it is used. Its `seq`
+   * may be missing (mcp-tape).
+   */
+  text?: string | undefined;
 }
 
 export interface OpenTraceOptions {
@@ -52,6 +58,11 @@ export interface OpenTraceOptions {
   onUnknownLine?: (line: Record<string, unknown>, file: string, lineNo: number) => void;
   /** Lines longer than this are skipped and reported (default 256 MiB). */
   maxLineBytes?: number;
+  /**
+   * Entries carry the text of their line (`TraceEntry.text`) where the format has one line per entry. Off by
+   * default: a consumer that keeps the text keeps the read buffers it points into.
+   */
+  lineText?: boolean;
   /** JSON document formats are read whole; larger files are refused (default 512 MiB). */
   maxDocumentBytes?: number;
 }

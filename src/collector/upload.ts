@@ -69,7 +69,7 @@ export async function ingestUpload(
 
 /** The format the first line names; undefined when it takes the importers to tell (or nobody can). */
 function detect(head: Uint8Array[]): TraceFormat | undefined {
-  const text = new TextDecoder().decode(concat(head)).trimStart();
+  const text = new TextDecoder().decode(Buffer.concat(head)).trimStart();
   if (text.startsWith('[')) return undefined;
   const nl = text.indexOf('\n');
   let value: unknown;
@@ -141,15 +141,4 @@ function hasFirstLine(head: Uint8Array[]): boolean {
     }
   }
   return false;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const size = parts.reduce((sum, part) => sum + part.length, 0);
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -10,67 +10,20 @@ import { run } from '../../src/cli/main.js';
 import { TapedeckError } from '../../src/errors.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import { toHar } from '../../src/trace/export/har.js';
-import type { TraceEntry } from '../../src/trace/import/opened.js';
 import { loadTrace } from '../../src/trace/io.js';
-import type { MetaLine, RecordLine, TraceLine } from '../../src/trace/types.js';
+import type { MetaLine, TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { startRecording, startUpstream } from '../proxy-http/helpers.js';
+import { recordSession, traceOf } from './har-session.js';
 
 const SECRET = 'sk-har0123456789abcdefghijklmnop';
 const io = useCliHarness('tapedeck-har-');
-
-/** A trace as toHar reads it, from recorded lines (the first is the meta line). */
-function traceOf(lines: TraceLine[]) {
-  const [meta, ...rest] = lines;
-  return {
-    meta: meta as MetaLine,
-    async *lines(): AsyncGenerator<TraceEntry> {
-      for (const line of rest) yield { line: line as RecordLine, file: 'trace.jsonl', lineNo: 0, segment: 0 };
-    },
-  };
-}
 
 describe('HAR export', () => {
   let lines: TraceLine[];
   let upstreamUrl: string;
 
   beforeAll(async () => {
-    const upstream = await startUpstream((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
-        if (body.method === 'ping') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} }));
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(
-          'id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n',
-        );
-        res.end(`id: e2\ndata: {"jsonrpc":"2.0","id":${body.id},"result":{"content":[]}}\n\n`);
-      });
-    });
-    upstreamUrl = `${upstream.origin}/mcp`;
-    const recording = await startRecording(upstreamUrl);
-    const post = (body: string) =>
-      fetch(recording.proxy.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${SECRET}`,
-        },
-        body,
-      }).then((r) => r.text());
-    await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
-    await post(
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":1}}}',
-    );
-    await recording.stop();
-    await upstream.close();
-    lines = recording.sink.lines;
+    ({ lines, upstreamUrl } = await recordSession({ headers: { authorization: `Bearer ${SECRET}` } }));
   });
 
   it('writes one HAR 1.2 entry per HTTP exchange, heads as recorded and bodies rebuilt', async () => {

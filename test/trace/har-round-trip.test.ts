@@ -8,17 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHar } from '../../src/trace/export/har.js';
-import type { TraceEntry } from '../../src/trace/import/opened.js';
 import { loadTrace, openTrace } from '../../src/trace/io.js';
-import {
-  isMessageLine,
-  type MessageLine,
-  type MetaLine,
-  type RecordLine,
-  type TraceLine,
-} from '../../src/trace/types.js';
+import { isMessageLine, type MessageLine, type MetaLine, type TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { startRecording, startUpstream } from '../proxy-http/helpers.js';
+import { recordSession, traceOf } from './har-session.js';
 
 const EXCHANGES = fileURLToPath(
   new URL('../fixtures/interop/era2026/era2026-http-exchanges.json', import.meta.url),
@@ -32,17 +25,6 @@ interface HarEntry {
   request: { method: string; url: string; postData?: { mimeType: string; text: string } };
   response: { status: number; content: { mimeType: string; text?: string } };
   comment: string;
-}
-
-/** A trace as toHar reads it, from lines (the first is the meta line). */
-function traceOf(lines: TraceLine[]) {
-  const [meta, ...rest] = lines;
-  return {
-    meta: meta as MetaLine,
-    async *lines(): AsyncGenerator<TraceEntry> {
-      for (const line of rest) yield { line: line as RecordLine, file: 'trace.jsonl', lineNo: 0, segment: 0 };
-    },
-  };
 }
 
 /** What a round trip must keep of the messages: direction, payload and SSE event id, in order. */
@@ -133,43 +115,7 @@ describe('HAR from a recording, and back', () => {
   let upstreamUrl: string;
 
   beforeAll(async () => {
-    const upstream = await startUpstream((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
-        if (body.method === 'ping') {
-          setTimeout(() => {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} }));
-          }, 25);
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(
-          'id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n',
-        );
-        setTimeout(
-          () => res.end(`id: e2\ndata: {"jsonrpc":"2.0","id":${body.id},"result":{"content":[]}}\n\n`),
-          45,
-        );
-      });
-    });
-    upstreamUrl = `${upstream.origin}/mcp`;
-    const recording = await startRecording(upstreamUrl);
-    const post = (body: string) =>
-      fetch(recording.proxy.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body,
-      }).then((r) => r.text());
-    await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
-    await post(
-      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":1}}}',
-    );
-    await recording.stop();
-    await upstream.close();
-    lines = recording.sink.lines;
+    ({ lines, upstreamUrl } = await recordSession({ pingDelayMs: 25, tailDelayMs: 45 }));
   });
 
   it('times each entry by the recording: the wait for the head, the receive until the last event', async () => {

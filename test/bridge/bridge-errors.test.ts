@@ -46,27 +46,49 @@ async function scripted(handler: Handler, created?: (server: Server) => void): P
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
-/** Runs the bridge over in-memory pipes: writes `lines`, ends stdin, returns what the client read and the trace. */
-async function bridge(url: string, lines: string[], headers: Record<string, string> = {}) {
+/** The bridge over in-memory pipes, driven a line at a time: what the client read so far, and the trace. */
+function startBridge(url: string, headers: Record<string, string> = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const errors = new PassThrough();
   let read = '';
   output.on('data', (chunk: Buffer) => {
     read += chunk.toString('utf8');
   });
   const sink = new MemorySink({ redact: createRedactor({ defaults: true, rules: [], mode: 'marker' }) });
   sink.start(newMeta({ label: 'test', transport: 'http', url }));
-  const done = runHttpBridge({ url, sink, input, output, errorOutput: errors, headers, drainMs: 5000 });
-  for (const line of lines) input.write(`${line}\n`);
-  input.end();
-  const result = await done;
-  await sink.close({ reason: 'process_exit', exitCode: result.exitCode });
-  const answers = read
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, Json>);
-  return { result, answers, lines: sink.lines, text: sink.text.join('\n') };
+  const done = runHttpBridge({
+    url,
+    sink,
+    input,
+    output,
+    errorOutput: new PassThrough(),
+    headers,
+    drainMs: 5000,
+  });
+  return {
+    sink,
+    done,
+    send: (line: string) => input.write(`${line}\n`),
+    end: () => input.end(),
+    read: () => read,
+    /** What the client read, a message a line. */
+    answers: () =>
+      read
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, Json>),
+  };
+}
+
+/** Runs the bridge: writes `lines`, ends stdin, returns what the client read and the trace. */
+async function bridge(url: string, lines: string[], headers: Record<string, string> = {}) {
+  const session = startBridge(url, headers);
+  for (const line of lines) session.send(line);
+  session.end();
+  const result = await session.done;
+  await session.sink.close({ reason: 'process_exit', exitCode: result.exitCode });
+  const { sink } = session;
+  return { result, answers: session.answers(), lines: sink.lines, text: sink.text.join('\n') };
 }
 
 /** Waits until `predicate` holds (polling), failing after a few seconds. */
@@ -131,23 +153,14 @@ describe('the bridge when the upstream fails', () => {
         server = created;
       },
     );
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let read = '';
-    output.on('data', (chunk: Buffer) => {
-      read += chunk.toString('utf8');
-    });
-    const sink = new MemorySink();
-    sink.start(newMeta({ label: 'test', transport: 'http', url }));
-    const done = runHttpBridge({ url, sink, input, output, errorOutput: new PassThrough(), drainMs: 5000 });
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
-    input.write(`${JSON.stringify(initialize)}\n`);
-    await until(() => read.includes('"id":1'));
-    input.write(`${ping(2)}\n`);
-    input.end();
+    const { sink, done, send, end, read, answers } = startBridge(url);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }));
+    await until(() => read().includes('"id":1'));
+    send(ping(2));
+    end();
     const result = await done;
     expect(result.exitCode).toBe(1);
-    const failedAnswer = JSON.parse(read.trim().split('\n').at(-1)!) as Record<string, Json>;
+    const failedAnswer = answers().at(-1)!;
     expect(failedAnswer).toMatchObject({ id: 2, error: { code: -32000 } });
     const made = sink.lines.filter((line) => line.type === undefined && line.producedBy === 'tapedeck');
     expect(made).toEqual([expect.objectContaining({ dir: 'out', conn: 'sess-9', raw: failedAnswer })]);
@@ -167,19 +180,11 @@ describe('the bridge when the upstream fails', () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let read = '';
-    output.on('data', (chunk: Buffer) => {
-      read += chunk.toString('utf8');
-    });
-    const sink = new MemorySink();
-    sink.start(newMeta({ label: 'test', transport: 'http', url }));
-    const done = runHttpBridge({ url, sink, input, output, errorOutput: new PassThrough(), drainMs: 5000 });
-    input.write(`${ping(1)}\n`);
-    await until(() => read.includes('"id":1'));
-    input.write(`${ping(2)}\n`);
-    input.end();
+    const { done, send, end, read } = startBridge(url);
+    send(ping(1));
+    await until(() => read().includes('"id":1'));
+    send(ping(2));
+    end();
     const result = await done;
     expect(result.failed).toBe(1);
     expect(result).toMatchObject({ exitCode: 0 });

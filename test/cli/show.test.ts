@@ -107,6 +107,21 @@ describe('the show timeline', () => {
     const out = renderTimeline(pairTrace(trace), { color: false });
     expect(row(out, '← tools/call a #1')).toMatch(/✗ 0ms +error -32602 Unknown tool: a$/);
     expect(row(out, '← ✗ error -32700')).toMatch(/Parse error \(about a message it could not read\)$/);
+    const made = renderTimeline(
+      pairTrace([
+        { t, dir: 'in', raw: { jsonrpc: '2.0', id: 4, method: 'ping' } },
+        {
+          t,
+          dir: 'out',
+          raw: { jsonrpc: '2.0', id: 4, error: { code: -32000, message: 'upstream unreachable' } },
+          producedBy: 'tapedeck',
+        },
+      ]),
+      { color: false, width: 200 },
+    );
+    expect(row(made, '← ping #4')).toMatch(
+      /error -32000 upstream unreachable \(from tapedeck, not the server\)$/,
+    );
     expect(row(out, '← tools/call b #2')).toMatch(/✗ 0ms +tool error: no$/);
     expect(out).toContain('unanswered requests:');
     expect(row(out, 'never answered')).toContain('tools/call c #3');

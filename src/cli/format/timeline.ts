@@ -175,7 +175,9 @@ export class TimelineRenderer {
             ? [c.yellow('…'), detail, c.yellow]
             : [c.green('✓'), detail, c.dim];
     const head = `${requestLabel(x.request)} ${c.dim(idTag(x.id))} ${mark}${latency}`;
-    return this.row(ref, x.depth, head, text, tone);
+    // An answer tapedeck gave itself (the upstream was out of reach) is not the server's: say so.
+    const by = ref.line.producedBy === 'tapedeck' ? ' (from tapedeck, not the server)' : '';
+    return this.row(ref, x.depth, head, `${text}${by}`, tone);
   }
 
   private unansweredRow(x: Exchange): string[] {

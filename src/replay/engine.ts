@@ -62,6 +62,9 @@ export interface ReplayReport extends MatchReport {
   timeouts: string[];
 }
 
+/** The pause between a script's last notification and its response when the recorded gap is not replayed. */
+const NOTIFICATION_SETTLE_MS = 2;
+
 /** Requests a server answers only when the client lets go of them: their recordings end without a response. */
 const LONG_LIVED = new Set(['subscriptions/listen']);
 
@@ -267,9 +270,14 @@ export class ReplayEngine {
   ): Promise<void> {
     let clock = 0;
     let responded = false;
+    let notified = false;
     for (const item of items) {
       const delay = scaledDelay(item.atMs - clock, this.options.timing, this.options.maxDelayMs);
-      if (delay > 0) await this.waits.sleep(delay, playback);
+      // A client may take notifications in a later task than the response that came in the same read (the SDK
+      // does: progress that arrives with the response is dropped), so a response never goes out in the same turn
+      // as the notifications before it.
+      const settle = delay === 0 && notified && item.kind === 'response' ? NOTIFICATION_SETTLE_MS : 0;
+      if (delay > 0 || settle > 0) await this.waits.sleep(Math.max(delay, settle), playback);
       if (this.closed || playback.cancelled) return;
       clock = Math.max(clock, item.atMs);
       if (item.kind === 'response') {
@@ -281,6 +289,7 @@ export class ReplayEngine {
       if (!message) continue;
       if (item.message.kind === 'notification') {
         this.send(message);
+        notified = true;
         continue;
       }
       const id = this.nextId++;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildCassette } from '../../src/replay/cassette.js';
+import { linkedChannels } from '../../src/replay/channel.js';
 import { REPLAY_ERROR_CODES } from '../../src/replay/codes.js';
+import { ReplayEngine } from '../../src/replay/engine.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
 import { call, fakeClient, fixtureCassette, note, req, res, settle, traceLines } from './helpers.js';
 
@@ -405,5 +407,28 @@ describe('the 2026-07-28 era', () => {
       resultType: 'complete',
       content: [{ text: 'Deployed to prod in eu-west-1 (era modern)' }],
     });
+  });
+});
+
+describe('a client that reads several messages at once', () => {
+  it('gets a script’s progress before its response, in reads of their own, when gaps are not replayed', async () => {
+    // The SDK client handles a notification a task later than a response that came in the same read, and drops
+    // progress for a request already answered: messages delivered together are what a slow reader sees.
+    const [server, channel] = linkedChannels();
+    const engine = new ReplayEngine(await fixtureCassette(EVERYTHING), server, { timing: 'none' });
+    const batches: JsonObject[][] = [];
+    const pending: JsonObject[] = [];
+    channel.onMessage((message) => {
+      if (pending.length === 0) setImmediate(() => batches.push(pending.splice(0)));
+      pending.push(message as JsonObject);
+    });
+    channel.send(req(3, 'tools/call', longRunning({ progressToken: 'p' })));
+    await settle(50);
+    const response = batches.findIndex((batch) => batch.some((m) => m.id === 3));
+    const progress = batches.findIndex((batch) => batch.some((m) => m.method === 'notifications/progress'));
+    expect(progress).toBeGreaterThanOrEqual(0);
+    expect(response).toBeGreaterThan(progress);
+    expect(batches[response]!.some((m) => m.method === 'notifications/progress')).toBe(false);
+    engine.close();
   });
 });

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { findSecrets } from '../../redact/index.js';
-import { openTrace } from '../../trace/io.js';
+import { openTrace, readFromPipe } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import { EXIT } from '../errors.js';
@@ -94,5 +94,6 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
     check(segment.meta, segment.file, native ? 1 : 0);
   }
   for await (const { line, file, lineNo } of trace.lines()) check(line, file, lineNo);
-  return { version: 1, trace: input, format: trace.format, lines, unreadable, findings };
+  const piped = readFromPipe(input) ? { piped: true as const } : {};
+  return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings };
 }

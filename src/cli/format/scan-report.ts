@@ -25,6 +25,8 @@ export interface ScanReport {
   lines: number;
   /** Corrupt lines that could not be read, so could not be checked. */
   unreadable: number;
+  /** Set when the trace came from a pipe (standard input, a FIFO): there is no file to redact in place. */
+  piped?: true;
   findings: ScanFinding[];
 }
 
@@ -80,10 +82,10 @@ function advice(report: ScanReport): string {
   const ruled = report.findings.length - guesses;
   let text = '';
   // In place only where the file stays what it was: tapedeck JSONL, not another tool's format or a pipe.
-  const inPlace = report.trace !== '-' && (report.format === 'tapedeck' || report.format === 'mcp-tape');
+  const inPlace = report.piped !== true && (report.format === 'tapedeck' || report.format === 'mcp-tape');
   const where = inPlace
     ? '--in-place'
-    : `-o ${quote(report.trace === '-' ? 'redacted.jsonl' : `${report.trace.replace(/\.[^./\\]*$/, '')}.redacted.jsonl`)}`;
+    : `-o ${quote(report.piped ? 'redacted.jsonl' : `${report.trace.replace(/\.[^./\\]*$/, '')}.redacted.jsonl`)}`;
   if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} ${where}\n`;
   if (guesses > 0) {
     text +=

@@ -189,7 +189,9 @@ describe('tapedeck scan', () => {
     writeFileSync(path, `${JSON.stringify(meta())}\n${JSON.stringify(ping)}\nGARBAGE ${GITHUB}\n`);
     expect(await run(['scan', path])).toBe(1);
     expect(io.stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
-    expect(io.stdout).toMatch(/no secrets found in 2 lines of .*\n1 corrupt line could not be checked\n$/);
+    expect(io.stdout).toMatch(
+      /no secrets found in the 2 lines of .* that could be read\n1 corrupt line could not be checked\n$/,
+    );
   });
 
   it('fails with exit 1 and one line for a missing file, exit 2 for a bad flag', async () => {

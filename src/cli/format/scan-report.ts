@@ -43,7 +43,11 @@ export function renderScanReport(report: ScanReport, color: boolean): string {
       ? `${c.yellow(`${report.unreadable} corrupt line${report.unreadable === 1 ? '' : 's'} could not be checked`)}\n`
       : '';
   if (report.findings.length === 0) {
-    return `${c.green('no secrets found')} in ${report.lines} line${report.lines === 1 ? '' : 's'} of ${report.trace}\n${unreadable}`;
+    const lines = `${report.lines} line${report.lines === 1 ? '' : 's'}`;
+    // Unread lines may hold anything: the rest is not called clean, only found clean.
+    if (report.unreadable > 0)
+      return `no secrets found in the ${lines} of ${report.trace} that could be read\n${unreadable}`;
+    return `${c.green('no secrets found')} in ${lines} of ${report.trace}\n`;
   }
   const files = new Set(report.findings.map((f) => f.file));
   const several = files.size > 1;

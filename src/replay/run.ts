@@ -1,8 +1,9 @@
 import { TapedeckError } from '../errors.js';
 import type { Redactor } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
-import type { TraceFormat } from '../trace/import/opened.js';
+import { keepsFormatAsTapedeck, type TraceFormat } from '../trace/import/opened.js';
 import { openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
+import { withExtension } from '../trace/segments.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
 
@@ -218,9 +219,8 @@ export function planRun(input: PlanInput): RunPlan {
  * @example updateRefusal('s.ndjson', 'mcporter', 'run --mode update') // → 'run --mode update rewrites … tapedeck convert s.ndjson --to tapedeck -o s.jsonl …'
  */
 export function updateRefusal(path: string, format: TraceFormat, what: string): string | undefined {
-  if (format === 'tapedeck' || format === 'mcp-tape') return undefined;
-  const stem = path.replace(/\.[^./\\]*$/, '');
-  return `${what} rewrites the cassette as tapedeck JSONL, and ${path} is a ${format} file: convert it first (tapedeck convert ${path} --to tapedeck -o ${stem}.jsonl) and use that`;
+  if (keepsFormatAsTapedeck(format)) return undefined;
+  return `${what} rewrites the cassette as tapedeck JSONL, and ${path} is a ${format} file: convert it first (tapedeck convert ${path} --to tapedeck -o ${withExtension(path, '.jsonl')}) and use that`;
 }
 
 export interface AppendOptions {

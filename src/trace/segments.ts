@@ -51,6 +51,15 @@ export function segmentFileName(stem: string, index?: number, ext = '.jsonl'): s
   return index === undefined ? `${stem}${ext}` : `${stem}.${index}${ext}`;
 }
 
+/**
+ * `path` with its extension (if any) replaced by `ext`.
+ *
+ * @example withExtension('rec/s.ndjson', '.jsonl') // → 'rec/s.jsonl'
+ */
+export function withExtension(path: string, ext: string): string {
+  return `${path.replace(/\.[^./\\]*$/, '')}${ext}`;
+}
+
 /** Splits a path at its last `/` or `\` (pure, so the viewer can use it too). */
 export function splitPath(path: string): { dir: string; name: string } {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));

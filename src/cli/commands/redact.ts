@@ -6,9 +6,10 @@ import { loadRedaction, type Redaction } from '../../redact/setup.js';
 import type { RedactMode } from '../../redact/types.js';
 import { deriveLabel } from '../../sink/naming.js';
 import { encodeLine } from '../../trace/encode.js';
-import type { OpenedTrace, TraceFormat } from '../../trace/import/opened.js';
+import { keepsFormatAsTapedeck, type OpenedTrace, type TraceFormat } from '../../trace/import/opened.js';
 import { batch, openTrace, readFromPipe, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
+import { withExtension } from '../../trace/segments.js';
 import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
@@ -191,11 +192,10 @@ function refuseInPlace(input: string, format: TraceFormat): void {
       `--in-place needs a file, and ${input} is a pipe: write the redacted trace with -o FILE`,
     );
   }
-  if (format !== 'tapedeck' && format !== 'mcp-tape') {
-    const stem = input.replace(/\.[^./\\]*$/, '');
+  if (!keepsFormatAsTapedeck(format)) {
     throw new TapedeckError(
       'input',
-      `--in-place would turn ${input}, a ${format} file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${stem}.jsonl`,
+      `--in-place would turn ${input}, a ${format} file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${withExtension(input, '.jsonl')}`,
     );
   }
 }

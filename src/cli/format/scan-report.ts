@@ -1,4 +1,6 @@
 import { ENTROPY_RULE } from '../../redact/index.js';
+import { keepsFormatAsTapedeck } from '../../trace/import/opened.js';
+import { withExtension } from '../../trace/segments.js';
 import { palette } from './color.js';
 import { renderTable } from './table.js';
 
@@ -86,10 +88,10 @@ function advice(report: ScanReport): string {
   const ruled = report.findings.length - guesses;
   let text = '';
   // In place only where the file stays what it was: tapedeck JSONL, not another tool's format or a pipe.
-  const inPlace = report.piped !== true && (report.format === 'tapedeck' || report.format === 'mcp-tape');
+  const inPlace = report.piped !== true && keepsFormatAsTapedeck(report.format);
   const where = inPlace
     ? '--in-place'
-    : `-o ${quote(report.piped ? 'redacted.jsonl' : `${report.trace.replace(/\.[^./\\]*$/, '')}.redacted.jsonl`)}`;
+    : `-o ${quote(report.piped ? 'redacted.jsonl' : withExtension(report.trace, '.redacted.jsonl'))}`;
   if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} ${where}\n`;
   if (guesses > 0) {
     text +=

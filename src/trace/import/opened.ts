@@ -12,6 +12,16 @@ import type { EndLine, MetaLine, RecordLine } from '../types.js';
  */
 export type TraceFormat = 'tapedeck' | 'mcp-tape' | 'mcporter' | 'shack' | 'http-exchanges' | 'har';
 
+/**
+ * Whether a file of this format stays a file of its format when tapedeck JSONL is written over it: tapedeck's
+ * own, and mcp-tape's, which it extends. Rewriting another tool's file in place would leave one its tool cannot read.
+ *
+ * @example keepsFormatAsTapedeck('mcporter') // → false
+ */
+export function keepsFormatAsTapedeck(format: string): boolean {
+  return format === 'tapedeck' || format === 'mcp-tape';
+}
+
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   'tapedeck',
   'mcp-tape',

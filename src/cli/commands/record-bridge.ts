@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { recordHttpSession } from '../../proxy/bridge/session.js';
-import { headerValueProblem } from '../../proxy/http/headers.js';
+import { headerValueProblem, isHeaderName } from '../../proxy/http/headers.js';
 import { redactText, summarize } from '../../redact/index.js';
 import type { TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
@@ -102,7 +102,7 @@ export function parseHeaders(
       );
     }
     const name = flag.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    if (!isHeaderName(name)) {
       throw usageError(
         `--header name '${name}' is not a valid HTTP header name; expected e.g. 'X-Team: blue'`,
       );

@@ -107,6 +107,15 @@ export function bodyKind(contentType: string | undefined): BodyKind {
   return 'other';
 }
 
+/**
+ * Whether `name` is a header name HTTP allows (an RFC 9110 token).
+ *
+ * @example isHeaderName('X-Team') // → true; isHeaderName('Bad Name') // → false
+ */
+export function isHeaderName(name: string): boolean {
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name);
+}
+
 /** A character a header value cannot carry: where it is and what it is (never the value around it). */
 export interface HeaderValueProblem {
   index: number;
@@ -144,7 +153,7 @@ export function headerValueProblem(value: string): HeaderValueProblem | undefine
  */
 export function checkAddedHeaders(headers: Readonly<Record<string, string>>): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    if (!isHeaderName(name)) {
       throw new TapedeckError('usage', `header name '${name}' is not a valid HTTP header name`);
     }
     const problem = headerValueProblem(value);

@@ -1,4 +1,4 @@
-import { classifyMessage, isObject, type JsonObject } from '../trace/jsonrpc.js';
+import { classifyMessage, isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import type { Cassette } from './cassette.js';
 import type { ReplayChannel } from './channel.js';
@@ -137,8 +137,9 @@ export type Fallback =
   | { kind: 'setLevel'; level: string };
 
 /**
- * Wraps the engine's side of a channel so that a `ping` or `server/discover` the cassette cannot serve is
- * answered here (see {@link discoverAnswer}); everything else passes through. `onFallback` hears of each.
+ * Wraps the engine's side of a channel so that a `ping`, `logging/setLevel` or `server/discover` the cassette
+ * cannot serve is answered here (see {@link discoverAnswer}); everything else passes through. `onFallback` hears of
+ * each.
  *
  * @example const engine = new ReplayEngine(cassette, withFallbacks(channel, cassette));
  */
@@ -151,47 +152,51 @@ export function withFallbacks(
   let discover: DiscoverAnswer | undefined;
   let recordedPings: number | undefined;
   let levels: Map<string, number> | null | undefined;
+  const answer = (fallback: Fallback, message: JsonObject) => {
+    onFallback?.(fallback);
+    channel.send(message);
+  };
+  /** Answers `request` here when the cassette cannot; false hands it to the engine. */
+  const answered = (request: RpcRequest): boolean => {
+    const ok = (result: JsonObject): JsonObject => ({ jsonrpc: '2.0', id: request.id, result });
+    switch (request.method) {
+      case 'ping':
+        // Recorded pings are served (and counted) by the engine; any more are answered here.
+        recordedPings ??= cassette.exchanges.filter((x) => x.method === 'ping').length;
+        if (recordedPings-- > 0) return false;
+        answer({ kind: 'ping' }, ok({}));
+        return true;
+      case SET_LEVEL: {
+        levels ??= hadLogging(cassette) ? recordedLevels(cassette) : null;
+        if (levels === null) return false;
+        const level = levelOf(request.params);
+        const left = levels.get(level) ?? 0;
+        if (left > 0) {
+          levels.set(level, left - 1);
+          return false;
+        }
+        answer({ kind: 'setLevel', level }, ok({}));
+        return true;
+      }
+      case DISCOVER: {
+        discover ??= discoverAnswer(cassette);
+        if (discover.kind === 'derived') answer({ kind: 'discover', answer: discover }, ok(discover.result));
+        else if (discover.kind === 'legacy') {
+          const { code, message, data } = discover;
+          answer({ kind: 'discover', answer: discover }, errorResponse(request.id, code, message, data));
+        } else return false;
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
   return {
     send: (message) => channel.send(message),
     onMessage(handler) {
       channel.onMessage((message: Json) => {
         const item = classifyMessage(message);
-        if (item.kind !== 'request') {
-          handler(message);
-          return;
-        }
-        if (item.method === 'ping') {
-          // Recorded pings are served (and counted) by the engine; any more are answered here.
-          recordedPings ??= cassette.exchanges.filter((x) => x.method === 'ping').length;
-          if (recordedPings-- > 0) handler(message);
-          else {
-            onFallback?.({ kind: 'ping' });
-            channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
-          }
-          return;
-        }
-        if (item.method === SET_LEVEL) levels ??= hadLogging(cassette) ? recordedLevels(cassette) : null;
-        if (item.method === DISCOVER) discover ??= discoverAnswer(cassette);
-        if (item.method === SET_LEVEL && levels) {
-          const level = levelOf(item.params);
-          const left = levels.get(level) ?? 0;
-          if (left > 0) {
-            levels.set(level, left - 1);
-            handler(message);
-            return;
-          }
-          onFallback?.({ kind: 'setLevel', level });
-          channel.send({ jsonrpc: '2.0', id: item.id, result: {} });
-        } else if (
-          item.method === DISCOVER &&
-          (discover?.kind === 'derived' || discover?.kind === 'legacy')
-        ) {
-          onFallback?.({ kind: 'discover', answer: discover });
-          if (discover.kind === 'derived')
-            channel.send({ jsonrpc: '2.0', id: item.id, result: discover.result });
-          else if (discover.kind === 'legacy')
-            channel.send(errorResponse(item.id, discover.code, discover.message, discover.data));
-        } else handler(message);
+        if (item.kind !== 'request' || !answered(item)) handler(message);
       });
     },
   };

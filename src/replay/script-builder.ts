@@ -113,8 +113,7 @@ export class ServerScriptBuilder {
     const exchange = this.open(paired);
     if (!exchange) return;
     // A line of one message can stand for it until it is served; a batch's item is taken out now.
-    if (text !== undefined && ref.item === undefined && exchange instanceof RecordedExchange)
-      exchange.responseLine(text);
+    if (text !== undefined && ref.item === undefined) exchange.responseLine(text);
     else exchange.response = rawItem(ref);
     exchange.respondedAtMs = since(ref.time, exchange.time);
     exchange.responseOrder = order;
@@ -205,8 +204,8 @@ export class ServerScriptBuilder {
   }
 
   /** The cassette exchange of a client request still open (this builder attached it), or undefined. */
-  private open(paired: Exchange): CassetteExchange | undefined {
-    return paired.attached as CassetteExchange | undefined;
+  private open(paired: Exchange): RecordedExchange | undefined {
+    return paired.attached as RecordedExchange | undefined;
   }
 
   private warn(ref: MessageRef, text: string): void {

@@ -79,26 +79,29 @@ const MESSAGE_FIELDS = new Set([
 ]);
 
 /**
- * Fields a line carries beyond those the format gives its type (a newer producer's, another tool's): they travel
- * with the trace, so they get the key rules by their names and the value rules on every string in them.
+ * Redacts every field of a line but those in `skip`: the value rules on every string in them, and with `keyed` the
+ * key rules too (by the field's own name and the keys inside it). A message's fields beyond the format's own (a
+ * newer producer's, another tool's) are keyed; an event's fields, which name what the recorder saw, get the value
+ * rules only.
  */
-function redactExtras<L extends TraceLine>(
+function redactFields<L extends TraceLine>(
   line: L,
-  known: ReadonlySet<string>,
+  skip: ReadonlySet<string>,
   compiled: CompiledRules,
   hits: Hits | undefined,
+  keyed: boolean,
 ): L {
   let copy: L | undefined;
-  for (const key of Object.keys(line)) {
-    if (known.has(key)) continue;
+  for (const key in line) {
+    if (skip.has(key)) continue;
     const value = (line as Record<string, unknown>)[key] as Json | undefined;
     if (value === undefined) continue;
-    const rule = compiled.keys.match(key);
+    const rule = keyed ? compiled.keys.match(key) : undefined;
     let next: Json;
     if (rule !== undefined && hideable(value)) {
       hits?.hit(rule, key, value);
       next = formatMarker(rule, value, compiled.style);
-    } else next = hideInJson(value, compiled, { keyed: true, paths: false, hits, root: '', at: [key] });
+    } else next = hideInJson(value, compiled, { keyed, paths: false, hits, root: '', at: [key] });
     if (next !== value) {
       copy ??= { ...line };
       Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
@@ -123,7 +126,7 @@ export function redactLine<L extends TraceLine>(line: L, compiled: CompiledRules
       if (!('raw' in message)) return line;
       const raw = hideInJson(message.raw, compiled, { keyed: true, hits });
       const redacted = raw === message.raw ? message : { ...message, raw };
-      return redactExtras(redacted, MESSAGE_FIELDS, compiled, hits) as L;
+      return redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true) as L;
     }
     case 'text':
     case 'stderr': {
@@ -148,7 +151,7 @@ export function redactLine<L extends TraceLine>(line: L, compiled: CompiledRules
     case 'end':
       return line;
     default:
-      return redactFields(line as EventLine, compiled, hits) as unknown as L;
+      return redactFields(line, EVENT_IDENTITY, compiled, hits, false);
   }
 }
 
@@ -171,22 +174,6 @@ function redactMeta(meta: MetaLine, compiled: CompiledRules, hits?: Hits): MetaL
     }
   }
   return copy ?? meta;
-}
-
-/** Events (and line types this version does not know): value rules on every field but the identifying ones. */
-function redactFields(line: EventLine, compiled: CompiledRules, hits?: Hits): EventLine {
-  let copy: EventLine | undefined;
-  for (const key of Object.keys(line)) {
-    if (EVENT_IDENTITY.has(key)) continue;
-    const value = line[key];
-    if (value === undefined) continue;
-    const next = hideInJson(value as never, compiled, { keyed: false, hits, root: '', at: [key] });
-    if (next !== value) {
-      copy ??= { ...line };
-      Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return copy ?? line;
 }
 
 /**

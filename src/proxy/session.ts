@@ -21,11 +21,8 @@ export async function recordStdioSession(
   const output = openStdout();
   const [command, ...args] = argv as [string, ...string[]];
   const result = await runStdioProxy({ command, args, sink, ...options, output: output.stream });
-  await sink.close({
-    reason: 'process_exit',
-    exitCode: result.serverExitCode ?? (result.signal === null ? result.exitCode : null),
-    signal: result.signal,
-  });
+  // A signal death is 128+n beside the signal's name: readers of the mcp-tape format expect an integer.
+  await sink.close({ reason: 'process_exit', exitCode: result.exitCode, signal: result.signal });
   await finishStdout(output);
   return result.exitCode;
 }

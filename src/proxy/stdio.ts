@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
+import { shellExitCode } from '../process-exit.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
@@ -140,7 +140,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   input.pause();
   toServer.end();
 
-  const exitCode = exit.code ?? 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
+  const exitCode = shellExitCode(exit.code, exit.signal);
   sink.append({
     t: timestamp(),
     type: 'event',

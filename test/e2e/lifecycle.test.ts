@@ -71,7 +71,7 @@ describe.concurrent('exit codes and signals', () => {
     const exit = await run.done;
     expect(exit.code).toBe(128 + n);
     expect(exit.stdout.length).toBe(0);
-    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal });
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 128 + n, signal });
   });
 
   it('exits 127 with one line on stderr when the command is not found', async () => {
@@ -158,7 +158,7 @@ describe.concurrent('end of session', () => {
     expect(exit.signal).toBeNull();
     expect(exit.code).toBe(143);
     expect(exit.stdout.toString()).toBe(READY('term'));
-    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 143, signal: 'SIGTERM' });
   });
 
   it('SIGKILLs a server that ignores the forwarded SIGTERM after 5 s', async () => {
@@ -172,7 +172,7 @@ describe.concurrent('end of session', () => {
     expect(waited).toBeGreaterThanOrEqual(4500);
     expect(waited).toBeLessThan(8000);
     expect(exit.code).toBe(137);
-    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+    expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
   });
 });
 

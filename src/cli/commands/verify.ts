@@ -2,6 +2,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { shellExitCode } from '../../process-exit.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/diff.js';
 import type { Spawn } from '../../replay/live.js';
@@ -150,7 +151,13 @@ async function verify(
 
   let updated = false;
   if (sink) {
-    await sink.close({ reason: 'process_exit', exitCode: report.exit.code, signal: report.exit.signal });
+    await sink.close({
+      reason: 'process_exit',
+      // 128+n beside the signal's name, as record writes it; an HTTP session has neither.
+      exitCode:
+        report.exit.signal === null ? report.exit.code : shellExitCode(report.exit.code, report.exit.signal),
+      signal: report.exit.signal,
+    });
     if (report.incomplete) {
       say(
         `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,

@@ -111,6 +111,21 @@ describe('tapedeck convert', () => {
     ]);
   });
 
+  it('--server names the server an mcporter file is written for (mcporter replays by its config name)', async () => {
+    const input = fixture('mcp-tape/everything-stdio.jsonl');
+    expect(await run(['convert', input, '--to', 'mcporter', '--server', 'everything'])).toBe(0);
+    const servers = new Set(records(io.stdout).map((l) => l._meta.server));
+    expect([...servers]).toEqual(['everything']);
+  });
+
+  it('refuses --server for a format that names no server, and an empty one, before reading', async () => {
+    expect(await run(['convert', MCPORTER, '--to', 'har', '--server', 'x'])).toBe(2);
+    expect(io.stderr).toBe('tapedeck: --server names the server of an mcporter file; --to har takes none\n');
+    io.stderr = '';
+    expect(await run(['convert', MCPORTER, '--to', 'mcporter', '--server', ' '])).toBe(2);
+    expect(io.stderr).toMatch(/^tapedeck: --server needs a name/);
+  });
+
   it('replaces an existing output file, even when it is the input', async () => {
     const path = join(io.dir, 'same.ndjson');
     writeFileSync(path, readFileSync(MCPORTER), { mode: 0o644 });

@@ -17,6 +17,7 @@ interface ConvertOptions {
   to: string;
   out?: string;
   strict?: boolean;
+  server?: string;
 }
 
 /**
@@ -37,11 +38,15 @@ export function registerConvert(program: Command): void {
     .requiredOption('--to <format>', `output format: ${CONVERT_TARGETS.join(' | ')}`)
     .option('-o, --out <file>', 'write to this file (mode 0600, new folders 0700) instead of stdout')
     .option('--strict', 'stop at the first corrupt line instead of skipping it with a warning')
+    .option(
+      '--server <name>',
+      "mcporter: the server name written (default: the trace's server or label); lines naming their own keep it",
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck convert ~/.mcporter/recordings/session.ndjson --to tapedeck -o session.jsonl\n' +
-        '  tapedeck convert traces/run.jsonl --to mcporter > run.ndjson\n' +
+        '  tapedeck convert traces/run.jsonl --to mcporter --server everything > run.ndjson\n' +
         '  tapedeck convert traces/run.jsonl --to mcp-tape -o run.mcp-tape.jsonl   (meta, message and end lines only)\n' +
         '  tapedeck convert traces/remote.jsonl --to har -o remote.har   (an HTTP recording, for browser dev tools)\n\n' +
         'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
@@ -55,6 +60,12 @@ export function registerConvert(program: Command): void {
 /** Converts; resolves to the number of corrupt input lines that were skipped. */
 async function convert(input: string, options: ConvertOptions): Promise<number> {
   const target = parseTarget(options.to);
+  if (options.server !== undefined && target !== 'mcporter') {
+    throw usageError(`--server names the server of an mcporter file; --to ${target} takes none`);
+  }
+  if (options.server !== undefined && options.server.trim() === '') {
+    throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
+  }
   const warn = (text: string) => process.stderr.write(`tapedeck: warning: ${text}\n`);
   let errors = 0;
   const trace = await openTrace(input, {
@@ -73,7 +84,7 @@ async function convert(input: string, options: ConvertOptions): Promise<number> 
         ? [await toHar(trace, input)]
         : target === 'mcp-tape'
           ? toMcpTape(trace, { onDropped })
-          : toMcporter(trace, { onDropped });
+          : toMcporter(trace, { onDropped, server: options.server });
   if (options.out === undefined) await writeStdout(chunks);
   else await writePrivateFile(options.out, chunks);
   for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);

@@ -14,6 +14,11 @@ import type { EventLine, MessageLine, MetaLine } from '../types.js';
 export interface McporterExportOptions {
   /** Called for each line that has no mcporter equivalent and is left out. */
   onDropped?: (entry: TraceEntry, reason: string) => void;
+  /**
+   * The server name written for lines that name none of their own — every line of a one-server recording. mcporter
+   * replays by the name in its config (`everything`), which a trace's label (`server-everything`) may not be.
+   */
+  server?: string | undefined;
 }
 
 /** The lifecycle method an event stands for, if any. */
@@ -37,7 +42,7 @@ export async function* toMcporter(
   trace: Pick<OpenedTrace, 'meta' | 'lines'>,
   options: McporterExportOptions = {},
 ): AsyncGenerator<string> {
-  const { meta } = trace;
+  const meta = options.server === undefined ? trace.meta : { ...trace.meta, server: options.server };
   const withLifecycle = new Set<string>();
   const synthesized = new Set<string>();
   let last = meta.startedAt;

@@ -5,6 +5,7 @@ import { jsonHash, sameJson, textHash } from '../trace/json-hash.js';
 import type { JsonObject, RpcRequest } from '../trace/jsonrpc.js';
 import { type PairEvent, Pairer } from '../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../trace/types.js';
+import { HttpAnswerCollector, type RecordedHttpAnswer } from './http-answers.js';
 import type { NormalizedRequest, Normalizer } from './normalize.js';
 import { ServerScriptBuilder } from './script-builder.js';
 
@@ -106,6 +107,8 @@ export interface Cassette {
   notifications: ClientNotification[];
   /** What could not be used: responses to unknown ids, invalid messages. */
   warnings: string[];
+  /** An HTTP recording's answers on paths that carried no MCP message (OAuth metadata probes …). */
+  httpAnswers?: readonly RecordedHttpAnswer[];
 }
 
 /** What buildCassette reads: trace lines, the entries of `lines()`, or the batches of `batches()`. */
@@ -136,6 +139,7 @@ export async function buildCassette(
   // Events carry each message's parent; the pairer need not keep children lists as well.
   const pairer = new Pairer({ children: 'none' });
   const builders = new Map<string, ServerScriptBuilder>();
+  const http = new HttpAnswerCollector();
   let fallback = options.meta?.server ?? '';
   const builderFor = (server: string | undefined): ServerScriptBuilder => {
     const name = server ?? fallback;
@@ -157,6 +161,7 @@ export async function buildCassette(
   };
   const feed = (line: TraceLine, lineNo: number | undefined, lineText?: string) => {
     if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
+    if (line.type === 'http' || (line.type === undefined && line.stream !== undefined)) http.push(line);
     text = lineText;
     pairer.pushEach(line, lineNo, onEvent);
   };
@@ -179,7 +184,13 @@ export async function buildCassette(
   const servers = [...builders.keys()].filter((name) => name !== '');
   const chosen = chooseServer([...builders.keys()], servers, options.server);
   const builder = builders.get(chosen) ?? new ServerScriptBuilder();
-  return { server: chosen === '' ? undefined : chosen, servers, ...builder.finish() };
+  const httpAnswers = http.finish();
+  return {
+    server: chosen === '' ? undefined : chosen,
+    servers,
+    ...builder.finish(),
+    ...(httpAnswers.length > 0 ? { httpAnswers } : {}),
+  };
 }
 
 function chooseServer(keys: string[], named: string[], wanted: string | undefined): string {

@@ -271,7 +271,7 @@ function httpEventLogger(
     if (event.kind === 'rejected')
       say(`refused ${event.method} ${event.path}: ${event.status} ${event.reason}`);
     else if (event.kind === 'dropped') say(`dropped a server message (${event.reason})`);
-    else if (event.kind !== 'session') serveEvent(event);
+    else if (event.kind !== 'session' && event.kind !== 'http-answer') serveEvent(event);
   };
 }
 

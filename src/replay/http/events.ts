@@ -10,6 +10,8 @@ export type HttpServeEvent =
   | { kind: 'session'; action: 'open' | 'close'; session: string; flavour: SessionKind }
   /** An HTTP request answered with an error status before anything reached the engine. */
   | { kind: 'rejected'; status: number; method: string; path: string; reason: string }
+  /** A request that is not MCP (OAuth metadata …) answered with the recorded status, or 404 for `/.well-known/`. */
+  | { kind: 'http-answer'; method: string; path: string; status: number; recorded: boolean }
   /** A server message with nowhere to go (no request stream, no GET stream, the client gone). */
   | { kind: 'dropped'; reason: string; message: Json };
 

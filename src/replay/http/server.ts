@@ -9,6 +9,7 @@ import type { HttpRequestLike, HttpResponseLike } from './http-types.js';
 import { type Origin, ReplayHub } from './hub.js';
 import { handleLegacySse } from './legacy-sse.js';
 import { HTTP_REPLAY_DEFAULTS, type HttpReplayOptions, listenUrl } from './options.js';
+import { answerRecorded } from './recorded.js';
 import { sendError } from './respond.js';
 import { handleStreamable } from './streamable.js';
 
@@ -77,6 +78,7 @@ export async function serveHttp(
   const serve = (req: HttpRequestLike, res: HttpResponseLike) => {
     const refusal = rejectForeign(req.headers, allowed);
     if (refusal !== undefined) return door.reject(req, res, 403, -32000, `Forbidden: ${refusal}`);
+    if (answerRecorded(cassette, req, res, emit)) return;
     handle(door, req, res).catch((error: unknown) => {
       emit({ kind: 'error', error });
       sendError(res, 500, -32603, 'Internal error');

@@ -22,6 +22,9 @@ export type MatchResult =
     }
   | { kind: 'miss'; miss: Miss };
 
+/** The 2026-era discovery request: answered wherever it is asked, never required. */
+const DISCOVER = 'server/discover';
+
 export interface UnusedExchange {
   ordinal: number;
   method: string;
@@ -81,7 +84,8 @@ export class Matcher {
     const candidates = this.candidates(live);
     const head = this.firstUnused(candidates);
     const chosen = this.preferRound(candidates, head, params) ?? candidates[head];
-    const expected = this.options.match === 'ordered' ? this.expected() : undefined;
+    // Discovery stands outside the recorded order: a stdio client may ask it in a probe process of its own.
+    const expected = this.options.match === 'ordered' && method !== DISCOVER ? this.expected() : undefined;
     if (chosen) {
       if (expected && chosen !== expected)
         return this.miss(explainMiss('out-of-order', live, this.context(expected, 0)));
@@ -102,16 +106,23 @@ export class Matcher {
     return this.used.size === this.entries.length;
   }
 
+  /**
+   * What was used and what was not. An unused `server/discover` is neither listed nor counted: a 2026-era stdio
+   * client asks it in a probe process of its own (another replay process answered it), and a client that already
+   * knows the server's era does not ask it at all.
+   */
   report(): MatchReport {
     const unused = this.entries
-      .filter((entry) => !this.used.has(entry.exchange))
+      .filter((entry) => !this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER)
       .map(({ exchange, normalized }) => ({
         ordinal: exchange.ordinal,
         method: exchange.method,
         summary: describeRequest(normalized),
         lineNo: exchange.lineNo,
       }));
-    const total = this.entries.length;
+    const total = this.entries.filter(
+      (entry) => this.used.has(entry.exchange) || entry.exchange.method !== DISCOVER,
+    ).length;
     let summary = `used ${this.used.size} of ${total} recorded exchange${total === 1 ? '' : 's'}`;
     if (unused.length > 0) {
       const shown = unused
@@ -174,8 +185,13 @@ export class Matcher {
       this.cursor++;
   }
 
+  /** The next exchange `ordered` expects: the first unused one, discovery left out. */
   private expected(): KeyedExchange | undefined {
-    return this.entries[this.cursor];
+    for (let i = this.cursor; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (!this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER) return entry;
+    }
+    return undefined;
   }
 
   private context(expected: KeyedExchange | undefined, recorded: number) {

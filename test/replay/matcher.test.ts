@@ -259,3 +259,39 @@ describe('requests whose hashes collide', () => {
     expect(matcher.match('tools/call', call(a)).kind).toBe('miss');
   });
 });
+
+describe('server/discover, which a stdio client may ask in a probe process of its own', () => {
+  async function withDiscover() {
+    return buildCassette(
+      traceLines([
+        ['in', req('d', 'server/discover', {})],
+        ['out', res('d', { supportedVersions: ['2026-07-28'], capabilities: {} })],
+        ['in', req(1, 'tools/call', call('a'))],
+        ['out', res(1, { content: [{ type: 'text', text: 'A' }] })],
+      ] as never),
+    );
+  }
+
+  it('is neither listed nor counted when nobody asked it', async () => {
+    const matcher = new Matcher(await withDiscover());
+    expect(text(matcher.match('tools/call', call('a')))).toBe('A');
+    const report = matcher.report();
+    expect(report.unused).toEqual([]);
+    expect([report.used, report.total]).toEqual([1, 1]);
+  });
+
+  it('counts when it was asked', async () => {
+    const matcher = new Matcher(await withDiscover());
+    expect(matcher.match('server/discover', {}).kind).toBe('hit');
+    expect(text(matcher.match('tools/call', call('a')))).toBe('A');
+    expect([matcher.report().used, matcher.report().total]).toEqual([2, 2]);
+  });
+
+  it('stands outside the order that ordered matching demands, asked or not', async () => {
+    const skipped = new Matcher(await withDiscover(), { match: 'ordered' });
+    expect(text(skipped.match('tools/call', call('a')))).toBe('A');
+    const late = new Matcher(await withDiscover(), { match: 'ordered' });
+    expect(text(late.match('tools/call', call('a')))).toBe('A');
+    expect(late.match('server/discover', {}).kind).toBe('hit');
+  });
+});

@@ -6,6 +6,7 @@ import { openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import { withExtension } from '../trace/segments.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
+import type { ProjectConfig } from './project-file.js';
 
 /**
  * `tapedeck run`: the VCR front door. The mode decides whether the session is recorded, replayed, updated or just
@@ -99,28 +100,56 @@ export interface RunSettingsInput {
   mode: string | undefined;
   cassette: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
+  /** The project file (tapedeck.config.json), when one was found. */
+  project?: Pick<ProjectConfig, 'path' | 'mode'> | undefined;
 }
 
 /**
- * The mode and cassette, the environment winning over the flags.
+ * The cassette: `TAPEDECK_CASSETTE` over `--cassette`.
  *
- * @example runSettings({ mode: 'record', cassette: 'a.jsonl', env: { TAPEDECK_MODE: 'replay' } }).mode // → 'replay'
+ * @example runCassette({ cassette: 'a.jsonl', env: { TAPEDECK_CASSETTE: 'ci.jsonl' } }) // → 'ci.jsonl'
  */
-export function runSettings(input: RunSettingsInput): { mode: RunMode; cassette: string; modeFrom: string } {
-  const envMode = nonEmpty(input.env[RUN_DEFAULTS.modeEnv]);
-  const envCassette = nonEmpty(input.env[RUN_DEFAULTS.cassetteEnv]);
-  const mode =
-    envMode !== undefined
-      ? parseRunMode(envMode, RUN_DEFAULTS.modeEnv)
-      : parseRunMode(input.mode ?? RUN_DEFAULTS.mode, '--mode');
-  const cassette = envCassette ?? nonEmpty(input.cassette);
+export function runCassette(input: Pick<RunSettingsInput, 'cassette' | 'env'>): string {
+  const cassette = nonEmpty(input.env[RUN_DEFAULTS.cassetteEnv]) ?? nonEmpty(input.cassette);
   if (cassette === undefined) {
     throw new TapedeckError(
       'usage',
       `run needs a cassette: --cassette FILE (or ${RUN_DEFAULTS.cassetteEnv}), e.g. tapedeck run --cassette fixtures/session.jsonl -- node server.js`,
     );
   }
-  return { mode, cassette, modeFrom: envMode !== undefined ? RUN_DEFAULTS.modeEnv : '--mode' };
+  return cassette;
+}
+
+/**
+ * The mode and where it came from, strongest first: `TAPEDECK_MODE`, the project file's `mode`, `--mode`, `auto`.
+ * What describes where a run happens (CI's environment, the project) wins over what a command line or a client
+ * config bakes in, so CI can force replay without touching either.
+ *
+ * @example runMode({ mode: 'record', env: {}, project: { path: '/r/tapedeck.config.json', mode: 'replay' } }).from // → '"mode": "replay" in /r/tapedeck.config.json'
+ */
+export function runMode(input: Omit<RunSettingsInput, 'cassette'>): { mode: RunMode; from: string } {
+  const envMode = nonEmpty(input.env[RUN_DEFAULTS.modeEnv]);
+  if (envMode !== undefined) {
+    const mode = parseRunMode(envMode, RUN_DEFAULTS.modeEnv);
+    return { mode, from: `${RUN_DEFAULTS.modeEnv}=${mode}` };
+  }
+  if (input.project?.mode !== undefined) {
+    const { mode, path } = input.project;
+    return { mode, from: `"mode": "${mode}" in ${path}` };
+  }
+  const mode = parseRunMode(input.mode ?? RUN_DEFAULTS.mode, '--mode');
+  return { mode, from: `--mode ${mode}` };
+}
+
+/**
+ * The mode and cassette together (see runMode and runCassette).
+ *
+ * @example runSettings({ mode: 'record', cassette: 'a.jsonl', env: { TAPEDECK_MODE: 'replay' } }).mode // → 'replay'
+ */
+export function runSettings(input: RunSettingsInput): { mode: RunMode; cassette: string; modeFrom: string } {
+  const cassette = runCassette(input);
+  const { mode, from } = runMode(input);
+  return { mode, cassette, modeFrom: from };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -132,6 +161,10 @@ export interface PlanInput {
   cassette: string;
   /** Whether the cassette file exists. */
   exists: boolean;
+  /** Where the mode came from, as runMode says it (`TAPEDECK_MODE=replay`, `--mode record` …). */
+  modeFrom?: string | undefined;
+  /** How many exchanges the cassette holds, when it exists. */
+  exchanges?: number | undefined;
   /** The cassette's meta.startedAt, when it exists. */
   startedAt?: string | undefined;
   maxAgeMs?: number | undefined;
@@ -142,69 +175,89 @@ export interface PlanInput {
 export interface RunPlan {
   /** What actually runs. */
   mode: Exclude<RunMode, 'auto'>;
-  /** One line for stderr when the choice is worth telling (auto's pick, an expired cassette). */
+  /** The line stderr always gets: what runs and why (`replaying …/s.jsonl: cassette exists (12 exchanges)`). */
+  why: string;
+  /** A warning worth a line of its own (an expired cassette). */
   note: string | undefined;
   /** Set when the run must stop before serving: the message says why and what to change. */
   refuse: string | undefined;
 }
 
+const DOING: Readonly<Record<RunPlan['mode'], string>> = {
+  record: 'recording',
+  replay: 'replaying',
+  update: 'updating',
+  passthrough: 'passing through',
+};
+
 /**
  * Decides what runs: `auto` becomes `replay` or `record`, then the cassette's age is checked for the modes that
  * serve it. Only `auto` re-records an expired cassette (`--expired record`); a mode chosen by name is kept.
  *
- * @example planRun({ mode: 'auto', cassette: 'a.jsonl', exists: false }).mode // → 'record'
+ * @example planRun({ mode: 'auto', cassette: 'a.jsonl', exists: false }).why // → 'recording a.jsonl: no cassette there yet'
  */
 export function planRun(input: PlanInput): RunPlan {
   const { cassette } = input;
+  const size =
+    input.exchanges === undefined ? '' : ` (${input.exchanges} exchange${input.exchanges === 1 ? '' : 's'})`;
   let mode: RunPlan['mode'];
-  let note: string | undefined;
+  let why: string;
   if (input.mode === 'auto') {
     mode = input.exists ? 'replay' : 'record';
-    if (!input.exists) note = `no cassette at ${cassette} yet: recording it`;
-  } else mode = input.mode;
+    why = input.exists
+      ? `replaying ${cassette}: cassette exists${size}`
+      : `recording ${cassette}: no cassette there yet`;
+  } else {
+    mode = input.mode;
+    const from = input.modeFrom ?? `--mode ${mode}`;
+    why =
+      mode === 'passthrough'
+        ? `passing through to the server, recording nothing: ${from}`
+        : `${DOING[mode]} ${cassette}: ${from}${mode === 'record' ? '' : size}`;
+  }
+  const plan = (fields: Partial<RunPlan> = {}): RunPlan => ({
+    mode,
+    why,
+    note: undefined,
+    refuse: undefined,
+    ...fields,
+  });
   if ((mode === 'replay' || mode === 'update') && !input.exists) {
-    return {
-      mode,
-      note,
+    return plan({
       refuse: `no cassette at ${cassette} to ${mode}: record it first (--mode record or --mode auto)`,
-    };
+    });
   }
-  if ((mode !== 'replay' && mode !== 'update') || input.maxAgeMs === undefined)
-    return { mode, note, refuse: undefined };
+  if ((mode !== 'replay' && mode !== 'update') || input.maxAgeMs === undefined) return plan();
   const started = input.startedAt === undefined ? Number.NaN : Date.parse(input.startedAt);
-  if (Number.isNaN(started)) {
-    return {
-      mode,
-      note: `${cassette} has no recording time (meta.startedAt): --max-age not checked`,
-      refuse: undefined,
-    };
-  }
+  if (Number.isNaN(started))
+    return plan({ note: `${cassette} has no recording time (meta.startedAt): --max-age not checked` });
   const age = (input.now ?? Date.now()) - started;
-  if (age <= input.maxAgeMs) return { mode, note, refuse: undefined };
+  if (age <= input.maxAgeMs) return plan();
   const what = `${cassette} was recorded ${formatAge(age)} ago, more than --max-age ${formatAge(input.maxAgeMs)}`;
   switch (input.expired ?? RUN_DEFAULTS.expired) {
     case 'error':
-      return {
-        mode,
-        note,
+      return plan({
         refuse: `${what}: re-record it (--mode record, or --expired record), or raise --max-age`,
-      };
+      });
     case 'record':
       // Only auto picks what runs: a replay or update that was asked for by name (CI's TAPEDECK_MODE=replay)
       // never starts the server nor overwrites the cassette.
-      if (input.mode === 'auto')
-        return { mode: 'record', note: `${what}: recording it again`, refuse: undefined };
-      return {
-        mode,
+      if (input.mode === 'auto') {
+        const because = `it was recorded ${formatAge(age)} ago, more than --max-age ${formatAge(input.maxAgeMs)}`;
+        return {
+          mode: 'record',
+          why: `recording ${cassette} again: ${because}`,
+          note: undefined,
+          refuse: undefined,
+        };
+      }
+      return plan({
         note: `warning: ${what}; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
-        refuse: undefined,
-      };
+      });
     default:
-      return {
-        mode,
+      return plan({
         note: `warning: ${what}; re-record it with --mode record (or --expired record / error)`,
-        refuse: undefined,
-      };
+      });
   }
 }
 

@@ -3,6 +3,7 @@ import { TapedeckError } from '../errors.js';
 import { nodeTraceFiles } from '../trace/io.js';
 import { PRODUCER } from '../version.js';
 import type { ReplayReport } from './engine.js';
+import { findProjectFile, type ProjectConfig } from './project-file.js';
 import { RUN_DEFAULTS } from './run.js';
 import {
   type McpTransport,
@@ -28,11 +29,17 @@ export const CASSETTE_MODES: readonly CassetteMode[] = ['auto', 'record', 'repla
 export interface UseCassetteOptions {
   /** The server command, e.g. `['node', 'dist/server.js']`; spawned only when recording (or `passthrough`). */
   command: readonly string[];
-  /** Default `auto`. `$TAPEDECK_MODE` overrides it, so CI can force `replay`. */
+  /**
+   * Default `auto`. `$TAPEDECK_MODE`, then the `mode` of the project file (tapedeck.config.json) override it, so CI
+   * can force `replay`.
+   */
   mode?: CassetteMode | undefined;
   /** `import.meta.url` of the calling test file: the cassette is `__cassettes__/<name>.jsonl` next to it. */
   from?: string | URL | undefined;
-  /** Or the folder the cassette lives in (the cassette is `<dir>/<name>.jsonl`). Give `from` or `dir`. */
+  /**
+   * Or the folder the cassette lives in (the cassette is `<dir>/<name>.jsonl`). Give `from` or `dir`, or set
+   * `cassetteDir` in the project file.
+   */
   dir?: string | undefined;
   /** Environment and working folder of the spawned server. */
   env?: Record<string, string> | undefined;
@@ -75,8 +82,14 @@ export interface CassetteSession {
  * expect(session.report()?.misses ?? []).toEqual([]);
  */
 export async function useCassette(name: string, options: UseCassetteOptions): Promise<CassetteSession> {
-  const path = await cassettePath(name, options);
-  const mode = await resolveMode(options.mode, path);
+  const project = await projectOf(name, options);
+  const path = await cassettePath(name, {
+    ...options,
+    ...(options.dir === undefined && options.from === undefined && project?.cassetteDir !== undefined
+      ? { dir: project.cassetteDir }
+      : {}),
+  });
+  const mode = await resolveMode(options.mode, path, project);
   const sdk = await loadSdk();
   const client =
     options.client ?? new sdk.Client({ name: 'tapedeck-use-cassette', version: PRODUCER.version });
@@ -171,15 +184,36 @@ export async function cassettePath(
   );
 }
 
+/**
+ * The project file (tapedeck.config.json) above the working folder, else above the folder the cassette is in:
+ * its `mode` reaches every test whatever environment the runner passes on, its `cassetteDir` is where cassettes
+ * live when the test names neither `from` nor `dir`.
+ */
+async function projectOf(name: string, options: UseCassetteOptions): Promise<ProjectConfig | undefined> {
+  const starts = [process.cwd()];
+  if (options.dir !== undefined || options.from !== undefined) {
+    const { dirname } = await import('node:path');
+    starts.push(dirname(await cassettePath(name, options)));
+  }
+  return findProjectFile(starts);
+}
+
+/** `$TAPEDECK_MODE`, then the project file's `mode`, then the option, then `auto`. */
 async function resolveMode(
   given: CassetteMode | undefined,
   path: string,
+  project: ProjectConfig | undefined,
 ): Promise<Exclude<CassetteMode, 'auto'>> {
   const fromEnv = process.env[RUN_DEFAULTS.modeEnv];
-  const raw = fromEnv !== undefined && fromEnv !== '' ? fromEnv : (given ?? 'auto');
+  const envSet = fromEnv !== undefined && fromEnv.trim() !== '';
+  const raw = envSet ? fromEnv.trim().toLowerCase() : (project?.mode ?? given ?? 'auto');
   const mode = CASSETTE_MODES.find((m) => m === raw);
   if (mode === undefined) {
-    const source = fromEnv !== undefined && fromEnv !== '' ? `$${RUN_DEFAULTS.modeEnv}` : 'mode';
+    const source = envSet
+      ? `$${RUN_DEFAULTS.modeEnv}`
+      : project?.mode !== undefined
+        ? `"mode" in ${project.path}`
+        : 'mode';
     throw new TapedeckError(
       'usage',
       `useCassette: ${source} must be one of ${CASSETTE_MODES.join(', ')}; got '${raw}' (update needs tapedeck run)`,

@@ -102,7 +102,9 @@ describe('tapedeck run', () => {
     expect(await recordedCalls(first.client)).toEqual(RECORDED);
     const recording = await first.finish();
     expect(recording.code).toBe(0);
-    expect(recording.stderr).toContain(`no cassette at ${cassette} yet: recording it`);
+    expect(recording.stderr).toBe(
+      `tapedeck: recording ${cassette}: no cassette there yet\ntapedeck: recorded 4 requests into ${cassette}\n`,
+    );
     expect(statSync(cassette).mode & 0o777).toBe(0o600);
     expect(starts()).toBe(1);
 
@@ -110,7 +112,9 @@ describe('tapedeck run', () => {
     expect(second.client.getServerVersion()).toEqual({ name: 'changed-server', version: '1.0.0' });
     expect(await recordedCalls(second.client)).toEqual(RECORDED);
     const replay = await second.finish();
-    expect(replay.stderr).toBe('tapedeck: replayed 4/4 exchanges\n');
+    expect(replay.stderr).toBe(
+      `tapedeck: replaying ${cassette}: cassette exists (4 exchanges)\ntapedeck: replayed 4/4 exchanges\n`,
+    );
     expect(replay.code).toBe(0);
     expect(starts()).toBe(1);
   });

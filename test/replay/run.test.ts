@@ -13,6 +13,8 @@ import {
   parseDuration,
   parseRunMode,
   planRun,
+  type RunMode,
+  runMode,
   runSettings,
 } from '../../src/replay/run.js';
 import { encodeLine } from '../../src/trace/encode.js';
@@ -53,7 +55,7 @@ describe('choosing the mode', () => {
     expect(runSettings({ mode: 'record', cassette: 'a.jsonl', env })).toEqual({
       mode: 'replay',
       cassette: 'ci.jsonl',
-      modeFrom: 'TAPEDECK_MODE',
+      modeFrom: 'TAPEDECK_MODE=replay',
     });
     expect(runSettings({ mode: undefined, cassette: 'a.jsonl', env: { TAPEDECK_MODE: '' } })).toMatchObject({
       mode: 'auto',
@@ -64,15 +66,49 @@ describe('choosing the mode', () => {
     );
   });
 
-  it('auto replays a cassette that exists and records one that does not', () => {
-    expect(planRun({ mode: 'auto', cassette: 'c.jsonl', exists: true })).toEqual({
+  it('takes the mode from TAPEDECK_MODE, then the project file, then --mode, and says where it came from', () => {
+    const project = { path: '/repo/tapedeck.config.json', mode: 'replay' as const };
+    expect(runMode({ mode: 'record', env: { TAPEDECK_MODE: 'update' }, project })).toEqual({
+      mode: 'update',
+      from: 'TAPEDECK_MODE=update',
+    });
+    expect(runMode({ mode: 'record', env: {}, project })).toEqual({
       mode: 'replay',
+      from: '"mode": "replay" in /repo/tapedeck.config.json',
+    });
+    expect(runMode({ mode: 'record', env: {}, project: { path: '/repo/tapedeck.config.json' } })).toEqual({
+      mode: 'record',
+      from: '--mode record',
+    });
+    expect(runMode({ mode: undefined, env: {} })).toEqual({ mode: 'auto', from: '--mode auto' });
+  });
+
+  it('says what runs and why for every mode asked for by name', () => {
+    const base = { cassette: 'c.jsonl', exists: true, exchanges: 3 };
+    const why = (mode: RunMode, modeFrom: string) => planRun({ ...base, mode, modeFrom }).why;
+    expect(why('replay', 'TAPEDECK_MODE=replay')).toBe(
+      'replaying c.jsonl: TAPEDECK_MODE=replay (3 exchanges)',
+    );
+    expect(why('record', '--mode record')).toBe('recording c.jsonl: --mode record');
+    expect(why('update', '"mode": "update" in /r/tapedeck.config.json')).toBe(
+      'updating c.jsonl: "mode": "update" in /r/tapedeck.config.json (3 exchanges)',
+    );
+    expect(why('passthrough', '--mode passthrough')).toBe(
+      'passing through to the server, recording nothing: --mode passthrough',
+    );
+  });
+
+  it('auto replays a cassette that exists and records one that does not', () => {
+    expect(planRun({ mode: 'auto', cassette: 'c.jsonl', exists: true, exchanges: 12 })).toEqual({
+      mode: 'replay',
+      why: 'replaying c.jsonl: cassette exists (12 exchanges)',
       note: undefined,
       refuse: undefined,
     });
     expect(planRun({ mode: 'auto', cassette: 'c.jsonl', exists: false })).toEqual({
       mode: 'record',
-      note: 'no cassette at c.jsonl yet: recording it',
+      why: 'recording c.jsonl: no cassette there yet',
+      note: undefined,
       refuse: undefined,
     });
   });
@@ -88,26 +124,31 @@ describe('choosing the mode', () => {
     const startedAt = new Date(NOW - 45 * DAY).toISOString();
     expect(planRun({ ...old, startedAt })).toEqual({
       mode: 'replay',
+      why: 'replaying c.jsonl: cassette exists',
       note: 'warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; re-record it with --mode record (or --expired record / error)',
       refuse: undefined,
     });
     expect(planRun({ ...old, startedAt, expired: 'error' }).refuse).toBe(
       'c.jsonl was recorded 45 days ago, more than --max-age 30 days: re-record it (--mode record, or --expired record), or raise --max-age',
     );
-    expect(planRun({ ...old, startedAt, expired: 'record' })).toMatchObject({
+    expect(planRun({ ...old, startedAt, expired: 'record' })).toEqual({
       mode: 'record',
+      why: 'recording c.jsonl again: it was recorded 45 days ago, more than --max-age 30 days',
+      note: undefined,
       refuse: undefined,
     });
     // A replay asked for by name (CI) never turns into a recording: it warns and serves the cassette.
     for (const mode of ['replay', 'update'] as const) {
       expect(planRun({ ...old, mode, startedAt, expired: 'record' })).toEqual({
         mode,
+        why: `${mode === 'replay' ? 'replaying' : 'updating'} c.jsonl: --mode ${mode}`,
         note: `warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
         refuse: undefined,
       });
     }
     expect(planRun({ ...old, startedAt: new Date(NOW - DAY).toISOString(), expired: 'error' })).toEqual({
       mode: 'replay',
+      why: 'replaying c.jsonl: cassette exists',
       note: undefined,
       refuse: undefined,
     });

@@ -1,8 +1,8 @@
 /**
  * useCassette with the real server-everything: the first use records, later ones replay without a process.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,32 @@ describe('useCassette', () => {
     await expect(useCassette('everything', { command: BROKEN, dir })).rejects.toThrow(
       /\$TAPEDECK_MODE must be one of auto, record, replay/,
     );
+  });
+
+  it("takes the project file's mode over its own, below $TAPEDECK_MODE, and its cassetteDir", async () => {
+    const project = join(dir, 'project');
+    const cassettes = join(project, 'fixtures');
+    await session(EVERYTHING, 'record'); // → <dir>/everything.jsonl
+    await mkdir(cassettes, { recursive: true });
+    await copyFile(join(dir, 'everything.jsonl'), join(cassettes, 'everything.jsonl'));
+    writeFileSync(join(project, 'tapedeck.config.json'), '{"mode":"replay","cassetteDir":"fixtures"}');
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      const s = await useCassette('everything', { command: BROKEN, mode: 'record' });
+      expect([s.mode, s.path]).toEqual(['replay', join(cassettes, 'everything.jsonl')]);
+      await s.close();
+      writeFileSync(join(project, 'tapedeck.config.json'), '{"mode":"update"}');
+      await expect(useCassette('everything', { command: BROKEN, dir: cassettes })).rejects.toThrow(
+        `useCassette: "mode" in ${join(project, 'tapedeck.config.json')} must be one of auto, record, replay, passthrough; got 'update' (update needs tapedeck run)`,
+      );
+      process.env.TAPEDECK_MODE = 'replay';
+      const forced = await useCassette('everything', { command: BROKEN, dir: cassettes });
+      expect(forced.mode).toBe('replay');
+      await forced.close();
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('replay mode without a cassette fails, naming how to record one', async () => {

@@ -18,6 +18,7 @@ import {
   type Timing,
 } from '../../replay/options.js';
 import { compileIgnorePath } from '../../replay/paths.js';
+import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
 import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
@@ -110,6 +111,7 @@ export function registerReplay(program: Command): void {
       '\nExamples:\n' +
         '  tapedeck replay traces/session.jsonl\n' +
         '  tapedeck replay traces/session.jsonl --http 127.0.0.1:8080\n' +
+        `  tapedeck replay session.jsonl   # with ${PROJECT_FILE_NAME}'s cassetteDir: found there\n` +
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
         'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
@@ -124,7 +126,10 @@ export function registerReplay(program: Command): void {
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
     .action(async (path: string, flags: ReplayFlags) => {
-      process.exitCode = await replay(path, settingsFrom(flags));
+      const settings = settingsFrom(flags);
+      // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
+      const cassette = path === '-' ? path : ((await projectFor(path)).cassette ?? path);
+      process.exitCode = await replay(cassette, settings);
     });
 }
 

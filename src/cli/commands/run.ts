@@ -1,50 +1,30 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { recordHttpSession } from '../../proxy/bridge/session.js';
-import { recordStdioSession } from '../../proxy/session.js';
-import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
-import { redactArgv, summarize } from '../../redact/index.js';
 import { type LoadedCassette, loadCassette } from '../../replay/load.js';
-import type { MatchMode } from '../../replay/options.js';
 import { compileIgnorePath } from '../../replay/paths.js';
-import { cassetteRedaction } from '../../replay/redacted.js';
+import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
 import {
-  appendToCassette,
   EXPIRED_POLICIES,
-  type ExpiredPolicy,
   parseDuration,
   parseExpiredPolicy,
   planRun,
   RUN_DEFAULTS,
   RUN_MODES,
-  runSettings,
+  type RunMode,
+  runCassette,
+  runMode,
   updateRefusal,
 } from '../../replay/run.js';
-import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
-import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
-import { DeferredSink } from '../../sink/deferred.js';
-import { FileSink } from '../../sink/file.js';
-import { deriveLabel } from '../../sink/naming.js';
-import type { TraceSink } from '../../sink/sink.js';
-import { timestamp } from '../../trace/encode.js';
-import { newMeta } from '../../trace/meta.js';
-import { EXIT, usageError } from '../errors.js';
-import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
+import { usageError } from '../errors.js';
 import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
-import {
-  HEADER_EXAMPLE,
-  labelFromUrl,
-  type UpstreamFlags,
-  type UpstreamSpec,
-  upstreamOptions,
-  upstreamSpec,
-} from './record-bridge.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
-import { nodeSpawn, serverCommand } from './verify.js';
+import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from './record-bridge.js';
+import { addRuleFlags, type RuleFlags } from './redact.js';
+import { type LiveSide, passthrough, recordInto } from './run-record.js';
+import { type RunSettings, replay, update } from './run-serve.js';
+import { serverCommand } from './verify.js';
 
 interface RunFlags extends RuleFlags, UpstreamFlags {
   cassette?: string;
@@ -58,25 +38,6 @@ interface RunFlags extends RuleFlags, UpstreamFlags {
   server?: string;
 }
 
-interface RunSettings {
-  match: MatchMode;
-  ignore: string[];
-  allowUnused: boolean;
-  maxAgeMs: number | undefined;
-  expired: ExpiredPolicy;
-  timeoutMs: number | undefined;
-  /** --redact, --redact-file, --no-redact-defaults: what record and update redact with, and replay matches with. */
-  rules: RuleFlags;
-  /** A remote server in place of the server command. */
-  upstream: UpstreamSpec | undefined;
-  /** Which server of a multi-server cassette replay and update serve. */
-  server: string | undefined;
-}
-
-/** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */
-type LiveSide = { kind: 'command'; argv: string[] } | { kind: 'upstream'; spec: UpstreamSpec };
-
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
 
 /**
@@ -95,8 +56,14 @@ export function registerRun(program: Command): void {
       )
       .usage('--cassette <file> [options] (-- <command> [args...] | --upstream <url>)')
       .argument('[command...]', 'the server command, after --')
-      .option('--cassette <file>', `the cassette file (or $${RUN_DEFAULTS.cassetteEnv})`)
-      .option('--mode <mode>', `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv} wins)`),
+      .option(
+        '--cassette <file>',
+        `the cassette file (or $${RUN_DEFAULTS.cassetteEnv}); relative to ${PROJECT_FILE_NAME}'s cassetteDir when set`,
+      )
+      .option(
+        '--mode <mode>',
+        `${RUN_MODES.join(' | ')} (default auto; $${RUN_DEFAULTS.modeEnv}, then ${PROJECT_FILE_NAME}'s "mode", win)`,
+      ),
   )
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
     .option('--server <name>', 'replay and update: which server of a cassette that holds several (mcporter)')
@@ -113,6 +80,7 @@ export function registerRun(program: Command): void {
       '\nExamples:\n' +
         '  tapedeck run --cassette fixtures/everything.jsonl -- npx -y @modelcontextprotocol/server-everything\n' +
         '  TAPEDECK_MODE=replay npm test      # CI: serve every cassette, start no server\n' +
+        `  echo '{"mode":"replay"}' > ${PROJECT_FILE_NAME}   # the same for clients that pass no environment on\n` +
         '  tapedeck run --cassette f.jsonl --max-age 30d --expired record -- node server.js\n' +
         `  tapedeck run --cassette f.jsonl --upstream https://mcp.example.com/mcp ${HEADER_EXAMPLE}\n\n` +
         'Modes: auto replays the cassette when it exists and records it otherwise (an expired one again with\n' +
@@ -120,16 +88,15 @@ export function registerRun(program: Command): void {
         'serves it without starting the server, and a request it does not hold gets a JSON-RPC error, a line on\n' +
         'stderr and exit 1; update replays what matches and forwards the rest to the live server (started on\n' +
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
-        'passthrough runs the server and records nothing.\n\n' +
+        'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
+        `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
       const settings = settingsFrom(flags);
-      const { mode, cassette } = runSettings({
-        mode: flags.mode,
-        cassette: flags.cassette,
-        env: process.env,
-      });
+      const named = runCassette({ cassette: flags.cassette, env: process.env });
+      const { project, cassette } = await projectFor(named);
+      const { mode, from } = runMode({ mode: flags.mode, env: process.env, project });
       const argv = serverCommand(self, commandArgs, 'run');
       if (argv.length > 0 && settings.upstream) {
         throw usageError(
@@ -147,7 +114,7 @@ export function registerRun(program: Command): void {
         : argv.length > 0
           ? { kind: 'command', argv }
           : undefined;
-      process.exitCode = await runCommand(mode, resolve(cassette), live, settings);
+      process.exitCode = await runCommand({ mode, from }, cassette!, live, settings);
     });
 }
 
@@ -177,7 +144,7 @@ function settingsFrom(flags: RunFlags): RunSettings {
 }
 
 async function runCommand(
-  mode: ReturnType<typeof runSettings>['mode'],
+  { mode, from }: { mode: RunMode; from: string },
   cassette: string,
   live: LiveSide | undefined,
   settings: RunSettings,
@@ -197,11 +164,12 @@ async function runCommand(
     mode,
     cassette,
     exists,
+    modeFrom: from,
+    exchanges: loaded?.cassette.exchanges.length,
     startedAt: loaded?.meta.startedAt,
     maxAgeMs: settings.maxAgeMs,
     expired: settings.expired,
   });
-  if (plan.note) say(plan.note);
   if (plan.refuse) throw new TapedeckError('input', plan.refuse);
   const foreign =
     plan.mode === 'update' && loaded
@@ -211,6 +179,9 @@ async function runCommand(
   if (plan.mode !== 'replay' && live === undefined) {
     throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }
+  // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
+  say(plan.why);
+  if (plan.note) say(plan.note);
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
   try {
@@ -227,191 +198,4 @@ async function runCommand(
   } finally {
     held.release();
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// record / passthrough: the stdio recording proxy (or the stdio-to-HTTP bridge), writing the cassette or nothing
-
-async function recordInto(
-  cassette: string,
-  live: LiveSide,
-  rules: RuleFlags,
-  existed: boolean,
-): Promise<number> {
-  const { config, compiled, redactor } = redactionFrom(rules);
-  // The cassette is only (over)written once a message has crossed: a server that never starts keeps the old one.
-  const sink = new DeferredSink(new FileSink({ path: cassette, redact: redactor }));
-  const redaction = summarize(config);
-  if (live.kind === 'upstream') {
-    const { url, transport } = live.spec;
-    sink.start(
-      newMeta({ label: labelFromUrl(url), url, transport: transport === 'sse' ? 'sse' : 'http', redaction }),
-    );
-  } else {
-    const shown = [...redactArgv(live.argv, compiled)];
-    sink.start(newMeta({ label: deriveLabel(shown), command: shown, redaction, transport: 'stdio' }));
-  }
-  const code = await proxy(live, sink);
-  if (!sink.started) {
-    say(
-      existed
-        ? `nothing was recorded (no MCP message crossed): ${cassette} is as it was`
-        : `nothing was recorded (no MCP message crossed): no cassette written to ${cassette}`,
-    );
-  }
-  return code;
-}
-
-function passthrough(live: LiveSide): Promise<number> {
-  const nothing: TraceSink = { start() {}, append() {}, close: async () => {} };
-  return proxy(live, nothing);
-}
-
-async function proxy(live: LiveSide, sink: TraceSink): Promise<number> {
-  if (live.kind === 'command') {
-    return recordStdioSession(live.argv, sink, { maxMessageBytes: MAX_MESSAGE_BYTES, recordStderr: true });
-  }
-  const stop = new AbortController();
-  // A signal ends the bridged session as stdin EOF does (the session is DELETEd, the end line written).
-  const held = holdSignals(() => stop.abort());
-  try {
-    const { url, transport, headers } = live.spec;
-    return await recordHttpSession(
-      { url, transport, headers, signal: stop.signal, maxMessageBytes: MAX_MESSAGE_BYTES },
-      sink,
-    );
-  } finally {
-    held.release();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// replay / update
-
-/** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
-function requestRedaction(loaded: LoadedCassette, settings: RunSettings) {
-  return cassetteRedaction(loaded.meta, {
-    patterns: settings.rules.redact,
-    files: settings.rules.redactFile,
-    defaults: settings.rules.redactDefaults,
-    onWarning: (message) => say(`warning: ${message}`),
-  });
-}
-
-async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<number> {
-  const redact = await requestRedaction(loaded, settings);
-  const output = openStdout();
-  const server = serveStdio(loaded.cassette, {
-    input: process.stdin,
-    output: output.stream,
-    match: settings.match,
-    ignore: settings.ignore,
-    redact,
-    onEvent: logEvent('replay'),
-  });
-  const outcome = await untilDone(server, output);
-  return report(outcome, undefined, loaded, settings);
-}
-
-async function update(loaded: LoadedCassette, live: LiveSide, settings: RunSettings): Promise<number> {
-  // A bad redaction config fails here, before anything is served.
-  const { redactor } = redactionFrom(settings.rules);
-  const redact = await requestRedaction(loaded, settings);
-  const output = openStdout();
-  const [command, ...args] = live.kind === 'command' ? live.argv : [];
-  const session = serveUpdate(loaded.cassette, {
-    input: process.stdin,
-    output: output.stream,
-    ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
-    match: settings.match,
-    ignore: settings.ignore,
-    requestTimeoutMs: settings.timeoutMs,
-    redact,
-    onEvent: logEvent('update'),
-  });
-  const outcome = await untilDone(session, output);
-  if (outcome.lines.length > 0) {
-    await appendToCassette(loaded.path, outcome.lines, {
-      redact: redactor,
-      server: loaded.cassette.server,
-      conn: `update-${timestamp().replace(/[-:.]/g, '')}`,
-    });
-    say(
-      `added ${outcome.forwarded} new exchange${outcome.forwarded === 1 ? '' : 's'} to ${loaded.path} (${outcome.lines.length} lines)`,
-    );
-  }
-  return report(outcome.replay, outcome, loaded, settings);
-}
-
-async function untilDone<T>(session: { done: Promise<T>; stop(): void }, output: ProxyStdout): Promise<T> {
-  const held = holdSignals(() => session.stop());
-  let outcome: T;
-  try {
-    outcome = await session.done;
-  } finally {
-    held.release();
-  }
-  // A client that stopped reading must not keep us alive.
-  await Promise.race([finishStdout(output), new Promise((done) => setTimeout(done, 2000).unref())]);
-  return outcome;
-}
-
-/** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
-function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
-  return (event) => {
-    switch (event.kind) {
-      case 'miss':
-        // In update mode a miss is forwarded; 'forwarded' / 'forward-failed' say what became of it.
-        if (mode === 'replay')
-          say(`miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`);
-        return;
-      case 'forwarded':
-        say(
-          `not in the cassette, forwarded to the live server: ${event.method} (id ${JSON.stringify(event.id)})`,
-        );
-        return;
-      case 'forward-failed':
-        say(`error: ${event.method} is not in the cassette and ${event.message}`);
-        return;
-      case 'live-started':
-        say(
-          event.pid === undefined
-            ? 'connected to the live server for requests the cassette does not hold'
-            : `started the live server (pid ${event.pid}) for requests the cassette does not hold`,
-        );
-        return;
-      default: {
-        const line = describeServeEvent(event);
-        if (line !== undefined) say(line);
-      }
-    }
-  };
-}
-
-/** The end-of-run report; resolves to the exit code. */
-function report(
-  outcome: ServeOutcome,
-  update: UpdateOutcome | undefined,
-  loaded: LoadedCassette,
-  settings: RunSettings,
-): number {
-  const { report } = outcome;
-  if (outcome.probe && report.misses.length === 0) return EXIT.ok;
-  // In update mode the misses were forwarded; only those the live server did not answer count.
-  const misses = update ? update.failed : report.misses.length;
-  const timeouts = report.timeouts.length;
-  const extras = [
-    update && update.forwarded > 0 ? `${update.forwarded} forwarded to the live server` : '',
-    misses > 0 && !update ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
-    misses > 0 && update ? `${misses} not answered by the live server either` : '',
-    timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
-  ].filter((part) => part !== '');
-  const summary = renderReplaySummary({
-    report,
-    extras,
-    allowUnused: settings.allowUnused,
-    corruptLines: loaded.errors,
-  });
-  for (const line of summary.lines) say(line);
-  return misses > 0 || timeouts > 0 || summary.failed ? EXIT.finding : EXIT.ok;
 }

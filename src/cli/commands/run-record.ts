@@ -1,0 +1,114 @@
+import { recordHttpSession } from '../../proxy/bridge/session.js';
+import { recordStdioSession } from '../../proxy/session.js';
+import { redactArgv, summarize } from '../../redact/index.js';
+import {
+  recordingPathFor,
+  removeStaleRecordings,
+  type SettledRecording,
+  settleRecording,
+} from '../../replay/cassette-file.js';
+import { DeferredSink } from '../../sink/deferred.js';
+import { FileSink } from '../../sink/file.js';
+import { deriveLabel } from '../../sink/naming.js';
+import type { TraceSink } from '../../sink/sink.js';
+import { newMeta } from '../../trace/meta.js';
+import { holdSignals } from '../signals.js';
+import { labelFromUrl, type UpstreamSpec } from './record-bridge.js';
+import { type RuleFlags, redactionFrom } from './redact.js';
+
+/**
+ * `tapedeck run` in record and passthrough modes: the stdio recording proxy (or the stdio-to-HTTP bridge) in front
+ * of the live server, recording the session aside and settling it onto the cassette when it is over (see
+ * src/replay/cassette-file.ts: a probe never replaces a cassette, concurrent runs never interleave one).
+ */
+
+/** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */
+export type LiveSide = { kind: 'command'; argv: string[] } | { kind: 'upstream'; spec: UpstreamSpec };
+
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+
+/**
+ * Records one session into `cassette`; resolves to the server's exit code (the bridge's, for a remote server).
+ *
+ * @example process.exitCode = await recordInto('fixtures/s.jsonl', { kind: 'command', argv: ['node', 's.js'] }, {}, false);
+ */
+export async function recordInto(
+  cassette: string,
+  live: LiveSide,
+  rules: RuleFlags,
+  existed: boolean,
+): Promise<number> {
+  const startedAt = Date.now();
+  const { config, compiled, redactor } = redactionFrom(rules);
+  await removeStaleRecordings(cassette);
+  const recording = recordingPathFor(cassette);
+  // Only once a message has crossed is anything written; a cassette is one file, never rotated.
+  const sink = new DeferredSink(
+    new FileSink({ path: recording, redact: redactor, maxBytes: Number.MAX_SAFE_INTEGER }),
+  );
+  const redaction = summarize(config);
+  if (live.kind === 'upstream') {
+    const { url, transport } = live.spec;
+    sink.start(
+      newMeta({ label: labelFromUrl(url), url, transport: transport === 'sse' ? 'sse' : 'http', redaction }),
+    );
+  } else {
+    const shown = [...redactArgv(live.argv, compiled)];
+    sink.start(newMeta({ label: deriveLabel(shown), command: shown, redaction, transport: 'stdio' }));
+  }
+  const code = await proxy(live, sink);
+  // A signal while the cassette is settled must not leave the recording half renamed.
+  const held = holdSignals();
+  try {
+    say(settledLine(await settleRecording(recording, cassette, { startedAt }), cassette, existed));
+  } finally {
+    held.release();
+  }
+  return code;
+}
+
+function settledLine(settled: SettledRecording, cassette: string, existed: boolean): string {
+  const kept = existed ? `${cassette} is as it was` : `no cassette written to ${cassette}`;
+  switch (settled.kind) {
+    case 'nothing':
+      return `nothing was recorded (no MCP message crossed): ${kept}`;
+    case 'probe':
+      return settled.kept
+        ? `only server/discover was asked (a client's probe): ${kept}; its answer joins the session recorded next`
+        : `no request was asked: ${kept}`;
+    case 'written': {
+      const n = settled.requests;
+      const probe = settled.probe ? ", with the discovery its client's probe asked before it" : '';
+      return `recorded ${n} request${n === 1 ? '' : 's'} into ${cassette}${probe}`;
+    }
+  }
+}
+
+/**
+ * Runs the live server with nothing recorded; resolves to its exit code.
+ *
+ * @example process.exitCode = await passthrough({ kind: 'command', argv: ['node', 'server.js'] });
+ */
+export function passthrough(live: LiveSide): Promise<number> {
+  const nothing: TraceSink = { start() {}, append() {}, close: async () => {} };
+  return proxy(live, nothing);
+}
+
+async function proxy(live: LiveSide, sink: TraceSink): Promise<number> {
+  if (live.kind === 'command') {
+    return recordStdioSession(live.argv, sink, { maxMessageBytes: MAX_MESSAGE_BYTES, recordStderr: true });
+  }
+  const stop = new AbortController();
+  // A signal ends the bridged session as stdin EOF does (the session is DELETEd, the end line written).
+  const held = holdSignals(() => stop.abort());
+  try {
+    const { url, transport, headers } = live.spec;
+    return await recordHttpSession(
+      { url, transport, headers, signal: stop.signal, maxMessageBytes: MAX_MESSAGE_BYTES },
+      sink,
+    );
+  } finally {
+    held.release();
+  }
+}

@@ -200,7 +200,7 @@ async function prependProbe(path: string, probe: readonly ProbeLine[]): Promise<
   for (const [i, row] of rows.entries()) {
     if (row === '') continue;
     if (i === 0) {
-      out.push(`${row}\n`);
+      out.push(`${withEarlierStart(row, probe[0]?.t)}\n`);
       for (const [n, line] of probe.entries()) {
         const { t, dir, raw, conn } = line;
         out.push(encodeLine({ t, seq: n + 1, dir, raw, ...(conn === undefined ? {} : { conn }) }));
@@ -216,6 +216,22 @@ async function prependProbe(path: string, probe: readonly ProbeLine[]): Promise<
     out.push(`${shifted(row, shift)}\n`);
   }
   await writePrivateFile(path, out);
+}
+
+/** The meta line, its `startedAt` moved back to the probe's first message: a timeline starts where things did. */
+function withEarlierStart(row: string, first: string | undefined): string {
+  try {
+    const meta = JSON.parse(row) as { startedAt?: unknown };
+    if (
+      first === undefined ||
+      typeof meta.startedAt !== 'string' ||
+      !(Date.parse(first) < Date.parse(meta.startedAt))
+    )
+      return row;
+    return encodeLine({ ...meta, startedAt: first } as never).trimEnd();
+  } catch {
+    return row;
+  }
 }
 
 /** A line whose seq is not where tapedeck writes it (or that has none): re-encoded with the seq moved. */

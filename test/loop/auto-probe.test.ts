@@ -8,7 +8,7 @@
  * Every process is logged by test/fixtures/scripts/exit-log.mjs: the tapedeck processes (their exit codes and
  * stderr, which the v2 client keeps private for its probe) and the server processes (how many were started).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as V2Client, type ClientOptions as V2Options } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
@@ -68,7 +68,7 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(tmp));
 
 /** One client run: `tapedeck run --cassette C -- <server>`, every process logged. */
-async function clientRun(client: ClientKind, server: ServerKind, dir: string) {
+async function clientRun(client: ClientKind, server: ServerKind, dir: string, flags: string[] = []) {
   const cassette = join(dir, 'cassettes', 'session.jsonl');
   const runs = join(dir, 'tapedeck-runs.jsonl');
   const starts = join(dir, 'server-starts.jsonl');
@@ -82,6 +82,7 @@ async function clientRun(client: ClientKind, server: ServerKind, dir: string) {
       'run',
       '--cassette',
       cassette,
+      ...flags,
       '--',
       process.execPath,
       EXIT_LOG,
@@ -166,5 +167,41 @@ describe.each(CASES)('run --mode auto: the %s client against %s', (client, serve
     const report = replayed.find((m) => m !== null);
     expect(report?.[1]).toBe(report?.[2]);
     expect(readFileSync(first.cassette, 'utf8')).not.toBe('');
+  });
+});
+
+describe('a cassette that holds only a probe (as a run that replayed its own probe used to leave)', () => {
+  it('is repaired by --mode update, and every later run replays it with nothing unused', async () => {
+    const dir = join(tmp, 'repair');
+    const cassette = join(dir, 'cassettes', 'session.jsonl');
+    mkdirSync(join(dir, 'cassettes'), { recursive: true });
+    const t = new Date().toISOString();
+    const probeOnly = [
+      { v: 1, type: 'meta', startedAt: t, label: 'v2-server', transport: 'stdio' },
+      { t, seq: 1, dir: 'in', raw: { jsonrpc: '2.0', id: 'p', method: 'server/discover', params: {} } },
+      {
+        t,
+        seq: 2,
+        dir: 'out',
+        raw: {
+          jsonrpc: '2.0',
+          id: 'p',
+          result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, resultType: 'complete' },
+        },
+      },
+      { t, type: 'end', durationMs: 1, reason: 'process_exit' },
+    ];
+    writeFileSync(cassette, probeOnly.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const repair = await clientRun('v2-pinned', 'v2-server', dir, ['--mode', 'update']);
+    expect(repair.result.echoed).toBe('echo: hi');
+    const session = repair.tapedeck.find((p) => p.stderr.includes('added '))!;
+    expect(session.stderr).toContain('added 2 new exchanges');
+    expect(session.code).toBe(0);
+    const after = await clientRun('v2-pinned', 'v2-server', dir);
+    expect(after.result).toEqual(repair.result);
+    for (const run of after.tapedeck) {
+      expect(run.stderr).not.toMatch(/miss|unused/);
+      expect(run.code).toBe(0);
+    }
   });
 });

@@ -6,7 +6,7 @@ import {
   removeStaleRecordings,
   type SettledRecording,
   settleRecording,
-} from '../../replay/cassette-file.js';
+} from '../../sink/cassette-file.js';
 import { DeferredSink } from '../../sink/deferred.js';
 import { FileSink } from '../../sink/file.js';
 import { deriveLabel } from '../../sink/naming.js';

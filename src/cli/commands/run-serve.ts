@@ -1,11 +1,11 @@
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
-import { withCassetteLock } from '../../replay/cassette-lock.js';
 import type { LoadedCassette } from '../../replay/load.js';
 import type { MatchMode } from '../../replay/options.js';
 import { cassetteRedaction } from '../../replay/redacted.js';
 import { appendToCassette, type ExpiredPolicy } from '../../replay/run.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
+import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';

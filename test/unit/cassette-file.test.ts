@@ -5,13 +5,13 @@
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeStashPath, removeStaleRecordings, settleRecording } from '../../src/replay/cassette-file.js';
-import { lockPathFor, withCassetteLock } from '../../src/replay/cassette-lock.js';
 import { loadCassette } from '../../src/replay/load.js';
+import { probeStashPath, removeStaleRecordings, settleRecording } from '../../src/sink/cassette-file.js';
+import { lockPathFor, withCassetteLock } from '../../src/sink/cassette-lock.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { Json, TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { req, res, traceLines } from './helpers.js';
+import { req, res, traceLines } from '../replay/helpers.js';
 
 const io = useCliHarness('tapedeck-cassette-file-');
 const DISCOVER: ['in' | 'out', Json][] = [

@@ -94,6 +94,8 @@ export interface ClientNotification {
   time: number | undefined;
   order: number;
   lineNo: number | undefined;
+  /** The MCP session it was sent in (HTTP recordings hold several); undefined when the trace names none. */
+  conn?: string | undefined;
 }
 
 export interface Cassette {
@@ -109,6 +111,11 @@ export interface Cassette {
   warnings: string[];
   /** An HTTP recording's answers on paths that carried no MCP message (OAuth metadata probes …). */
   httpAnswers?: readonly RecordedHttpAnswer[];
+  /**
+   * An HTTP recording's placeholder connections and the MCP session each turned out to be: an `initialize` travels
+   * before its session has an id, on a connection named after its HTTP exchange (`h9` → `9a18e105-…`).
+   */
+  sessionAliases?: Readonly<Record<string, string>>;
 }
 
 /** What buildCassette reads: trace lines, the entries of `lines()`, or the batches of `batches()`. */
@@ -140,6 +147,7 @@ export async function buildCassette(
   const pairer = new Pairer({ children: 'none' });
   const builders = new Map<string, ServerScriptBuilder>();
   const http = new HttpAnswerCollector();
+  const aliases: Record<string, string> = {};
   let fallback = options.meta?.server ?? '';
   const builderFor = (server: string | undefined): ServerScriptBuilder => {
     const name = server ?? fallback;
@@ -162,6 +170,10 @@ export async function buildCassette(
   const feed = (line: TraceLine, lineNo: number | undefined, lineText?: string) => {
     if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
     if (line.type === 'http' || (line.type === undefined && line.stream !== undefined)) http.push(line);
+    else if (line.type === 'event' && line.name === 'session') {
+      if (typeof line.conn === 'string' && typeof line.sessionId === 'string')
+        aliases[line.conn] = line.sessionId;
+    }
     text = lineText;
     pairer.pushEach(line, lineNo, onEvent);
   };
@@ -190,6 +202,7 @@ export async function buildCassette(
     servers,
     ...builder.finish(),
     ...(httpAnswers.length > 0 ? { httpAnswers } : {}),
+    ...(Object.keys(aliases).length > 0 ? { sessionAliases: aliases } : {}),
   };
 }
 

@@ -153,6 +153,7 @@ export {
 } from './use-cassette.js';
 export {
   type ExchangeVerdict,
+  type SessionReport,
   VERIFY_DEFAULTS,
   type VerdictStatus,
   type VerifyOptions,

@@ -1,6 +1,13 @@
 import { TapedeckError } from '../errors.js';
 import { timestamp } from '../trace/encode.js';
-import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';
+import {
+  classifyMessage,
+  idKey,
+  isObject,
+  type JsonObject,
+  type RpcId,
+  type RpcRequest,
+} from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import { upstreamCapture } from '../upstream/capture.js';
 import { createUpstream } from '../upstream/index.js';
@@ -24,6 +31,8 @@ export class HttpLivePeer implements LivePeer {
   readonly exited: Promise<LiveExit>;
   readonly pid = undefined;
   private readonly pending = new Map<string, (outcome: LiveOutcome) => void>();
+  /** Error bodies with no id (`400 {"error":…,"id":null}`), by the HTTP stream that carried them. */
+  private readonly refusals = new Map<string, JsonObject>();
   private readonly upstream: Upstream;
   private nextId = 0;
   private exit: LiveExit | undefined;
@@ -131,11 +140,20 @@ export class HttpLivePeer implements LivePeer {
     };
     this.upstream.send(message).then(
       (result) => {
+        // A server that refuses a POST as a whole answers an HTTP error with a JSON-RPC error body and no id
+        // (400 for a second initialize, 404 for an unknown session): that is its answer to what the POST held.
+        const refusal = this.refusals.get(result.stream);
+        this.refusals.delete(result.stream);
         for (const id of result.unanswered) {
-          settle(id, {
-            kind: 'error',
-            message: `the upstream ${this.target.url} ended its answer stream without a response`,
-          });
+          settle(
+            id,
+            refusal
+              ? { kind: 'response', message: { ...refusal, id }, status: result.status }
+              : {
+                  kind: 'error',
+                  message: `the upstream ${this.target.url} ended its answer stream without a response`,
+                },
+          );
         }
       },
       (err: Error) => {
@@ -172,7 +190,9 @@ export class HttpLivePeer implements LivePeer {
         if (pending && item.id !== null) {
           this.pending.delete(idKey(item.id));
           pending({ kind: 'response', message: raw as JsonObject });
-        } else this.hooks.onStray?.(raw);
+        } else if (item.id === null && isObject(raw) && 'error' in raw)
+          this.refusals.set(message.stream, raw);
+        else this.hooks.onStray?.(raw);
       } else if (item.kind === 'notification') this.hooks.onNotification?.(item);
       else if (item.kind === 'request') void this.answer(item);
       else this.hooks.onStray?.(raw);

@@ -19,7 +19,8 @@ export type LiveAnswer = { result: Json } | { error: { code: number; message: st
 
 /** How a request to the live server ended. */
 export type LiveOutcome =
-  | { kind: 'response'; message: JsonObject }
+  /** `status`: the HTTP status of an error the server answered for the request as a whole (its body, with our id). */
+  | { kind: 'response'; message: JsonObject; status?: number }
   | { kind: 'timeout'; ms: number }
   /** The server exited (or closed its stdout) before answering. */
   | { kind: 'exit'; exit: LiveExit }

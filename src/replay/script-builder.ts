@@ -142,7 +142,8 @@ export class ServerScriptBuilder {
     const message = rawItem(ref);
     const index = this.notifications.length;
     const method = typeof message.method === 'string' ? message.method : '';
-    this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo });
+    const conn = typeof ref.line.conn === 'string' ? ref.line.conn : undefined;
+    this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo, conn });
     this.last.set(connOf(ref), {
       anchor: { kind: 'notification', notification: index },
       exchange: -1,

@@ -1,11 +1,11 @@
 import type { TraceSink } from '../sink/sink.js';
-import { isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
-import type { Json } from '../trace/types.js';
-import type { Cassette, CassetteExchange, ClientNotification } from './cassette.js';
+import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import type { Json, RecordBody } from '../trace/types.js';
+import type { Cassette, CassetteExchange } from './cassette.js';
 import { answerComparer } from './compare.js';
 import { describeRequest } from './describe.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from './diff.js';
-import type { LiveAnswer, LiveExit, LiveOutcome } from './live.js';
+import type { LiveExit, LiveOutcome } from './live.js';
 import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
 import { requestStateOf } from './mrtr.js';
 import {
@@ -15,6 +15,8 @@ import {
   type Normalizer,
 } from './normalize.js';
 import { compileIgnorePath, type IgnorePath } from './paths.js';
+import { AnswerBook } from './verify-answers.js';
+import { type VerifySession, verifySessions } from './verify-sessions.js';
 
 /**
  * Verify: re-send a cassette's client side to a live server — in recorded order, one request at a time — and
@@ -42,6 +44,8 @@ export interface VerifyOptions extends LiveTargetFields {
   capture?: TraceSink | undefined;
   /** Hears each verdict as soon as it is known. */
   onVerdict?: ((verdict: ExchangeVerdict) => void) | undefined;
+  /** Hears each recorded session begin (before its live session starts). */
+  onSession?: ((session: { number: number; conn: string | undefined; of: number }) => void) | undefined;
 }
 
 export const VERIFY_DEFAULTS = {
@@ -65,6 +69,8 @@ export interface ExchangeVerdict {
   /** The request in short, e.g. `tools/call get-sum {"a":2,"b":3}`. */
   summary: string;
   lineNo: number | undefined;
+  /** Which recorded session it belongs to (1, 2 … in the order they began). */
+  session: number;
   status: VerdictStatus;
   /** Where the live answer differs from the recorded one (paths into `{ result }` / `{ error }`). */
   diff: StructuralDiff | undefined;
@@ -74,6 +80,21 @@ export interface ExchangeVerdict {
   notes: string[];
   /** Live response time. */
   ms: number | undefined;
+  /** The HTTP status of an error the server answered the whole POST with (a JSON-RPC error body). */
+  httpStatus?: number | undefined;
+}
+
+/** How one recorded session went in its live session. */
+export interface SessionReport {
+  number: number;
+  /** The recorded connection (an HTTP recording's MCP session id; undefined over stdio). */
+  conn: string | undefined;
+  total: number;
+  matched: number;
+  differed: number;
+  skipped: number;
+  exit: LiveExit;
+  stderrTail: string;
 }
 
 export interface VerifyReport {
@@ -83,20 +104,25 @@ export interface VerifyReport {
   matched: number;
   differed: number;
   skipped: number;
+  /** Each recorded session, re-driven in a live session of its own. */
+  sessions: SessionReport[];
   /** Server→client requests outside any exchange the recording has no answer to (divergences too). */
   notes: string[];
+  /**
+   * Server→client requests the recorded client never answered (the MCP Inspector never answers `roots/list`):
+   * left unanswered again. They fail a run unless it accepts them (`--allow-unanswered`).
+   */
+  unanswered: string[];
   /** A request timed out or the server went away: the live run is not a complete session. */
   incomplete: boolean;
+  /** How the last live session ended. */
   exit: LiveExit;
   stderrTail: string;
 }
 
-type Step =
-  | { kind: 'exchange'; exchange: CassetteExchange }
-  | { kind: 'notification'; note: ClientNotification };
-
 /**
- * Runs the cassette's client side against a live server and compares.
+ * Runs the cassette's client side against a live server and compares — each recorded session in a live session of
+ * its own (a fresh process over stdio, a fresh MCP session over HTTP), in the order they began.
  *
  * @example
  * const { cassette } = await loadCassette('session.jsonl');
@@ -104,7 +130,6 @@ type Step =
  * report.differed // → 0 when the server still answers as recorded
  */
 export async function verifyCassette(cassette: Cassette, options: VerifyOptions): Promise<VerifyReport> {
-  const timeoutMs = options.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs;
   const normalization = options.normalization ?? DEFAULT_NORMALIZATION;
   const ignore = (options.ignore ?? []).map(compileIgnorePath);
   const normalizer = createNormalizer({ rules: normalization, ignore });
@@ -114,34 +139,96 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
     perMethod: options.responseIgnore ?? VERIFY_DEFAULTS.responseIgnore,
     diff: { ...VERIFY_DEFAULTS.diff, ...options.diff },
   });
-  const book = new AnswerBook(cassette, normalizer);
-  const notes: string[] = [];
-  let current: ExchangeVerdict | undefined;
+  const run: RunState = {
+    options,
+    normalizer,
+    compare,
+    book: new AnswerBook(cassette, normalizer),
+    verdicts: [],
+    notes: [],
+    unanswered: [],
+    incomplete: false,
+  };
+  const sessions = verifySessions(cassette);
+  const reports: SessionReport[] = [];
+  for (const session of sessions) {
+    options.onSession?.({ number: session.number, conn: session.conn, of: sessions.length });
+    reports.push(await verifySession(session, sessions.length, run));
+  }
+  const count = (status: VerdictStatus) => run.verdicts.filter((v) => v.status === status).length;
+  const last = reports.at(-1);
+  return {
+    verdicts: run.verdicts,
+    total: run.verdicts.length - count('skipped'),
+    matched: count('match'),
+    differed: count('differ'),
+    skipped: count('skipped'),
+    sessions: reports,
+    notes: run.notes,
+    unanswered: run.unanswered,
+    incomplete: run.incomplete,
+    exit: last?.exit ?? { code: null, signal: null },
+    stderrTail: last?.stderrTail ?? '',
+  };
+}
 
-  const live = await startLivePeer(liveTargetOf(options), {
+/** What every session of one verify run shares. */
+interface RunState {
+  options: VerifyOptions;
+  normalizer: Normalizer;
+  compare: ReturnType<typeof answerComparer>;
+  book: AnswerBook;
+  verdicts: ExchangeVerdict[];
+  notes: string[];
+  unanswered: string[];
+  incomplete: boolean;
+}
+
+/** One recorded session in a live session of its own. */
+async function verifySession(session: VerifySession, of: number, run: RunState): Promise<SessionReport> {
+  const { options } = run;
+  const timeoutMs = options.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs;
+  const target = liveTargetOf(options);
+  let current: ExchangeVerdict | undefined;
+  const where = of > 1 ? ` (session ${session.number})` : '';
+  // Over stdio each session is a process: its lines keep the recorded session's connection in a rewritten cassette.
+  const capture =
+    options.capture && target.kind === 'stdio' && session.conn !== undefined
+      ? onConnection(options.capture, session.conn)
+      : options.capture;
+  const live = await startLivePeer(target, {
     requestTimeoutMs: timeoutMs,
-    capture: options.capture,
+    capture,
     onRequest: (request) => {
-      const answer = book.answer(request);
-      if (answer.note) (current?.notes ?? notes).push(answer.note);
-      return answer.answer;
+      const said = run.book.answer(request);
+      if (said.kind === 'answer') return said.answer;
+      if (said.kind === 'unanswered') {
+        run.unanswered.push(`${said.what}${where}`);
+        // The recorded client never answered: neither does verify (the promise is dropped with the session).
+        return new Promise<never>(() => {});
+      }
+      (current?.notes ?? run.notes).push(`${said.note}${current ? '' : where}`);
+      return said.answer;
     },
   });
-
   const verdicts: ExchangeVerdict[] = [];
   const liveResults = new Map<number, Json>();
-  let incomplete = false;
   /** Set once the handshake failed: the server cannot answer anything after it, so nothing more is sent. */
   let halted: string | undefined;
   try {
-    for (const step of clientSteps(cassette)) {
+    for (const step of session.handshake) {
+      if (step.kind === 'notification') live.notify(step.note.method, paramsOf(step.note.message));
+      else await live.request(step.exchange.method, step.exchange.request.params);
+    }
+    for (const step of session.steps) {
       if (step.kind === 'notification') {
         if (!live.done) live.notify(step.note.method, paramsOf(step.note.message));
         continue;
       }
       const { exchange } = step;
-      const verdict = newVerdict(exchange, normalizer);
+      const verdict = newVerdict(exchange, run.normalizer, session.number);
       verdicts.push(verdict);
+      run.verdicts.push(verdict);
       const skip = halted ?? skipReason(exchange);
       if (skip) {
         verdict.status = 'skipped';
@@ -156,10 +243,11 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
       verdict.ms = Date.now() - sentAt;
       if (outcome.kind === 'response') {
         liveResults.set(exchange.ordinal, outcome.message.result ?? null);
-        const diff = compare(exchange.method, exchange.response!, outcome.message);
+        if (outcome.status !== undefined) verdict.httpStatus = outcome.status;
+        const diff = run.compare(exchange.method, exchange.response!, outcome.message);
         if (diff.total > 0) verdict.diff = diff;
       } else {
-        incomplete = true;
+        run.incomplete = true;
         verdict.reason = failure(outcome, exchange, live);
         // A server that does not answer its handshake in time answers nothing after it: waiting out every later
         // request's timeout as well would only make a wedged server cost minutes.
@@ -175,32 +263,28 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
   const exit = await live.exited;
   const count = (status: VerdictStatus) => verdicts.filter((v) => v.status === status).length;
   return {
-    verdicts,
+    number: session.number,
+    conn: session.conn,
     total: verdicts.length - count('skipped'),
     matched: count('match'),
     differed: count('differ'),
     skipped: count('skipped'),
-    notes,
-    incomplete,
     exit,
     stderrTail: live.stderrTail(),
   };
 }
 
+/** A sink that writes every line on `conn`. */
+function onConnection(sink: TraceSink, conn: string): TraceSink {
+  return {
+    start: (meta) => sink.start(meta),
+    append: (body, rawText) => sink.append({ ...body, conn } as RecordBody, rawText),
+    close: (info) => sink.close(info),
+  };
+}
+
 /** Requests that open a session: when one goes unanswered, verify stops sending. */
 const HANDSHAKE = new Set(['initialize', 'server/discover']);
-
-/** The client side in recorded order: requests and notifications (trace positions share one numbering). */
-function clientSteps(cassette: Cassette): Step[] {
-  const steps: (Step & { order: number })[] = [
-    ...cassette.exchanges.map((exchange) => ({ kind: 'exchange' as const, exchange, order: exchange.order })),
-    // A cancellation names a request of the recorded session; the exchanges it cancelled are skipped instead.
-    ...cassette.notifications
-      .filter((note) => note.method !== 'notifications/cancelled')
-      .map((note) => ({ kind: 'notification' as const, note, order: note.order })),
-  ];
-  return steps.sort((a, b) => a.order - b.order);
-}
 
 function skipReason(exchange: CassetteExchange): string | undefined {
   if (exchange.cancelled) return 'the client cancelled it in the recording';
@@ -208,12 +292,13 @@ function skipReason(exchange: CassetteExchange): string | undefined {
   return undefined;
 }
 
-function newVerdict(exchange: CassetteExchange, normalizer: Normalizer): ExchangeVerdict {
+function newVerdict(exchange: CassetteExchange, normalizer: Normalizer, session: number): ExchangeVerdict {
   return {
     ordinal: exchange.ordinal,
     method: exchange.method,
     summary: describeRequest(normalizer.normalize(exchange.method, exchange.request.params)),
     lineNo: exchange.lineNo,
+    session,
     status: 'match',
     diff: undefined,
     reason: undefined,
@@ -253,62 +338,6 @@ function retryParams(exchange: CassetteExchange, liveResults: Map<number, Json>)
   const result = liveResults.get(previous);
   const state = isObject(result) ? requestStateOf(result) : undefined;
   return state === undefined ? params : { ...params, requestState: state };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Answering the server's questions
-
-interface RecordedAsk {
-  method: string;
-  key: string;
-  answer: JsonObject;
-  order: number;
-}
-
-/**
- * The client's recorded answers to server→client requests, taken in recorded order: the first unused one whose
- * normalized method + params match, else the next unused one of the same method.
- */
-class AnswerBook {
-  private readonly asks: RecordedAsk[] = [];
-  private readonly used = new Set<RecordedAsk>();
-
-  constructor(
-    cassette: Cassette,
-    private readonly normalizer: Normalizer,
-  ) {
-    const messages = [...cassette.exchanges.flatMap((x) => x.script), ...cassette.unsolicited];
-    for (const message of messages) {
-      if (message.kind !== 'request' || !message.answer) continue;
-      const key = normalizer.key(normalizer.normalize(message.method, paramsOf(message.message)));
-      this.asks.push({ method: message.method, key, answer: message.answer, order: message.order });
-    }
-    this.asks.sort((a, b) => a.order - b.order);
-  }
-
-  answer(request: RpcRequest): { answer: LiveAnswer; note?: string } {
-    const key = this.normalizer.key(this.normalizer.normalize(request.method, request.params));
-    const fresh = this.asks.filter((ask) => !this.used.has(ask) && ask.method === request.method);
-    const ask = fresh.find((candidate) => candidate.key === key) ?? fresh[0];
-    if (ask) {
-      this.used.add(ask);
-      const { answer } = ask;
-      if ('error' in answer && isObject(answer.error)) return { answer: { error: answer.error as never } };
-      return { answer: { result: answer.result ?? null } };
-    }
-    // A ping needs no recording: any client answers it.
-    if (request.method === 'ping') return { answer: { result: {} } };
-    const what = describeRequest(this.normalizer.normalize(request.method, request.params));
-    return {
-      answer: {
-        error: {
-          code: -32601,
-          message: `tapedeck verify: the recording holds no answer to ${request.method}`,
-        },
-      },
-      note: `the server asked ${what}, which the recording holds no answer to`,
-    };
-  }
 }
 
 function clip(text: string, max: number): string {

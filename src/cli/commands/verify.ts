@@ -27,6 +27,7 @@ import { redactionFrom } from './redact.js';
 
 interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
+  allowUnanswered?: boolean;
   server?: string;
   update?: boolean;
   json?: boolean;
@@ -58,6 +59,10 @@ export function registerVerify(program: Command): void {
     )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option('--update', 'rewrite the cassette from the live run (tapedeck JSONL, 0600, redacted like record)')
+    .option(
+      '--allow-unanswered',
+      'exit 0 when the only finding is a server request the recorded client never answered (as the Inspector leaves roots/list)',
+    )
     .option('--json', 'print the report as JSON ("version": 1)')
     .option('--timeout <ms>', 'how long each request may take', '30000')
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
@@ -71,8 +76,11 @@ export function registerVerify(program: Command): void {
         '  tapedeck verify traces/session.jsonl --upstream http://127.0.0.1:3001/mcp\n' +
         '  tapedeck verify traces/session.jsonl --upstream https://mcp.example.com/mcp \\\n' +
         `      ${HEADER_EXAMPLE}   # TOKEN is read from the environment\n\n` +
-        'Requests go out one at a time in recorded order (initialize and notifications/initialized included);\n' +
-        "the server's sampling / elicitation / roots requests get the client's recorded answers. Answers are\n" +
+        'Requests go out one at a time in recorded order (initialize and notifications/initialized included), each\n' +
+        'recorded session (an HTTP recording holds one per MCP session) in a live session of its own: a fresh\n' +
+        "server process over stdio, a fresh MCP session over HTTP. The server's sampling / elicitation / roots\n" +
+        "requests get the client's recorded answers; one the recorded client never answered is left unanswered\n" +
+        'again and fails the run unless --allow-unanswered. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
@@ -147,6 +155,7 @@ async function verify(
     ignore: flags.ignore,
     capture: sink,
     onVerdict: flags.json ? undefined : (verdict) => printVerdict(verdict),
+    onSession: flags.json ? undefined : printSession,
   });
 
   let updated = false;
@@ -173,11 +182,13 @@ async function verify(
   const corrupt = loaded.errors;
   if (flags.json)
     process.stdout.write(
-      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt), null, 2)}\n`,
+      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
     );
   else {
     for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
     process.stdout.write(`${summaryLine(report)}\n`);
+    const unanswered = unansweredLine(report, flags.allowUnanswered === true);
+    if (unanswered) process.stdout.write(`${unanswered}\n`);
     if (updated) {
       const kept = report.total;
       process.stdout.write(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})\n`);
@@ -187,14 +198,44 @@ async function verify(
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
     say(`${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
-  return report.differed > 0 || report.notes.length > 0 || corrupt > 0 ? EXIT.finding : EXIT.ok;
+  const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
+  return report.differed > 0 || report.notes.length > 0 || corrupt > 0 || unanswered ? EXIT.finding : EXIT.ok;
+}
+
+/**
+ * What the recorded client left unanswered, said in those words, and whether it fails the run.
+ *
+ * @example unansweredLine(report, false) // → '✗ the client side left 1 server request unanswered (roots/list) …'
+ */
+function unansweredLine(report: VerifyReport, allowed: boolean): string | undefined {
+  const n = report.unanswered.length;
+  if (n === 0) return undefined;
+  const what = `the client side left ${n} server request${n === 1 ? '' : 's'} unanswered (${report.unanswered.join(', ')}), as it did in the recording`;
+  return allowed
+    ? `${what}; accepted (--allow-unanswered)`
+    : `✗ ${what}; pass --allow-unanswered to accept it`;
+}
+
+/** A header before each recorded session's verdicts, when there are several. */
+function printSession(session: { number: number; conn: string | undefined; of: number }): void {
+  if (session.of < 2) return;
+  const conn = session.conn === undefined ? '' : ` (${session.conn})`;
+  process.stdout.write(`session ${session.number} of ${session.of}${conn}\n`);
 }
 
 /** `verified N exchanges: K match, D differ` (+ skipped). */
 function summaryLine(report: VerifyReport): string {
   const skipped = report.skipped > 0 ? `, ${report.skipped} skipped` : '';
   const plural = report.total === 1 ? '' : 's';
-  return `verified ${report.total} exchange${plural}: ${report.matched} match, ${report.differed} differ${skipped}`;
+  const sessions = report.sessions.length > 1 ? ` in ${report.sessions.length} sessions` : '';
+  const differ =
+    report.sessions.length > 1 && report.differed > 0
+      ? ` (${report.sessions
+          .filter((s) => s.differed > 0)
+          .map((s) => `session ${s.number}: ${s.differed}`)
+          .join(', ')})`
+      : '';
+  return `verified ${report.total} exchange${plural}${sessions}: ${report.matched} match, ${report.differed} differ${differ}${skipped}`;
 }
 
 function printVerdict(verdict: ExchangeVerdict): void {
@@ -207,6 +248,8 @@ function printVerdict(verdict: ExchangeVerdict): void {
   }
   const out = [`✗ ${head}`];
   if (verdict.reason) out.push(`    ${verdict.reason}`);
+  if (verdict.httpStatus !== undefined)
+    out.push(`    the server refused the request with HTTP ${verdict.httpStatus} and this JSON-RPC error:`);
   for (const note of verdict.notes) out.push(`    ${note}`);
   if (verdict.diff) {
     for (const entry of verdict.diff.entries.slice(0, DIFF_SHOWN)) {
@@ -227,20 +270,34 @@ function jsonReport(
   report: VerifyReport,
   updated: boolean,
   corruptLines: number,
+  flags: VerifyFlags,
 ) {
+  const unansweredFails = report.unanswered.length > 0 && flags.allowUnanswered !== true;
   return {
     version: 1,
     cassette: path,
     ...(upstream ? { upstream: upstream.url } : { command: argv }),
-    ok: report.differed === 0 && report.notes.length === 0 && corruptLines === 0,
+    ok: report.differed === 0 && report.notes.length === 0 && corruptLines === 0 && !unansweredFails,
     summary: {
       exchanges: report.total,
       match: report.matched,
       differ: report.differed,
       skipped: report.skipped,
+      sessions: report.sessions.length,
+      unanswered: report.unanswered.length,
       corruptLines,
     },
+    sessions: report.sessions.map((s) => ({
+      session: s.number,
+      conn: s.conn ?? null,
+      exchanges: s.total,
+      match: s.matched,
+      differ: s.differed,
+      skipped: s.skipped,
+      server: { exitCode: s.exit.code, signal: s.exit.signal },
+    })),
     exchanges: report.verdicts.map((v) => ({
+      session: v.session,
       ordinal: v.ordinal,
       method: v.method,
       request: v.summary,
@@ -249,9 +306,11 @@ function jsonReport(
       ms: v.ms ?? null,
       ...(v.reason !== undefined ? { reason: v.reason } : {}),
       ...(v.notes.length > 0 ? { notes: v.notes } : {}),
+      ...(v.httpStatus !== undefined ? { httpStatus: v.httpStatus } : {}),
       ...(v.diff ? { diff: { total: v.diff.total, entries: v.diff.entries } } : {}),
     })),
     notes: report.notes,
+    unanswered: report.unanswered,
     server: { exitCode: report.exit.code, signal: report.exit.signal },
     updated,
   };

@@ -73,6 +73,8 @@ export interface CaptureQueue {
   readonly keepRelated: boolean;
   /** Server name/version learnt from an `initialize` answer or given as an option. */
   serverInfo: Implementation | undefined;
+  /** A connection closed (its transport's `onclose`). */
+  connectionClosed?(kind: string): void;
 }
 
 /**

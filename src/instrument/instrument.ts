@@ -5,8 +5,9 @@ import type { InstrumentOptions } from './types.js';
 /**
  * Records what clients ask of a server built on the official TypeScript SDK 1.x (`McpServer` or `Server`), over
  * any transport it connects — stdio, Streamable HTTP, SSE, in-memory — into a tapedeck collector, a trace file per
- * session, or OpenTelemetry. Call it before `server.connect()`; tools, resources and prompts registered later are
- * recorded too. Pass a Recorder instead of options to add a server to an existing recording (a server per
+ * session, or OpenTelemetry — by default a trace file per session under `$TAPEDECK_DIR` (or `~/.tapedeck/traces`).
+ * Call it before `server.connect()`; tools, resources and prompts registered later are recorded too. The recording
+ * is finished when a stdio connection closes and when the process ends (see lifecycle.ts). Pass a Recorder instead of options to add a server to an existing recording (a server per
  * session or per request).
  *
  * @example
@@ -19,7 +20,10 @@ import type { InstrumentOptions } from './types.js';
  * await server.connect(new StdioServerTransport());
  * process.on('SIGTERM', () => void recorder.shutdown());
  */
-export function instrument(server: InstrumentableServer, options: InstrumentOptions | Recorder): Recorder {
+export function instrument(
+  server: InstrumentableServer,
+  options: InstrumentOptions | Recorder = {},
+): Recorder {
   const recorder = isRecorder(options) ? options : createRecorder(options);
   recorder.instrument(server);
   return recorder;

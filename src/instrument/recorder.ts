@@ -2,6 +2,7 @@ import { attach, type InstrumentableServer } from './attach.js';
 import type { Capture, CaptureQueue } from './capture.js';
 import { INSTRUMENT_DEFAULTS } from './defaults.js';
 import { EventBuilder } from './event.js';
+import { finishOnExit } from './lifecycle.js';
 import { BoundedQueue } from './queue.js';
 import { SessionTable } from './sessions.js';
 import { createSinks } from './sinks/index.js';
@@ -61,6 +62,8 @@ class QueueRecorder implements Recorder, CaptureQueue {
   /** A drain queued behind the running one: later requests join it instead of piling up. */
   private waiting: { all: boolean; promise: Promise<void> } | undefined;
   private unreportedDrops = 0;
+  /** Events reached the sinks since the last shutdown: some session has no end line yet. */
+  private dirty = false;
   private readonly counts = {
     captured: 0,
     delivered: 0,
@@ -101,6 +104,51 @@ class QueueRecorder implements Recorder, CaptureQueue {
       redaction,
       report: (err) => this.fail(err),
     });
+    if (options.finishOnExit !== false) finishOnExit(this);
+  }
+
+  /** Something is queued, or a session has no end line yet (see lifecycle.ts). */
+  hasWork(): boolean {
+    this.pair();
+    return this.dirty || this.queue.length > 0;
+  }
+
+  /**
+   * A connection closed. A stdio server has one connection per process — per client session — so its close
+   * finishes the recording: queued events written, the session's file given its end line. Other transports come
+   * and go with HTTP requests and sessions; what they carried is written at the next drain.
+   */
+  connectionClosed(kind: string): void {
+    if (kind === 'stdio') void this.shutdown();
+    else this.kick(true);
+  }
+
+  /**
+   * Writes what is queued and ends every session synchronously, as far as the sinks allow (trace files do; an
+   * upload cannot finish once the process is exiting). For the process's `exit` event: nothing asynchronous runs
+   * after it. Events whose hooks (`getUser`, `getSessionId`) answer asynchronously are lost here.
+   */
+  finishNow(): void {
+    this.pair();
+    const events: RequestEvent[] = [];
+    for (const capture of this.queue.take(this.queue.length)) {
+      let event: RequestEvent | Promise<RequestEvent> | null;
+      try {
+        event = this.builder.build(capture);
+        if (event instanceof Promise) continue;
+        if (this.options.sanitizeEvent !== undefined) event = this.options.sanitizeEvent(event);
+      } catch {
+        continue;
+      }
+      if (event !== null && event !== undefined) events.push(event);
+    }
+    if (!this.dirty && events.length === 0) return;
+    this.dirty = false;
+    for (const sink of this.sinks) {
+      // Async in signature; the files sink does its writing before the first await, so it happens now.
+      if (events.length > 0) sink.write(events).catch(() => {});
+      sink.shutdown?.().catch(() => {});
+    }
   }
 
   instrument<S extends InstrumentableServer>(server: S): S {
@@ -154,6 +202,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
       if (this.timer !== undefined) clearInterval(this.timer);
       this.timer = undefined;
       await this.enqueueDrain(true);
+      this.dirty = false;
       for (const sink of this.sinks) {
         try {
           await sink.shutdown?.();
@@ -255,6 +304,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
       }
     }
     if (ok) this.counts.delivered += events.length;
+    this.dirty = true;
   }
 
   private reportDrops(): void {
@@ -284,7 +334,7 @@ class QueueRecorder implements Recorder, CaptureQueue {
  * A recorder without a server yet; attach servers with `recorder.instrument(server)`. Use one recorder for every
  * server a process makes (a server per HTTP session or per request shares one queue and one set of uploads).
  */
-export function createRecorder(options: InstrumentOptions): Recorder {
+export function createRecorder(options: InstrumentOptions = {}): Recorder {
   return new QueueRecorder(options);
 }
 

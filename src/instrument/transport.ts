@@ -28,6 +28,7 @@ export class InstrumentedTransport implements Transport {
     this.onclose = inner.onclose;
     this.onerror = inner.onerror;
     this.onmessage = inner.onmessage;
+    const kind = transportKindOf(inner);
     inner.onclose = () => {
       try {
         this.wire.closed(this.tap);
@@ -35,6 +36,11 @@ export class InstrumentedTransport implements Transport {
         this.queue.fail(err);
       }
       this.onclose?.();
+      try {
+        this.queue.connectionClosed?.(kind);
+      } catch (err) {
+        this.queue.fail(err);
+      }
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {

@@ -175,8 +175,11 @@ export type Destination = CollectorDestination | FilesDestination | OtlpDestinat
 export type RelatedCapture = 'count' | 'full';
 
 export interface InstrumentOptions {
-  /** Where events go: one destination or several. */
-  to: Destination | Destination[];
+  /**
+   * Where events go: one destination or several. Default: a trace file per session under `$TAPEDECK_DIR`, else
+   * `~/.tapedeck/traces` (`{ type: 'files', dir }`).
+   */
+  to?: Destination | Destination[];
   getUser?: (ctx: RequestContext) => UserInfo | undefined | Promise<UserInfo | undefined>;
   getSessionId?: (ctx: RequestContext) => string | undefined | Promise<string | undefined>;
   /** Your release (a version, a commit): on every event. */
@@ -205,6 +208,12 @@ export interface InstrumentOptions {
   /** ms without a request after which a session ends (default 30 minutes). */
   sessionIdleTimeout?: number;
   onError?: (error: Error) => void;
+  /**
+   * Finish the recording when the process ends — queued events written, every session's file given its end line —
+   * on `beforeExit`, SIGINT / SIGTERM / SIGHUP (the host's own handlers and exit code kept) and `exit`
+   * (default true). Turn it off only when the host calls `shutdown()` itself before every exit.
+   */
+  finishOnExit?: boolean;
 }
 
 /** What a recorder has done so far. */

@@ -1,6 +1,7 @@
 import { TapedeckError } from '../../errors.js';
 import type { RedactConfig } from '../../redact/types.js';
-import type { Destination, EventSink } from '../types.js';
+import { defaultTraceDir } from '../../sink/paths.js';
+import type { Destination, EventSink, FilesDestination } from '../types.js';
 import { CollectorSink } from './collector.js';
 import { FilesSink } from './files.js';
 import { OtlpSink } from './otlp.js';
@@ -28,7 +29,8 @@ function need(value: unknown, what: string, where: string): void {
 
 /** One sink per destination; a destination with a missing field or an unknown type throws a usage error. */
 export function createSinks(to: Destination | Destination[] | undefined, ctx: SinkContext): EventSink[] {
-  const list = to === undefined ? [] : Array.isArray(to) ? to : [to];
+  // No destination named: trace files where `tapedeck record` puts its traces.
+  const list = to === undefined ? [defaultDestination()] : Array.isArray(to) ? to : [to];
   if (list.length === 0) {
     throw new TapedeckError(
       'usage',
@@ -64,4 +66,9 @@ export function createSinks(to: Destination | Destination[] | undefined, ctx: Si
         );
     }
   });
+}
+
+/** `{ type: 'files', dir: $TAPEDECK_DIR or ~/.tapedeck/traces }`. */
+export function defaultDestination(env: NodeJS.ProcessEnv = process.env): FilesDestination {
+  return { type: 'files', dir: defaultTraceDir(env) };
 }

@@ -130,7 +130,11 @@ export const noFollowTraceFiles: TraceFiles = {
         `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
       );
     }
-    if (!info.isFile()) throw new TapedeckError('io', `${path} is not a regular file: expected a trace file`);
+    if (!info.isFile())
+      throw new TapedeckError(
+        'io',
+        `${path} is not a regular file (a pipe or a device): expected a trace file`,
+      );
   },
   async *read(path) {
     let handle: Awaited<ReturnType<typeof open>>;

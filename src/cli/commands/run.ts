@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { refuseLink } from '../../no-follow.js';
 import { recordHttpSession } from '../../proxy/bridge/session.js';
 import { recordStdioSession } from '../../proxy/session.js';
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
@@ -190,6 +191,8 @@ async function runCommand(
     loaded = await loadCassette(cassette, {
       ...(settings.server === undefined ? {} : { server: settings.server }),
       onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+      // Update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+      links: mode === 'update' ? 'refuse' : 'follow',
     });
     for (const warning of loaded.cassette.warnings) say(`warning: ${cassette}: ${warning}`);
   }
@@ -208,6 +211,8 @@ async function runCommand(
       ? updateRefusal(loaded.path, loaded.format, 'run --mode update')
       : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
+  // Recording and updating write the cassette: a link in its place is refused before a server starts.
+  if (plan.mode === 'record' || plan.mode === 'update') refuseLink(cassette);
   if (plan.mode !== 'replay' && live === undefined) {
     throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }

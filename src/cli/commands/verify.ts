@@ -115,6 +115,8 @@ async function verify(
   const loaded = await loadCassette(path, {
     server: flags.server,
     onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+    links: flags.update ? 'refuse' : 'follow',
   });
   const foreign = flags.update ? updateRefusal(path, loaded.format, 'verify --update') : undefined;
   if (foreign) throw new TapedeckError('input', foreign);

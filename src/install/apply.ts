@@ -1,15 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
-  constants,
-  copyFileSync,
+  closeSync,
+  fchmodSync,
   readFileSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { openNoFollow } from '../no-follow.js';
 import { editorFor } from './editors.js';
 import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';
 import { type InstallEnv, TARGETS, type TargetId } from './targets.js';
@@ -68,7 +69,9 @@ export function runInstall(options: RunOptions): FileOutcome[] {
         !options.dryRun &&
         plan.problem === undefined &&
         plan.after !== plan.before;
-      if (write) {
+      const readOnly = write && !options.force ? readOnlyRefusal(location.path) : undefined;
+      if (readOnly !== undefined) outcome.error = readOnly;
+      else if (write) {
         try {
           // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
           if (editorFor(location).read(plan.after).problem)
@@ -97,8 +100,27 @@ function readIfThere(path: string): string | undefined {
 }
 
 /**
+ * Why a config file must be left alone although its folder would let a rename replace it: nobody may write it (a
+ * user made it read-only on purpose). Undefined when it may be written (or does not exist).
+ *
+ * @example readOnlyRefusal('/home/me/.cursor/mcp.json') // → "/home/me/.cursor/mcp.json is read-only (mode 0444); …"
+ */
+export function readOnlyRefusal(path: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o222) !== 0) return undefined;
+  return `${path} is read-only (mode ${mode.toString(8).padStart(4, '0')}); make it writable (chmod u+w), or pass --force to rewrite it anyway`;
+}
+
+/**
  * Replaces a file's content atomically, keeping its mode, and backs the original up once. A symlinked config is
- * written where the link points. Returns the backup path when one was made now.
+ * written where the link points (dotfile managers link configs on purpose); the backup and the temporary file are
+ * new files opened without following links, so a link planted at their names is never written through. Returns
+ * the backup path when one was made now.
  */
 export function writeConfig(path: string, text: string): string | undefined {
   const real = realpathSync(path);
@@ -106,22 +128,32 @@ export function writeConfig(path: string, text: string): string | undefined {
   const backup = `${path}${BACKUP_SUFFIX}`;
   let made: string | undefined;
   try {
-    copyFileSync(real, backup, constants.COPYFILE_EXCL);
-    chmodSync(backup, mode);
+    writeNew(backup, readFileSync(real), mode);
     made = backup;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  const temp = join(dirname(real), `.${basename(real)}.tapedeck-${process.pid}.tmp`);
+  const temp = join(dirname(real), `.${basename(real)}.tapedeck-${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temp, text, { mode, flag: 'w' });
-    chmodSync(temp, mode);
+    writeNew(temp, text, mode);
     renameSync(temp, real);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
   }
   return made;
+}
+
+/** Creates `path` (EEXIST when anything, a link included, is there) holding `data`, with exactly `mode`. */
+function writeNew(path: string, data: string | Buffer, mode: number): void {
+  const fd = openNoFollow(path, 'create', mode);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    // The open's mode passes through the umask; the config's own mode is what it had.
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export type { InstallMode };

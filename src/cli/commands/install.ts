@@ -36,9 +36,10 @@ export function registerInstall(program: Command): void {
       .option('--json', 'print the outcome as JSON');
     if (mode !== 'status')
       command.option('--dry-run', 'print what would change (a diff per file) and write nothing');
+    if (mode === 'uninstall') command.option('--force', 'rewrite read-only config files too');
     if (mode === 'install')
       command
-        .option('--force', 'rewrite wraps that already point at this tapedeck')
+        .option('--force', 'rewrite wraps that already point at this tapedeck, and read-only config files')
         .option(
           '--include-remote',
           'also wrap remote (url) servers, through `tapedeck record --upstream URL --stdio`',
@@ -55,7 +56,8 @@ export function registerInstall(program: Command): void {
           '(~/.codex/config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/bin.js record --label <name> --\n' +
           '<command> <args…>; its "_tapedeck" key (a "# _tapedeck:" comment in TOML) holds what uninstall restores.\n' +
           'Files are written atomically, comments and formatting kept; the first change backs a file up to\n' +
-          '<file>.tapedeck.bak. A file that does not parse is reported and left as it is (exit 1).',
+          '<file>.tapedeck.bak. A file that does not parse is reported and left as it is (exit 1), and so is a\n' +
+          'read-only one unless --force.',
       )
       .action((flags: InstallFlags) => {
         process.exitCode = install(mode, flags);

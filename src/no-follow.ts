@@ -1,5 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { TapedeckError } from './errors.js';
 
 /**
@@ -91,63 +90,25 @@ export function openNoFollow(path: string, intent: OpenIntent, mode = 0o600): nu
 }
 
 /**
- * Reads a whole regular file without following a link in its place.
+ * Reads a whole regular file without following a link in its place. A FIFO or device planted there is refused
+ * too (opened without blocking, so a FIFO nobody writes to cannot hang the reader).
  *
  * @example JSON.parse(readNoFollow('/d/my_session.recording').toString('utf8'))
  */
 export function readNoFollow(path: string): Buffer {
-  const fd = openNoFollow(path, 'read');
+  if (NOFOLLOW === 0) refuseLink(path);
+  let fd: number;
   try {
+    fd = openSync(path, noFollowFlags('read') | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if (isLinkError(err)) throw linkRefusal(path, err);
+    throw err;
+  }
+  try {
+    if (!fstatSync(fd).isFile())
+      throw new TapedeckError('io', `${path} is not a regular file (a pipe or a device); expected a file`);
     return readFileSync(fd);
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Whether `path` is a regular file, judged without following a link (a link is not one).
- *
- * @example isPlainFile('/d/my_session.jsonl') // → false for a link to ~/.bashrc
- */
-export function isPlainFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * True when `path`, links resolved, lies inside `folder` (links resolved too): the check that a file reached by a
- * name from the folder did not lead out of it. A path that does not exist is judged by its folder.
- *
- * @example isInside('/home/me/.tapedeck/trajectories', '/home/me/.tapedeck/trajectories/a.jsonl') // → true
- */
-export function isInside(folder: string, path: string): boolean {
-  let root: string;
-  try {
-    root = realpathSync(folder);
-  } catch {
-    return false;
-  }
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    try {
-      real = realpathSync(dirname(path));
-    } catch {
-      return false;
-    }
-  }
-  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
-/**
- * The fd's file is a regular file: an open that must not land on a device or a FIFO planted in a folder.
- *
- * @example const fd = openNoFollow(path, 'read'); if (!isRegularFd(fd)) …
- */
-export function isRegularFd(fd: number): boolean {
-  return fstatSync(fd).isFile();
 }

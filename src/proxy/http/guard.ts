@@ -44,7 +44,7 @@ export function checkLocalRequest(
       return `Origin '${origin}' is not a URL: ${hint('NAME')}`;
     case 'origin':
       return isLocalName(verdict.name)
-        ? `Origin '${origin}' is not this proxy's own origin (${verdict.own}): ${hint(verdict.name)}`
+        ? `Origin '${origin}' is not this proxy's own origin (${verdict.own}): a page of another site or local port may not use it (start it with --allow-host ${verdict.name} to allow it)`
         : `Origin '${origin}' is not local: ${hint(verdict.name === '' ? 'NAME' : verdict.name)}`;
   }
 }

@@ -11,8 +11,9 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { editorFor } from './editors.js';
+import { type DecodedConfig, decodeConfig, encodeConfig } from './encoding.js';
 import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';
-import { type InstallEnv, TARGETS, type TargetId } from './targets.js';
+import { type InstallEnv, type TargetId, uniqueLocations } from './targets.js';
 
 /**
  * Reading every config file of the chosen targets, planning the change, and writing it: atomically (a temporary
@@ -44,51 +45,56 @@ export interface FileOutcome extends FilePlan {
  */
 export function runInstall(options: RunOptions): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
-  for (const id of options.targets) {
-    for (const location of TARGETS[id].locations(options.where)) {
-      const text = readIfThere(location.path);
-      let plan: FilePlan;
-      try {
-        plan = planFile(location, text, options);
-      } catch (err) {
-        const base = planFile(location, undefined, { ...options, mode: 'status' });
-        outcomes.push({
-          ...base,
-          exists: true,
-          before: text ?? '',
-          after: text ?? '',
-          written: false,
-          error: (err as Error).message,
-        });
-        continue;
-      }
-      const outcome: FileOutcome = { ...plan, written: false };
-      const write =
-        options.mode !== 'status' &&
-        !options.dryRun &&
-        plan.problem === undefined &&
-        plan.after !== plan.before;
-      if (write) {
-        try {
-          // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
-          if (editorFor(location).read(plan.after).problem)
-            throw new Error('the changed file would not parse');
-          const backup = writeConfig(location.path, plan.after);
-          outcome.written = true;
-          if (backup !== undefined) outcome.backup = backup;
-        } catch (err) {
-          outcome.error = (err as Error).message;
-        }
-      }
-      outcomes.push(outcome);
+  for (const location of uniqueLocations(options.targets, options.where)) {
+    const read = readIfThere(location.path);
+    if (read !== undefined && 'problem' in read) {
+      // Not text tapedeck can edit without changing bytes it does not mean to: reported, left as it is.
+      const base = planFile(location, undefined, { ...options, mode: 'status' });
+      outcomes.push({ ...base, exists: true, problem: read.problem, written: false });
+      continue;
     }
+    const text = read?.text;
+    let plan: FilePlan;
+    try {
+      plan = planFile(location, text, options);
+    } catch (err) {
+      const base = planFile(location, undefined, { ...options, mode: 'status' });
+      outcomes.push({
+        ...base,
+        exists: true,
+        before: text ?? '',
+        after: text ?? '',
+        written: false,
+        error: (err as Error).message,
+      });
+      continue;
+    }
+    const outcome: FileOutcome = { ...plan, written: false };
+    const write =
+      options.mode !== 'status' &&
+      !options.dryRun &&
+      plan.problem === undefined &&
+      plan.after !== plan.before;
+    if (write) {
+      try {
+        // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
+        if (editorFor(location).read(plan.after).problem) throw new Error('the changed file would not parse');
+        // Back in the encoding it was found in (a byte order mark stays, UTF-16 stays UTF-16).
+        const backup = writeConfig(location.path, encodeConfig(plan.after, read?.encoding ?? 'utf8'));
+        outcome.written = true;
+        if (backup !== undefined) outcome.backup = backup;
+      } catch (err) {
+        outcome.error = (err as Error).message;
+      }
+    }
+    outcomes.push(outcome);
   }
   return outcomes;
 }
 
-function readIfThere(path: string): string | undefined {
+function readIfThere(path: string): DecodedConfig | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return decodeConfig(readFileSync(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
       return undefined;
@@ -100,7 +106,7 @@ function readIfThere(path: string): string | undefined {
  * Replaces a file's content atomically, keeping its mode, and backs the original up once. A symlinked config is
  * written where the link points. Returns the backup path when one was made now.
  */
-export function writeConfig(path: string, text: string): string | undefined {
+export function writeConfig(path: string, text: string | Uint8Array): string | undefined {
   const real = realpathSync(path);
   const mode = statSync(real).mode & 0o7777;
   const backup = `${path}${BACKUP_SUFFIX}`;
@@ -116,12 +122,31 @@ export function writeConfig(path: string, text: string): string | undefined {
   try {
     writeFileSync(temp, text, { mode, flag: 'w' });
     chmodSync(temp, mode);
-    renameSync(temp, real);
+    replaceFile(temp, real);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
   }
   return made;
+}
+
+/**
+ * Renames `from` over `to`. On Windows a rename over a file another program has open for a moment (the client
+ * reading its config, a virus scanner) fails with EPERM, EBUSY or EACCES; a few short retries get past that.
+ */
+function replaceFile(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(from, to);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const transient =
+        process.platform === 'win32' && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
+      if (!transient || attempt >= 5) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * (attempt + 1));
+    }
+  }
 }
 
 export type { InstallMode };

@@ -27,7 +27,7 @@ export interface SpawnPlan {
  * @example planSpawn('npx', ['-y', 'server'], { platform: 'linux', env, cwd, isRunnable })
  * // → { file: 'npx', args: ['-y', 'server'], windowsVerbatimArguments: false }
  * @example planSpawn('npx', ['-y', 'a&b'], { platform: 'win32', env: { PATH: 'C:\\node' }, cwd: 'C:\\', isRunnable })
- * // → { file: 'cmd.exe', args: ['/d', '/e:on', '/v:off', '/s', '/c', '"C:\\node\\npx.CMD ^^^"-y^^^" …"'], windowsVerbatimArguments: true, … }
+ * // → { file: 'cmd.exe', args: ['/d', '/e:on', '/v:off', '/s', '/c', '"C:\\node\\npx.cmd ^^^"-y^^^" …"'], windowsVerbatimArguments: true, … }
  */
 export function planSpawn(command: string, args: readonly string[], ctx: CommandContext): SpawnPlan {
   if (ctx.platform !== 'win32') return { file: command, args: [...args], windowsVerbatimArguments: false };

@@ -84,7 +84,7 @@ function pathFolders(ctx: CommandContext): string[] {
  * is not searched for a bare name, so a file dropped in a project cannot stand in for a program.
  *
  * @example resolveCommand('npx', { platform: 'win32', env: { PATH: 'C:\\node' }, cwd: 'C:\\', isRunnable })
- * // → { kind: 'batch', path: 'C:\\node\\npx.CMD' }
+ * // → { kind: 'batch', path: 'C:\\node\\npx.cmd' }
  */
 export function resolveCommand(command: string, ctx: CommandContext): ResolvedCommand {
   if (command === '') return { kind: 'not-found' };
@@ -108,7 +108,7 @@ function resolveWindows(command: string, ctx: CommandContext): ResolvedCommand {
   const given = windowsExtension(command);
   // A name that already ends in a runnable extension is taken as it is; any other name gets each one appended.
   const candidates = (base: string) =>
-    RUNNABLE.includes(given) ? [base] : extensions.map((ext) => `${base}${ext}`);
+    RUNNABLE.includes(given) ? [base] : extensions.map((ext) => `${base}${ext.toLowerCase()}`);
   const found = (path: string): ResolvedCommand => {
     const ext = windowsExtension(path);
     return BATCH.has(ext) ? { kind: 'batch', path } : { kind: 'executable', path };

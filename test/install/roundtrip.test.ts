@@ -46,6 +46,8 @@ beforeEach(() => {
     writeFileSync(join(io.dir, 'bin', name), '#!/bin/sh\n', { mode: 0o755 });
   }
   vi.stubEnv('HOME', join(io.dir, 'home'));
+  // Desktop apps on Linux keep their settings in $XDG_CONFIG_HOME; the fixture has them in its default, ~/.config.
+  vi.stubEnv('XDG_CONFIG_HOME', join(io.dir, 'home', '.config'));
   vi.stubEnv('PATH', join(io.dir, 'bin'));
 });
 

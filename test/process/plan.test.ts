@@ -57,16 +57,16 @@ describe('resolving a command on Windows', () => {
   );
 
   it('finds a bare name through PATH and PATHEXT, never the extension-less Git Bash script', () => {
-    expect(resolveCommand('npx', ctx)).toEqual({ kind: 'batch', path: `${NODE_DIR}\\npx.CMD` });
+    expect(resolveCommand('npx', ctx)).toEqual({ kind: 'batch', path: `${NODE_DIR}\\npx.cmd` });
     expect(resolveCommand('uvx', ctx)).toEqual({
       kind: 'executable',
-      path: 'C:\\Users\\Zoë\\.local\\bin\\uvx.EXE',
+      path: 'C:\\Users\\Zoë\\.local\\bin\\uvx.exe',
     });
-    expect(resolveCommand('node', ctx)).toEqual({ kind: 'executable', path: `${NODE_DIR}\\node.EXE` });
+    expect(resolveCommand('node', ctx)).toEqual({ kind: 'executable', path: `${NODE_DIR}\\node.exe` });
     // .JS is in PATHEXT, but Windows would hand it to its script host: only programs and batch files count.
     expect(resolveCommand('tool', ctx)).toEqual({
       kind: 'batch',
-      path: 'C:\\Users\\Zoë\\.local\\bin\\tool.CMD',
+      path: 'C:\\Users\\Zoë\\.local\\bin\\tool.cmd',
     });
   });
 
@@ -84,9 +84,9 @@ describe('resolving a command on Windows', () => {
     });
     expect(resolveCommand('C:/tools/My Server/server', ctx)).toEqual({
       kind: 'executable',
-      path: 'C:\\tools\\My Server\\server.EXE',
+      path: 'C:\\tools\\My Server\\server.exe',
     });
-    expect(resolveCommand('.\\bin\\serve', ctx)).toEqual({ kind: 'batch', path: 'C:\\work\\bin\\serve.BAT' });
+    expect(resolveCommand('.\\bin\\serve', ctx)).toEqual({ kind: 'batch', path: 'C:\\work\\bin\\serve.bat' });
     expect(resolveCommand('bin/serve.bat', ctx)).toEqual({ kind: 'batch', path: 'C:\\work\\bin\\serve.bat' });
   });
 
@@ -110,9 +110,9 @@ describe('resolving a command on Windows', () => {
       PATH: 'C:\\bin',
       PATHEXT: '.CMD;.EXE',
     });
-    expect(resolveCommand('serve', both)).toEqual({ kind: 'batch', path: 'C:\\bin\\serve.CMD' });
+    expect(resolveCommand('serve', both)).toEqual({ kind: 'batch', path: 'C:\\bin\\serve.cmd' });
     const none = windows(['C:\\bin\\serve.cmd', 'C:\\bin\\serve.exe'], { path: 'C:\\bin' });
-    expect(resolveCommand('serve', none)).toEqual({ kind: 'executable', path: 'C:\\bin\\serve.EXE' });
+    expect(resolveCommand('serve', none)).toEqual({ kind: 'executable', path: 'C:\\bin\\serve.exe' });
     expect(envValue({ Path: 'x' }, 'PATH', 'win32')).toBe('x');
     expect(envValue({ Path: 'x' }, 'PATH', 'linux')).toBeUndefined();
   });
@@ -146,10 +146,10 @@ describe('planning a server start', () => {
   it('starts a Windows program directly, by its resolved path, leaving the quoting to Node', () => {
     const ctx = windows([`${NODE_DIR}\\node.exe`], WIN_ENV);
     expect(planSpawn('node', ['server.js', 'a b'], ctx)).toEqual({
-      file: `${NODE_DIR}\\node.EXE`,
+      file: `${NODE_DIR}\\node.exe`,
       args: ['server.js', 'a b'],
       windowsVerbatimArguments: false,
-      resolved: { kind: 'executable', path: `${NODE_DIR}\\node.EXE` },
+      resolved: { kind: 'executable', path: `${NODE_DIR}\\node.exe` },
     });
   });
 
@@ -161,7 +161,7 @@ describe('planning a server start', () => {
     expect(plan.windowsVerbatimArguments).toBe(true);
     expect(plan.args.slice(0, 5)).toEqual(['/d', '/e:on', '/v:off', '/s', '/c']);
     const run = runThroughShim(plan.args, { USERPROFILE: 'C:\\Users\\Zoë', PATH: 'x' });
-    expect(run.command).toBe(`${NODE_DIR}\\npx.CMD`);
+    expect(run.command).toBe(`${NODE_DIR}\\npx.cmd`);
     expect(run.operators).toEqual([]);
     expect(run.argv).toEqual(args);
   });

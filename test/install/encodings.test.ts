@@ -44,7 +44,8 @@ const FORMS: Record<string, Form> = {
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tapedeck-install-enc-'));
+  // A home with a space and non-ASCII letters, as many Windows profiles have.
+  dir = mkdtempSync(join(tmpdir(), 'tapedeck install Zoë Müller '));
   mkdirSync(join(dir, 'bin'));
   for (const name of ['npx', 'uvx', 'docker', 'node'])
     writeFileSync(join(dir, 'bin', name), '#!/bin/sh\n', { mode: 0o755 });

@@ -4,7 +4,7 @@
  * the wrapped file keeps its form (no bare LF slipped in, the BOM still first) and still parses. A file that is
  * not text is reported and never written.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,21 +14,9 @@ import { editorFor } from '../../src/install/editors.js';
 import { decodeConfig, encodeConfig } from '../../src/install/encoding.js';
 import type { InstallMode } from '../../src/install/plan.js';
 import { TARGET_IDS } from '../../src/install/targets.js';
-import { REPO_ROOT } from '../helpers/peers.js';
+import { copyFixture, FIXTURE_FILES, FIXTURES, placeOf } from './fixture-home.js';
 
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'install');
-const FILES = [
-  'home/.claude.json',
-  'project/.mcp.json',
-  'home/.config/Claude/claude_desktop_config.json',
-  'home/.cursor/mcp.json',
-  'project/.cursor/mcp.json',
-  'project/.vscode/mcp.json',
-  'home/.codeium/windsurf/mcp_config.json',
-  'home/.gemini/settings.json',
-  'home/.gemini/antigravity/mcp_config.json',
-  'home/.codex/config.toml',
-];
+const FILES = FIXTURE_FILES;
 
 type Form = (text: string) => Buffer;
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
@@ -60,7 +48,6 @@ function run(mode: InstallMode): ReturnType<typeof runInstall> {
       home: join(dir, 'home'),
       cwd: join(dir, 'project'),
       platform: process.platform,
-      vars: { XDG_CONFIG_HOME: join(dir, 'home', '.config') },
     },
     dryRun: false,
     force: false,
@@ -75,12 +62,11 @@ function run(mode: InstallMode): ReturnType<typeof runInstall> {
 describe('config files as Windows leaves them', () => {
   for (const [name, form] of Object.entries(FORMS)) {
     it(`round-trips every client's file with ${name}, byte for byte`, () => {
-      cpSync(join(FIXTURES, 'home'), join(dir, 'home'), { recursive: true });
-      cpSync(join(FIXTURES, 'project'), join(dir, 'project'), { recursive: true });
+      copyFixture(dir);
       const originals = new Map<string, Buffer>();
       for (const file of FILES) {
         const bytes = form(readFileSync(join(FIXTURES, file), 'utf8'));
-        writeFileSync(join(dir, file), bytes);
+        writeFileSync(placeOf(file, dir), bytes);
         originals.set(file, bytes);
       }
 
@@ -88,7 +74,7 @@ describe('config files as Windows leaves them', () => {
       expect(installed.filter((o) => o.problem || o.error)).toEqual([]);
       expect(installed.filter((o) => o.written)).toHaveLength(FILES.length);
       for (const file of FILES) {
-        const bytes = readFileSync(join(dir, file));
+        const bytes = readFileSync(placeOf(file, dir));
         const before = originals.get(file)!;
         // The same encoding, byte order mark first, and every line end as it was.
         const decoded = decodeConfig(bytes);
@@ -98,10 +84,10 @@ describe('config files as Windows leaves them', () => {
         expect(bytes.subarray(0, 2)).toEqual(before.subarray(0, 2));
         if (original.text.includes('\r\n')) expect(decoded.text.replace(/\r\n/g, '')).not.toContain('\n');
         expect(decoded.text).toContain('"record"');
-        const location = installed.find((o) => o.location.path === join(dir, file))!.location;
+        const location = installed.find((o) => o.location.path === placeOf(file, dir))!.location;
         expect(editorFor(location).read(decoded.text).problem).toBeUndefined();
         // The backup is the original, byte for byte.
-        expect(readFileSync(join(dir, `${file}.tapedeck.bak`))).toEqual(before);
+        expect(readFileSync(`${placeOf(file, dir)}.tapedeck.bak`)).toEqual(before);
       }
 
       const status = run('status');
@@ -109,7 +95,7 @@ describe('config files as Windows leaves them', () => {
       expect(status.flatMap((o) => o.servers).some((s) => s.state === 'already-wrapped')).toBe(true);
 
       expect(run('uninstall').filter((o) => o.problem || o.error)).toEqual([]);
-      for (const file of FILES) expect(readFileSync(join(dir, file)), file).toEqual(originals.get(file));
+      for (const file of FILES) expect(readFileSync(placeOf(file, dir)), file).toEqual(originals.get(file));
     });
   }
 

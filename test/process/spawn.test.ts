@@ -54,8 +54,14 @@ describe('spawnServer on this machine', () => {
 });
 
 describe('stopping through the plan', () => {
+  // Started as a plain spawn on every machine (no stop plan of its own), so each test's host is the only one.
   const sleeper = () =>
-    spawnServer(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }, NODE_HOST);
+    spawnServer(
+      process.execPath,
+      ['-e', 'setInterval(() => {}, 1000)'],
+      { stdio: 'ignore' },
+      { ...NODE_HOST, platform: 'linux' },
+    );
 
   it('ends the tree on Windows with the planned taskkill, for any signal, and not with a signal of its own', async () => {
     const child = sleeper();

@@ -119,7 +119,7 @@ function resolveWindows(command: string, ctx: CommandContext): ResolvedCommand {
     const base = dir === undefined ? win32.resolve(ctx.cwd, command) : win32.join(dir, command);
     for (const path of candidates(base)) if (ctx.isRunnable(path)) return found(path);
   }
-  // A file that exists but is no program (`server.ps1`): say which interpreter question it raises.
+  // A file that exists but is no program (`server.ps1`): reported, so the error can name its interpreter.
   if (given !== '' && !RUNNABLE.includes(given)) {
     for (const dir of folders) {
       const path = dir === undefined ? win32.resolve(ctx.cwd, command) : win32.join(dir, command);

@@ -45,49 +45,54 @@ export interface FileOutcome extends FilePlan {
  */
 export function runInstall(options: RunOptions): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
-  for (const location of uniqueLocations(options.targets, options.where)) {
-    const read = readIfThere(location.path);
-    if (read !== undefined && 'problem' in read) {
-      // Not text tapedeck can edit without changing bytes it does not mean to: reported, left as it is.
-      const base = planFile(location, undefined, { ...options, mode: 'status' });
-      outcomes.push({ ...base, exists: true, problem: read.problem, written: false });
-      continue;
-    }
-    const text = read?.text;
-    let plan: FilePlan;
-    try {
-      plan = planFile(location, text, options);
-    } catch (err) {
-      const base = planFile(location, undefined, { ...options, mode: 'status' });
-      outcomes.push({
-        ...base,
-        exists: true,
-        before: text ?? '',
-        after: text ?? '',
-        written: false,
-        error: (err as Error).message,
-      });
-      continue;
-    }
-    const outcome: FileOutcome = { ...plan, written: false };
-    const write =
-      options.mode !== 'status' &&
-      !options.dryRun &&
-      plan.problem === undefined &&
-      plan.after !== plan.before;
-    if (write) {
-      try {
-        // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
-        if (editorFor(location).read(plan.after).problem) throw new Error('the changed file would not parse');
-        // Back in the encoding it was found in (a byte order mark stays, UTF-16 stays UTF-16).
-        const backup = writeConfig(location.path, encodeConfig(plan.after, read?.encoding ?? 'utf8'));
-        outcome.written = true;
-        if (backup !== undefined) outcome.backup = backup;
-      } catch (err) {
-        outcome.error = (err as Error).message;
+  // Each file once, even when two locations name it (a project folder that is the home folder).
+  const locations = uniqueLocations(options.targets, options.where);
+  for (const id of options.targets) {
+    for (const location of locations.filter((each) => each.target === id)) {
+      const read = readIfThere(location.path);
+      if (read !== undefined && 'problem' in read) {
+        // Not text tapedeck can edit without changing bytes it does not mean to: reported, left as it is.
+        const base = planFile(location, undefined, { ...options, mode: 'status' });
+        outcomes.push({ ...base, exists: true, problem: read.problem, written: false });
+        continue;
       }
+      const text = read?.text;
+      let plan: FilePlan;
+      try {
+        plan = planFile(location, text, options);
+      } catch (err) {
+        const base = planFile(location, undefined, { ...options, mode: 'status' });
+        outcomes.push({
+          ...base,
+          exists: true,
+          before: text ?? '',
+          after: text ?? '',
+          written: false,
+          error: (err as Error).message,
+        });
+        continue;
+      }
+      const outcome: FileOutcome = { ...plan, written: false };
+      const write =
+        options.mode !== 'status' &&
+        !options.dryRun &&
+        plan.problem === undefined &&
+        plan.after !== plan.before;
+      if (write) {
+        try {
+          // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
+          if (editorFor(location).read(plan.after).problem)
+            throw new Error('the changed file would not parse');
+          // Back in the encoding it was found in (a byte order mark stays, UTF-16 stays UTF-16).
+          const backup = writeConfig(location.path, encodeConfig(plan.after, read?.encoding ?? 'utf8'));
+          outcome.written = true;
+          if (backup !== undefined) outcome.backup = backup;
+        } catch (err) {
+          outcome.error = (err as Error).message;
+        }
+      }
+      outcomes.push(outcome);
     }
-    outcomes.push(outcome);
   }
   return outcomes;
 }

@@ -12,8 +12,9 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { openNoFollow } from '../no-follow.js';
 import { editorFor } from './editors.js';
+import { type DecodedConfig, decodeConfig, encodeConfig } from './encoding.js';
 import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';
-import { type InstallEnv, TARGETS, type TargetId } from './targets.js';
+import { type InstallEnv, type TargetId, uniqueLocations } from './targets.js';
 
 /**
  * Reading every config file of the chosen targets, planning the change, and writing it: atomically (a temporary
@@ -45,9 +46,18 @@ export interface FileOutcome extends FilePlan {
  */
 export function runInstall(options: RunOptions): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
+  // Each file once, even when two locations name it (a project folder that is the home folder).
+  const locations = uniqueLocations(options.targets, options.where);
   for (const id of options.targets) {
-    for (const location of TARGETS[id].locations(options.where)) {
-      const text = readIfThere(location.path);
+    for (const location of locations.filter((each) => each.target === id)) {
+      const read = readIfThere(location.path);
+      if (read !== undefined && 'problem' in read) {
+        // Not text tapedeck can edit without changing bytes it does not mean to: reported, left as it is.
+        const base = planFile(location, undefined, { ...options, mode: 'status' });
+        outcomes.push({ ...base, exists: true, problem: read.problem, written: false });
+        continue;
+      }
+      const text = read?.text;
       let plan: FilePlan;
       try {
         plan = planFile(location, text, options);
@@ -76,7 +86,8 @@ export function runInstall(options: RunOptions): FileOutcome[] {
           // What goes to disk must read back: a bug must never leave a client with a config it cannot parse.
           if (editorFor(location).read(plan.after).problem)
             throw new Error('the changed file would not parse');
-          const backup = writeConfig(location.path, plan.after);
+          // Back in the encoding it was found in (a byte order mark stays, UTF-16 stays UTF-16).
+          const backup = writeConfig(location.path, encodeConfig(plan.after, read?.encoding ?? 'utf8'));
           outcome.written = true;
           if (backup !== undefined) outcome.backup = backup;
         } catch (err) {
@@ -89,9 +100,9 @@ export function runInstall(options: RunOptions): FileOutcome[] {
   return outcomes;
 }
 
-function readIfThere(path: string): string | undefined {
+function readIfThere(path: string): DecodedConfig | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return decodeConfig(readFileSync(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
       return undefined;
@@ -122,7 +133,7 @@ export function readOnlyRefusal(path: string): string | undefined {
  * new files opened without following links, so a link planted at their names is never written through. Returns
  * the backup path when one was made now.
  */
-export function writeConfig(path: string, text: string): string | undefined {
+export function writeConfig(path: string, text: string | Uint8Array): string | undefined {
   const real = realpathSync(path);
   const mode = statSync(real).mode & 0o7777;
   const backup = `${path}${BACKUP_SUFFIX}`;
@@ -136,7 +147,7 @@ export function writeConfig(path: string, text: string): string | undefined {
   const temp = join(dirname(real), `.${basename(real)}.tapedeck-${randomBytes(6).toString('hex')}.tmp`);
   try {
     writeNew(temp, text, mode);
-    renameSync(temp, real);
+    replaceFile(temp, real);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
@@ -145,7 +156,7 @@ export function writeConfig(path: string, text: string): string | undefined {
 }
 
 /** Creates `path` (EEXIST when anything, a link included, is there) holding `data`, with exactly `mode`. */
-function writeNew(path: string, data: string | Buffer, mode: number): void {
+function writeNew(path: string, data: string | Uint8Array, mode: number): void {
   const fd = openNoFollow(path, 'create', mode);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
@@ -153,6 +164,25 @@ function writeNew(path: string, data: string | Buffer, mode: number): void {
     fchmodSync(fd, mode);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Renames `from` over `to`. On Windows a rename over a file another program has open for a moment (the client
+ * reading its config, a virus scanner) fails with EPERM, EBUSY or EACCES; a few short retries get past that.
+ */
+function replaceFile(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(from, to);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const transient =
+        process.platform === 'win32' && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
+      if (!transient || attempt >= 5) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * (attempt + 1));
+    }
   }
 }
 

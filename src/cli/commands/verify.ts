@@ -1,7 +1,8 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { spawnServer } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/diff.js';
 import type { Spawn } from '../../replay/live.js';
@@ -272,7 +273,10 @@ export function serverCommand(self: Command, commandArgs: string[], name: string
   return after;
 }
 
-/** Node's `child_process.spawn` as the replay layer takes it (src/replay imports no node: module itself). */
+/**
+ * Starting a server as the replay layer takes it (src/replay imports no node: module itself): spawnServer, which
+ * finds `npx.cmd` on Windows and whose kill() ends the server's whole process tree there.
+ */
 export const nodeSpawn: Spawn = (command, args, options) =>
   // Piped stdin and stdout are never null; stderr is null when inherited, as ChildLike allows.
-  spawn(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;
+  spawnServer(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;

@@ -37,28 +37,58 @@ export type HostVerdict =
   | { kind: 'no-host' }
   | { kind: 'host'; name: string }
   | { kind: 'origin-invalid' }
-  | { kind: 'origin'; name: string };
+  /** `name`: the page's host name; `own`: the one origin that passes without --allow-host. */
+  | { kind: 'origin'; name: string; own: string };
 
 /**
  * Checks a request's `Host` and, when a browser sent one, its `Origin`; `allowed` says which other names pass.
  *
+ * `Host` must be a local name or an allowed one. `Origin` must be the listener's own origin — `http://` and the very
+ * host and port the request was sent to — or name a host the user allowed: a local name is not enough, since a page
+ * on another local port (`http://localhost:8080`) is another site, and a browser lets it open a websocket or send a
+ * request here.
+ *
  * @example judgeHostOrigin('evil.example:80', undefined, () => false) // → { kind: 'host', name: 'evil.example' }
+ * @example judgeHostOrigin('127.0.0.1:7420', 'http://localhost:8080', () => false).kind // → 'origin'
  */
 export function judgeHostOrigin(
   host: string | undefined,
   origin: string | undefined,
   allowed: (name: string) => boolean,
 ): HostVerdict {
-  const ok = (name: string) => isLocalName(name) || allowed(name);
   if (host === undefined || host.trim() === '') return { kind: 'no-host' };
   const name = hostName(host);
-  if (!ok(name)) return { kind: 'host', name };
+  if (!isLocalName(name) && !allowed(name)) return { kind: 'host', name };
   if (origin === undefined) return { kind: 'ok' };
-  let originName: string;
+  let url: URL;
   try {
-    originName = hostName(new URL(origin).host);
+    url = new URL(origin);
   } catch {
     return { kind: 'origin-invalid' };
   }
-  return originName !== '' && ok(originName) ? { kind: 'ok' } : { kind: 'origin', name: originName };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'origin-invalid' };
+  const own = ownAuthority(host);
+  if (url.protocol === 'http:' && url.host.toLowerCase() === own) return { kind: 'ok' };
+  const originName = hostName(url.host);
+  if (originName !== '' && (allowed(originName) || allowed(url.host.toLowerCase()))) return { kind: 'ok' };
+  return { kind: 'origin', name: originName, own: `http://${own}` };
+}
+
+/** A `Host` value as a URL's `host` reads it: lower case, without the default port 80. */
+function ownAuthority(host: string): string {
+  const value = host.trim().toLowerCase();
+  return value.endsWith(':80') ? value.slice(0, -3) : value;
+}
+
+/**
+ * The refusal (answered 400) for a request that carries `Host` more than once, from Node's `rawHeaders`; undefined
+ * for one. Node keeps only the first in `headers.host`, and a proxy or cache in front may have read the other one.
+ *
+ * @example duplicateHost(['Host', 'a', 'Host', 'b']) // → 'the request has 2 Host headers; send exactly one'
+ */
+export function duplicateHost(rawHeaders: readonly string[] | undefined): string | undefined {
+  let count = 0;
+  for (let i = 0; i < (rawHeaders?.length ?? 0); i += 2)
+    if (rawHeaders![i]!.toLowerCase() === 'host') count += 1;
+  return count > 1 ? `the request has ${count} Host headers; send exactly one` : undefined;
 }

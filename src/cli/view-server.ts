@@ -4,6 +4,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, resolve, sep } from 'node:path';
+import { duplicateHost, judgeHostOrigin } from '../local-names.js';
+import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
 import { readViewerPage, viewerDir, withConfig } from './viewer-assets.js';
 
 /**
@@ -47,16 +49,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  // The token is in the URL: never hand it to another site in a Referer.
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  'cache-control': 'no-store',
-};
+// The token is in the URL: never cached, never handed to another site in a Referer (see VIEWER_SECURITY_HEADERS).
+const SECURITY_HEADERS = { ...VIEWER_SECURITY_HEADERS, 'cache-control': 'no-store' };
 
 /**
  * Groups trace files into virtual folders by their real folder: `/a/x.jsonl` and `/a/x.1.jsonl` land in one
@@ -104,6 +98,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const duplicate = duplicateHost(req.rawHeaders);
+    if (duplicate) return send(res, 400, 'text/plain; charset=utf-8', `bad request: ${duplicate}\n`);
     const refusal = refuse(req, port);
     if (refusal) return send(res, 403, 'text/plain; charset=utf-8', `${refusal}\n`);
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -172,13 +168,16 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   };
 }
 
-/** Why a request is refused for its Host or Origin (DNS rebinding, cross-site pages), or undefined. */
+/**
+ * Why a request is refused for its Host or Origin (DNS rebinding, cross-site pages, another local port), or
+ * undefined: Host must be this server's address and port, Origin its own origin (the shared guard).
+ */
 export function refuse(req: Pick<IncomingMessage, 'headers'>, port: number): string | undefined {
   const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const host = req.headers.host?.toLowerCase();
   if (host === undefined || !allowed.has(host)) return `forbidden: Host '${host ?? ''}' is not this server`;
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowed.has(origin.toLowerCase().replace(/^http:\/\//, ''))) {
+  if (judgeHostOrigin(host, origin, () => false).kind !== 'ok') {
     return `forbidden: Origin '${origin}' is not this server`;
   }
   return undefined;

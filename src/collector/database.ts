@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { TapedeckError } from '../errors.js';
+import { refuseLink } from '../no-follow.js';
 import { ensurePrivateFile } from './home.js';
 
 /**
@@ -74,14 +75,19 @@ CREATE TABLE IF NOT EXISTS shares (
 CREATE INDEX IF NOT EXISTS shares_trace ON shares(trace);
 `;
 
+/** The files SQLite keeps beside a database. */
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
 /**
  * Opens (creating when missing) the database at `path`: 0600 in a 0700 folder, WAL, synchronous FULL, the schema.
+ * SQLite follows links, so the database and its side files are refused when one is a symbolic link.
  *
  * @example const db = openDatabase(defaultDbPath());
  */
 export function openDatabase(path: string): Db {
   let db: Db;
   try {
+    for (const suffix of SIDE_FILES) refuseLink(`${path}${suffix}`);
     ensurePrivateFile(path, true);
     db = new Database(path);
   } catch (err) {

@@ -4,8 +4,8 @@ import { tokenMatches } from './home.js';
 /**
  * Who may talk to the collector. DNS rebinding: a web page on evil.example can make a browser send requests to
  * 127.0.0.1 under its own name, so `Host` must name this machine (or a name allowed with --allow-host), and a
- * browser's `Origin`, when sent, too. Cross-site websockets are not stopped by browsers at all: the same check
- * runs on the upgrade request.
+ * browser's `Origin`, when sent, must be the collector's own origin (scheme, host and port) or an allowed name.
+ * Cross-site websockets are not stopped by browsers at all: the same check runs on the upgrade request.
  */
 
 /**
@@ -31,7 +31,7 @@ export function checkHostOrigin(
     case 'origin-invalid':
       return `Origin '${origin}' is not allowed: ${hint('its host')}`;
     case 'origin':
-      return `Origin '${origin}' is not allowed: ${hint(verdict.name || 'its host')}`;
+      return `Origin '${origin}' is not allowed: pages of other sites (another local port too) may not use the collector; its own origin is ${verdict.own}`;
   }
 }
 

@@ -1,13 +1,15 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TapedeckError } from '../errors.js';
+import { openNoFollow, readNoFollow } from '../no-follow.js';
 import { createPrivateFileOnce, tapedeckHome } from '../redact/key-store.js';
 
 /**
  * Where the collector keeps its files (the database and the write token) and how the token is made: 32 random
- * bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`, `push` and `record --live`.
+ * bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`, `push` and `record --live`. Neither
+ * file is ever opened through a symbolic link (src/no-follow.ts).
  */
 
 /** `<tapedeck home>/tapedeck.db`, the home being `$TAPEDECK_HOME` or `~/.tapedeck`. */
@@ -51,7 +53,7 @@ export function loadOrCreateToken(path: string): string {
 export function readToken(path: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8').trim();
+    text = readNoFollow(path).toString('utf8').trim();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw tokenError(path, `cannot read it: ${(err as Error).message}`);
@@ -71,16 +73,20 @@ export function tokenMatches(presented: string | undefined, token: string): bool
 
 /**
  * Creates the folder of `path` 0700 (only the folders created here are tightened) and, when `file` is set, the
- * file itself 0600 if it does not exist yet, so SQLite's side files inherit that mode.
+ * file itself 0600 if it does not exist yet, so SQLite's side files inherit that mode. A link in the file's place
+ * is refused (the mode is set through the open file, never through a name).
  */
 export function ensurePrivateFile(path: string, file: boolean): void {
   const dir = dirname(path);
   const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) chmodSync(at, 0o700);
   if (!file) return;
-  const fd = openSync(path, 'a', 0o600);
-  closeSync(fd);
-  chmodSync(path, 0o600);
+  const fd = openNoFollow(path, 'append');
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function createToken(path: string): void {

@@ -1,14 +1,15 @@
 import { decodeValue } from '../trace/decode.js';
 import { LineSplitter } from '../trace/reader.js';
 import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
-import { ApiError } from './api-error.js';
+import { ApiError, formatBytes } from './api-error.js';
 import type { LineIndexer } from './columns.js';
 import type { LineBatch, TraceStore, WriteMode } from './store.js';
 
 /**
  * Ingestion of trace lines (tapedeck / mcp-tape JSONL) as they stream in: split into lines, decoded, given their
- * search columns, and written a batch at a time — one transaction per batch, so memory stays flat whatever the
- * size of the body. A malformed line stops the request with 400 naming its line number and the problem.
+ * search columns, and written a batch at a time — one transaction per batch, bounded in lines and bytes, so memory
+ * stays flat whatever the size of the body. A malformed line stops the request with 400 naming its line number and
+ * the problem; a line over the line limit with 413 as soon as it passes it.
  */
 
 export interface IngestTarget {
@@ -18,6 +19,8 @@ export interface IngestTarget {
   indexer: LineIndexer;
   /** Record lines per transaction. */
   batchLines: number;
+  /** Bytes of record lines per transaction (default: no bound besides `batchLines`). */
+  batchBytes?: number;
 }
 
 export interface IngestResult {
@@ -34,6 +37,7 @@ export interface IngestResult {
 /** Collects lines and writes them in batches; shared by the JSONL path and the import path. */
 export class BatchWriter {
   private batch: LineBatch = { records: [] };
+  private batchBytes = 0;
   private metaSeen = false;
   readonly result: IngestResult = { lines: 0, duplicates: 0, skipped: 0, warnings: [] };
 
@@ -49,7 +53,12 @@ export class BatchWriter {
     } else {
       const record = line as RecordLine;
       this.batch.records.push({ line: record, text, columns: this.target.indexer.columns(record) });
-      if (this.batch.records.length >= this.target.batchLines) this.flush();
+      this.batchBytes += text.length;
+      if (
+        this.batch.records.length >= this.target.batchLines ||
+        this.batchBytes >= (this.target.batchBytes ?? Number.POSITIVE_INFINITY)
+      )
+        this.flush();
     }
   }
 
@@ -57,6 +66,7 @@ export class BatchWriter {
     const batch = this.batch;
     if (batch.records.length === 0 && batch.meta === undefined && batch.end === undefined) return;
     this.batch = { records: [] };
+    this.batchBytes = 0;
     const written = this.target.store.write(this.target.n, batch, this.target.mode);
     this.result.lines += written.stored.length;
     this.result.duplicates += written.duplicates;
@@ -82,8 +92,12 @@ export async function ingestJsonl(
         if (!cutOff(writer, lineNo, terminated, 'not valid UTF-8'))
           throw malformed(lineNo, 'not valid UTF-8');
       },
+      // As soon as a line passes the limit, not once the whole of it has arrived.
+      overflow(lineNo) {
+        throw lineTooLong(lineNo, maxLineBytes);
+      },
       tooLong(lineNo) {
-        throw malformed(lineNo, `the line is longer than the limit of ${maxLineBytes} bytes`);
+        throw lineTooLong(lineNo, maxLineBytes);
       },
     },
     maxLineBytes,
@@ -123,4 +137,15 @@ function cutOff(writer: BatchWriter, lineNo: number, terminated: boolean, why: s
 /** 400 naming the line and what is wrong with it. */
 export function malformed(lineNo: number, problem: string): ApiError {
   return new ApiError(400, 'malformed_line', `line ${lineNo}: ${problem}`, { line: lineNo });
+}
+
+/** 413 for a line over the limit, naming the line, the limit and the flag that raises it. */
+export function lineTooLong(lineNo: number, limit: number): ApiError {
+  return new ApiError(
+    413,
+    'payload_too_large',
+    `line ${lineNo} is longer than the limit of ${formatBytes(limit)} for one line; start the collector with a larger --max-line`,
+    { line: lineNo, limit },
+    { connection: 'close' },
+  );
 }

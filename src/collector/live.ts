@@ -10,9 +10,19 @@ import type { StoredLine, TraceStore } from './store.js';
  * for it are dropped and counted, and it is told `{type:"dropped",count}` as soon as it has caught up; it can
  * fetch the gap by seq or reconnect with `?since=`. Frames (text, JSON):
  *   {"type":"lines","lines":[<trace line>, …]}   {"type":"dropped","count":N}   {"type":"end","line":<end line>}
- * After `end` the socket is closed (1000). A deleted trace closes it with 4404. Pings go out every
+ * After `end` the socket is closed (1000). A deleted trace closes it with 4404; a socket opened through a share
+ * link is closed with 4410 when the share expires or is revoked, as its REST reads turn 410. Pings go out every
  * `heartbeatMs`; a viewer that missed the previous pong is cut off.
  */
+
+/** The longest delay a Node timer takes (about 24.8 days); a share's expiry further off is re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A socket opened with a share link: which share, and when it ends. */
+export interface ShareGrant {
+  id: string;
+  expiresMs: number;
+}
 
 const OPEN = 1;
 
@@ -25,6 +35,8 @@ interface Viewer {
   dropped: number;
   dropTimer: NodeJS.Timeout | undefined;
   alive: boolean;
+  share: ShareGrant | undefined;
+  expiry: NodeJS.Timeout | undefined;
 }
 
 export class LiveHub {
@@ -34,6 +46,7 @@ export class LiveHub {
   constructor(
     private readonly store: TraceStore,
     private readonly options: LiveOptions,
+    private readonly now: () => number = Date.now,
   ) {
     store.on({
       append: (id, lines) => this.append(id, lines),
@@ -44,8 +57,11 @@ export class LiveHub {
     this.heartbeat.unref();
   }
 
-  /** Starts serving a connected viewer: snapshot after `since`, then appends. */
-  attach(ws: WebSocket, trace: { id: string; n: number }, since: number): void {
+  /**
+   * Starts serving a connected viewer: snapshot after `since`, then appends — until `share`, when the socket was
+   * opened with a share link, expires or is revoked.
+   */
+  attach(ws: WebSocket, trace: { id: string; n: number }, since: number, share?: ShareGrant): void {
     const viewer: Viewer = {
       ws,
       traceId: trace.id,
@@ -55,7 +71,10 @@ export class LiveHub {
       dropped: 0,
       dropTimer: undefined,
       alive: true,
+      share,
+      expiry: undefined,
     };
+    if (share !== undefined) this.armExpiry(viewer, share);
     let set = this.viewers.get(trace.id);
     if (set === undefined) {
       set = new Set();
@@ -75,6 +94,12 @@ export class LiveHub {
     let total = 0;
     for (const set of this.viewers.values()) total += set.size;
     return total;
+  }
+
+  /** Closes every socket opened with the share `id` (it was revoked). */
+  revokeShare(id: string): void {
+    for (const set of this.viewers.values())
+      for (const viewer of set) if (viewer.share?.id === id) viewer.ws.close(4410, 'share revoked');
   }
 
   close(): void {
@@ -166,8 +191,19 @@ export class LiveHub {
     viewer.dropTimer.unref();
   }
 
+  private armExpiry(viewer: Viewer, share: ShareGrant): void {
+    const left = share.expiresMs - this.now();
+    if (left <= 0) {
+      viewer.ws.close(4410, 'share expired');
+      return;
+    }
+    viewer.expiry = setTimeout(() => this.armExpiry(viewer, share), Math.min(left, MAX_TIMER_MS));
+    viewer.expiry.unref();
+  }
+
   private detach(viewer: Viewer): void {
     if (viewer.dropTimer !== undefined) clearTimeout(viewer.dropTimer);
+    if (viewer.expiry !== undefined) clearTimeout(viewer.expiry);
     const set = this.viewers.get(viewer.traceId);
     set?.delete(viewer);
     if (set?.size === 0) this.viewers.delete(viewer.traceId);

@@ -26,6 +26,22 @@ export interface LiveOptions {
   snapshotLines: number;
 }
 
+/**
+ * What one upload may hold in memory, and how many large ones run at once. A body is never held whole: it is split
+ * into lines as it arrives (or spooled to disk for the formats that need a second pass), so what an upload holds is
+ * at most one line (or one JSON document of a format read whole) plus one batch of lines on its way to the store.
+ */
+export interface UploadLimits {
+  /** The longest line — and JSON document of a format read whole (shack, HAR) — accepted; past it 413, at once. */
+  maxLineBytes: number;
+  /** A batch is written (one transaction) once its lines hold this many bytes, or `batchLines` lines. */
+  batchBytes: number;
+  /** Large uploads and appends ingested at once; others wait, their bodies unread, for one to finish. */
+  concurrent: number;
+  /** A body is large past this many bytes, or when it does not declare its length. */
+  largeBytes: number;
+}
+
 export interface CollectorOptions {
   /** The SQLite database file (created 0600, its folder 0700). */
   dbPath: string;
@@ -42,6 +58,8 @@ export interface CollectorOptions {
   allowHosts?: readonly string[];
   /** Largest request body: uploads and appends (413 past it). Small JSON bodies have their own, lower limit. */
   maxBodyBytes?: number;
+  /** Memory bounds of uploads (see UploadLimits); defaults in COLLECTOR_DEFAULTS.uploads. */
+  uploads?: Partial<UploadLimits>;
   rateLimit?: RateLimit;
   retention?: Partial<Retention>;
   live?: Partial<LiveOptions>;
@@ -62,6 +80,13 @@ export const COLLECTOR_DEFAULTS = {
   live: { heartbeatMs: 15_000, maxBufferedBytes: 4 * 1024 * 1024, snapshotLines: 1000 } satisfies LiveOptions,
   /** Lines written per transaction while ingesting. */
   batchLines: 5000,
+  uploads: {
+    // Twice the recorder's default --max-message-bytes: a line it writes always fits, with room for escaping.
+    maxLineBytes: 32 * 1024 * 1024,
+    batchBytes: 8 * 1024 * 1024,
+    concurrent: 2,
+    largeBytes: 1024 * 1024,
+  } satisfies UploadLimits,
   /** Pages of `GET …/lines`: default and largest `limit`. */
   pageLines: 500,
   maxPageLines: 5000,

@@ -4,10 +4,11 @@ import type { RateLimit } from './options.js';
 const MAX_BUCKETS = 10_000;
 
 /**
- * A token bucket per client address: `burst` requests at once, refilled at `perSecond`. A request that finds
- * the bucket empty is answered 429 with the seconds until a token is back (Retry-After).
+ * A token bucket per client: `burst` requests at once, refilled at `perSecond`. A request that finds the bucket
+ * empty is answered 429 with the seconds until a token is back (Retry-After). The routes name a client by its
+ * address and whether it presented the write token, so each kind has a bucket of its own.
  *
- * @example const buckets = new TokenBuckets({ burst: 10, perSecond: 5 }); buckets.take('127.0.0.1') // 0 = go ahead
+ * @example const buckets = new TokenBuckets({ burst: 10, perSecond: 5 }); buckets.take('127.0.0.1 token') // 0 = go ahead
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();

@@ -4,7 +4,8 @@
  *
  * Access
  * - Every request: `Host` must name this machine (localhost, 127.x.x.x, [::1]) or a name given with
- *   --allow-host; a browser `Origin`, when sent, likewise — otherwise 403 `forbidden`.
+ *   --allow-host, and a browser `Origin`, when sent, must be the collector's own origin (`http://` + the Host the
+ *   request was sent to) or an allowed name — otherwise 403 `forbidden`. Two `Host` headers: 400 `bad_request`.
  * - Writes (POST, DELETE, and listing a trace's shares) need `Authorization: Bearer <token>` — the token in
  *   `<tapedeck home>/token` — otherwise 401 `unauthorized`.
  * - Reads need the token too when the collector is bound to a non-loopback address; on 127.0.0.1 they do not.
@@ -12,8 +13,12 @@
  *   `["tapedeck", "tapedeck.token.<token>"]`; the collector selects `tapedeck`.
  * - `/api/v1/shares/<shareId>/…` needs no token: the share id is the capability, for that one trace only
  *   (unknown share 404 `not_found`; expired or revoked 410 `gone`).
- * - Per client address a token bucket (default 600 at once, 200/s): 429 `rate_limited` with `Retry-After`.
- * - Bodies over the limit (default 512 MiB, --max-body): 413 `payload_too_large` naming the limit.
+ * - Per client address a token bucket (default 600 at once, 200/s), one for requests with the token and one for
+ *   requests without it: 429 `rate_limited` with `Retry-After`.
+ * - Bodies over the limit (default 512 MiB, --max-body): 413 `payload_too_large` naming the limit. A line over
+ *   the line limit (default 32 MiB, --max-line; also the largest JSON document of a format read whole): 413
+ *   `payload_too_large` {line, limit} as soon as the line passes it. Bodies are never held whole; at most two large
+ *   bodies (over 1 MiB, or of undeclared length) are ingested at once, others wait unread for their turn.
  * - Malformed ids: 400 `bad_id`; unknown ids: 404 `not_found`. Ids never touch the file system.
  *
  * Ids: trace ids are 16 characters `[A-Za-z0-9_-]`; share ids 32.
@@ -50,7 +55,8 @@
  * GET    /api/v1/shares/:share               → {share: ShareInfo, trace: TraceSummary}
  * GET    /api/v1/shares/:share/lines         as /traces/:id/lines
  * GET    /api/v1/shares/:share/trace.jsonl   as /traces/:id/trace.jsonl
- * GET    /api/v1/shares/:share/live          as /traces/:id/live
+ * GET    /api/v1/shares/:share/live          as /traces/:id/live, closed with 4410 when the share expires or is
+ *          revoked
  * GET    /, /<asset>                         the built web viewer (dist/viewer), or a page saying it is not built
  *
  * TraceSummary: {id, label, server, servers[], transport, format, state: "live"|"complete", startedAt,
@@ -62,14 +68,17 @@
 
 import { Hono } from 'hono';
 import type { UpgradeWebSocket } from 'hono/ws';
+import { duplicateHost } from '../local-names.js';
 import { VERSION } from '../version.js';
 import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
 import { checkHostOrigin, hasToken } from './guard.js';
 import type { Ctx, Env } from './http.js';
 import type { LiveHub } from './live.js';
+import type { UploadLimits } from './options.js';
 import type { TokenBuckets } from './rate-limit.js';
 import { shareRoutes } from './share-routes.js';
+import type { Slots } from './slots.js';
 import type { TraceStore } from './store.js';
 import { traceRoutes } from './trace-routes.js';
 import { viewerFile } from './viewer-files.js';
@@ -86,6 +95,9 @@ export interface CollectorContext {
   maxBodyBytes: number;
   maxJsonBytes: number;
   batchLines: number;
+  uploads: UploadLimits;
+  /** Large uploads and appends being ingested: at most `uploads.concurrent` at once. */
+  slots: Slots;
   /** Where uploads in formats that need a second pass are spooled (the database's folder). */
   spoolDir: string;
   viewerDir: string;
@@ -104,14 +116,22 @@ export function createApp(ctx: CollectorContext): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((err) => errorResponse(err));
   app.use('*', async (c, next) => {
+    const duplicate = duplicateHost(c.env?.incoming?.rawHeaders);
+    if (duplicate !== undefined) throw new ApiError(400, 'bad_request', duplicate);
     const refusal = checkHostOrigin(c.req.header('host'), c.req.header('origin'), ctx.allowHosts);
     if (refusal !== undefined) throw new ApiError(403, 'forbidden', refusal);
     await next();
     c.header('x-content-type-options', 'nosniff');
   });
   app.use('/api/*', async (c, next) => {
-    const client = c.env?.incoming?.socket?.remoteAddress ?? 'local';
-    const wait = ctx.buckets.take(client);
+    const address = c.env?.incoming?.socket?.remoteAddress ?? 'local';
+    // Requests with the token have buckets of their own: a client without it cannot use up the token holder's.
+    const presented = {
+      authorization: c.req.header('authorization'),
+      query: c.req.query('token'),
+      protocols: c.req.header('sec-websocket-protocol'),
+    };
+    const wait = ctx.buckets.take(`${address} ${hasToken(presented, ctx.token) ? 'token' : 'anonymous'}`);
     if (wait > 0) {
       throw new ApiError(
         429,

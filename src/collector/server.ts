@@ -13,6 +13,7 @@ import { COLLECTOR_DEFAULTS, type CollectorOptions, isLoopback } from './options
 import { TokenBuckets } from './rate-limit.js';
 import { applyRetention, type RetentionResult } from './retention.js';
 import { type CollectorContext, createApp } from './routes.js';
+import { Slots } from './slots.js';
 import { TraceStore } from './store.js';
 import { defaultViewerDir } from './viewer-files.js';
 
@@ -55,7 +56,8 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     maxPayload: 64 * 1024,
     handleProtocols: (protocols) => (protocols.has(LIVE_PROTOCOL) ? LIVE_PROTOCOL : false),
   });
-  const hub = new LiveHub(store, { ...COLLECTOR_DEFAULTS.live, ...options.live });
+  const uploads = { ...COLLECTOR_DEFAULTS.uploads, ...options.uploads };
+  const hub = new LiveHub(store, { ...COLLECTOR_DEFAULTS.live, ...options.live }, now);
   const allowHosts = new Set((options.allowHosts ?? []).map((name) => hostName(name)));
   const wildcard = host === '0.0.0.0' || host === '::';
   if (!isLoopback(host) && !wildcard) allowHosts.add(hostName(host.includes(':') ? `[${host}]` : host));
@@ -69,6 +71,8 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     maxBodyBytes: options.maxBodyBytes ?? COLLECTOR_DEFAULTS.maxBodyBytes,
     maxJsonBytes: COLLECTOR_DEFAULTS.maxJsonBytes,
     batchLines: COLLECTOR_DEFAULTS.batchLines,
+    uploads,
+    slots: new Slots(uploads.concurrent),
     spoolDir: dirname(options.dbPath),
     viewerDir: options.viewerDir ?? defaultViewerDir(),
     now,

@@ -46,6 +46,7 @@ export function shareRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     requireWrite(ctx, c);
     const id = shareId(c);
     if (!revokeShare(store, id, ctx.now())) throw new ApiError(404, 'not_found', 'no such share');
+    ctx.hub.revokeShare(id);
     return c.json({ revoked: id });
   });
 
@@ -56,7 +57,10 @@ export function shareRoutes(app: Hono<Env>, ctx: CollectorContext): void {
 
   app.get('/api/v1/shares/:share/lines', (c) => linesResponse(ctx, c, shared(ctx, c).trace));
   app.get('/api/v1/shares/:share/trace.jsonl', (c) => jsonlResponse(ctx, shared(ctx, c).trace));
-  app.get('/api/v1/shares/:share/live', (c, next) => liveResponse(ctx, c, next, shared(ctx, c).trace));
+  app.get('/api/v1/shares/:share/live', (c, next) => {
+    const { share, trace } = shared(ctx, c);
+    return liveResponse(ctx, c, next, trace, { id: share.id, expiresMs: share.expires_ms });
+  });
 }
 
 function shareId(c: Ctx): string {

@@ -16,6 +16,7 @@ import {
   queryTime,
 } from './http.js';
 import { ingestJsonl } from './ingest.js';
+import type { ShareGrant } from './live.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
 import { pageLines, searchTraces, traceSummary } from './queries.js';
 import { type CollectorContext, requireRead, requireWrite } from './routes.js';
@@ -46,11 +47,9 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
   app.post('/api/v1/traces', async (c) => {
     requireWrite(ctx, c);
     const format = queryChoice(c, 'format', TRACE_FORMATS);
-    const row = store.create({
-      format: format ?? 'tapedeck',
-      state: 'uploading',
-      label: queryText(c, 'label'),
-    });
+    const label = queryText(c, 'label');
+    const release = await slotFor(ctx, c);
+    const row = store.create({ format: format ?? 'tapedeck', state: 'uploading', label });
     try {
       const target = {
         store,
@@ -58,11 +57,13 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
         mode: 'upload' as const,
         indexer: new LineIndexer(),
         batchLines: ctx.batchLines,
+        batchBytes: ctx.uploads.batchBytes,
       };
       const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
         spoolDir: ctx.spoolDir,
         format,
-        maxLineBytes: ctx.maxBodyBytes,
+        maxLineBytes: ctx.uploads.maxLineBytes,
+        maxDocumentBytes: ctx.uploads.maxLineBytes,
       });
       const stored = store.get(row.id);
       if (
@@ -92,6 +93,8 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
       // Never acknowledged: nothing of it stays.
       store.remove(row);
       throw err;
+    } finally {
+      release();
     }
   });
 
@@ -119,8 +122,21 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
       indexer = new LineIndexer();
       ctx.indexers.set(row.n, indexer);
     }
-    const target = { store, n: row.n, mode: 'append' as const, indexer, batchLines: ctx.batchLines };
-    const result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.maxBodyBytes);
+    const target = {
+      store,
+      n: row.n,
+      mode: 'append' as const,
+      indexer,
+      batchLines: ctx.batchLines,
+      batchBytes: ctx.uploads.batchBytes,
+    };
+    const release = await slotFor(ctx, c);
+    let result: Awaited<ReturnType<typeof ingestJsonl>>;
+    try {
+      result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.uploads.maxLineBytes);
+    } finally {
+      release();
+    }
     const after = store.get(row.id);
     if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
     return c.json({
@@ -159,6 +175,16 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     ctx.indexers.delete(row.n);
     return c.json({ deleted: row.id });
   });
+}
+
+/**
+ * A slot for a large body (over `uploads.largeBytes`, or of undeclared length), waited for with the body unread;
+ * a small body of a declared length needs none.
+ */
+async function slotFor(ctx: CollectorContext, c: Ctx): Promise<() => void> {
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  if (declared <= ctx.uploads.largeBytes) return () => {};
+  return ctx.slots.take();
 }
 
 /** The trace an id names: 400 for a malformed id, 404 for an unknown one. */
@@ -233,8 +259,8 @@ export function jsonlResponse(ctx: CollectorContext, row: TraceRow): Response {
   });
 }
 
-/** Upgrades to the live websocket (426 for a plain GET). */
-export function liveResponse(ctx: CollectorContext, c: Ctx, next: Next, row: TraceRow) {
+/** Upgrades to the live websocket (426 for a plain GET); `share` when it is opened with a share link. */
+export function liveResponse(ctx: CollectorContext, c: Ctx, next: Next, row: TraceRow, share?: ShareGrant) {
   if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
     throw new ApiError(
       426,
@@ -243,7 +269,7 @@ export function liveResponse(ctx: CollectorContext, c: Ctx, next: Next, row: Tra
     );
   const since = querySeq(c, 'since', 0);
   return ctx.upgradeWebSocket(() => ({
-    onOpen: (_event, ws) => ctx.hub.attach(ws.raw as WebSocket, row, since),
+    onOpen: (_event, ws) => ctx.hub.attach(ws.raw as WebSocket, row, since, share),
   }))(c, next);
 }
 

@@ -26,6 +26,8 @@ export interface UploadOptions {
   /** Skip detection. */
   format?: TraceFormat | undefined;
   maxLineBytes?: number | undefined;
+  /** The largest JSON document of a format read whole (shack, HAR, HTTP exchanges). */
+  maxDocumentBytes?: number | undefined;
 }
 
 /**
@@ -104,6 +106,7 @@ async function spooled(
         stitch: false,
         ...(format === undefined ? {} : { format }),
         ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+        ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
       });
       add(trace.meta);
       for await (const batch of trace.batches()) for (const { line } of batch) add(line);

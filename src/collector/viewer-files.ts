@@ -1,10 +1,12 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
 
 /**
  * The built web viewer, served at `/`: `index.html` and its assets from one folder, nothing outside it. The
  * viewer routes itself (`/#trace=<id>`, `/#share=<id>`), so only real files are served; anything else is 404.
+ * Every file goes out with the viewer's security headers (content security policy, no framing).
  */
 
 /** `<package>/dist/viewer`, from this module's place in either src/collector or dist/collector. */
@@ -34,7 +36,7 @@ show here. The collector itself is running: its API is under <code>/api/v1/</cod
 <a href="/api/v1/traces">/api/v1/traces</a>.</p></body></html>
 `;
 
-const HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+const HEADERS = VIEWER_SECURITY_HEADERS;
 
 /**
  * Answers a GET for `pathname` from `dir`, or undefined when no such file exists there.

@@ -1,6 +1,8 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join, posix, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveCommand } from '../process/resolve.js';
+import { isRunnableFile } from '../process/spawn.js';
 import type { RemoteServer } from './entry.js';
 
 /**
@@ -55,8 +57,9 @@ export function remoteArgs(tap: TapedeckCommand, name: string, remote: RemoteSer
 }
 
 /**
- * The absolute path of a bare command name found on PATH (with PATHEXT on Windows), the command itself when it
- * already has a path, or undefined when it is not found.
+ * The absolute path of a bare command name found on PATH (with PATHEXT on Windows, where `npx` is `npx.cmd`), the
+ * command itself when it already names a folder, or undefined when it is not found. The same resolution
+ * `tapedeck record` applies when it starts the server, so what install reports is what will run.
  *
  * @example resolveExecutable('npx', { PATH: '/usr/local/bin:/usr/bin' }, 'linux') // → '/usr/local/bin/npx'
  */
@@ -64,28 +67,10 @@ export function resolveExecutable(
   command: string,
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
+  isRunnable: (path: string) => boolean = isRunnableFile(platform),
 ): string | undefined {
-  if (isAbsolute(command) || /[\\/]/.test(command)) return command;
-  const path = env.PATH ?? env.Path ?? '';
-  const extensions =
-    platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  const sep = platform === 'win32' ? ';' : delimiter;
-  for (const dir of path.split(sep)) {
-    if (dir === '') continue;
-    for (const ext of extensions) {
-      const candidate = join(dir, command + ext);
-      if (isExecutable(candidate, platform)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-function isExecutable(path: string, platform: NodeJS.Platform): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    if (platform !== 'win32') accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  // A path is left as the config wrote it: the client starts it from its own working folder, not ours.
+  if (/[\\/]/.test(command) || (platform === 'win32' ? win32 : posix).isAbsolute(command)) return command;
+  const resolved = resolveCommand(command, { platform, env, cwd: process.cwd(), isRunnable });
+  return resolved.kind === 'executable' || resolved.kind === 'batch' ? resolved.path : undefined;
 }

@@ -10,6 +10,7 @@ export {
   stdioPrefix,
   type TapedeckCommand,
 } from './command.js';
+export { type ConfigEncoding, decodeConfig, encodeConfig } from './encoding.js';
 export { classifyEntry, type EntryKind, MARKER_KEY, type Marker, parseMarker } from './entry.js';
 export {
   type FilePlan,
@@ -21,12 +22,16 @@ export {
   type ServerState,
 } from './plan.js';
 export {
+  appConfigHome,
   type ConfigLocation,
   claudeDesktopPath,
+  claudeDesktopPaths,
+  displayPath,
   type InstallEnv,
   parseTargets,
   TARGET_IDS,
   TARGETS,
   type TargetId,
+  uniqueLocations,
 } from './targets.js';
 export { applyTextEdits, unifiedDiff } from './text.js';

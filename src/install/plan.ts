@@ -59,9 +59,11 @@ export interface PlanOptions {
   /** Rewrite wraps that already point at this tapedeck. */
   force: boolean;
   tapedeck: TapedeckCommand;
-  /** Where bare server commands are looked up (PATH). */
+  /** Where bare server commands are looked up (PATH, and PATHEXT on Windows). */
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
+  /** Whether a file may be run (default: checked on this machine's disk). */
+  isRunnable?: ((path: string) => boolean) | undefined;
 }
 
 /**
@@ -96,7 +98,9 @@ export function planFile(location: ConfigLocation, text: string | undefined, opt
     if (slot.unsupported) return report('skipped', 'not written as a [mcp_servers.<name>] table');
     const kind = classifyEntry(slot.value, target.remote, slot.marker);
     const wrapStdio = (command: string) => {
-      const resolved = resolveExecutable(command, options.env, options.platform);
+      // By absolute path: a desktop client may start servers with a PATH shorter than the shell's (Claude Desktop
+      // does on macOS and Windows), and on Windows `npx` is really `npx.cmd`.
+      const resolved = resolveExecutable(command, options.env, options.platform, options.isRunnable);
       current = editor.wrapStdio(
         current,
         index,

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { posix, win32 } from 'node:path';
 
 /**
  * The MCP clients `tapedeck install` knows, as data: where each keeps its config files, in which format, and under
@@ -26,13 +26,18 @@ export const TARGET_IDS: readonly TargetId[] = [
   'codex',
 ];
 
-/** Where the paths come from (tests give a temporary home). */
+/** Where the paths come from (tests give a temporary home and any platform). */
 export interface InstallEnv {
+  /** The home folder: `~` on Linux and macOS, `%USERPROFILE%` on Windows. */
   home: string;
   cwd: string;
   platform: NodeJS.Platform;
-  /** `%APPDATA%` on Windows. */
+  /** `%APPDATA%` on Windows (default: `<home>\AppData\Roaming`). */
   appData?: string | undefined;
+  /** `%LOCALAPPDATA%` on Windows (default: `<home>\AppData\Local`). */
+  localAppData?: string | undefined;
+  /** Variables that move a client's files: CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_CONFIG_HOME. */
+  vars?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** A key path to a map of servers; `*` stands for every key at that level (Claude Code's projects). */
@@ -63,6 +68,29 @@ const json = (
   maps: MapPath[] = [['mcpServers']],
 ) => ({ target, path, format: 'json', scope, maps }) as const;
 
+/** Paths are joined the way the target platform writes them, whatever machine works them out. */
+const pathsOf = (env: InstallEnv) => (env.platform === 'win32' ? win32 : posix);
+
+/** A variable that is set to something. */
+const varOf = (env: InstallEnv, name: string) => {
+  const value = env.vars?.[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/**
+ * Where desktop applications keep their settings: `~/Library/Application Support` on macOS, `%APPDATA%` on
+ * Windows, `$XDG_CONFIG_HOME` (default `~/.config`) elsewhere — Electron's `appData`, which VS Code and Claude
+ * Desktop use.
+ *
+ * @example appConfigHome({ home: '/Users/me', cwd: '/', platform: 'darwin' }) // → '/Users/me/Library/Application Support'
+ */
+export function appConfigHome(env: InstallEnv): string {
+  const { join } = pathsOf(env);
+  if (env.platform === 'darwin') return join(env.home, 'Library', 'Application Support');
+  if (env.platform === 'win32') return env.appData ?? join(env.home, 'AppData', 'Roaming');
+  return varOf(env, 'XDG_CONFIG_HOME') ?? join(env.home, '.config');
+}
+
 /**
  * Claude Desktop's config: `~/Library/Application Support/Claude` on macOS, `%APPDATA%\Claude` on Windows,
  * `~/.config/Claude` elsewhere.
@@ -71,11 +99,28 @@ const json = (
  * // → '/Users/me/Library/Application Support/Claude/claude_desktop_config.json'
  */
 export function claudeDesktopPath(env: InstallEnv): string {
-  const file = 'claude_desktop_config.json';
-  if (env.platform === 'darwin') return join(env.home, 'Library', 'Application Support', 'Claude', file);
-  if (env.platform === 'win32')
-    return join(env.appData ?? join(env.home, 'AppData', 'Roaming'), 'Claude', file);
-  return join(env.home, '.config', 'Claude', file);
+  return pathsOf(env).join(appConfigHome(env), 'Claude', 'claude_desktop_config.json');
+}
+
+/**
+ * The package of Claude Desktop's Windows installer (MSIX, the default since early 2026): Windows redirects the
+ * app's `%APPDATA%` into the package's own folder, so that is where the config it reads lives.
+ */
+export const CLAUDE_DESKTOP_PACKAGE = 'Claude_pzs8sxrjxfjjc';
+
+/**
+ * Every place Claude Desktop's config may be: on Windows the classic `%APPDATA%\Claude` and the packaged app's
+ * `%LOCALAPPDATA%\Packages\Claude_…\LocalCache\Roaming\Claude`; elsewhere the one path.
+ *
+ * @example claudeDesktopPaths({ home: 'C:\\Users\\me', cwd: 'C:\\', platform: 'win32' })[1]
+ * // → 'C:\\Users\\me\\AppData\\Local\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json'
+ */
+export function claudeDesktopPaths(env: InstallEnv): string[] {
+  if (env.platform !== 'win32') return [claudeDesktopPath(env)];
+  const { join } = win32;
+  const local = env.localAppData ?? join(env.home, 'AppData', 'Local');
+  const packaged = join(local, 'Packages', CLAUDE_DESKTOP_PACKAGE, 'LocalCache', 'Roaming', 'Claude');
+  return [claudeDesktopPath(env), join(packaged, 'claude_desktop_config.json')];
 }
 
 export const TARGETS: Readonly<Record<TargetId, Target>> = {
@@ -83,53 +128,68 @@ export const TARGETS: Readonly<Record<TargetId, Target>> = {
     id: 'claude-code',
     title: 'Claude Code',
     remote: 'type',
-    locations: (env) => [
-      json('claude-code', join(env.home, '.claude.json'), 'user', [
-        ['mcpServers'],
-        ['projects', '*', 'mcpServers'],
-      ]),
-      json('claude-code', join(env.cwd, '.mcp.json'), 'project'),
-    ],
+    locations: (env) => {
+      const { join } = pathsOf(env);
+      // CLAUDE_CONFIG_DIR moves Claude Code's whole user state, .claude.json included.
+      const dir = varOf(env, 'CLAUDE_CONFIG_DIR') ?? env.home;
+      return [
+        json('claude-code', join(dir, '.claude.json'), 'user', [
+          ['mcpServers'],
+          ['projects', '*', 'mcpServers'],
+        ]),
+        json('claude-code', join(env.cwd, '.mcp.json'), 'project'),
+      ];
+    },
   },
   'claude-desktop': {
     id: 'claude-desktop',
     title: 'Claude Desktop',
     remote: 'type',
-    locations: (env) => [json('claude-desktop', claudeDesktopPath(env), 'user')],
+    locations: (env) => claudeDesktopPaths(env).map((path) => json('claude-desktop', path, 'user')),
   },
   cursor: {
     id: 'cursor',
     title: 'Cursor',
     remote: 'type',
     locations: (env) => [
-      json('cursor', join(env.home, '.cursor', 'mcp.json'), 'user'),
-      json('cursor', join(env.cwd, '.cursor', 'mcp.json'), 'project'),
+      json('cursor', pathsOf(env).join(env.home, '.cursor', 'mcp.json'), 'user'),
+      json('cursor', pathsOf(env).join(env.cwd, '.cursor', 'mcp.json'), 'project'),
     ],
   },
   vscode: {
     id: 'vscode',
     title: 'VS Code',
     remote: 'type',
-    locations: (env) => [json('vscode', join(env.cwd, '.vscode', 'mcp.json'), 'project', [['servers']])],
+    locations: (env) => [
+      json('vscode', pathsOf(env).join(appConfigHome(env), 'Code', 'User', 'mcp.json'), 'user', [
+        ['servers'],
+      ]),
+      json('vscode', pathsOf(env).join(env.cwd, '.vscode', 'mcp.json'), 'project', [['servers']]),
+    ],
   },
   windsurf: {
     id: 'windsurf',
     title: 'Windsurf',
     remote: 'type',
-    locations: (env) => [json('windsurf', join(env.home, '.codeium', 'windsurf', 'mcp_config.json'), 'user')],
+    locations: (env) => [
+      json('windsurf', pathsOf(env).join(env.home, '.codeium', 'windsurf', 'mcp_config.json'), 'user'),
+    ],
   },
   gemini: {
     id: 'gemini',
     title: 'Gemini CLI',
     remote: 'gemini',
-    locations: (env) => [json('gemini', join(env.home, '.gemini', 'settings.json'), 'user')],
+    locations: (env) => [
+      json('gemini', pathsOf(env).join(env.home, '.gemini', 'settings.json'), 'user'),
+      json('gemini', pathsOf(env).join(env.cwd, '.gemini', 'settings.json'), 'project'),
+    ],
   },
   antigravity: {
     id: 'antigravity',
     title: 'Antigravity',
     remote: 'type',
     locations: (env) => [
-      json('antigravity', join(env.home, '.gemini', 'antigravity', 'mcp_config.json'), 'user'),
+      json('antigravity', pathsOf(env).join(env.home, '.gemini', 'antigravity', 'mcp_config.json'), 'user'),
     ],
   },
   codex: {
@@ -139,7 +199,11 @@ export const TARGETS: Readonly<Record<TargetId, Target>> = {
     locations: (env) => [
       {
         target: 'codex',
-        path: join(env.home, '.codex', 'config.toml'),
+        // CODEX_HOME moves Codex's folder (default ~/.codex).
+        path: pathsOf(env).join(
+          varOf(env, 'CODEX_HOME') ?? pathsOf(env).join(env.home, '.codex'),
+          'config.toml',
+        ),
         format: 'toml',
         scope: 'user',
         maps: [['mcp_servers']],
@@ -147,6 +211,43 @@ export const TARGETS: Readonly<Record<TargetId, Target>> = {
     ],
   },
 };
+
+/**
+ * Every config location of the targets, each file once (a project folder that is the home folder holds one
+ * `.cursor/mcp.json`, not two).
+ *
+ * @example uniqueLocations(['cursor'], { home: '/h', cwd: '/h', platform: 'linux' }).length // → 1
+ */
+export function uniqueLocations(targets: readonly TargetId[], env: InstallEnv): ConfigLocation[] {
+  const seen = new Set<string>();
+  const out: ConfigLocation[] = [];
+  for (const id of targets) {
+    for (const location of TARGETS[id].locations(env)) {
+      const key =
+        env.platform === 'win32' || env.platform === 'darwin' ? location.path.toLowerCase() : location.path;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(location);
+    }
+  }
+  return out;
+}
+
+/**
+ * A path as the user knows it: under the home folder as `~/…` (Linux, macOS) or `%USERPROFILE%\…` (Windows).
+ *
+ * @example displayPath('/home/me/.cursor/mcp.json', { home: '/home/me', cwd: '/', platform: 'linux' }) // → '~/.cursor/mcp.json'
+ */
+export function displayPath(path: string, env: InstallEnv): string {
+  const windows = env.platform === 'win32';
+  const sep = windows ? '\\' : '/';
+  const home = env.home.endsWith(sep) ? env.home.slice(0, -1) : env.home;
+  const within = windows
+    ? path.toLowerCase().startsWith(`${home.toLowerCase()}${sep}`)
+    : path.startsWith(`${home}${sep}`);
+  if (!within) return path;
+  return `${windows ? '%USERPROFILE%' : '~'}${path.slice(home.length)}`;
+}
 
 /**
  * The targets named by `--target a,b` (all when none are given). Throws an Error naming the unknown ones.

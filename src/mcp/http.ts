@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { duplicateHost } from '../local-names.js';
 import { rejectForeign } from '../replay/http/guard.js';
 import { listenUrl } from '../replay/http/options.js';
 import { createMcpServer } from './server.js';
@@ -48,6 +49,8 @@ export async function serveMcpHttp(
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const duplicate = duplicateHost(req.rawHeaders);
+    if (duplicate !== undefined) return reply(res, 400, -32600, `bad request: ${duplicate}`);
     const refused = rejectForeign(req.headers, options.allowHosts ?? []);
     if (refused !== undefined) return reply(res, 403, -32000, `refused: ${refused}`);
     const url = new URL(req.url ?? '/', 'http://localhost');

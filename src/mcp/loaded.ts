@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { buildCassette, type Cassette, type CassetteExchange } from '../replay/cassette.js';
 import type { TraceEntry } from '../trace/import/opened.js';
-import { loadTrace } from '../trace/io.js';
+import { loadTrace, noFollowTraceFiles } from '../trace/io.js';
 import { isObject, type JsonObject, type RpcId } from '../trace/jsonrpc.js';
 import type { Json, MessageLine, MetaLine } from '../trace/types.js';
 import type { TrajectoryFile } from './store.js';
@@ -34,11 +34,12 @@ export class TrajectoryCache {
   private readonly slots = new Map<string, CacheSlot>();
 
   async load(file: TrajectoryFile): Promise<LoadedTrajectory> {
-    const info = statSync(file.path);
+    const info = lstatSync(file.path);
     const stamp = `${info.size}:${info.mtimeMs}`;
     const slot = this.slots.get(file.path);
     if (slot !== undefined && slot.stamp === stamp) return slot.loaded;
-    const trace = await loadTrace(file.path);
+    // Never through a link: not the file, not a rotated segment beside it (a link there is left out).
+    const trace = await loadTrace(file.path, {}, noFollowTraceFiles);
     // A trajectory that holds several servers (an mcporter file copied in) replays its first one.
     const server = firstServer(trace.entries);
     const cassette = await buildCassette(trace.entries, {

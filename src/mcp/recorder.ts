@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Redactor } from '../sink/sink.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
-import { Recording, tallyTrace } from './recording.js';
+import { Recording, type TraceTally, tallyTrace } from './recording.js';
 import { processAlive, type TrajectoryStore } from './store.js';
 
 /**
@@ -123,7 +123,14 @@ export class TrajectoryRecorder {
     for (const marker of this.store.markers()) {
       if (marker.pid !== process.pid && processAlive(marker.pid)) continue;
       const path = this.store.tracePath(marker.name);
-      const tally = existsSync(path) ? tallyTrace(path) : undefined;
+      let tally: TraceTally | undefined;
+      try {
+        tally = existsSync(path) ? tallyTrace(path) : undefined;
+      } catch (err) {
+        // A trace that cannot be read (a link planted in its place, no permission) is no recording to take over.
+        this.options.log?.(`left the recording '${marker.name}' alone: ${(err as Error).message}`);
+        continue;
+      }
       if (tally === undefined || tally.ended) {
         this.store.removeMarker(marker.name);
         continue;

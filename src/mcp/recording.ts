@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { openNoFollow, readNoFollow } from '../no-follow.js';
 import { noRedaction, type Redactor } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
@@ -9,7 +10,8 @@ import type { EndLine, Json, MessageLine, MetaLine } from '../trace/types.js';
  * One trajectory being recorded: a tapedeck trace written line by line as events come in — a `meta` line, then per
  * event the request as an `in` message and the response as an `out` message, and an `end` line when the recording
  * is stopped. Every event is on disk before its tool call is answered, so a server that dies loses nothing it
- * acknowledged; a trace without its `end` line is a recording that can be resumed.
+ * acknowledged; a trace without its `end` line is a recording that can be resumed. The file is never opened through
+ * a link (src/no-follow.ts).
  */
 
 /** What the agent gave, so a lookup hands back the response in the shape it was recorded in. */
@@ -65,7 +67,7 @@ export class Recording {
   static create(path: string, name: string, options: RecordingOptions = {}): Recording {
     const now = options.now ?? Date.now;
     const redact = options.redact ?? noRedaction;
-    const fd = openSync(path, 'w', 0o600);
+    const fd = openNoFollow(path, 'write');
     const meta = redact(newMeta({ label: name, startedAt: timestamp(now()), ...(options.meta ?? {}) }));
     writeAll(fd, encodeLine(meta));
     return new Recording(name, path, fd, 0, 0, { in: 0, out: 0 }, now(), redact, now);
@@ -74,13 +76,13 @@ export class Recording {
   /** Continues an unfinished trace: appends after its last whole line, numbering on from its last `seq`. */
   static resume(path: string, name: string, tally: TraceTally, options: RecordingOptions = {}): Recording {
     const now = options.now ?? Date.now;
-    const cut = openSync(path, 'r+');
+    const cut = openNoFollow(path, 'update');
     try {
       ftruncateSync(cut, tally.wholeBytes);
     } finally {
       closeSync(cut);
     }
-    const fd = openSync(path, 'a', 0o600);
+    const fd = openNoFollow(path, 'append');
     const started = Date.parse(tally.meta?.startedAt ?? '') || now();
     return new Recording(
       name,
@@ -177,7 +179,7 @@ function responseLine(id: number, response: Json): { raw: Json; given: GivenShap
  * @example tallyTrace('/d/my_session.jsonl').ended // → false for a recording a crash interrupted
  */
 export function tallyTrace(path: string): TraceTally {
-  const bytes = readFileSync(path);
+  const bytes = readNoFollow(path);
   const lastNewline = bytes.lastIndexOf(0x0a);
   const wholeBytes = lastNewline + 1;
   const tally: TraceTally = {

@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, lstatSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../no-follow.js';
 import { tapedeckHome } from '../redact/key-store.js';
 import { ensurePrivateDir } from '../sink/paths.js';
 import { checkName, nameProblem } from './names.js';
@@ -7,7 +9,8 @@ import { checkName, nameProblem } from './names.js';
 /**
  * The data folder of `tapedeck mcp`: one tapedeck trace per trajectory (`<name>.jsonl`), shack-session-replay
  * trajectory files (`<name>.json`) read as they are, and a marker (`<name>.recording`) beside each trace being
- * recorded, naming the server process that records it.
+ * recorded, naming the server process that records it. Every file is opened without following a link: a link
+ * planted in the folder is never written through, listed or read (see src/no-follow.ts).
  */
 
 /** `$TAPEDECK_HOME/trajectories`, else `~/.tapedeck/trajectories`. */
@@ -54,7 +57,10 @@ export class TrajectoryStore {
     return join(this.dir, `${checkName(name)}.recording`);
   }
 
-  /** Every trajectory in the folder, by name; a tapedeck trace wins over a shack file of the same name. */
+  /**
+   * Every trajectory in the folder, by name; a tapedeck trace wins over a shack file of the same name. Only regular
+   * files count: a link is not a trajectory, wherever it points.
+   */
   list(): TrajectoryFile[] {
     const found = new Map<string, TrajectoryFile>();
     for (const file of this.entries()) {
@@ -70,11 +76,12 @@ export class TrajectoryStore {
     return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** The trajectory called `name`, or an Error that says which ones there are. */
+  /** The trajectory called `name`, or an Error that says which ones there are (or that it is a link). */
   locate(name: string, what = 'trajectory'): TrajectoryFile {
     checkName(name, what);
     for (const [ext, format] of Object.entries(EXTENSIONS)) {
       const path = join(this.dir, `${name}${ext}`);
+      if (isSymlink(path)) throw linkRefusal(path);
       if (isFile(path)) return { name, path, format };
     }
     const names = this.list().map((t) => t.name);
@@ -88,11 +95,19 @@ export class TrajectoryStore {
     throw new Error(`no trajectory named '${name}' in ${this.dir}: ${known}`);
   }
 
-  /** Writes a marker atomically (0600). */
+  /**
+   * Writes a marker atomically (0600): a new file under an unguessable temporary name, renamed over the marker (a
+   * rename replaces a link in its place instead of writing where it points).
+   */
   writeMarker(marker: RecordingMarker): void {
     const path = this.markerPath(marker.name);
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(marker)}\n`, { mode: 0o600 });
+    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    const fd = openNoFollow(temp, 'create');
+    try {
+      writeSync(fd, `${JSON.stringify(marker)}\n`);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, path);
   }
 
@@ -102,7 +117,9 @@ export class TrajectoryStore {
 
   readMarker(name: string): RecordingMarker | undefined {
     try {
-      const value = JSON.parse(readFileSync(this.markerPath(name), 'utf8')) as Partial<RecordingMarker>;
+      const value = JSON.parse(
+        readNoFollow(this.markerPath(name)).toString('utf8'),
+      ) as Partial<RecordingMarker>;
       if (typeof value.pid !== 'number') return undefined;
       return { name, pid: value.pid, startedAt: String(value.startedAt ?? '') };
     } catch {
@@ -110,7 +127,7 @@ export class TrajectoryStore {
     }
   }
 
-  /** Every marker in the folder, newest first. */
+  /** Every marker in the folder, newest first (a link is not a marker). */
   markers(): RecordingMarker[] {
     const out: { marker: RecordingMarker; mtime: number }[] = [];
     for (const file of this.entries()) {
@@ -119,14 +136,17 @@ export class TrajectoryStore {
       if (nameProblem(name) !== undefined) continue;
       const marker = this.readMarker(name);
       if (marker === undefined) continue;
-      out.push({ marker, mtime: statSync(join(this.dir, file)).mtimeMs });
+      out.push({ marker, mtime: lstatSync(join(this.dir, file)).mtimeMs });
     }
     return out.sort((a, b) => b.mtime - a.mtime).map((entry) => entry.marker);
   }
 
+  /** The names of the regular files in the folder. */
   private entries(): string[] {
     try {
-      return readdirSync(this.dir);
+      return readdirSync(this.dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     } catch {
       return [];
     }
@@ -145,7 +165,7 @@ export function processAlive(pid: number): boolean {
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    return lstatSync(path).isFile();
   } catch {
     return false;
   }

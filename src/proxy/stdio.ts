@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
-import { shellExitCode } from '../process-exit.js';
+import { serverExitCode, spawnServer } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
@@ -31,7 +31,10 @@ export interface StdioProxyOptions {
 }
 
 export interface StdioProxyResult {
-  /** The exit code to pass on: the server's, 128+n for a signal, 127 not found, 126 not executable. */
+  /**
+   * The exit code to pass on: the server's (on Windows as Windows reports it), 128+n for a signal (POSIX), 127 not
+   * found, 126 not executable.
+   */
   exitCode: number;
   serverExitCode: number | null;
   signal: NodeJS.Signals | null;
@@ -66,30 +69,23 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: options.maxMessageBytes, emit });
   const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: options.maxMessageBytes, emit });
 
-  const child = spawn(options.command, options.args, {
-    stdio: ['pipe', 'pipe', options.recordStderr ? 'pipe' : 'inherit'],
-    env: options.env ?? process.env,
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-  });
-
-  const spawned = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    child.once('spawn', () => resolve(undefined));
-    child.once('error', (err) => resolve(err));
-  });
-  if (spawned !== undefined) {
-    const exitCode = spawned.code === 'ENOENT' ? 127 : 126;
+  const started = await startServer(options);
+  if ('failure' in started) {
+    const { failure } = started;
+    const exitCode = failure.code === 'ENOENT' ? 127 : 126;
     const why =
-      spawned.code === 'ENOENT' ? 'command not found' : `not executable (${spawned.code ?? spawned.message})`;
+      failure.code === 'ENOENT' ? 'command not found' : `not executable (${failure.code ?? failure.message})`;
     errorOutput.write(`tapedeck: cannot run '${options.command}': ${why}\n`);
     sink.append({
       t: timestamp(),
       type: 'event',
       name: 'spawn',
       ok: false,
-      error: spawned.code ?? spawned.message,
+      error: failure.code ?? failure.message,
     });
     return { exitCode, serverExitCode: null, signal: null };
   }
+  const { child } = started;
   sink.append({ t: timestamp(), type: 'event', name: 'spawn', ok: true, pid: child.pid ?? null });
 
   const stdin = child.stdin!;
@@ -140,7 +136,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   input.pause();
   toServer.end();
 
-  const exitCode = shellExitCode(exit.code, exit.signal);
+  const exitCode = serverExitCode(exit.code, exit.signal);
   sink.append({
     t: timestamp(),
     type: 'event',
@@ -152,7 +148,32 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
 }
 
-/** Passes SIGINT/SIGTERM/SIGHUP on to the server; SIGKILL if it is still alive `killAfterMs` later. */
+/** Starts the server through spawnServer; a command that cannot be started at all is a failure like ENOENT. */
+async function startServer(
+  options: StdioProxyOptions,
+): Promise<{ child: ChildProcess } | { failure: NodeJS.ErrnoException }> {
+  let child: ChildProcess;
+  try {
+    child = spawnServer(options.command, options.args, {
+      stdio: ['pipe', 'pipe', options.recordStderr ? 'pipe' : 'inherit'],
+      env: options.env ?? process.env,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    });
+  } catch (err) {
+    // Written so that it cannot start (a NUL byte; on Windows a .ps1 file): reported like a failed start.
+    return { failure: err as NodeJS.ErrnoException };
+  }
+  const failure = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (err) => resolve(err));
+  });
+  return failure === undefined ? { child } : { failure };
+}
+
+/**
+ * Passes SIGINT/SIGTERM/SIGHUP on to the server; SIGKILL if it is still alive `killAfterMs` later. On Windows the
+ * server's kill() ends its whole process tree (spawnServer), so any of them stops it.
+ */
 function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfterMs: number): () => void {
   let killTimer: NodeJS.Timeout | undefined;
   const handler = (signal: NodeJS.Signals) => {

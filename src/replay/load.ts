@@ -1,6 +1,6 @@
 import { TapedeckError } from '../errors.js';
 import type { TraceFormat } from '../trace/import/opened.js';
-import { openTrace } from '../trace/io.js';
+import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../trace/io.js';
 import type { ReadMode, TraceDiagnostic } from '../trace/reader.js';
 import type { MetaLine } from '../trace/types.js';
 import { buildCassette, type Cassette } from './cassette.js';
@@ -17,6 +17,11 @@ export interface LoadCassetteOptions {
   mode?: ReadMode;
   /** Corrupt lines skipped, a missing end line … (what replay cannot use is in `cassette.warnings`). */
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
+  /**
+   * `refuse` for a cassette about to be rewritten in place: a cassette that is a symbolic link fails, a rotated
+   * segment that is one is left out (see noFollowTraceFiles). Default `follow`.
+   */
+  links?: 'follow' | 'refuse';
 }
 
 export interface LoadedCassette {
@@ -48,7 +53,11 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
   let trace: Awaited<ReturnType<typeof openTrace>>;
   try {
     // Responses are kept as their lines' text and parsed when served: most of a big cassette never is.
-    trace = await openTrace(path, { mode: options.mode ?? 'lenient', onDiagnostic, lineText: true });
+    trace = await openTrace(
+      path,
+      { mode: options.mode ?? 'lenient', onDiagnostic, lineText: true },
+      options.links === 'refuse' ? noFollowTraceFiles : nodeTraceFiles,
+    );
   } catch (err) {
     if (err instanceof TapedeckError && err.code === 'not_found') {
       throw new TapedeckError(

@@ -2,7 +2,7 @@ import { TapedeckError } from '../errors.js';
 import type { Redactor } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
 import { keepsFormatAsTapedeck, type TraceFormat } from '../trace/import/opened.js';
-import { openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
+import { noFollowTraceFiles, openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import { withExtension } from '../trace/segments.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
@@ -298,7 +298,8 @@ export async function appendToCassette(
   added: readonly Omit<MessageLine, 'seq'>[],
   options: AppendOptions = {},
 ): Promise<number> {
-  const trace = await openTrace(path);
+  // Read without following links: the rewrite would otherwise copy a linked file's content into this folder.
+  const trace = await openTrace(path, {}, noFollowTraceFiles);
   const redact = options.redact ?? ((line: TraceLine) => line);
   const meta: MetaLine = { ...trace.meta, traceId: crypto.randomUUID() };
   if (meta.segment !== undefined) meta.segment = 0;

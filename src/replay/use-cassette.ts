@@ -19,7 +19,8 @@ import {
  * Cassettes as test fixtures: `useCassette` hands a test a connected SDK Client, backed by the real server the first
  * time (recorded into `__cassettes__/<name>.jsonl`) and by that cassette every time after. The SDK stays an optional
  * peer of tapedeck: it is imported here, at call time, and only its types are referenced statically. So are
- * node:path and node:url (src/replay imports no node: module at load time, so browser hosts can import it).
+ * node:path, node:url and the transport that starts the server (src/replay imports no node: module at load time,
+ * so browser hosts can import it).
  */
 
 /** `auto`: replay when the cassette exists, else record it; `record`: always (overwrites); `replay`: never spawn. */
@@ -110,17 +111,21 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
   if (command === undefined) {
     throw new TapedeckError('usage', `useCassette('${name}') needs the server command to ${mode} ${path}`);
   }
-  const stdio = new sdk.StdioClientTransport({
+  // Started as tapedeck starts every server (npx on Windows, the whole tree stopped on close), with the SDK's
+  // short default environment plus the given one, as the SDK's own stdio transport would.
+  const { ServerStdioTransport } = await import('../process/stdio-client.js');
+  const stdio: McpTransport = new ServerStdioTransport({
     command,
     args,
-    ...(options.env ? { env: options.env } : {}),
+    env: { ...sdk.getDefaultEnvironment(), ...options.env },
     ...(options.cwd ? { cwd: options.cwd } : {}),
-  }) as unknown as McpTransport;
+  });
   const recording: RecordingTransport | undefined =
     mode === 'record'
       ? recordTransport(stdio, {
           file: path,
           label: name,
+          transport: 'stdio',
           ...(options.redact !== undefined ? { redact: options.redact } : {}),
         })
       : undefined;
@@ -225,7 +230,7 @@ async function resolveMode(
 
 interface Sdk {
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  getDefaultEnvironment: typeof import('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment;
 }
 
 async function loadSdk(): Promise<Sdk> {
@@ -234,7 +239,7 @@ async function loadSdk(): Promise<Sdk> {
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
     ]);
-    return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport };
+    return { Client: client.Client, getDefaultEnvironment: stdio.getDefaultEnvironment };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {

@@ -5,12 +5,12 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  openSync,
+  lstatSync,
   renameSync,
   rmSync,
-  statSync,
   writeSync,
 } from 'node:fs';
+import { linkRefusal, openNoFollow } from '../no-follow.js';
 import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import { ensurePrivateDir, segmentPath, suffixedPath } from './paths.js';
@@ -207,7 +207,7 @@ export class FileSink extends BaseSink {
     this.lastOpenAttempt = this.now();
     try {
       ensurePrivateDir(this.activePath);
-      this.fd = this.created ? openSync(this.activePath, 'w', 0o600) : this.openFirst();
+      this.fd = this.created ? openNoFollow(this.activePath, 'write') : this.openFirst();
       this.created = true;
       const stat = fstatSync(this.fd);
       this.regular = stat.isFile();
@@ -225,20 +225,24 @@ export class FileSink extends BaseSink {
     }
   }
 
-  /** The first open, which decides what an existing file means (see ExistingFile). */
+  /**
+   * The first open, which decides what an existing file means (see ExistingFile). No open follows a symbolic link
+   * (nor does the reopen after a rotation): a link where the trace goes is refused, never written through.
+   */
   private openFirst(): number {
-    if (this.existing === 'overwrite') return openSync(this.activePath, 'w', 0o600);
+    if (this.existing === 'overwrite') return openNoFollow(this.activePath, 'write');
     if (this.existing === 'warn') {
       try {
-        return openSync(this.activePath, 'wx', 0o600);
+        return openNoFollow(this.activePath, 'create');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const before = statSync(this.activePath);
+      const before = lstatSync(this.activePath);
+      if (before.isSymbolicLink()) throw linkRefusal(this.activePath);
       if (before.isFile() && before.size > 0) {
         this.warn(`overwriting ${this.activePath}, which already held ${before.size} bytes`);
       }
-      return openSync(this.activePath, 'w', 0o600);
+      return openNoFollow(this.activePath, 'write');
     }
     const base = this.activePath;
     for (let n = 1; n <= FILE_SINK_DEFAULTS.uniqueTries; n++) {
@@ -246,7 +250,7 @@ export class FileSink extends BaseSink {
       // A name whose older segments are on disk belongs to a trace that just rotated its active file away.
       if (existsSync(segmentPath(candidate, 1))) continue;
       try {
-        const fd = openSync(candidate, 'wx', 0o600);
+        const fd = openNoFollow(candidate, 'create');
         this.activePath = candidate;
         return fd;
       } catch (err) {

@@ -1,9 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TapedeckError } from '../errors.js';
+import { isLinkError, linkRefusal, noFollowFlags } from '../no-follow.js';
 import type { TraceFiles } from './import/files.js';
 import { openTraceWith } from './import/open.js';
 import type { OpenedTrace, OpenTraceOptions, TraceEntry, TraceFormat } from './import/opened.js';
@@ -109,8 +110,55 @@ export const nodeTraceFiles: TraceFiles = {
 };
 
 /**
+ * TraceFiles over the local file system that never follow a symbolic link: the named file and every rotated
+ * segment must be regular files (a link is refused, a segment that is a link is reported and left out). For traces
+ * read from a folder that someone else may have put links in — `tapedeck mcp`'s data folder — and for traces about
+ * to be rewritten in place, whose content would otherwise be copied in from wherever a link points.
+ */
+export const noFollowTraceFiles: TraceFiles = {
+  async check(path) {
+    let info: Awaited<ReturnType<typeof lstat>>;
+    try {
+      info = await lstat(path);
+    } catch (err) {
+      throw ioError(path, err);
+    }
+    if (info.isSymbolicLink()) throw linkRefusal(path);
+    if (info.isDirectory()) {
+      throw new TapedeckError(
+        'is_directory',
+        `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
+      );
+    }
+    if (!info.isFile())
+      throw new TapedeckError(
+        'io',
+        `${path} is not a regular file (a pipe or a device): expected a trace file`,
+      );
+  },
+  async *read(path) {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(path, noFollowFlags('read'));
+    } catch (err) {
+      throw ioError(path, err);
+    }
+    try {
+      for await (const chunk of handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: false }))
+        yield chunk as Uint8Array;
+    } catch (err) {
+      throw ioError(path, err);
+    } finally {
+      await handle.close();
+    }
+  },
+  siblings: (path) => nodeTraceFiles.siblings(path),
+};
+
+/**
  * Opens a trace file of any supported format (detected from content; see TraceFormat). Rotated segments of a
- * tapedeck trace are found and stitched whichever segment is named.
+ * tapedeck trace are found and stitched whichever segment is named. `files` is where the bytes come from: the file
+ * system as it is (default), or {@link noFollowTraceFiles}.
  * Fails with TapedeckError `not_found`, `is_directory`, `io`, `unknown_format`, or in strict mode `corrupt_trace`.
  *
  * @example
@@ -118,8 +166,12 @@ export const nodeTraceFiles: TraceFiles = {
  * console.log(trace.format, trace.meta.label, trace.segments.length);
  * for await (const { line } of trace.lines()) if (isMessageLine(line)) console.log(line.dir, line.raw);
  */
-export function openTrace(path: string, options: OpenTraceOptions = {}): Promise<OpenedTrace> {
-  return openTraceWith(nodeTraceFiles, path, options);
+export function openTrace(
+  path: string,
+  options: OpenTraceOptions = {},
+  files: TraceFiles = nodeTraceFiles,
+): Promise<OpenedTrace> {
+  return openTraceWith(files, path, options);
 }
 
 /** A whole trace in memory, for callers that need random access (replay cassettes, diff). */
@@ -136,8 +188,12 @@ export interface LoadedTrace {
  * @example
  * const { meta, entries, diagnostics } = await loadTrace('cassette.jsonl', { mode: 'strict' });
  */
-export async function loadTrace(path: string, options: OpenTraceOptions = {}): Promise<LoadedTrace> {
-  const trace = await openTrace(path, options);
+export async function loadTrace(
+  path: string,
+  options: OpenTraceOptions = {},
+  files: TraceFiles = nodeTraceFiles,
+): Promise<LoadedTrace> {
+  const trace = await openTrace(path, options, files);
   const entries: TraceEntry[] = [];
   for await (const entry of trace.lines()) entries.push(entry);
   return { format: trace.format, meta: trace.meta, entries, diagnostics: trace.diagnostics };
@@ -221,6 +277,7 @@ function ioError(path: string, err: unknown, doing = 'cannot read'): TapedeckErr
   if (code === 'ENOENT' && doing === 'cannot read') {
     return new TapedeckError('not_found', `no such trace file: ${path}`, { cause: err });
   }
+  if (isLinkError(err)) return linkRefusal(path, err);
   if (code === 'EISDIR') {
     return new TapedeckError('is_directory', `${path} is a directory: expected a file`, { cause: err });
   }

@@ -86,6 +86,11 @@ export interface LineHandler {
   notUtf8(lineNo: number, terminated: boolean): void;
   /** A line over the limit; its bytes were not kept, only counted. */
   tooLong(lineNo: number, bytes: number, terminated: boolean): void;
+  /**
+   * A line has just passed the limit while still arriving (`tooLong` follows once it ends): a reader that refuses
+   * such lines can stop here instead of reading the rest of it.
+   */
+  overflow?(lineNo: number): void;
 }
 
 /**
@@ -135,8 +140,10 @@ export class LineSplitter {
 
   private carry(bytes: Uint8Array): void {
     // Once a line is over the limit its parts are dropped; only its length is still counted.
-    if (this.size + bytes.length > this.max) this.parts = [];
-    else if (bytes.length > 0) this.parts.push(bytes);
+    if (this.size + bytes.length > this.max) {
+      if (this.size <= this.max) this.handler.overflow?.(this.lineNo + 1);
+      this.parts = [];
+    } else if (bytes.length > 0) this.parts.push(bytes);
     this.size += bytes.length;
   }
 

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWithDevFull } from '../helpers/dev-full.js';
 import {
   alive,
   fixtureServer,
@@ -101,14 +102,17 @@ describe('a killed recorder', () => {
 });
 
 describe('an unwritable trace', () => {
-  it('--file /dev/full: the session works end to end and stderr says why exactly once', async () => {
-    const run = spawnRecord('/dev/full', fixtureServer('rpc-echo.mjs'));
-    const ids = await session(run, 300, 300);
-    expect(ids).toEqual(Array.from({ length: 300 }, (_, i) => i));
-    const lines = warnings(run.stderrSoFar());
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/\/dev\/full.*ENOSPC/);
-  });
+  itWithDevFull(
+    '--file /dev/full: the session works end to end and stderr says why exactly once',
+    async () => {
+      const run = spawnRecord('/dev/full', fixtureServer('rpc-echo.mjs'));
+      const ids = await session(run, 300, 300);
+      expect(ids).toEqual(Array.from({ length: 300 }, (_, i) => i));
+      const lines = warnings(run.stderrSoFar());
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/\/dev\/full.*ENOSPC/);
+    },
+  );
 
   it('--out under a regular file (ENOTDIR): the session works end to end and stderr says why exactly once', async () => {
     const blocker = join(dir, 'blocker');

@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWithDevFull } from '../helpers/dev-full.js';
 import {
   alive,
   fixtureServer,
@@ -207,24 +208,27 @@ describe.concurrent('usage errors', () => {
 });
 
 describe('stdout', () => {
-  it('carries only the protocol bytes, even with server stderr noise and an unwritable trace', async () => {
-    const server = [
-      'sh',
-      '-c',
-      'printf "banner on stderr\\n" >&2; printf \'{"jsonrpc":"2.0","id":1,"result":{}}\\n\'; ' +
-        'printf "more noise\\n" >&2; printf \'{"jsonrpc":"2.0","id":2,"result":{}}\\n\'',
-    ];
-    const expected = '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n';
-    for (const extra of [[], ['--no-stderr']]) {
-      const normal = await spawnRecord(tracePath(), server, extra).done;
-      expect(normal.code).toBe(0);
-      expect(normal.stdout.toString()).toBe(expected);
-      expect(normal.stderr).toBe('banner on stderr\nmore noise\n');
-      const full = await spawnRecord('/dev/full', server, extra).done;
-      expect(full.code).toBe(0);
-      expect(full.stdout.toString()).toBe(expected);
-      expect(full.stderr).toContain('banner on stderr\n');
-      expect(full.stderr).toMatch(/ENOSPC/);
-    }
-  });
+  itWithDevFull(
+    'carries only the protocol bytes, even with server stderr noise and an unwritable trace',
+    async () => {
+      const server = [
+        'sh',
+        '-c',
+        'printf "banner on stderr\\n" >&2; printf \'{"jsonrpc":"2.0","id":1,"result":{}}\\n\'; ' +
+          'printf "more noise\\n" >&2; printf \'{"jsonrpc":"2.0","id":2,"result":{}}\\n\'',
+      ];
+      const expected = '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n';
+      for (const extra of [[], ['--no-stderr']]) {
+        const normal = await spawnRecord(tracePath(), server, extra).done;
+        expect(normal.code).toBe(0);
+        expect(normal.stdout.toString()).toBe(expected);
+        expect(normal.stderr).toBe('banner on stderr\nmore noise\n');
+        const full = await spawnRecord('/dev/full', server, extra).done;
+        expect(full.code).toBe(0);
+        expect(full.stdout.toString()).toBe(expected);
+        expect(full.stderr).toContain('banner on stderr\n');
+        expect(full.stderr).toMatch(/ENOSPC/);
+      }
+    },
+  );
 });

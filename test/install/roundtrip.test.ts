@@ -3,7 +3,7 @@
  * with comments and trailing commas, TOML with comments and subtables, Claude Code's per-project servers, remote
  * servers, a server recorded through tapedeck by hand. After uninstall every file is byte for byte the original.
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -11,26 +11,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { currentTapedeck } from '../../src/install/command.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { REPO_ROOT } from '../helpers/peers.js';
+import { copyFixture, FIXTURE_FILES, FIXTURES, placeOf } from './fixture-home.js';
 
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'install');
-
-/** Every config file of the fixture, relative to the temporary folder. */
-const FILES = [
-  'home/.claude.json',
-  'project/.mcp.json',
-  'home/.config/Claude/claude_desktop_config.json',
-  'home/.cursor/mcp.json',
-  'project/.cursor/mcp.json',
-  'project/.vscode/mcp.json',
-  'home/.codeium/windsurf/mcp_config.json',
-  'home/.gemini/settings.json',
-  'home/.gemini/antigravity/mcp_config.json',
-  'home/.codex/config.toml',
-];
+const FILES = FIXTURE_FILES;
 
 const io = useCliHarness('tapedeck-install-', { cwd: 'project' });
-const read = (file: string) => readFileSync(join(io.dir, file), 'utf8');
+const read = (file: string) => readFileSync(placeOf(file, io.dir), 'utf8');
 const original = (file: string) => readFileSync(join(FIXTURES, file), 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: parsed configs are walked freely in the assertions
 type Parsed = Record<string, any>;
@@ -38,14 +24,15 @@ const json = (file: string) => parseJsonc(read(file)) as Parsed;
 const tap = currentTapedeck();
 
 beforeEach(() => {
-  cpSync(join(FIXTURES, 'home'), join(io.dir, 'home'), { recursive: true });
-  cpSync(join(FIXTURES, 'project'), join(io.dir, 'project'), { recursive: true });
+  copyFixture(io.dir);
   // The commands the configs name, on a PATH of our own: wrapped entries get their absolute paths.
   mkdirSync(join(io.dir, 'bin'));
   for (const name of ['npx', 'uvx', 'docker', 'node']) {
     writeFileSync(join(io.dir, 'bin', name), '#!/bin/sh\n', { mode: 0o755 });
   }
   vi.stubEnv('HOME', join(io.dir, 'home'));
+  // Desktop apps on Linux keep their settings in $XDG_CONFIG_HOME; the fixture has them in its default, ~/.config.
+  vi.stubEnv('XDG_CONFIG_HOME', join(io.dir, 'home', '.config'));
   vi.stubEnv('PATH', join(io.dir, 'bin'));
 });
 
@@ -138,7 +125,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
 
     // Backed up once, as they were.
     for (const file of FILES)
-      expect(readFileSync(join(io.dir, `${file}.tapedeck.bak`), 'utf8')).toBe(original(file));
+      expect(readFileSync(`${placeOf(file, io.dir)}.tapedeck.bak`, 'utf8')).toBe(original(file));
     expect(io.stdout).toContain('  + everything  wrapped');
     expect(io.stdout).toContain('    time  recorded by tapedeck already (set up by hand), left alone');
     expect(io.stdout).toContain(
@@ -253,7 +240,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
       'home/.codex/config.toml',
       'home/.codeium/windsurf/mcp_config.json',
     ];
-    for (const file of crlf) writeFileSync(join(io.dir, file), original(file).replace(/\n/g, '\r\n'));
+    for (const file of crlf) writeFileSync(placeOf(file, io.dir), original(file).replace(/\n/g, '\r\n'));
     await run(['install', '--include-remote', '--target', 'cursor,codex,windsurf']);
     for (const file of crlf) {
       expect(read(file)).toContain('_tapedeck');

@@ -39,14 +39,17 @@ describe('install pieces', () => {
       writeFileSync(join(dir, 'a', 'npx'), '', { mode: 0o644 }); // not executable: skipped
       mkdirSync(join(dir, 'b'));
       writeFileSync(join(dir, 'b', 'npx'), '', { mode: 0o755 });
-      writeFileSync(join(dir, 'b', 'uvx.CMD'), '');
       const path = `${join(dir, 'a')}:${join(dir, 'b')}`;
       expect(resolveExecutable('npx', { PATH: path }, 'linux')).toBe(join(dir, 'b', 'npx'));
       expect(resolveExecutable('./server.js', { PATH: path }, 'linux')).toBe('./server.js');
       expect(resolveExecutable('missing', { PATH: path }, 'linux')).toBeUndefined();
-      expect(resolveExecutable('uvx', { PATH: join(dir, 'b'), PATHEXT: '.EXE;.CMD' }, 'win32')).toBe(
-        join(dir, 'b', 'uvx.CMD'),
-      );
+      // Windows, with its files given: `npx` is the `.cmd` shim, never the Git Bash script beside it.
+      const files = new Set(['c:\\program files\\nodejs\\npx', 'c:\\program files\\nodejs\\npx.cmd']);
+      const onDisk = (p: string) => files.has(p.toLowerCase());
+      const env = { Path: 'C:\\Windows;C:\\Program Files\\nodejs', PATHEXT: '.EXE;.CMD' };
+      expect(resolveExecutable('npx', env, 'win32', onDisk)).toBe('C:\\Program Files\\nodejs\\npx.cmd');
+      expect(resolveExecutable('C:\\tools\\server.exe', env, 'win32', onDisk)).toBe('C:\\tools\\server.exe');
+      expect(resolveExecutable('uvx', env, 'win32', onDisk)).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -116,7 +116,11 @@ describe('tapedeck mcp --http', () => {
     expect(foreignHost.body).toContain("Host 'evil.example' is not a local name");
     const foreignOrigin = await post({ origin: 'https://evil.example' });
     expect(foreignOrigin.status).toBe(403);
-    expect((await post({ origin: 'http://localhost:5173' })).status).toBe(200);
+    // A page on another local port is another site: refused, unless --allow-host names it.
+    const otherPort = await post({ origin: 'http://localhost:5173' });
+    expect(otherPort.status).toBe(403);
+    expect(otherPort.body).toContain("Origin 'http://localhost:5173' is not this server's own origin");
+    expect((await post({ origin: new URL(http.url).origin })).status).toBe(200);
   });
 
   it('says what is wrong with its flags', async () => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileSink, type FileSinkOptions } from '../../src/sink/file.js';
 import { segmentPath } from '../../src/sink/paths.js';
 import type { MetaLine } from '../../src/trace/types.js';
+import { itWithDevFull } from '../helpers/dev-full.js';
 import { makeTempDir, type Parsed, removeTempDir } from '../helpers/proxy.js';
 
 const TRACE_ID = '6f1c2a52-8d0e-4c1b-9a55-0d4b8e0f9c11';
@@ -181,21 +182,24 @@ describe('FileSink', () => {
   });
 
   describe('write failures', () => {
-    it('keeps going on a full disk (/dev/full): warns once, never throws, leaves the device alone', async () => {
-      const warnings: string[] = [];
-      const modeBefore = statSync('/dev/full').mode;
-      const sink = new FileSink({ path: '/dev/full', warn: (m) => warnings.push(m) });
-      sink.start(meta());
-      for (let i = 1; i <= 20; i += 1) {
-        sink.append(message(i));
-        await new Promise((done) => setImmediate(done));
-      }
-      await sink.close({ reason: 'process_exit', exitCode: 0 });
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/\/dev\/full/);
-      expect(warnings[0]).toMatch(/ENOSPC/);
-      expect(statSync('/dev/full').mode).toBe(modeBefore);
-    });
+    itWithDevFull(
+      'keeps going on a full disk (/dev/full): warns once, never throws, leaves the device alone',
+      async () => {
+        const warnings: string[] = [];
+        const modeBefore = statSync('/dev/full').mode;
+        const sink = new FileSink({ path: '/dev/full', warn: (m) => warnings.push(m) });
+        sink.start(meta());
+        for (let i = 1; i <= 20; i += 1) {
+          sink.append(message(i));
+          await new Promise((done) => setImmediate(done));
+        }
+        await sink.close({ reason: 'process_exit', exitCode: 0 });
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/\/dev\/full/);
+        expect(warnings[0]).toMatch(/ENOSPC/);
+        expect(statSync('/dev/full').mode).toBe(modeBefore);
+      },
+    );
 
     it('survives a path under a regular file (ENOTDIR), warns once, and resumes once the folder can be made', async () => {
       const blocker = join(dir, 'blocker');

@@ -86,4 +86,36 @@ describe('the live client', () => {
     expect(client!.connections).toBe(2);
     expect(statuses).toEqual(['connecting', 'live', 'reconnecting', 'live', 'ended']);
   });
+
+  it('stops, without reconnecting, when the collector closes a share link that expired (4410)', async () => {
+    let connections = 0;
+    server = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: () => 'tapedeck' });
+    server.on('connection', (ws) => {
+      connections += 1;
+      ws.send(frame([1]));
+      setTimeout(() => ws.close(4410, 'share expired'), 20);
+    });
+    await new Promise((resolve) => server!.once('listening', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const gone = await new Promise<string | undefined>((resolve) => {
+      client = new LiveClient({
+        url: (since) => `ws://127.0.0.1:${port}/api/v1/shares/s/live?since=${since}`,
+        protocols: ['tapedeck'],
+        delayMs: 20,
+        socket: (url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike,
+        handlers: {
+          lines: () => {},
+          dropped: () => {},
+          end: () => {},
+          status: (status, detail) => {
+            if (status === 'gone') resolve(detail);
+          },
+        },
+      });
+      client.start();
+    });
+    expect(gone).toBe('share expired');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(connections).toBe(1);
+  });
 });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { type FileOutcome, runInstall } from '../../install/apply.js';
 import { currentTapedeck } from '../../install/command.js';
 import type { InstallMode, ServerReport, ServerState } from '../../install/plan.js';
-import { parseTargets, TARGET_IDS } from '../../install/targets.js';
+import { displayPath, type InstallEnv, parseTargets, TARGET_IDS } from '../../install/targets.js';
 import { unifiedDiff } from '../../install/text.js';
 import { EXIT, usageError } from '../errors.js';
 
@@ -36,9 +36,10 @@ export function registerInstall(program: Command): void {
       .option('--json', 'print the outcome as JSON');
     if (mode !== 'status')
       command.option('--dry-run', 'print what would change (a diff per file) and write nothing');
+    if (mode === 'uninstall') command.option('--force', 'rewrite read-only config files too');
     if (mode === 'install')
       command
-        .option('--force', 'rewrite wraps that already point at this tapedeck')
+        .option('--force', 'rewrite wraps that already point at this tapedeck, and read-only config files')
         .option(
           '--include-remote',
           'also wrap remote (url) servers, through `tapedeck record --upstream URL --stdio`',
@@ -49,13 +50,19 @@ export function registerInstall(program: Command): void {
         '\nExamples:\n' +
           `  tapedeck ${mode}\n` +
           `  tapedeck ${mode} --target claude-code,cursor${mode === 'status' ? '' : ' --dry-run'}\n\n` +
-          'Config files: Claude Code (~/.claude.json, ./.mcp.json), Claude Desktop, Cursor (~/.cursor/mcp.json,\n' +
-          './.cursor/mcp.json), VS Code (./.vscode/mcp.json), Windsurf (~/.codeium/windsurf/mcp_config.json),\n' +
-          'Gemini CLI (~/.gemini/settings.json), Antigravity (~/.gemini/antigravity/mcp_config.json), Codex\n' +
-          '(~/.codex/config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/bin.js record --label <name> --\n' +
+          'Config files (~ is %USERPROFILE% on Windows): Claude Code (~/.claude.json or $CLAUDE_CONFIG_DIR,\n' +
+          './.mcp.json), Claude Desktop (macOS ~/Library/Application Support/Claude, Windows %APPDATA%\\Claude\n' +
+          "and the packaged app's %LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude,\n" +
+          'elsewhere ~/.config/Claude), Cursor (~/.cursor/mcp.json, ./.cursor/mcp.json), VS Code (the user\n' +
+          "profile's mcp.json: ~/Library/Application Support/Code/User, %APPDATA%\\Code\\User, ~/.config/Code/User;\n" +
+          './.vscode/mcp.json), Windsurf (~/.codeium/windsurf/mcp_config.json), Gemini CLI (~/.gemini/settings.json,\n' +
+          './.gemini/settings.json), Antigravity (~/.gemini/antigravity/mcp_config.json), Codex ($CODEX_HOME or\n' +
+          '~/.codex, config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/bin.js record --label <name> --\n' +
           '<command> <args…>; its "_tapedeck" key (a "# _tapedeck:" comment in TOML) holds what uninstall restores.\n' +
-          'Files are written atomically, comments and formatting kept; the first change backs a file up to\n' +
-          '<file>.tapedeck.bak. A file that does not parse is reported and left as it is (exit 1).',
+          'Server commands found on PATH are written by absolute path (npx is npx.cmd on Windows). Files are\n' +
+          'written atomically in the encoding they were found in (CRLF, byte order mark), comments and formatting\n' +
+          'kept; the first change backs a file up to <file>.tapedeck.bak. A file that does not parse is reported\n' +
+          'and left as it is (exit 1), and so is a read-only one unless --force.',
       )
       .action((flags: InstallFlags) => {
         process.exitCode = install(mode, flags);
@@ -70,11 +77,19 @@ function install(mode: InstallMode, flags: InstallFlags): number {
   } catch (err) {
     throw usageError(`--target: ${(err as Error).message}`);
   }
-  const home = homedir();
+  // The home folder is %USERPROFILE% on Windows (os.homedir reads it there), $HOME elsewhere.
+  const where: InstallEnv = {
+    home: homedir(),
+    cwd: process.cwd(),
+    platform: process.platform,
+    appData: process.env.APPDATA,
+    localAppData: process.env.LOCALAPPDATA,
+    vars: process.env,
+  };
   const outcomes = runInstall({
     mode,
     targets,
-    where: { home, cwd: process.cwd(), platform: process.platform, appData: process.env.APPDATA },
+    where,
     dryRun: flags.dryRun === true,
     force: flags.force === true,
     remote: flags.includeRemote === true ? 'bridge' : 'skip',
@@ -88,7 +103,7 @@ function install(mode: InstallMode, flags: InstallFlags): number {
     process.stdout.write(
       `${JSON.stringify({ version: 1, mode, dryRun: flags.dryRun === true, files: shown }, null, 2)}\n`,
     );
-  } else process.stdout.write(render(mode, outcomes, flags, (path) => tilde(path, home)));
+  } else process.stdout.write(render(mode, outcomes, flags, (path) => displayPath(path, where)));
   return failed ? EXIT.finding : EXIT.ok;
 }
 
@@ -169,8 +184,4 @@ function label(server: ServerReport): string {
 
 function describe(server: ServerReport): string {
   return server.detail === undefined ? SAID[server.state] : `${SAID[server.state]}: ${server.detail}`;
-}
-
-function tilde(path: string, home: string): string {
-  return path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }

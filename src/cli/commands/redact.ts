@@ -7,7 +7,14 @@ import type { RedactMode } from '../../redact/types.js';
 import { deriveLabel } from '../../sink/naming.js';
 import { encodeLine } from '../../trace/encode.js';
 import { keepsFormatAsTapedeck, type OpenedTrace, type TraceFormat } from '../../trace/import/opened.js';
-import { batch, openTrace, readFromPipe, writePrivateFile } from '../../trace/io.js';
+import {
+  batch,
+  nodeTraceFiles,
+  noFollowTraceFiles,
+  openTrace,
+  readFromPipe,
+  writePrivateFile,
+} from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { withExtension } from '../../trace/segments.js';
 import type { MetaLine } from '../../trace/types.js';
@@ -160,20 +167,26 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
       process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
     },
   };
-  const trace = await openTrace(input, openOptions);
+  // A trace rewritten in place is read without following links: a link's target would be copied into its folder.
+  const files = options.inPlace && input !== '-' ? noFollowTraceFiles : nodeTraceFiles;
+  const trace = await openTrace(input, openOptions, files);
   if (options.inPlace) refuseInPlace(input, trace.format);
   if (options.inPlace && trace.segments.length > 1) {
     // Each segment stays its own file with its own meta, so the trace still stitches as before.
     for (const [i, segment] of trace.segments.entries()) {
       const last = i === trace.segments.length - 1;
-      const part = await openTrace(segment.file, {
-        ...openOptions,
-        stitch: false,
-        // Only the newest segment ends with an `end` line; older ones lacking it is rotation, not a crash.
-        onDiagnostic: (d) => {
-          if (last || d.code !== 'missing_end') openOptions.onDiagnostic(d);
+      const part = await openTrace(
+        segment.file,
+        {
+          ...openOptions,
+          stitch: false,
+          // Only the newest segment ends with an `end` line; older ones lacking it is rotation, not a crash.
+          onDiagnostic: (d) => {
+            if (last || d.code !== 'missing_end') openOptions.onDiagnostic(d);
+          },
         },
-      });
+        files,
+      );
       await replaceUnlessLost(segment.file, redactedLines(part, redaction, false), () => errors);
     }
     return errors;

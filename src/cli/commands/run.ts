@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/load.js';
 import { compileIgnorePath } from '../../replay/paths.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
@@ -157,6 +158,8 @@ async function runCommand(
     loaded = await loadCassette(cassette, {
       ...(settings.server === undefined ? {} : { server: settings.server }),
       onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+      // Update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+      links: mode === 'update' ? 'refuse' : 'follow',
     });
     for (const warning of loaded.cassette.warnings) say(`warning: ${cassette}: ${warning}`);
   }
@@ -176,6 +179,8 @@ async function runCommand(
       ? updateRefusal(loaded.path, loaded.format, 'run --mode update')
       : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
+  // Recording and updating write the cassette: a link in its place is refused before a server starts.
+  if (plan.mode === 'record' || plan.mode === 'update') refuseLink(cassette);
   if (plan.mode !== 'replay' && live === undefined) {
     throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }

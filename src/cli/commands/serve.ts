@@ -15,6 +15,7 @@ interface ServeOptions {
   retain: number | 'off';
   maxBytes: number | 'off';
   maxBody: number;
+  maxLine: number;
 }
 
 /** Default retention by age: a month of traces. */
@@ -67,6 +68,14 @@ export function registerServe(program: Command): void {
         .argParser((value: string) => parseByteSize('--max-body', value))
         .default(COLLECTOR_DEFAULTS.maxBodyBytes, '512MB'),
     )
+    .addOption(
+      new Option(
+        '--max-line <size>',
+        'longest trace line accepted (and JSON document of a format read whole); it bounds the memory an upload holds',
+      )
+        .argParser((value: string) => parseByteSize('--max-line', value))
+        .default(COLLECTOR_DEFAULTS.uploads.maxLineBytes, '32MB'),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -107,6 +116,7 @@ async function serve(options: ServeOptions): Promise<number> {
       port: options.port,
       allowHosts: options.allowHost ?? [],
       maxBodyBytes: options.maxBody,
+      uploads: { maxLineBytes: options.maxLine },
       retention: {
         maxAgeMs: options.retain === 'off' ? undefined : options.retain,
         maxBytes: options.maxBytes === 'off' ? undefined : options.maxBytes,

@@ -1,8 +1,8 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { shellExitCode } from '../../process-exit.js';
+import { serverExitCode, spawnServer } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/diff.js';
 import type { Spawn } from '../../replay/live.js';
@@ -124,6 +124,8 @@ async function verify(
   const loaded = await loadCassette(path, {
     server: flags.server,
     onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+    links: flags.update ? 'refuse' : 'follow',
   });
   const foreign = flags.update ? updateRefusal(path, loaded.format, 'verify --update') : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
@@ -164,7 +166,7 @@ async function verify(
       reason: 'process_exit',
       // 128+n beside the signal's name, as record writes it; an HTTP session has neither.
       exitCode:
-        report.exit.signal === null ? report.exit.code : shellExitCode(report.exit.code, report.exit.signal),
+        report.exit.signal === null ? report.exit.code : serverExitCode(report.exit.code, report.exit.signal),
       signal: report.exit.signal,
     });
     if (report.incomplete) {
@@ -336,7 +338,10 @@ export function serverCommand(self: Command, commandArgs: string[], name: string
   return after;
 }
 
-/** Node's `child_process.spawn` as the replay layer takes it (src/replay imports no node: module itself). */
+/**
+ * Starting a server as the replay layer takes it (src/replay imports no node: module itself): spawnServer, which
+ * finds `npx.cmd` on Windows and whose kill() ends the server's whole process tree there.
+ */
 export const nodeSpawn: Spawn = (command, args, options) =>
   // Piped stdin and stdout are never null; stderr is null when inherited, as ChildLike allows.
-  spawn(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;
+  spawnServer(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;

@@ -3,6 +3,8 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
+import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
 import { usageError } from '../errors.js';
 import { parsePositiveInt } from '../parse.js';
@@ -51,8 +53,15 @@ export async function traceFilesFor(paths: readonly string[]): Promise<string[]>
 export function browserOpener(
   platform: NodeJS.Platform,
   env: Record<string, string | undefined>,
-): { command: string; args: (url: string) => string[] } | undefined {
-  if (platform === 'win32') return { command: 'cmd', args: (url) => ['/c', 'start', '""', url] };
+): { command: string; args: (url: string) => string[]; verbatim?: true } | undefined {
+  // cmd.exe's `start` opens a URL with its default browser; the line is written escaped (an empty title first),
+  // so a character in the URL is never read as a command separator.
+  if (platform === 'win32')
+    return {
+      command: commandProcessor({ env }),
+      args: (url) => cmdArgs(`start ${escapeForCmd('""')} ${escapeForCmd(`"${url}"`)}`),
+      verbatim: true,
+    };
   // Without a display xdg-open falls back to a text browser in this very terminal: better to only print the URL.
   if (platform !== 'darwin' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
   const name = platform === 'darwin' ? 'open' : 'xdg-open';
@@ -78,7 +87,11 @@ function openBrowser(url: string, io: ViewIo): void {
     return;
   }
   try {
-    const child = spawn(opener.command, opener.args(url), { detached: true, stdio: 'ignore' });
+    const child = spawn(opener.command, opener.args(url), {
+      detached: true,
+      stdio: 'ignore',
+      windowsVerbatimArguments: opener.verbatim === true,
+    });
     child.on('error', () =>
       io.stderr.write(`tapedeck: could not run ${opener.command}; open the URL yourself\n`),
     );

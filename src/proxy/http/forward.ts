@@ -1,15 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { duplicateHost } from '../../local-names.js';
 import { answer, type ForwardContext, proxyErrorBody } from './context.js';
 import { ProxiedExchange } from './exchange.js';
 import { checkLocalRequest } from './guard.js';
 import { shownUrl } from './url.js';
 
 /**
- * Serves one client request: refuses it when its Host or Origin is not local (nor allowed), otherwise forwards
- * it and records it (see {@link ProxiedExchange}).
+ * Serves one client request: refuses it when it carries two Host headers (400) or its Host or Origin is not local
+ * (nor allowed; 403), otherwise forwards it and records it (see {@link ProxiedExchange}).
  */
 export function forwardExchange(req: IncomingMessage, res: ServerResponse, ctx: ForwardContext): void {
-  const refused = checkLocalRequest(req.headers.host, req.headers.origin, ctx.allow);
+  const duplicate = duplicateHost(req.rawHeaders);
+  const refused = duplicate ?? checkLocalRequest(req.headers.host, req.headers.origin, ctx.allow);
   if (refused !== undefined) {
     const { method, url = '', headers } = req;
     ctx.later.push(() =>
@@ -22,7 +24,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, ctx: 
       }),
     );
     req.resume();
-    answer(res, 403, proxyErrorBody(null, `tapedeck: ${refused}`));
+    answer(res, duplicate === undefined ? 403 : 400, proxyErrorBody(null, `tapedeck: ${refused}`));
     return;
   }
   const path = req.url ?? '';

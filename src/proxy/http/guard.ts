@@ -1,9 +1,9 @@
-import { hostName, judgeHostOrigin } from '../../local-names.js';
+import { hostName, isLocalName, judgeHostOrigin } from '../../local-names.js';
 
 /**
  * DNS-rebinding protection for a local listener: a web page on evil.example can make a browser send requests to
- * 127.0.0.1 under its own host name, so a request is answered only when its `Host` (and `Origin`, when a browser
- * sent one) names this machine — or a name the user allowed.
+ * 127.0.0.1 under its own host name, so a request is answered only when its `Host` names this machine — or a name
+ * the user allowed — and its `Origin`, when a browser sent one, is the proxy's own origin or an allowed name.
  */
 
 /** What the guard lets through besides local names: a list of host names, or `*` for any. */
@@ -43,6 +43,8 @@ export function checkLocalRequest(
     case 'origin-invalid':
       return `Origin '${origin}' is not a URL: ${hint('NAME')}`;
     case 'origin':
-      return `Origin '${origin}' is not local: ${hint(verdict.name === '' ? 'NAME' : verdict.name)}`;
+      return isLocalName(verdict.name)
+        ? `Origin '${origin}' is not this proxy's own origin (${verdict.own}): a page of another site or local port may not use it (start it with --allow-host ${verdict.name} to allow it)`
+        : `Origin '${origin}' is not local: ${hint(verdict.name === '' ? 'NAME' : verdict.name)}`;
   }
 }

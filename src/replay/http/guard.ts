@@ -1,9 +1,9 @@
-import { judgeHostOrigin } from '../../local-names.js';
+import { isLocalName, judgeHostOrigin } from '../../local-names.js';
 import { type HeaderBag, header } from './http-types.js';
 
 /**
- * DNS-rebinding protection (see src/local-names.ts): `Host` and `Origin` must name this machine, or a host the
- * user allowed.
+ * DNS-rebinding protection (see src/local-names.ts): `Host` must name this machine, or a host the user allowed;
+ * `Origin` must be this server's own origin, or an allowed host.
  */
 
 /**
@@ -36,6 +36,8 @@ export function rejectForeign(headers: HeaderBag, allowHosts: readonly string[])
     case 'origin-invalid':
       return `Origin '${origin}' is not a URL`;
     case 'origin':
-      return `Origin '${origin}' is not a local site ${hint(bare(verdict.name))}`;
+      return isLocalName(verdict.name)
+        ? `Origin '${origin}' is not this server's own origin (${verdict.own}) ${hint(bare(verdict.name))}`
+        : `Origin '${origin}' is not a local site ${hint(bare(verdict.name))}`;
   }
 }

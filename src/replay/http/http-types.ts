@@ -12,6 +12,8 @@ export interface HttpRequestLike {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: HeaderBag;
+  /** Every header as sent, name and value alternating (Node's `rawHeaders`): `headers` keeps one `Host` only. */
+  readonly rawHeaders?: readonly string[];
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;

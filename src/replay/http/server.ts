@@ -1,4 +1,5 @@
 import { TapedeckError } from '../../errors.js';
+import { duplicateHost } from '../../local-names.js';
 import type { Cassette } from '../cassette.js';
 import type { ReplayReport } from '../engine.js';
 import { FrontDoor } from './door.js';
@@ -76,6 +77,8 @@ export async function serveHttp(
   const flavour = transport ?? HTTP_REPLAY_DEFAULTS.transport;
   const handle = flavour === 'sse' ? handleLegacySse : handleStreamable;
   const serve = (req: HttpRequestLike, res: HttpResponseLike) => {
+    const duplicate = duplicateHost(req.rawHeaders);
+    if (duplicate !== undefined) return door.reject(req, res, 400, -32600, `Bad Request: ${duplicate}`);
     const refusal = rejectForeign(req.headers, allowed);
     if (refusal !== undefined) return door.reject(req, res, 403, -32000, `Forbidden: ${refusal}`);
     if (answerRecorded(cassette, req, res, emit)) return;

@@ -50,7 +50,7 @@ export interface LiveOptions {
 }
 
 /** Close codes after which reconnecting is pointless. */
-const FINAL_CODES = new Set([1000, 4401, 4403, 4404]);
+const FINAL_CODES = new Set([1000, 4401, 4403, 4404, 4410]);
 
 /**
  * A live connection that keeps itself up until stopped or the trace ends.

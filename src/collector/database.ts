@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { TapedeckError } from '../errors.js';
 import { ensurePrivateFile } from './home.js';
+import { type SqliteDatabase, sqliteOpener } from './sqlite.js';
 
 /**
  * The SQLite database behind the collector. WAL with `synchronous = FULL`: every commit is on disk before the
@@ -16,7 +16,7 @@ import { ensurePrivateFile } from './home.js';
  * - `shares`: read-only share links.
  */
 
-export type Db = Database.Database;
+export type Db = SqliteDatabase;
 
 const SCHEMA_VERSION = 1;
 
@@ -80,10 +80,12 @@ CREATE INDEX IF NOT EXISTS shares_trace ON shares(trace);
  * @example const db = openDatabase(defaultDbPath());
  */
 export function openDatabase(path: string): Db {
+  // Before the file is touched: a missing driver is its own one-line error, not "cannot open the database".
+  const open = sqliteOpener();
   let db: Db;
   try {
     ensurePrivateFile(path, true);
-    db = new Database(path);
+    db = open(path);
   } catch (err) {
     throw new TapedeckError('io', `cannot open the collector database ${path}: ${(err as Error).message}`);
   }

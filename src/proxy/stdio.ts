@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
@@ -6,6 +6,7 @@ import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { drainWithin, Pump } from './pump.js';
+import { type StartedServer, startServer } from './start.js';
 
 export interface StdioProxyOptions {
   command: string;
@@ -28,6 +29,11 @@ export interface StdioProxyOptions {
   killAfterMs?: number;
   /** Signals forwarded to the server. */
   signals?: NodeJS.Signals[];
+  /**
+   * The server, already started (with the same command, args and stderr choice): `record` spawns it first thing
+   * and loads the rest meanwhile. Started here when not given.
+   */
+  started?: StartedServer;
 }
 
 export interface StdioProxyResult {
@@ -66,16 +72,15 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: options.maxMessageBytes, emit });
   const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: options.maxMessageBytes, emit });
 
-  const child = spawn(options.command, options.args, {
-    stdio: ['pipe', 'pipe', options.recordStderr ? 'pipe' : 'inherit'],
-    env: options.env ?? process.env,
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-  });
-
-  const spawned = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    child.once('spawn', () => resolve(undefined));
-    child.once('error', (err) => resolve(err));
-  });
+  const server =
+    options.started ??
+    startServer(options.command, options.args, {
+      stderr: options.recordStderr ? 'pipe' : 'inherit',
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    });
+  const { child } = server;
+  const spawned = await server.spawned;
   if (spawned !== undefined) {
     const exitCode = spawned.code === 'ENOENT' ? 127 : 126;
     const why =
@@ -122,9 +127,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const exit = await server.exited;
   stopSignals();
 
   // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive

@@ -178,6 +178,8 @@ export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags, LiveFlag 
   maxFiles?: number | undefined;
   maxMessageBytes?: number | undefined;
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Don't print where the trace goes. */
+  quiet?: boolean | undefined;
 }
 
 /**
@@ -209,6 +211,7 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
       redaction: summarize(config),
     }),
   );
+  if (options.quiet !== true) process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
   const stop = new AbortController();
   // A signal ends the session as stdin EOF does: the session is DELETEd and the end line written.
   const held = holdSignals(() => stop.abort());

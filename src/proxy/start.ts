@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/**
+ * A server process as the stdio proxy runs it: started (or failed to start) and, later, exited. Its outcome is
+ * captured from the moment it is spawned, so a proxy that attaches later — `record` starts the server before it
+ * has loaded the code that records — still sees a failed start or an early exit. Its output waits in the pipes
+ * meanwhile: nothing is read until the proxy attaches.
+ */
+export interface StartedServer {
+  command: string;
+  args: readonly string[];
+  child: ChildProcess;
+  /** Whether the server's stderr is a pipe (to be recorded) or this process's own stderr. */
+  stderr: 'pipe' | 'inherit';
+  /** Resolves once the process runs, or to the error that kept it from running (ENOENT, EACCES …). */
+  spawned: Promise<NodeJS.ErrnoException | undefined>;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartServerOptions {
+  stderr: 'pipe' | 'inherit';
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * Spawns a stdio server with piped stdin/stdout (and stderr when it is to be recorded).
+ *
+ * @example const server = startServer('node', ['server.js'], { stderr: 'pipe' }); if (await server.spawned) …
+ */
+export function startServer(
+  command: string,
+  args: readonly string[],
+  options: StartServerOptions,
+): StartedServer {
+  const child = spawn(command, args, {
+    stdio: ['pipe', 'pipe', options.stderr],
+    env: options.env ?? process.env,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  });
+  const spawned = new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (err) => resolve(err));
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { command, args, child, stderr: options.stderr, spawned, exited };
+}

@@ -16,6 +16,11 @@ export interface StartedServer {
   spawned: Promise<NodeJS.ErrnoException | undefined>;
   /** Resolves when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Lets the server's output flow to the listeners attached by now. Until then it is held: read up to the stream's
+   * buffer size and kept (the server is paused by the pipe beyond that), even if the server has exited meanwhile.
+   */
+  release(): void;
 }
 
 export interface StartServerOptions {
@@ -46,5 +51,13 @@ export function startServer(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  return { command, args, child, stderr: options.stderr, spawned, exited };
+  // Node hands an unread child output stream to `resume()` when the child exits, which drops what it holds; a
+  // 'readable' listener marks the stream as read, so output written before the proxy attached is kept.
+  const hold = () => {};
+  const held = [child.stdout, child.stderr].filter((stream) => stream !== null);
+  for (const stream of held) stream.on('readable', hold);
+  const release = () => {
+    for (const stream of held) stream.off('readable', hold);
+  };
+  return { command, args, child, stderr: options.stderr, spawned, exited, release };
 }

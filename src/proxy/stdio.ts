@@ -125,6 +125,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   });
   if (child.stderr)
     fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
+  server.release();
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
   const exit = await server.exited;

@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { discardEarly, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
+import { startServer } from '../../src/proxy/start.js';
 
 /** A server that waits for input forever (so only being stopped ends it). */
 const waiting = [process.execPath, '-e', 'process.stdin.resume(); setInterval(() => {}, 1000)'];
@@ -90,5 +92,27 @@ describe('starting the server of `record -- <server>` before the recorder is loa
   ])('starts nothing for %j', (argv) => {
     startEarly(argv);
     expect(takeEarly(['node'], 'pipe')).toBeUndefined();
+  });
+});
+
+describe('a server started before anyone reads it', () => {
+  it('keeps what it wrote, even when it has exited by the time the proxy attaches', async () => {
+    const server = startServer('sh', ['-c', 'printf "out\\n"; printf "err\\n" >&2'], { stderr: 'pipe' });
+    expect(await server.spawned).toBeUndefined();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    // Node resumes an unread child stream right after exit, which would drop its contents.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let out = '';
+    let err = '';
+    server.child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+    });
+    server.child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk;
+    });
+    const ended = Promise.all([once(server.child.stdout!, 'end'), once(server.child.stderr!, 'end')]);
+    server.release();
+    await ended;
+    expect([out, err]).toEqual(['out\n', 'err\n']);
   });
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordStdioSession } from '../../proxy/session.js';
-import type { StartedServer } from '../../proxy/start.js';
+import { type StartedServer, startServer } from '../../proxy/start.js';
 import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS, type TraceFileTarget } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
@@ -211,12 +211,16 @@ async function recordSession(
   };
   const { sink, close } = await recordingSink(options, label, file);
   sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
-  if (options.quiet !== true) process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
+  const [command, ...args] = argv as [string, ...string[]];
+  const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
+  // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
+  if (options.quiet !== true && (await server.spawned) === undefined)
+    process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
   try {
     return await recordStdioSession(argv, sink, {
       maxMessageBytes: options.maxMessageBytes,
       recordStderr: options.stderr,
-      started,
+      started: server,
     });
   } finally {
     await close();

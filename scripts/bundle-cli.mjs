@@ -28,3 +28,21 @@ await bundle.write({
   chunkFileNames: '[name]-[hash].js',
 });
 await bundle.close();
+
+// The installed executable: launch.ts as one CommonJS file, which Node starts without setting up its ES module
+// loader, so `record -- <server>` starts the server sooner; it then imports bin.js, the program.
+const launcher = await rolldown({
+  input: 'src/cli/launch.ts',
+  platform: 'node',
+  logLevel: 'warn',
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  external: (id) => id === './bin.js' || (!id.startsWith('.') && !isAbsolute(id)),
+});
+await launcher.write({
+  file: `${out}/tapedeck.cjs`,
+  format: 'cjs',
+  sourcemap: true,
+  sourcemapExcludeSources: true,
+  banner: '#!/usr/bin/env node',
+});
+await launcher.close();

@@ -10,7 +10,8 @@ import { track } from './processes.mjs';
 import { median } from './stats.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
+// The executable npm installs as `tapedeck`, as a client config runs it.
+const BIN = join(ROOT, 'dist', 'cli', 'tapedeck.cjs');
 const BARE = join(ROOT, 'bench', 'raw-echo-server.mjs');
 const EVERYTHING = join(
   ROOT,

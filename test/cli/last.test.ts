@@ -3,13 +3,19 @@
  * recording folder (or of a folder given) for show, stats, view, report and replay. The end-to-end cases run the
  * built CLI (`npm run build` first).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { traceArguments } from '../../src/cli/last.js';
 import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/peers.js';
 import { spawnTapedeck } from '../helpers/proxy.js';
+
+/** The executable npm installs as `tapedeck` (package.json "bin"). */
+const LAUNCHER = join(REPO_ROOT, 'dist', 'cli', 'tapedeck.cjs');
 
 const io = useCliHarness('tapedeck-last-');
 
@@ -142,6 +148,19 @@ describe('the built CLI', () => {
       result: { serverInfo: { name: 'noted' } },
     });
     expect(readFileSync(starts, 'utf8')).toBe('start\n');
+    // The installed executable (tapedeck.cjs) starts the server itself and the program adopts it: once, too.
+    const launched = spawn(process.execPath, [LAUNCHER, 'record', '--quiet', '--out', dir, '--', ...server], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    launched.stdin.end(INIT);
+    let answer = '';
+    launched.stdout.on('data', (chunk: Buffer) => {
+      answer += chunk;
+    });
+    const [code] = (await once(launched, 'close')) as [number];
+    expect(code).toBe(0);
+    expect(JSON.parse(answer)).toMatchObject({ id: 0, result: { serverInfo: { name: 'noted' } } });
+    expect(readFileSync(starts, 'utf8')).toBe('start\nstart\n');
 
     const replay = spawnTapedeck(['replay', '--last', dir], { env: { ...process.env, TAPEDECK_DIR: '' } });
     replay.child.stdin.end(INIT.replace('"id":0', '"id":7'));

@@ -52,7 +52,7 @@ export function registerInstall(program: Command): void {
           'Config files: Claude Code (~/.claude.json, ./.mcp.json), Claude Desktop, Cursor (~/.cursor/mcp.json,\n' +
           './.cursor/mcp.json), VS Code (./.vscode/mcp.json), Windsurf (~/.codeium/windsurf/mcp_config.json),\n' +
           'Gemini CLI (~/.gemini/settings.json), Antigravity (~/.gemini/antigravity/mcp_config.json), Codex\n' +
-          '(~/.codex/config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/bin.js record --label <name> --\n' +
+          '(~/.codex/config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/tapedeck.cjs record --label <name> --\n' +
           '<command> <args…>; its "_tapedeck" key (a "# _tapedeck:" comment in TOML) holds what uninstall restores.\n' +
           'Files are written atomically, comments and formatting kept; the first change backs a file up to\n' +
           '<file>.tapedeck.bak. A file that does not parse is reported and left as it is (exit 1).',

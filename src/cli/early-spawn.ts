@@ -15,12 +15,7 @@ interface Early {
   server: StartedServer;
 }
 
-/**
- * Where the server started early is kept: on the global object, because the installed executable (launch.ts,
- * CommonJS) and the program (ES modules) each hold their own copy of this module.
- */
-const KEY = Symbol.for('tapedeck.early-server');
-const slot = globalThis as { [KEY]?: Early | undefined };
+let early: Early | undefined;
 
 /** Options after which record does not run a stdio server now (help, a listing, an HTTP recording …). */
 const NOT_STDIO = /^(-h|--help|--redact-defaults|--upstream(=.*)?|--listen(=.*)?|--stdio|--sse)$/;
@@ -31,14 +26,14 @@ const NOT_STDIO = /^(-h|--help|--redact-defaults|--upstream(=.*)?|--listen(=.*)?
  * @example startEarly(process.argv.slice(2)); const { run } = await import('./main.js');
  */
 export function startEarly(argv: readonly string[]): void {
-  if (argv[0] !== 'record' || slot[KEY] !== undefined) return;
+  if (argv[0] !== 'record' || early !== undefined) return;
   const split = argv.indexOf('--');
   if (split === -1 || split === argv.length - 1) return;
   const options = argv.slice(1, split);
   if (options.some((option) => NOT_STDIO.test(option))) return;
   const [command, ...args] = argv.slice(split + 1) as [string, ...string[]];
   const stderr = options.includes('--no-stderr') ? 'inherit' : 'pipe';
-  slot[KEY] = { argv: [command, ...args], server: startServer(command, args, { stderr }) };
+  early = { argv: [command, ...args], server: startServer(command, args, { stderr }) };
 }
 
 /**
@@ -48,8 +43,8 @@ export function startEarly(argv: readonly string[]): void {
  * @example const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
  */
 export function takeEarly(argv: readonly string[], stderr: 'pipe' | 'inherit'): StartedServer | undefined {
-  const taken = slot[KEY];
-  slot[KEY] = undefined;
+  const taken = early;
+  early = undefined;
   if (taken === undefined) return undefined;
   const same =
     taken.server.stderr === stderr &&
@@ -62,8 +57,8 @@ export function takeEarly(argv: readonly string[], stderr: 'pipe' | 'inherit'): 
 
 /** Stops a server started early that the recorder never took (the command line was refused). */
 export function discardEarly(): void {
-  const left = slot[KEY];
-  slot[KEY] = undefined;
+  const left = early;
+  early = undefined;
   if (left !== undefined) stop(left.server);
 }
 

@@ -9,11 +9,12 @@ import { basename, join } from 'node:path';
 import { Command, Help } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
-import { TAPEDECK_BIN } from '../helpers/peers.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const trace = join(root, 'test', 'fixtures', 'interop', 'mcp-tape', 'everything-stdio.jsonl');
-const hook = join(root, 'test', 'fixtures', 'scripts', 'log-imports.mjs');
+const hook = join(root, 'test', 'fixtures', 'scripts', 'log-requires.cjs');
+/** The executable npm installs as `tapedeck`. */
+const launcher = join(root, 'dist', 'cli', 'tapedeck.cjs');
 const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-commands-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -44,28 +45,28 @@ describe('the command table', () => {
 /** The files of the built CLI and the packages a command line loads. */
 function loads(args: string[]): { chunks: string[]; packages: string[] } {
   const log = join(tmp, `${args.join('_').replace(/\W/g, '')}.log`);
-  const ran = spawnSync(process.execPath, ['--import', hook, TAPEDECK_BIN, ...args], {
+  const ran = spawnSync(process.execPath, ['--require', hook, launcher, ...args], {
     env: { ...process.env, TAPEDECK_IMPORT_LOG: log, TAPEDECK_DIR: tmp },
     input: '',
     encoding: 'utf8',
   });
   expect(ran.status).toBe(0);
-  const urls = readFileSync(log, 'utf8').trim().split('\n');
-  const chunks = urls.filter((url) => url.includes('/dist/cli/')).map((url) => basename(url));
-  const packages = urls
-    .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+  const paths = readFileSync(log, 'utf8').trim().split('\n');
+  const chunks = paths.filter((path) => path.includes('/dist/cli/')).map((path) => basename(path));
+  const packages = paths
+    .map((path) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
     .filter((name): name is string => name !== undefined);
   return { chunks, packages: [...new Set(packages)].sort() };
 }
 
 /**
- * The commands whose chunks were loaded: the bundler names a chunk after its first module (`show-<hash>.js`; the
+ * The commands whose chunks were loaded: the bundler names a chunk after its first module (`show-<hash>.cjs`; the
  * trace statistics are a `stats` chunk too). `redact` also holds the redaction flags other commands share.
  */
 const commandChunks = (chunks: string[]) => [
   ...new Set(
     chunks
-      .map((chunk) => chunk.replace(/-[\w-]{8}\.js$/, ''))
+      .map((chunk) => chunk.replace(/-[\w-]{8}\.cjs$/, ''))
       .filter((name) => name !== 'redact' && COMMANDS.some((entry) => entry.name === name)),
   ),
 ];

@@ -148,7 +148,7 @@ describe('the built CLI', () => {
       result: { serverInfo: { name: 'noted' } },
     });
     expect(readFileSync(starts, 'utf8')).toBe('start\n');
-    // The installed executable (tapedeck.cjs) starts the server itself and the program adopts it: once, too.
+    // The installed executable (tapedeck.cjs) run directly, as npm links it: once, too.
     const launched = spawn(process.execPath, [LAUNCHER, 'record', '--quiet', '--out', dir, '--', ...server], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });

@@ -31,7 +31,7 @@ export function registerLs(program: Command): void {
     .option('--json', 'print the list as JSON (paths absolute)')
     .option(
       '-n, --limit <n>',
-      `show at most this many (default: ${DEFAULT_LIMIT})`,
+      'show at most this many',
       (value) => parsePositiveInt('--limit', value),
       DEFAULT_LIMIT,
     )

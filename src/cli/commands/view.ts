@@ -151,7 +151,7 @@ export function registerView(program: Command): void {
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
     .option(
       '--newest <n>',
-      `for a folder: open its n newest traces (default: ${NEWEST_DEFAULT})`,
+      'for a folder: open its n newest traces',
       (value) => parsePositiveInt('--newest', value),
       NEWEST_DEFAULT,
     );

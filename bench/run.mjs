@@ -17,6 +17,7 @@ import { redactBench } from './lib/redact.mjs';
 import { replayBench } from './lib/replay.mjs';
 import { judge, judgeHttp, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
 import { sdkRound } from './lib/sdk-echo.mjs';
+import { runStartupBench } from './lib/startup.mjs';
 import { compareModes } from './lib/stats.mjs';
 import { CHROMIUM, runViewerBench } from './lib/viewer.mjs';
 import { writerBench } from './lib/writer.mjs';
@@ -163,6 +164,36 @@ async function extraBenches(config) {
       measured: `${Math.round(v.firstScreenMs)} ms`,
       goal: `≤ ${v.target} ms`,
       pass: v.pass,
+    });
+  }
+  if (config.startup) {
+    const s = await runStartupBench({ rounds: config.startupRounds, log: (line) => log(line) });
+    results.startup = s;
+    const ms = (v) => `${Math.round(v)} ms`;
+    const x = (v) => `${v.toFixed(2)}×`;
+    const { byMode: m } = s;
+    verdicts.push({
+      name: `record adds to server-everything's first answer (${ms(m.record.median)} vs ${ms(m.everything.median)})`,
+      measured: `${ms(s.recordAddedMs)} (rounds ${ms(s.recordAddedRange[0])}–${ms(s.recordAddedRange[1])})`,
+      goal: `≤ ${s.targets.recordAddedMs} ms`,
+      pass: s.pass.record,
+    });
+    verdicts.push({
+      name: `replay's first answer / bare Node server's (${ms(m.replay.median)} vs ${ms(m.bare.median)})`,
+      measured: `${x(s.replayRatio)} (${s.replayRatioRange.map((v) => v.toFixed(2)).join('–')})`,
+      goal: `≤ ${s.targets.replayRatio}×`,
+      pass: s.pass.replay,
+    });
+    verdicts.push({
+      name: `tapedeck --help / node -e 0 (${ms(m.help.median)} vs ${ms(m.node.median)})`,
+      measured: `${x(s.helpRatio)} (${s.helpRatioRange.map((v) => v.toFixed(2)).join('–')})`,
+      goal: `≤ ${s.targets.helpRatio}×`,
+      pass: s.pass.help,
+    });
+    verdicts.push({
+      name: `(info) record adds to the bare Node server's first answer (${ms(m.recordBare.median)} vs ${ms(m.bare.median)})`,
+      measured: ms(s.recordBareAddedMs),
+      goal: '',
     });
   }
   if (config.instrument) {

@@ -6,7 +6,9 @@ export type TapedeckErrorCode =
   | 'is_directory'
   | 'corrupt_trace'
   | 'unknown_format'
-  | 'io';
+  | 'io'
+  /** An optional part (the collector's SQLite driver) is not installed or does not load. */
+  | 'unavailable';
 
 /**
  * A local failure with a message fit to show a person as one line: what happened, what was expected.

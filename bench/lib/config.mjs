@@ -54,6 +54,10 @@ export const BENCH_DEFAULTS = {
   viewerMessages: 100_000,
   /** An instrumented McpServer against a plain one, in memory. */
   instrument: 1,
+  /** Start-up (first answer of a freshly started server, with and without tapedeck; `tapedeck --help`): 1 runs it. */
+  startup: 1,
+  /** Start-up rounds, every mode once per round in a fresh process (after one round that is not counted). */
+  startupRounds: 15,
   /** HTTP part: measured calls per phase per round and mode, warm-up calls, rounds. */
   httpCalls: 500,
   httpWarmup: 100,
@@ -120,6 +124,8 @@ const ENV_NAMES = {
   viewer: 'BENCH_VIEWER',
   viewerMessages: 'BENCH_VIEWER_MESSAGES',
   instrument: 'BENCH_INSTRUMENT',
+  startup: 'BENCH_STARTUP',
+  startupRounds: 'BENCH_STARTUP_ROUNDS',
 };
 
 /** Knobs where 0 is meaningful (a part turned off, no warm-up, record the default count). */
@@ -136,6 +142,7 @@ const ZERO_ALLOWED = [
   'diff',
   'viewer',
   'instrument',
+  'startup',
 ];
 
 /** Reads the configuration; a bad value is one clear line naming the variable and what is expected. */

@@ -304,7 +304,8 @@ export function renderSummary(results) {
     ]);
   }
   for (const extra of results.verdicts.extras ?? []) {
-    rows.push([extra.name, extra.measured, extra.goal, verdict(extra.pass)]);
+    // An entry without a verdict is for information.
+    rows.push([extra.name, extra.measured, extra.goal, extra.pass === undefined ? '' : verdict(extra.pass)]);
   }
   if (sdk.ratios.relay) {
     rows.push([

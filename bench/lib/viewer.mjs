@@ -2,14 +2,16 @@
 // Measures, from navigation: the first screen of timeline rows (rows are shown while the rest is still read), the
 // whole trace read and paired, and a jump to the middle of the list. Needs `npm run build` and /usr/bin/chromium.
 
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startViewServer, viewFiles } from '../../dist/cli/view-server.js';
+import { track } from './processes.mjs';
 
 export const VIEWER_TARGET_MS = 3000;
+const BIN = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
 export const CHROMIUM = process.env.TAPEDECK_CHROMIUM ?? '/usr/bin/chromium';
 
 /** About 1 KB of tool arguments and of result text, varied per call. */
@@ -48,6 +50,31 @@ function exchange(id, t0) {
     },
   };
   return `${JSON.stringify(request)}\n${JSON.stringify(response)}\n`;
+}
+
+/** `tapedeck view <file> --no-open`, as a user runs it; resolves once it says where it serves. */
+async function startView(file) {
+  const child = spawn(process.execPath, [BIN, 'view', file, '--no-open'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(child.pid);
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = / at (http\S+)/.exec(text);
+      if (found) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`tapedeck view exited with ${code} before serving`)));
+  });
+  return {
+    url,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    },
+  };
 }
 
 /** Writes the trace; resolves to its size in bytes. */
@@ -108,7 +135,7 @@ export async function runViewerBench(options = {}) {
   try {
     const file = join(dir, 'bench.jsonl');
     const bytes = await writeTrace(file, messages);
-    server = await startViewServer({ files: viewFiles([file]) });
+    server = await startView(file);
     const results = [];
     for (let round = 1; round <= rounds; round++) {
       const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });

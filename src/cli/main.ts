@@ -3,8 +3,12 @@ import { VERSION } from '../version.js';
 import { registerCommands } from './commands/index.js';
 import { describeFailure } from './errors.js';
 
-/** Builds the CLI program. Output streams are injectable so commands can be tested in-process. */
-export function buildProgram(): Command {
+/**
+ * Builds the CLI program for `argv`: the subcommand it names is loaded and registered, the others only listed.
+ *
+ * @example const program = await buildProgram(['show', 'trace.jsonl']);
+ */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('tapedeck')
     .description('Record, inspect, replay and verify Model Context Protocol traffic.')
     .version(VERSION, '-V, --version')
@@ -21,7 +25,7 @@ export function buildProgram(): Command {
       // Commander's own errors are rethrown through exitOverride and printed once by run(), so print nothing here.
       outputError: () => {},
     });
-  registerCommands(program);
+  await registerCommands(program, argv);
   return program;
 }
 
@@ -32,10 +36,10 @@ export function buildProgram(): Command {
  * @example process.exitCode = await run(['stats', 'trace.jsonl', '--json']);
  */
 export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
   const outer = process.exitCode;
   process.exitCode = undefined;
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {

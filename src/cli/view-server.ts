@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, resolve, sep } from 'node:path';
+import { listenOn } from '../listen.js';
 import { duplicateHost, judgeHostOrigin } from '../local-names.js';
 import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
 import { readViewerPage, viewerDir, withConfig } from './viewer-assets.js';
@@ -148,14 +148,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   }
 
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', fail);
-      done();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
+  port = (await listenOn(server, '127.0.0.1', options.port ?? 0, 'pick another with --port, or leave it out'))
+    .port;
   return {
     url: `http://127.0.0.1:${port}/${token}/#/timeline`,
     port,

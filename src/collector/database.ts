@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { TapedeckError } from '../errors.js';
 import { refuseLink } from '../no-follow.js';
 import { ensurePrivateFile } from './home.js';
+import { type SqliteDatabase, sqliteOpener } from './sqlite.js';
 
 /**
  * The SQLite database behind the collector. WAL with `synchronous = FULL`: every commit is on disk before the
@@ -17,7 +17,7 @@ import { ensurePrivateFile } from './home.js';
  * - `shares`: read-only share links.
  */
 
-export type Db = Database.Database;
+export type Db = SqliteDatabase;
 
 const SCHEMA_VERSION = 1;
 
@@ -85,11 +85,13 @@ const SIDE_FILES = ['-wal', '-shm', '-journal'];
  * @example const db = openDatabase(defaultDbPath());
  */
 export function openDatabase(path: string): Db {
+  // Before the file is touched: a missing driver is its own one-line error, not "cannot open the database".
+  const open = sqliteOpener();
   let db: Db;
   try {
     for (const suffix of SIDE_FILES) refuseLink(`${path}${suffix}`);
     ensurePrivateFile(path, true);
-    db = new Database(path);
+    db = open(path);
   } catch (err) {
     throw new TapedeckError('io', `cannot open the collector database ${path}: ${(err as Error).message}`);
   }

@@ -26,8 +26,26 @@ export interface ShareGrant {
 
 const OPEN = 1;
 
+/**
+ * The part of a `ws` socket the hub uses, declared here so that tapedeck's published types compile without
+ * `@types/ws`.
+ */
+export interface LiveSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: 'pong' | 'close' | 'error', listener: () => void): unknown;
+}
+
+// Compile-time only: a real `ws` socket fits the declared subset.
+const fits = (ws: WebSocket): LiveSocket => ws;
+void fits;
+
 interface Viewer {
-  ws: WebSocket;
+  ws: LiveSocket;
   traceId: string;
   n: number;
   state: 'snapshot' | 'live';
@@ -61,7 +79,7 @@ export class LiveHub {
    * Starts serving a connected viewer: snapshot after `since`, then appends — until `share`, when the socket was
    * opened with a share link, expires or is revoked.
    */
-  attach(ws: WebSocket, trace: { id: string; n: number }, since: number, share?: ShareGrant): void {
+  attach(ws: LiveSocket, trace: { id: string; n: number }, since: number, share?: ShareGrant): void {
     const viewer: Viewer = {
       ws,
       traceId: trace.id,

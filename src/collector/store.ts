@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import type { LineColumns } from './columns.js';
 import type { Db } from './database.js';
+import type { SqliteStatement } from './sqlite.js';
 
 /** `uploading` until an upload is acknowledged (removed at start if it never was), `live` while appends come in. */
 export type TraceState = 'uploading' | 'live' | 'complete';
@@ -82,7 +82,7 @@ export const TRACE_ID = /^[A-Za-z0-9_-]{16}$/;
  */
 export class TraceStore {
   private readonly listeners: Partial<StoreEvents>[] = [];
-  private readonly statements: Record<string, Database.Statement> = {};
+  private readonly statements: Record<string, SqliteStatement> = {};
 
   constructor(
     readonly db: Db,
@@ -248,7 +248,7 @@ export class TraceStore {
   }
 
   /** A prepared statement, made once. */
-  stmt(key: string, sql: string): Database.Statement {
+  stmt(key: string, sql: string): SqliteStatement {
     let statement = this.statements[key];
     if (statement === undefined) {
       statement = this.db.prepare(sql);

@@ -7,7 +7,7 @@ import type { RemoteServer } from './entry.js';
 
 /**
  * The command lines a wrapped entry runs. tapedeck itself is called by absolute paths — this Node binary and this
- * installation's `dist/cli/bin.js` — not by `tapedeck` on PATH: desktop clients (Claude Desktop, Cursor) do not
+ * installation's `dist/cli/tapedeck.cjs` (the executable npm links as `tapedeck`) — not by `tapedeck` on PATH: desktop clients (Claude Desktop, Cursor) do not
  * start servers from a login shell, so a PATH that nvm or a package manager set up is often not theirs. When Node
  * or tapedeck moves, `tapedeck install` again refreshes every wrap.
  */
@@ -19,33 +19,33 @@ export interface TapedeckCommand {
 }
 
 /**
- * This installation: `process.execPath` and the real path of `dist/cli/bin.js` beside this module.
+ * This installation: `process.execPath` and the real path of `dist/cli/tapedeck.cjs` beside this module.
  *
- * @example currentTapedeck() // → { command: '/usr/bin/node', prefix: ['/opt/tapedeck/dist/cli/bin.js'] }
+ * @example currentTapedeck() // → { command: '/usr/bin/node', prefix: ['/opt/tapedeck/dist/cli/tapedeck.cjs'] }
  */
 export function currentTapedeck(): TapedeckCommand {
-  const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'bin.js');
+  const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'tapedeck.cjs');
   let real = bin;
   try {
     real = realpathSync(bin);
   } catch {
-    // Running from sources (tests through vitest): the path is still where the build puts bin.js.
+    // Running from sources (tests through vitest): the path is still where the build puts it.
   }
   return { command: process.execPath, prefix: [real] };
 }
 
 /**
- * The arguments of a wrapped stdio entry: `<bin.js> record --label <name> -- <command> <args…>`.
+ * The arguments of a wrapped stdio entry: `<tapedeck.cjs> record --label <name> -- <command> <args…>`.
  *
  * @example stdioArgs(tap, 'everything', '/usr/bin/npx', ['-y', 'server'])
- * // → ['/opt/tapedeck/dist/cli/bin.js', 'record', '--label', 'everything', '--', '/usr/bin/npx', '-y', 'server']
+ * // → ['/opt/tapedeck/dist/cli/tapedeck.cjs', 'record', '--label', 'everything', '--', '/usr/bin/npx', '-y', 'server']
  */
 export function stdioPrefix(tap: TapedeckCommand, name: string, command: string): string[] {
   return [...tap.prefix, 'record', '--label', name, '--', command];
 }
 
 /**
- * The arguments of a remote entry wrapped through the bridge: `<bin.js> record --upstream URL --stdio [--sse]
+ * The arguments of a remote entry wrapped through the bridge: `<tapedeck.cjs> record --upstream URL --stdio [--sse]
  * [--header 'Name: value'…] --label <name>`.
  */
 export function remoteArgs(tap: TapedeckCommand, name: string, remote: RemoteServer): string[] {

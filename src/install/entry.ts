@@ -99,12 +99,12 @@ export function classifyEntry(entry: unknown, style: RemoteStyle, marker: unknow
   return { kind: 'invalid', why: 'it has neither a command nor a url' };
 }
 
-/** `tapedeck record …`, or node running tapedeck's bin.js with `record`. */
+/** `tapedeck record …`, or node running tapedeck's executable (tapedeck.cjs, or the program bin.js) with `record`. */
 function recordedByHand(command: string, args: string[]): boolean {
   const base = command.split(/[\\/]/).pop()?.toLowerCase() ?? '';
   if (/^tapedeck(\.cmd|\.exe)?$/.test(base)) return args[0] === 'record';
   const script = args[0]?.replace(/\\/g, '/') ?? '';
-  return /tapedeck\/dist\/cli\/bin\.js$/.test(script) && args[1] === 'record';
+  return /tapedeck\/dist\/cli\/(bin\.js|tapedeck\.cjs)$/.test(script) && args[1] === 'record';
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

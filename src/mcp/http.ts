@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { listenOn } from '../listen.js';
 import { duplicateHost } from '../local-names.js';
 import { rejectForeign } from '../replay/http/guard.js';
 import { listenUrl } from '../replay/http/options.js';
@@ -79,11 +79,12 @@ export async function serveMcpHttp(
     await transport.handleRequest(req, res, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOn(
+    server,
+    options.host,
+    options.port,
+    'pick another port with --http HOST:PORT',
+  );
   return {
     url: listenUrl(options.host, port, path),
     async close() {

@@ -22,6 +22,7 @@ export {
 } from './http/index.js';
 export { drainWithin, Pump } from './pump.js';
 export { recordStdioSession, type StdioSessionOptions } from './session.js';
+export { type StartedServer, type StartServerOptions, startServer } from './start.js';
 export {
   runStdioProxy,
   STDIO_PROXY_DEFAULTS,

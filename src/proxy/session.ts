@@ -1,10 +1,13 @@
 import type { TraceSink } from '../sink/sink.js';
+import type { StartedServer } from './start.js';
 import { runStdioProxy } from './stdio.js';
 import { finishStdout, openStdout } from './streams.js';
 
 export interface StdioSessionOptions {
   maxMessageBytes: number;
   recordStderr: boolean;
+  /** The server, when it was started already (see `startServer`). */
+  started?: StartedServer | undefined;
 }
 
 /**
@@ -20,7 +23,15 @@ export async function recordStdioSession(
 ): Promise<number> {
   const output = openStdout();
   const [command, ...args] = argv as [string, ...string[]];
-  const result = await runStdioProxy({ command, args, sink, ...options, output: output.stream });
+  const { started, ...rest } = options;
+  const result = await runStdioProxy({
+    command,
+    args,
+    sink,
+    ...rest,
+    ...(started !== undefined ? { started } : {}),
+    output: output.stream,
+  });
   // A signal death is 128+n beside the signal's name: readers of the mcp-tape format expect an integer.
   await sink.close({ reason: 'process_exit', exitCode: result.exitCode, signal: result.signal });
   await finishStdout(output);

@@ -1,11 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { PipeCapture } from '../capture/pipe-capture.js';
-import { serverExitCode, spawnServer } from '../process/spawn.js';
+import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { drainWithin, Pump } from './pump.js';
+import { type StartedServer, startServer } from './start.js';
 
 export interface StdioProxyOptions {
   command: string;
@@ -28,6 +29,11 @@ export interface StdioProxyOptions {
   killAfterMs?: number;
   /** Signals forwarded to the server. */
   signals?: NodeJS.Signals[];
+  /**
+   * The server, already started (with the same command, args and stderr choice): `record` spawns it first thing
+   * and loads the rest meanwhile. Started here when not given.
+   */
+  started?: StartedServer;
 }
 
 export interface StdioProxyResult {
@@ -69,23 +75,29 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: options.maxMessageBytes, emit });
   const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: options.maxMessageBytes, emit });
 
-  const started = await startServer(options);
-  if ('failure' in started) {
-    const { failure } = started;
-    const exitCode = failure.code === 'ENOENT' ? 127 : 126;
-    const why =
-      failure.code === 'ENOENT' ? 'command not found' : `not executable (${failure.code ?? failure.message})`;
+  const server =
+    options.started ??
+    startServer(options.command, options.args, {
+      stderr: options.recordStderr ? 'pipe' : 'inherit',
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    });
+  const failure = await server.spawned;
+  const { child } = server;
+  if (failure !== undefined || child === undefined) {
+    const code = failure?.code;
+    const exitCode = code === 'ENOENT' ? 127 : 126;
+    const why = code === 'ENOENT' ? 'command not found' : `not executable (${code ?? failure?.message})`;
     errorOutput.write(`tapedeck: cannot run '${options.command}': ${why}\n`);
     sink.append({
       t: timestamp(),
       type: 'event',
       name: 'spawn',
       ok: false,
-      error: failure.code ?? failure.message,
+      error: code ?? failure?.message ?? 'not started',
     });
     return { exitCode, serverExitCode: null, signal: null };
   }
-  const { child } = started;
   sink.append({ t: timestamp(), type: 'event', name: 'spawn', ok: true, pid: child.pid ?? null });
 
   const stdin = child.stdin!;
@@ -116,11 +128,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   });
   if (child.stderr)
     fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
+  server.release();
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const exit = await server.exited;
   stopSignals();
 
   // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive
@@ -146,28 +157,6 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     durationMs: Date.now() - startedMs,
   });
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
-}
-
-/** Starts the server through spawnServer; a command that cannot be started at all is a failure like ENOENT. */
-async function startServer(
-  options: StdioProxyOptions,
-): Promise<{ child: ChildProcess } | { failure: NodeJS.ErrnoException }> {
-  let child: ChildProcess;
-  try {
-    child = spawnServer(options.command, options.args, {
-      stdio: ['pipe', 'pipe', options.recordStderr ? 'pipe' : 'inherit'],
-      env: options.env ?? process.env,
-      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    });
-  } catch (err) {
-    // Written so that it cannot start (a NUL byte; on Windows a .ps1 file): reported like a failed start.
-    return { failure: err as NodeJS.ErrnoException };
-  }
-  const failure = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    child.once('spawn', () => resolve(undefined));
-    child.once('error', (err) => resolve(err));
-  });
-  return failure === undefined ? { child } : { failure };
 }
 
 /**

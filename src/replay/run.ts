@@ -6,6 +6,7 @@ import { noFollowTraceFiles, openTrace, removeFiles, writePrivateFile } from '..
 import { withExtension } from '../trace/segments.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
+import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-file.js';
 
 /**
@@ -14,13 +15,7 @@ import type { ProjectConfig } from './project-file.js';
  * about, refused or re-recorded. This file decides; the CLI runs the recorder, the replayer or the update session.
  */
 
-/**
- * `auto`: replay when the cassette exists, else record. `record`: always record (overwrite). `replay`: serve the
- * cassette, no server runs, anything unrecorded fails. `update`: replay what matches, forward what does not to the
- * live server and add it to the cassette. `passthrough`: run the server, record nothing.
- */
-export type RunMode = 'auto' | 'record' | 'replay' | 'update' | 'passthrough';
-export const RUN_MODES: readonly RunMode[] = ['auto', 'record', 'replay', 'update', 'passthrough'];
+export { RUN_MODES, type RunMode } from './modes.js';
 
 /** What an expired cassette (older than `--max-age`) gets: a warning, a refusal, or a fresh recording. */
 export type ExpiredPolicy = 'warn' | 'error' | 'record';

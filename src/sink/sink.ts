@@ -1,4 +1,5 @@
 import { encodeLine, encodeMessageLine, timestamp } from '../trace/encode.js';
+import { countFailures } from '../trace/jsonrpc.js';
 import type {
   EndCounts,
   EndLine,
@@ -54,13 +55,9 @@ export abstract class BaseSink implements TraceSink {
   private seq = 0;
   private startedMs = 0;
   private closed = false;
-  private readonly counts: Required<Pick<EndCounts, 'in' | 'out' | 'text' | 'stderr' | 'events'>> = {
-    in: 0,
-    out: 0,
-    text: 0,
-    stderr: 0,
-    events: 0,
-  };
+  private readonly counts: Required<
+    Pick<EndCounts, 'in' | 'out' | 'text' | 'stderr' | 'events' | 'errors' | 'toolErrors'>
+  > = { in: 0, out: 0, text: 0, stderr: 0, events: 0, errors: 0, toolErrors: 0 };
 
   constructor(options: BaseSinkOptions = {}) {
     this.redact = options.redact ?? noRedaction;
@@ -111,6 +108,7 @@ export abstract class BaseSink implements TraceSink {
     switch (line.type) {
       case undefined:
         this.counts[line.dir] += 1;
+        countFailures(line.raw, this.counts);
         break;
       case 'text':
         this.counts.text += 1;

@@ -80,6 +80,26 @@ export function messageItems(raw: Json): RpcItem[] {
 }
 
 /**
+ * How many failed responses one raw value holds (each item of a batch counts): JSON-RPC error responses, and results
+ * that report a tool failure in-band (`isError: true`). What a trace's `end` line counts, so a listing of traces
+ * needs no full read.
+ *
+ * @example countFailures([{ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'no' } }]) // → { errors: 1, toolErrors: 0 }
+ */
+export function countFailures(
+  raw: Json,
+  into = { errors: 0, toolErrors: 0 },
+): { errors: number; toolErrors: number } {
+  if (Array.isArray(raw)) {
+    for (const item of raw) if (!Array.isArray(item)) countFailures(item, into);
+  } else if (isObject(raw) && typeof raw.method !== 'string') {
+    if (raw.error !== undefined) into.errors += 1;
+    else if (isErrorResult(raw.result)) into.toolErrors += 1;
+  }
+  return into;
+}
+
+/**
  * Classifies one message that is not a batch (an array item of a batch is one too; a nested array is `invalid`).
  *
  * @example classifyItem({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind // → 'notification'

@@ -112,6 +112,10 @@ export interface EndCounts {
   text?: number;
   stderr?: number;
   events?: number;
+  /** JSON-RPC error responses among the messages (each one in a batch counts), so a listing needs no full read. */
+  errors?: number;
+  /** Results that report a tool failure in-band (`isError: true`). */
+  toolErrors?: number;
   [extra: string]: number | undefined;
 }
 

@@ -52,7 +52,7 @@ describe('exit codes of the reading commands', () => {
   });
 
   it.each([
-    [['show'], 2, /missing required argument 'trace'/],
+    [['show'], 2, /show needs a trace file, or --last/],
     [['show', '--bogus', 'x'], 2, /unknown option '--bogus'/],
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
     [['stats', '/nonexistent/trace.jsonl'], 1, /no such trace file: \/nonexistent\/trace\.jsonl/],

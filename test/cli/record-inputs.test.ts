@@ -184,7 +184,9 @@ describe('record: the built CLI and its trace files', () => {
       PING,
     );
     expect(exit.code).toBe(0);
-    expect(exit.stderr).toBe(`tapedeck: overwriting ${file}, which already held 15 bytes\n`);
+    expect(exit.stderr).toBe(
+      `tapedeck: overwriting ${file}, which already held 15 bytes\ntapedeck: recording to ${file}\n`,
+    );
     expect(
       readTrace(file)
         .filter((l) => l.type !== 'event')

@@ -54,8 +54,11 @@ async function session(run: ProxyRun, count: number, spreadMs: number): Promise<
 }
 
 /** The `tapedeck: …` lines of a stderr capture (the fixture servers write nothing there). */
+/** tapedeck's own warnings on stderr (not the line that says where the trace goes). */
 function warnings(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => l.startsWith('tapedeck: '));
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('tapedeck: ') && !l.startsWith('tapedeck: recording to '));
 }
 
 describe('a killed recorder', () => {
@@ -211,7 +214,7 @@ describe('a slow client', () => {
     const run = spawnRecord(
       join(dir, 'tail.jsonl'),
       fixtureServer('flood.mjs', String(total), '1024', summary),
-      [],
+      ['--quiet'],
       { collectStdout: false },
     );
     const chunks: Buffer[] = [];

@@ -59,7 +59,7 @@ describe('an entry wrapped by tapedeck install', () => {
   async function start(entry: Entry, label: string): Promise<string[]> {
     expect(entry.command).toBe(process.execPath);
     expect(entry.args.slice(0, 6)).toEqual([
-      TAPEDECK_BIN,
+      join(REPO_ROOT, 'dist', 'cli', 'tapedeck.cjs'),
       'record',
       '--label',
       label,

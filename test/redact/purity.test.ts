@@ -33,6 +33,7 @@ describe('the redaction engine', () => {
       'src/errors.ts',
       'src/sink/sink.ts',
       'src/trace/encode.ts',
+      'src/trace/jsonrpc.ts',
       'src/trace/types.ts',
     ]);
   });

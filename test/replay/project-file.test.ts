@@ -9,10 +9,10 @@ import { run } from '../../src/cli/main.js';
 import {
   findProjectFile,
   PROJECT_FILE_NAME,
-  parseProjectFile,
   projectFor,
   resolveCassettePath,
 } from '../../src/replay/project-file.js';
+import { parseProjectFile } from '../../src/replay/project-file-parse.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const io = useCliHarness('tapedeck-project-');

@@ -57,7 +57,7 @@ export function registerInstall(program: Command): void {
           "profile's mcp.json: ~/Library/Application Support/Code/User, %APPDATA%\\Code\\User, ~/.config/Code/User;\n" +
           './.vscode/mcp.json), Windsurf (~/.codeium/windsurf/mcp_config.json), Gemini CLI (~/.gemini/settings.json,\n' +
           './.gemini/settings.json), Antigravity (~/.gemini/antigravity/mcp_config.json), Codex ($CODEX_HOME or\n' +
-          '~/.codex, config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/bin.js record --label <name> --\n' +
+          '~/.codex, config.toml). A wrapped entry runs <node> <tapedeck>/dist/cli/tapedeck.cjs record --label <name> --\n' +
           '<command> <args…>; its "_tapedeck" key (a "# _tapedeck:" comment in TOML) holds what uninstall restores.\n' +
           'Server commands found on PATH are written by absolute path (npx is npx.cmd on Windows). Files are\n' +
           'written atomically in the encoding they were found in (CRLF, byte order mark), comments and formatting\n' +

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { recordHttpSession } from '../../proxy/bridge/session.js';
 import { headerValueProblem, isHeaderName } from '../../proxy/http/headers.js';
 import { redactText, summarize } from '../../redact/index.js';
 import type { TraceFileTarget } from '../../sink/file.js';
@@ -178,6 +177,8 @@ export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags, LiveFlag 
   maxFiles?: number | undefined;
   maxMessageBytes?: number | undefined;
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Don't print where the trace goes. */
+  quiet?: boolean | undefined;
 }
 
 /**
@@ -209,10 +210,13 @@ export async function recordBridge(options: RecordBridgeOptions): Promise<number
       redaction: summarize(config),
     }),
   );
+  if (options.quiet !== true) process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
   const stop = new AbortController();
   // A signal ends the session as stdin EOF does: the session is DELETEd and the end line written.
   const held = holdSignals(() => stop.abort());
   try {
+    // Loaded here, not with the command: a stdio recording (most of them) never needs the HTTP client side.
+    const { recordHttpSession } = await import('../../proxy/bridge/session.js');
     return await recordHttpSession(
       {
         url: spec.url,

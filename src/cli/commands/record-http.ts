@@ -2,7 +2,8 @@ import { isIPv6 } from 'node:net';
 import type { Command } from 'commander';
 import type { ProxyNotice } from '../../proxy/http/context.js';
 import { isConnectionHeader } from '../../proxy/http/headers.js';
-import { HTTP_PROXY_DEFAULTS, startHttpProxy } from '../../proxy/http/server.js';
+import { HTTP_PROXY_LISTEN } from '../../proxy/http/listen-defaults.js';
+import type { HttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
 import type { TraceFileTarget } from '../../sink/file.js';
@@ -36,7 +37,7 @@ export interface ListenAddress {
   port: number;
 }
 
-const DEFAULT_LISTEN = `${HTTP_PROXY_DEFAULTS.host}:${HTTP_PROXY_DEFAULTS.port}`;
+const DEFAULT_LISTEN = `${HTTP_PROXY_LISTEN.host}:${HTTP_PROXY_LISTEN.port}`;
 
 /**
  * Parses `--upstream`: an absolute http(s) URL.
@@ -213,7 +214,7 @@ export async function recordHttp(
       options.label !== undefined
         ? safeLabel(redactText(options.label, compiled))
         : safeLabel(upstreamLabel(upstream));
-    const listen = options.listen ?? { host: HTTP_PROXY_DEFAULTS.host, port: HTTP_PROXY_DEFAULTS.port };
+    const listen = options.listen ?? HTTP_PROXY_LISTEN;
     const file = {
       ...tracePath(label),
       maxBytes: options.maxBytes,
@@ -222,8 +223,10 @@ export async function recordHttp(
     };
     const { sink, close } = await recordingSink(options, label, file);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
-    let proxy: Awaited<ReturnType<typeof startHttpProxy>>;
+    let proxy: HttpProxy;
     try {
+      // Loaded for an HTTP recording only: a stdio recording (most of them) never needs it.
+      const { startHttpProxy } = await import('../../proxy/http/server.js');
       proxy = await startHttpProxy({
         upstream,
         sink,

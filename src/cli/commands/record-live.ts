@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
-import { LiveFileSink } from '../../sink/collector.js';
+import type { LiveFileSink } from '../../sink/collector.js';
 import { collectorBase, createLiveTrace } from '../../sink/collector-client.js';
 import { FileSink, type FileSinkOptions } from '../../sink/file.js';
 import { usageError } from '../errors.js';
@@ -86,6 +86,8 @@ export async function startLiveRecording(options: LiveRecordingOptions): Promise
   }
   try {
     const trace = await createLiveTrace({ url, token }, options.label);
+    // Loaded with --live only, like the collector above.
+    const { LiveFileSink } = await import('../../sink/collector.js');
     const sink = new LiveFileSink({
       ...options.file,
       collector: {

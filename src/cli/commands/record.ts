@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordStdioSession } from '../../proxy/session.js';
+import { type StartedServer, startServer } from '../../proxy/start.js';
 import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS, type TraceFileTarget } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { newMeta } from '../../trace/meta.js';
+import { takeEarly } from '../early-spawn.js';
 import { usageError } from '../errors.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
@@ -27,6 +29,7 @@ interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
   stdio?: boolean;
   sse?: boolean;
   header?: string[];
+  quiet?: boolean;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -65,6 +68,7 @@ export function registerRecord(program: Command): void {
       DEFAULT_MAX_MESSAGE_BYTES,
     )
     .option('--no-stderr', "do not record the server's stderr (it is still passed through)")
+    .option('-q, --quiet', "don't print where the trace goes")
     // Declared before --no-redact-defaults (addRuleFlags), so the pair leaves the value undefined unless given.
     .option('--redact-defaults', 'print the built-in redaction rules and exit');
   addHttpRecordFlags(command);
@@ -171,14 +175,24 @@ async function record(argv: string[], options: RecordOptions): Promise<number> {
   // From the start: the proxy forwards signals to the server while it runs; a late one (after the server exited,
   // while the end line is written) must not kill the recorder before the trace is finished.
   const held = holdSignals();
+  // The server the executable started before this code was loaded, if it is the one asked for.
+  const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
   try {
-    return await recordSession(argv, options);
+    return await recordSession(argv, options, started);
+  } catch (err) {
+    // Refused after all (a bad redaction rule, an unreachable --live collector): the server got no byte yet.
+    started?.stop();
+    throw err;
   } finally {
     held.release();
   }
 }
 
-async function recordSession(argv: string[], options: RecordOptions): Promise<number> {
+async function recordSession(
+  argv: string[],
+  options: RecordOptions,
+  started: StartedServer | undefined,
+): Promise<number> {
   // Everything that can fail on the user's input fails here, before a file is created or the server started.
   const { config, compiled, redactor } = redactionFrom(options);
   // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
@@ -194,10 +208,16 @@ async function recordSession(argv: string[], options: RecordOptions): Promise<nu
   };
   const { sink, close } = await recordingSink(options, label, file);
   sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
+  const [command, ...args] = argv as [string, ...string[]];
+  const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
+  // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
+  if (options.quiet !== true && (await server.spawned) === undefined)
+    process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
   try {
     return await recordStdioSession(argv, sink, {
       maxMessageBytes: options.maxMessageBytes,
       recordStderr: options.stderr,
+      started: server,
     });
   } finally {
     await close();

@@ -1,14 +1,8 @@
 import type { Command } from 'commander';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
 import type { DiscoverAnswer } from '../../replay/fallback.js';
-import {
-  type HttpFlavour,
-  type HttpServeEvent,
-  type HttpServeOutcome,
-  parseListenAddress,
-  servedPath,
-  serveHttp,
-} from '../../replay/http/index.js';
+import type { HttpServeEvent, HttpServeOutcome } from '../../replay/http/index.js';
+import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/http/options.js';
 import { loadCassette } from '../../replay/load.js';
 import {
   type MatchMode,
@@ -23,6 +17,7 @@ import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
 import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
@@ -75,7 +70,7 @@ export function registerReplay(program: Command): void {
       .description(
         'Serve a recorded session (a cassette) as an MCP server, over stdio or HTTP: no real server runs.',
       )
-      .argument('<cassette>', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON'),
+      .argument('[cassette]', 'a trace: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack trajectory JSON'),
   )
     .option(
       '--timing <timing>',
@@ -105,13 +100,14 @@ export function registerReplay(program: Command): void {
       [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
-  addRuleFlags(command, { mode: false })
+  addRuleFlags(addLastFlag(command), { mode: false })
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck replay traces/session.jsonl\n' +
         '  tapedeck replay traces/session.jsonl --http 127.0.0.1:8080\n' +
         `  tapedeck replay session.jsonl   # with ${PROJECT_FILE_NAME}'s cassetteDir: found there\n` +
+        '  tapedeck replay --last                 # the newest trace of the recording folder\n' +
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
         'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
@@ -125,10 +121,12 @@ export function registerReplay(program: Command): void {
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
-    .action(async (path: string, flags: ReplayFlags) => {
+    .action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
       const settings = settingsFrom(flags);
+      const named = traceArgument(path, flags, 'replay');
       // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
-      const cassette = path === '-' ? path : ((await projectFor(path)).cassette ?? path);
+      const cassette =
+        named === '-' || path === undefined ? named : ((await projectFor(named)).cassette ?? named);
       process.exitCode = await replay(cassette, settings);
     });
 }
@@ -204,6 +202,8 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
   const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
   if (settings.front.kind === 'http') {
     const front = settings.front;
+    // Loaded only for --http: a stdio replay (a mock server a test suite starts per test) should not pay for it.
+    const { serveHttp } = await import('../../replay/http/server.js');
     const server = await serveHttp(loaded.cassette, {
       host: front.host,
       port: front.port,

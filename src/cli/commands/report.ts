@@ -5,6 +5,7 @@ import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
 import { EXIT, usageError } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
 import {
   addRuleFlags,
@@ -75,9 +76,9 @@ export function registerReport(program: Command): void {
   const command = program
     .command('report')
     .description('Write one self-contained HTML file with the viewer and the traces (redacted), for sharing.')
-    .argument('<trace...>', 'trace files (any format tapedeck reads); rotated segments are stitched')
+    .argument('[trace...]', 'trace files (any format tapedeck reads); rotated segments are stitched')
     .requiredOption('-o, --out <file>', 'the HTML file to write (mode 0600)');
-  addRuleFlags(command, { mode: true })
+  addRuleFlags(addLastFlag(command), { mode: true })
     .addHelpText(
       'after',
       [
@@ -86,14 +87,16 @@ export function registerReport(program: Command): void {
         '  tapedeck report traces/everything.jsonl -o report.html',
         '  tapedeck report before.jsonl after.jsonl -o compare.html   # both traces, with the Diff view',
         "  tapedeck report run.jsonl -o report.html --redact 'ACME-[0-9]{8}'",
+        '  tapedeck report --last -o report.html                     # the newest recorded trace',
         '',
         'Every line is redacted with the built-in rules, your redact config files and the flags before it is',
         'embedded. The page works offline from file:// and loads nothing from the network. Check what it holds',
         'with tapedeck scan on the traces first if in doubt.',
       ].join('\n'),
     )
-    .action(async (traces: string[], options: ReportOptions) => {
-      const result = await writeReport(traces, options, (d) =>
+    .action(async (traces: string[], options: ReportOptions & LastFlag) => {
+      const paths = traceArguments(traces, options, 'report');
+      const result = await writeReport(paths, options, (d) =>
         process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`),
       );
       const size =

@@ -7,6 +7,7 @@ import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
 import { TimelineRenderer } from '../format/timeline.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
 
 export interface ShowOptions {
   /** Print the trace lines as JSONL instead of a timeline. */
@@ -82,20 +83,21 @@ export async function showTrace(
   }
 }
 
-/** Registers `tapedeck show <trace>`. */
+/** Registers `tapedeck show <trace> | --last`. */
 export function registerShow(program: Command): void {
-  program
+  const command = program
     .command('show')
     .description('Print a trace as a timeline: every message with its time, direction, latency and errors.')
     .argument(
-      '<trace>',
+      '[trace]',
       'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
     .option('--raw', 'print the trace lines as JSONL instead of a timeline')
     .option(
       '-f, --follow',
       'keep reading a trace that is still being written; stops at its end line or on Ctrl-C',
-    )
+    );
+  addLastFlag(command)
     .addHelpText(
       'after',
       [
@@ -103,14 +105,16 @@ export function registerShow(program: Command): void {
         'Examples:',
         '  tapedeck show ~/.tapedeck/traces/everything-20261129.jsonl',
         '  tapedeck show --follow live.jsonl      watch a recording as it happens',
+        '  tapedeck show --last                   the newest trace of the recording folder',
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
         '',
         '→ is client→server, ← server→client. Server messages that belong to a request are indented under it.',
         'Colours only on a terminal, never when NO_COLOR is set.',
       ].join('\n'),
     )
-    .action(async (trace: string, options: ShowOptions) => {
+    .action(async (trace: string | undefined, options: ShowOptions & LastFlag) => {
+      const path = traceArgument(trace, options, 'show');
       // Corrupt lines are skipped so the rest can be seen, but the run still reports them in its exit code.
-      if ((await showTrace(trace, options)) > 0) process.exitCode = EXIT.input;
+      if ((await showTrace(path, options)) > 0) process.exitCode = EXIT.input;
     });
 }

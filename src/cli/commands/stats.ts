@@ -5,6 +5,7 @@ import { EXIT } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
 
 export interface StatsOptions {
   /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */
@@ -63,18 +64,19 @@ export async function statsCommand(
   return errors;
 }
 
-/** Registers `tapedeck stats <trace> [--json]`. */
+/** Registers `tapedeck stats <trace> | --last [--json]`. */
 export function registerStats(program: Command): void {
-  program
+  const command = program
     .command('stats')
     .description(
       'Summarize a trace: duration, server, message and byte counts, latency per method and per tool.',
     )
     .argument(
-      '<trace>',
+      '[trace]',
       'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
-    .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)')
+    .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)');
+  addLastFlag(command)
     .addHelpText(
       'after',
       [
@@ -82,12 +84,14 @@ export function registerStats(program: Command): void {
         'Examples:',
         '  tapedeck stats ~/.tapedeck/traces/everything-20261129.jsonl',
         "  tapedeck stats calls.jsonl --json | jq '.tools[] | {name, p95: .latencyMs.p95}'",
+        '  tapedeck stats --last',
         '',
         'Latency is response time minus request time, from the trace timestamps; p50/p95 are nearest-rank.',
         'errors counts JSON-RPC errors plus tool results with isError (--json keeps them apart).',
       ].join('\n'),
     )
-    .action(async (trace: string, options: StatsOptions) => {
-      if ((await statsCommand(trace, options)) > 0) process.exitCode = EXIT.input;
+    .action(async (trace: string | undefined, options: StatsOptions & LastFlag) => {
+      const path = traceArgument(trace, options, 'stats');
+      if ((await statsCommand(path, options)) > 0) process.exitCode = EXIT.input;
     });
 }

@@ -7,6 +7,7 @@ import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
 import { usageError } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
@@ -147,17 +148,27 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** Registers `tapedeck view <trace…> [--no-open] [--port N]`. */
+/** How many of a folder's newest traces `view DIR` opens unless --newest says otherwise. */
+const NEWEST_DEFAULT = 5;
+
+/** Registers `tapedeck view <trace… | dir> | --last [--newest N] [--no-open] [--port N]`. */
 export function registerView(program: Command): void {
-  program
+  const command = program
     .command('view')
     .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
     .argument(
-      '<trace...>',
-      'trace files (any format tapedeck reads); rotated segments are found and stitched',
+      '[trace...]',
+      'trace files (any format tapedeck reads; rotated segments are found and stitched), or folders of traces',
     )
     .option('--no-open', 'print the URL only; do not start a browser')
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
+    .option(
+      '--newest <n>',
+      'for a folder: open its n newest traces',
+      (value) => parsePositiveInt('--newest', value),
+      NEWEST_DEFAULT,
+    );
+  addLastFlag(command)
     .addHelpText(
       'after',
       [
@@ -166,12 +177,14 @@ export function registerView(program: Command): void {
         '  tapedeck view traces/everything.jsonl',
         '  tapedeck view before.jsonl after.jsonl      # two traces: merged by time, and a Diff view',
         '  tapedeck view calls.jsonl --no-open         # on a machine without a browser; open the URL elsewhere',
+        '  tapedeck view --last                        # the newest trace of the recording folder',
+        '  tapedeck view ./traces --newest 3           # the 3 newest traces of a folder, merged by time',
         '',
         'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
         'For a file to share, see tapedeck report.',
       ].join('\n'),
     )
-    .action(async (traces: string[], options: ViewOptions) => {
-      await viewTraces(traces, options);
+    .action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number }) => {
+      await viewTraces(traceArguments(traces, options, 'view', options.newest), options);
     });
 }

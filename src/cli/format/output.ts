@@ -1,5 +1,3 @@
-import { once } from 'node:events';
-
 /**
  * Streaming output for commands that print a lot (a multi-GB trace through `show`): waits for the stream to drain
  * so memory stays flat, and treats a reader that went away (`show … | head` → EPIPE) as "stop", not a crash.
@@ -34,11 +32,7 @@ export function createOutput(stream: NodeJS.WritableStream): Output {
     async write(text: string): Promise<boolean> {
       if (failure) throw failure;
       if (closed || text === '') return !closed;
-      if (!stream.write(text)) {
-        // 'close' too, so a destroyed stream cannot leave us waiting for a drain that never comes; `once` rejects
-        // on 'error', which onError has already classified.
-        await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => {});
-      }
+      if (!stream.write(text)) await drained(stream);
       if (failure) throw failure;
       return !closed;
     },
@@ -46,4 +40,23 @@ export function createOutput(stream: NodeJS.WritableStream): Output {
       stream.off('error', onError);
     },
   };
+}
+
+/**
+ * Resolves at the stream's next 'drain' — or 'close' or 'error', so a destroyed stream cannot leave the writer
+ * waiting for a drain that never comes (onError has classified the error already). Every listener it adds is
+ * removed again whichever event comes first: a long output into a slow pipe waits thousands of times.
+ */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }

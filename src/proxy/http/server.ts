@@ -9,6 +9,7 @@ import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
 import { checkAddedHeaders } from './headers.js';
 import { RecordQueue } from './later.js';
+import { HTTP_PROXY_LISTEN } from './listen-defaults.js';
 import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
 import { shownUrl } from './url.js';
 
@@ -41,8 +42,7 @@ export interface HttpProxyOptions {
 }
 
 export const HTTP_PROXY_DEFAULTS = {
-  host: '127.0.0.1',
-  port: 7430,
+  ...HTTP_PROXY_LISTEN,
   maxMessageBytes: HTTP_RECORDER_DEFAULTS.maxMessageBytes,
   shutdownGraceMs: 1000,
   /** Bytes of a GET event stream held back at most while waiting for a legacy `endpoint` event. */

@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { TapedeckError } from '../../errors.js';
+import { defaultTraceDir } from '../../sink/paths.js';
+import { usageError } from '../errors.js';
+import { useColor } from '../format/color.js';
+import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
+import { parsePositiveInt } from '../parse.js';
+import { listTraces } from '../trace-list.js';
+
+interface LsFlags {
+  json?: boolean;
+  limit: number;
+  all?: boolean;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/**
+ * `tapedeck ls [DIR] [--json] [--limit N | --all]`: the traces of a folder, newest first, from each file's first
+ * and last line only.
+ *
+ * @example registerLs(program); // tapedeck ls ./traces --json
+ */
+export function registerLs(program: Command): void {
+  program
+    .command('ls')
+    .description(
+      'List recent traces in a folder (default: the recording folder), newest first: time, label, transport, duration, messages, errors, size.',
+    )
+    .argument('[dir]', 'a folder of traces (default: $TAPEDECK_DIR or ~/.tapedeck/traces)')
+    .option('--json', 'print the list as JSON (paths absolute)')
+    .option(
+      '-n, --limit <n>',
+      'show at most this many',
+      (value) => parsePositiveInt('--limit', value),
+      DEFAULT_LIMIT,
+    )
+    .option('--all', 'show every trace of the folder')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  tapedeck ls',
+        '  tapedeck ls ./traces --json | jq -r ".[0].path"',
+        '  tapedeck show --last            # the newest trace of the recording folder',
+        '',
+        'Rotated segments are listed once, under the active file. Only the first and the last line of each file',
+        'are read (the meta and the end line), so a folder of big traces lists as fast as one of small ones.',
+      ].join('\n'),
+    )
+    .action((dir: string | undefined, flags: LsFlags) => {
+      const folder = dir ?? defaultTraceDir();
+      let traces: ReturnType<typeof listTraces>;
+      try {
+        traces = listTraces(folder);
+      } catch (err) {
+        // The default folder not existing yet just means nothing was recorded.
+        if (dir === undefined && err instanceof TapedeckError && err.code === 'not_found') traces = [];
+        else if (err instanceof TapedeckError && err.code === 'usage') throw usageError(err.message);
+        else throw err;
+      }
+      const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
+      if (flags.json === true) {
+        process.stdout.write(renderTraceListJson(shown));
+        return;
+      }
+      if (traces.length === 0) {
+        process.stderr.write(
+          `tapedeck: no traces in ${folder} (record one: tapedeck record${dir === undefined ? '' : ` --out ${dir}`} -- <server command>)\n`,
+        );
+        return;
+      }
+      process.stdout.write(
+        renderTraceList(shown, {
+          dir: folder,
+          color: useColor(process.stdout, process.env),
+          more: traces.length - shown.length,
+        }),
+      );
+    });
+}

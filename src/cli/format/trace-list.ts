@@ -1,0 +1,90 @@
+import { relative } from 'node:path';
+import type { ListedTrace } from '../trace-list.js';
+import { palette } from './color.js';
+import { type Column, formatBytes, formatDuration, renderTable } from './table.js';
+
+/** `tapedeck ls` output: a table for people, or one JSON object per trace for scripts. */
+
+const COLUMNS: readonly Column[] = [
+  { header: 'started (UTC)' },
+  { header: 'label' },
+  { header: 'transport' },
+  { header: 'duration', align: 'right' },
+  { header: 'messages', align: 'right' },
+  { header: 'errors', align: 'right' },
+  { header: 'size', align: 'right' },
+  { header: 'file' },
+];
+
+/**
+ * The listing as a table, newest first. A trace without an end line (still being recorded, or its recorder was
+ * killed) shows its duration so far with a `…`; what could not be known without reading a big trace whole is `?`.
+ *
+ * @example renderTraceList(listTraces('./traces'), { dir: './traces', color: false, more: 0 })
+ */
+export function renderTraceList(
+  traces: readonly ListedTrace[],
+  options: { dir: string; color: boolean; more: number },
+): string {
+  const c = palette(options.color);
+  const rows = traces.map((trace) => {
+    const duration = trace.durationMs === undefined ? '?' : formatDuration(trace.durationMs);
+    return [
+      trace.meta.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''),
+      trace.meta.label,
+      trace.meta.transport ?? '?',
+      trace.end === undefined ? `${duration}…` : duration,
+      trace.messages === undefined ? '?' : String(trace.messages),
+      trace.errors === undefined ? '?' : trace.errors > 0 ? c.red(String(trace.errors)) : '0',
+      formatBytes(trace.size),
+      c.dim(relative(options.dir, trace.path)),
+    ];
+  });
+  const notes: string[] = [];
+  if (traces.some((trace) => trace.end === undefined))
+    notes.push('…: no end line yet (still recording, or the recorder was stopped by force)');
+  if (traces.some((trace) => trace.messages === undefined || trace.errors === undefined))
+    notes.push(
+      '?: not in the trace’s end line, and the trace is too big to count quickly (tapedeck stats counts)',
+    );
+  if (options.more > 0)
+    notes.push(`${options.more} older trace${options.more === 1 ? '' : 's'} not shown (--all)`);
+  return renderTable(COLUMNS, rows) + notes.map((note) => `${c.dim(note)}\n`).join('');
+}
+
+/** One trace as `ls --json` prints it: a stable shape for scripts. */
+export interface ListedTraceJson {
+  path: string;
+  files: string[];
+  startedAt: string;
+  label: string;
+  transport: string | null;
+  traceId: string | null;
+  durationMs: number | null;
+  ended: boolean;
+  messages: number | null;
+  errors: number | null;
+  size: number;
+}
+
+/**
+ * The listing as JSON, newest first.
+ *
+ * @example JSON.parse(renderTraceListJson(listTraces('./traces')))[0].path
+ */
+export function renderTraceListJson(traces: readonly ListedTrace[]): string {
+  const rows: ListedTraceJson[] = traces.map((trace) => ({
+    path: trace.path,
+    files: trace.files,
+    startedAt: trace.meta.startedAt,
+    label: trace.meta.label,
+    transport: trace.meta.transport ?? null,
+    traceId: trace.meta.traceId ?? null,
+    durationMs: trace.durationMs ?? null,
+    ended: trace.end !== undefined,
+    messages: trace.messages ?? null,
+    errors: trace.errors ?? null,
+    size: trace.size,
+  }));
+  return `${JSON.stringify(rows, null, 2)}\n`;
+}

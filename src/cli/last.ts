@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { TapedeckError } from '../errors.js';
+import { defaultTraceDir } from '../sink/paths.js';
+import { usageError } from './errors.js';
+import { pathKind } from './paths.js';
+import { listTraces, newestTrace } from './trace-list.js';
+
+/**
+ * `--last`: "the trace I just recorded" without typing its name. The newest trace (by its start time) of the
+ * recording folder, or of the folder given in place of a trace.
+ */
+
+export interface LastFlag {
+  last?: boolean;
+}
+
+/**
+ * Adds `--last` to a command whose trace argument is optional (`[trace]` or `[trace...]`).
+ *
+ * @example addLastFlag(program.command('show').argument('[trace]'));
+ */
+export function addLastFlag(command: Command): Command {
+  return command.option(
+    '--last',
+    'the newest trace of the recording folder ($TAPEDECK_DIR or ~/.tapedeck/traces), or of the folder given',
+  );
+}
+
+/**
+ * The one trace a command works on: the argument as given, or with `--last` the newest trace of the folder it
+ * names (the recording folder when there is none). A missing argument without `--last` is a usage error.
+ *
+ * @example traceArgument(undefined, { last: true }, 'show') // → '/home/me/.tapedeck/traces/2026…-everything.jsonl'
+ */
+export function traceArgument(
+  arg: string | undefined,
+  flags: LastFlag,
+  command: string,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string {
+  if (flags.last !== true) {
+    if (arg === undefined) {
+      throw usageError(
+        `${command} needs a trace file, or --last for the newest trace of the recording folder`,
+      );
+    }
+    return arg;
+  }
+  const dir = arg ?? defaultTraceDir();
+  if (arg !== undefined && pathKind(arg) !== 'directory') {
+    throw usageError(
+      `--last picks the newest trace of a folder; '${arg}' is not a folder (give a folder, or nothing for ${defaultTraceDir()})`,
+    );
+  }
+  const path = newest(dir);
+  say(`tapedeck: the newest trace: ${path}`);
+  return path;
+}
+
+/**
+ * The traces a multi-trace command (`view`, `report`) works on: with `--last` the newest trace of each folder
+ * given (or of the recording folder); without it, files as given and — where `perFolder` is set — the `perFolder`
+ * newest traces of each folder given.
+ *
+ * @example traceArguments(['./traces'], {}, 'view', 5) // → the 5 newest traces of ./traces
+ */
+export function traceArguments(
+  args: readonly string[],
+  flags: LastFlag,
+  command: string,
+  perFolder?: number,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string[] {
+  if (flags.last === true) {
+    return (args.length === 0 ? [undefined] : args).map((arg) => traceArgument(arg, flags, command, say));
+  }
+  if (args.length === 0) {
+    throw usageError(`${command} needs trace files, or --last for the newest trace of the recording folder`);
+  }
+  if (perFolder === undefined) return [...args];
+  return args.flatMap((arg) => {
+    if (pathKind(arg) !== 'directory') return [arg];
+    const traces = listTraces(arg);
+    if (traces.length === 0) throw new TapedeckError('not_found', `no traces in ${arg}`);
+    const picked = traces.slice(0, perFolder);
+    say(
+      `tapedeck: the ${picked.length === 1 ? 'newest trace' : `${picked.length} newest traces`} of ${arg}` +
+        (traces.length > picked.length ? ` (of ${traces.length})` : ''),
+    );
+    return picked.map((trace) => trace.path);
+  });
+}
+
+function newest(dir: string): string {
+  try {
+    return newestTrace(dir).path;
+  } catch (err) {
+    if (err instanceof TapedeckError) throw new TapedeckError(err.code, `--last: ${err.message}`);
+    throw err;
+  }
+}

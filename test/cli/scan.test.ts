@@ -93,7 +93,8 @@ describe('tapedeck scan', () => {
     const rows = io.stdout.split('\n');
     expect(rows[0]).toMatch(/^line\s+path\s+rule\s+preview$/);
     expect(io.stdout).toMatch(/^\s+1\s+command\[3\]\s+token\s+ghp_…\(40\)$/m);
-    expect(io.stdout).toMatch(/^\s+3\s+text\s+jwt\s+eyJh…\(\d+\)$/m);
+    // `auth: …` opens the stderr line: the whole value goes under the key rule, the scheme with the JWT.
+    expect(io.stdout).toMatch(/^\s+3\s+text\s+auth\s+Bear…\(\d+\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.content\[0\]\.text\s+github-token\s+ghp_…\(40\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.config\.apiKey\s+api-key\s+plai…\(18\)$/m);
     expect(io.stdout).toMatch(/possible secrets in 3 of 5 lines of .*planted\.jsonl/);

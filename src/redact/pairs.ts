@@ -1,0 +1,201 @@
+import type { CompiledRules } from './compile.js';
+import { matchHeaderRule } from './key-words.js';
+
+/**
+ * Secrets named in free text: `DB_PASSWORD=…` (environment dumps, query strings, cookies, connection strings,
+ * `--opt=NAME=value`), `api_key: …` starting a line (YAML, INI, `.env`, header dumps), `"apiKey": "…"` (JSON or a
+ * language's dict in a log line), and `Cookie:` / `X-Api-Key:` headers inside a line. A pair's value is hidden when
+ * its name falls under a key rule (or a header rule) — the same word-wise rules that hide JSON keys — so
+ * `max_tokens=5`, `tokenizer: gpt2` and prose with a colon stay as they are.
+ */
+
+/** A value to hide: [start, end), the rule that named it, and whether the rule keeps a stable hash. */
+export type PairFound = (start: number, end: number, rule: string, hash: boolean) => void;
+
+/** Names are at most this long; a longer run before `=` is data (base64 padding, say), not a name. */
+const MAX_NAME = 96;
+/** Quoted values are looked for this far; past it the value is taken to be unquoted. */
+const MAX_QUOTED = 8192;
+
+function isNameChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45 ||
+    code === 46
+  );
+}
+
+const isBlank = (code: number): boolean => code === 32 || code === 9;
+
+/** Where an unquoted value ends: whitespace, a separator of query strings, cookies and lists, or a quote. */
+function valueEnd(text: string, from: number, toLineEnd: boolean): number {
+  let i = from;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) break;
+    if (!toLineEnd && (code <= 32 || code === 38 || code === 59 || code === 34 || code === 39 || code === 96))
+      break;
+    if (!toLineEnd && (code === 60 || code === 62)) break;
+    i += 1;
+  }
+  if (toLineEnd) while (i > from && isBlank(text.charCodeAt(i - 1))) i -= 1;
+  return i;
+}
+
+/** The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured. */
+function closingQuote(text: string, open: number, escaped: boolean): number {
+  const quote = text[open];
+  const limit = Math.min(text.length, open + MAX_QUOTED);
+  for (let i = open + 1; i < limit; i += 1) {
+    const ch = text[i];
+    if (ch === '\n') return -1;
+    if (escaped) {
+      // Inside JSON that was itself put in a string: the closing quote is `\"`, an escaped backslash `\\\\`.
+      if (ch === '\\' && text[i + 1] === '\\') i += 1;
+      else if (ch === '\\' && text[i + 1] === quote) return i;
+      continue;
+    }
+    if (ch === '\\') i += 1;
+    else if (ch === quote) return i;
+  }
+  return -1;
+}
+
+/** True when only blanks (or a YAML list dash) stand between the start of `at`'s line and `at`. */
+function startsLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) return true;
+    if (!isBlank(code) && code !== 45) return false;
+  }
+  return true;
+}
+
+/**
+ * The header rule a `Name:` in text falls under. A rule matching by a word inside names (`key`, `auth`) only takes a
+ * hyphenated name, the way headers are written (`X-Api-Key`), so a plain word before a colon (`key:`, `api:`) is
+ * left to the key rules.
+ */
+function headerRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
+  const rule = matchHeaderRule(compiled.headers, name);
+  if (rule === undefined || (rule.contains && !name.includes('-'))) return undefined;
+  return [rule.id, rule.hash];
+}
+
+function ruleFor(compiled: CompiledRules, name: string, header: boolean): [string, boolean] | undefined {
+  const byHeader = header ? headerRuleFor(compiled, name) : undefined;
+  if (byHeader !== undefined) return byHeader;
+  const key = compiled.keys.match(name);
+  return key === undefined ? undefined : [key, false];
+}
+
+/** Hides the value starting at `from` (after blanks): quoted, or up to its end. */
+function takeValue(
+  text: string,
+  from: number,
+  toLineEnd: boolean,
+  found: PairFound,
+  rule: [string, boolean],
+) {
+  let start = from;
+  while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  const first = text[start];
+  if (first === '"' || first === "'") {
+    const close = closingQuote(text, start, false);
+    if (close > start + 1) found(start + 1, close, rule[0], rule[1]);
+    if (close >= 0) return;
+  }
+  const end = valueEnd(text, start, toLineEnd);
+  if (end > start) found(start, end, rule[0], rule[1]);
+}
+
+function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  for (let eq = text.indexOf('='); eq >= 0; eq = text.indexOf('=', eq + 1)) {
+    // `a == b`, `=>`, base64 padding: not an assignment.
+    const after = text.charCodeAt(eq + 1);
+    if (after === 61 || after === 62 || text.charCodeAt(eq - 1) === 61) continue;
+    let nameEnd = eq;
+    while (nameEnd > 0 && isBlank(text.charCodeAt(nameEnd - 1))) nameEnd -= 1;
+    let start = nameEnd;
+    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+    if (start === nameEnd || nameEnd - start > MAX_NAME) continue;
+    // `password = hunter2` only where an INI or TOML file would have it: at the start of a line.
+    const spaced = nameEnd < eq;
+    if (spaced && !startsLine(text, start)) continue;
+    // `NAME= value` is an empty value followed by words, not a value.
+    if (!spaced && isBlank(after)) continue;
+    const rule = ruleFor(compiled, text.slice(start, nameEnd), false);
+    if (rule !== undefined) takeValue(text, eq + 1, false, found, rule);
+  }
+}
+
+function colonPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    if (text.charCodeAt(colon + 1) === 47 && text.charCodeAt(colon + 2) === 47) continue;
+    let nameEnd = colon;
+    while (nameEnd > 0 && isBlank(text.charCodeAt(nameEnd - 1))) nameEnd -= 1;
+    const quote = text[nameEnd - 1];
+    if (quote === '"' || quote === "'") {
+      quotedPair(text, compiled, found, colon, nameEnd - 1);
+      continue;
+    }
+    let start = nameEnd;
+    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+    if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
+    const name = text.slice(start, nameEnd);
+    if (startsLine(text, start)) {
+      const rule = ruleFor(compiled, name, true);
+      if (rule !== undefined) takeValue(text, colon + 1, true, found, rule);
+      continue;
+    }
+    // Inside a line only header names: hyphenated (`X-Api-Key`, `Set-Cookie`) or `Cookie`, never a word of prose.
+    const headerLike = name.toLowerCase() === 'cookie' || (name.includes('-') && /^[A-Za-z]/.test(name));
+    if (!headerLike) continue;
+    const rule = headerRuleFor(compiled, name);
+    if (rule !== undefined) takeValue(text, colon + 1, true, found, rule);
+  }
+}
+
+/** `"name": "value"` (or `'name': 'value'`, or `\"name\":\"value\"` inside JSON put in a string). */
+function quotedPair(text: string, compiled: CompiledRules, found: PairFound, colon: number, close: number) {
+  const quote = text[close]!;
+  const escaped = text[close - 1] === '\\';
+  const nameEnd = escaped ? close - 1 : close;
+  let open = nameEnd - 1;
+  while (open >= 0 && nameEnd - open <= MAX_NAME && text[open] !== quote && text[open] !== '\n') open -= 1;
+  if (open < 0 || text[open] !== quote || (escaped && text[open - 1] !== '\\')) return;
+  const rule = ruleFor(compiled, text.slice(open + 1, nameEnd), false);
+  if (rule === undefined) return;
+  let start = colon + 1;
+  while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  if (escaped) {
+    if (text[start] !== '\\' || text[start + 1] !== quote) return;
+    const end = closingQuote(text, start + 1, true);
+    if (end > start + 2) found(start + 2, end, rule[0], rule[1]);
+    return;
+  }
+  if (text[start] !== '"' && text[start] !== "'") return;
+  const end = closingQuote(text, start, false);
+  if (end > start + 1) found(start + 1, end, rule[0], rule[1]);
+}
+
+/**
+ * Calls `found` for the value of every secret-named pair in `text`. Linear: each `=` and `:` is looked at once,
+ * names are bounded, and a value ends at its line.
+ *
+ * @example findPairs('DB_PASSWORD=hunter2 PORT=5432', compiled, undefined, (s, e, rule) => …) // (12, 19, 'password')
+ */
+export function findPairs(
+  text: string,
+  compiled: CompiledRules,
+  /** Which of `=` and `:` the text holds, when already known (a long value's sweep found out). */
+  holds: readonly string[] | undefined,
+  found: PairFound,
+): void {
+  if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
+  if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
+  if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
+}

@@ -8,7 +8,7 @@
 
 /** The first line of a base64 DER private key or PKCS#12 file (RSA PKCS#1, PKCS#8, PKCS#12, EC, Ed25519). */
 export const DER_KEY_START =
-  /^(?:MII[IJKL][A-Za-z0-9+/]{2}[AQgw]IBA(?:AKC|DAN|zCC)|MHcCAQEE|MC4CAQAwBQYDK2Vw)/;
+  /^(?:MI[IJKL][A-Za-z0-9+/]{2}[AQgw]IBA(?:AKC|DAN|zCC)|MHcCAQEE|MC4CAQAwBQYDK2Vw)/;
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----/;
 const BASE64_LINE = /^[A-Za-z0-9+/]{1,1024}={0,2}$/;
 /** What else a PEM or PGP block holds: base64 body, armor headers (`Proc-Type: …`, `Version: …`), blank lines. */

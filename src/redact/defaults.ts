@@ -61,7 +61,7 @@ export const BLOCK_RULES: readonly RedactRule[] = [
     id: 'private-key-der',
     type: 'regex',
     pattern:
-      '(?<![A-Za-z0-9+/])(?:MII[IJKL][A-Za-z0-9+/]{2}[AQgw]IBA(?:AKC|DAN|zCC)|MHcCAQEE|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/=\\r\\n]{20,16384}',
+      '(?<![A-Za-z0-9+/])(?:MI[IJKL][A-Za-z0-9+/]{2}[AQgw]IBA(?:AKC|DAN|zCC)|MHcCAQEE|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/=\\r\\n]{20,16384}',
     // `IBA` is in every RSA, PKCS#8 and PKCS#12 header, `CAQ` in the EC and Ed25519 ones.
     hints: ['IBA', 'CAQ'],
   },

@@ -76,27 +76,33 @@ function startsLine(text: string, at: number): boolean {
 
 /**
  * The header rule a `Name:` in text falls under. A rule matching by a word inside names (`key`, `auth`) only takes a
- * hyphenated name, the way headers are written (`X-Api-Key`), so a plain word before a colon (`key:`, `api:`) is
- * left to the key rules.
+ * hyphenated name, the way headers are written (`X-Api-Key`), or `Cookie`, so a plain word before a colon (`key:`,
+ * `api:`) is left to the key rules.
  */
-function headerRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
+export function headerRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
   const rule = matchHeaderRule(compiled.headers, name);
-  if (rule === undefined || (rule.contains && !name.includes('-'))) return undefined;
+  if (rule === undefined) return undefined;
+  if (rule.contains && !name.includes('-') && name.toLowerCase() !== 'cookie') return undefined;
   return [rule.id, rule.hash];
 }
 
-function ruleFor(compiled: CompiledRules, name: string, header: boolean): [string, boolean] | undefined {
-  const byHeader = header ? headerRuleFor(compiled, name) : undefined;
-  if (byHeader !== undefined) return byHeader;
+function keyRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
   const key = compiled.keys.match(name);
   return key === undefined ? undefined : [key, false];
 }
 
-/** Hides the value starting at `from` (after blanks): quoted, or up to its end. */
+/**
+ * How far an unquoted value goes: `token` to the first blank or separator (`NAME=value`), `line` to the end of
+ * the line (a header's value), `word` to the end of the line but only when that is one word — `password: hunter2`
+ * in a YAML file, not `Password: must be 12 characters` in prose (a trailing ` # comment` does not count).
+ */
+type ValueExtent = 'token' | 'line' | 'word';
+
+/** Hides the value starting at `from` (after blanks): quoted, or as far as `extent` says. */
 function takeValue(
   text: string,
   from: number,
-  toLineEnd: boolean,
+  extent: ValueExtent,
   found: PairFound,
   rule: [string, boolean],
 ) {
@@ -108,7 +114,13 @@ function takeValue(
     if (close > start + 1) found(start + 1, close, rule[0], rule[1]);
     if (close >= 0) return;
   }
-  const end = valueEnd(text, start, toLineEnd);
+  let end = valueEnd(text, start, extent !== 'token');
+  if (extent === 'word') {
+    const comment = text.indexOf(' #', start);
+    if (comment >= 0 && comment < end) end = comment;
+    while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
+    for (let i = start; i < end; i += 1) if (isBlank(text.charCodeAt(i))) return;
+  }
   if (end > start) found(start, end, rule[0], rule[1]);
 }
 
@@ -127,8 +139,8 @@ function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): v
     if (spaced && !startsLine(text, start)) continue;
     // `NAME= value` is an empty value followed by words, not a value.
     if (!spaced && isBlank(after)) continue;
-    const rule = ruleFor(compiled, text.slice(start, nameEnd), false);
-    if (rule !== undefined) takeValue(text, eq + 1, false, found, rule);
+    const rule = keyRuleFor(compiled, text.slice(start, nameEnd));
+    if (rule !== undefined) takeValue(text, eq + 1, 'token', found, rule);
   }
 }
 
@@ -143,19 +155,28 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
       continue;
     }
     let start = nameEnd;
-    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+    let hyphen = false;
+    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) {
+      start -= 1;
+      if (text.charCodeAt(start) === 45) hyphen = true;
+    }
     if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
-    const name = text.slice(start, nameEnd);
     if (startsLine(text, start)) {
-      const rule = ruleFor(compiled, name, true);
-      if (rule !== undefined) takeValue(text, colon + 1, true, found, rule);
+      const name = text.slice(start, nameEnd);
+      const header = headerRuleFor(compiled, name);
+      if (header !== undefined) takeValue(text, colon + 1, 'line', found, header);
+      else {
+        const key = keyRuleFor(compiled, name);
+        if (key !== undefined) takeValue(text, colon + 1, 'word', found, key);
+      }
       continue;
     }
     // Inside a line only header names: hyphenated (`X-Api-Key`, `Set-Cookie`) or `Cookie`, never a word of prose.
-    const headerLike = name.toLowerCase() === 'cookie' || (name.includes('-') && /^[A-Za-z]/.test(name));
-    if (!headerLike) continue;
-    const rule = headerRuleFor(compiled, name);
-    if (rule !== undefined) takeValue(text, colon + 1, true, found, rule);
+    const first = text.charCodeAt(start) | 0x20;
+    const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
+    if (!cookie && !(hyphen && first >= 97 && first <= 122)) continue;
+    const rule = headerRuleFor(compiled, text.slice(start, nameEnd));
+    if (rule !== undefined) takeValue(text, colon + 1, 'line', found, rule);
   }
 }
 
@@ -167,7 +188,7 @@ function quotedPair(text: string, compiled: CompiledRules, found: PairFound, col
   let open = nameEnd - 1;
   while (open >= 0 && nameEnd - open <= MAX_NAME && text[open] !== quote && text[open] !== '\n') open -= 1;
   if (open < 0 || text[open] !== quote || (escaped && text[open - 1] !== '\\')) return;
-  const rule = ruleFor(compiled, text.slice(open + 1, nameEnd), false);
+  const rule = keyRuleFor(compiled, text.slice(open + 1, nameEnd));
   if (rule === undefined) return;
   let start = colon + 1;
   while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;

@@ -3,8 +3,8 @@ import type { CompiledRules } from './compile.js';
 import { deepSecret } from './deep.js';
 import { parseEmbedded, writeEmbedded } from './embedded.js';
 import { childStates, type PathStates, rootStates, selectedBy } from './jsonpath.js';
-import { matchHeaderRule } from './key-words.js';
 import { formatMarker } from './marker.js';
+import { headerRuleFor } from './pairs.js';
 import { type Hits, hideable, hideInText, MAX_TEXT_DEPTH } from './values.js';
 
 /** How a walk goes: which rules take part, and (for detection) where it is. */
@@ -97,7 +97,7 @@ function pairRule(compiled: CompiledRules, record: Record<string, Json>): string
   for (const field of PAIR_NAMES) {
     const name = record[field];
     if (typeof name !== 'string' || name.length > 128) continue;
-    return matchHeaderRule(compiled.headers, name)?.id ?? compiled.keys.match(name);
+    return headerRuleFor(compiled, name)?.[0] ?? compiled.keys.match(name);
   }
   return undefined;
 }

@@ -46,6 +46,17 @@ function decode(run: string): string | undefined {
   }
 }
 
+/**
+ * Whether a value too long to be looked at run by run starts as base64 that is not a known binary format: such a
+ * value is not decoded, and `scan` says so.
+ *
+ * @example startsAsEncodedText(Buffer.from('words '.repeat(100000)).toString('base64')) // true
+ */
+export function startsAsEncodedText(text: string): boolean {
+  const head = text.slice(0, 4096);
+  return /^[A-Za-z0-9+/]{64,4096}={0,2}$/.test(head) && !BINARY.test(head);
+}
+
 /** A base64 run: where it is, and whether it was too long to decode. */
 export interface Base64Run {
   start: number;

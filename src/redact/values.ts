@@ -1,5 +1,5 @@
 import type { Json } from '../trace/types.js';
-import { base64Runs } from './base64.js';
+import { base64Runs, startsAsEncodedText } from './base64.js';
 import type { CompiledRules } from './compile.js';
 import { LONG_VALUE, mayMatch } from './hints.js';
 import { formatMarker, isMarker, markerSpans } from './marker.js';
@@ -120,6 +120,9 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
     spans ??= [];
     spans.push({ start, end, rule, order: pairOrder, hash });
   });
+  if (long && scope.hits?.unchecked !== undefined && startsAsEncodedText(text)) {
+    scope.hits.unchecked(scope.where, `base64 run of ${text.length} characters`);
+  }
   if (run && !long && scope.depth < MAX_TEXT_DEPTH) {
     for (const encoded of base64Runs(text)) {
       if (encoded.unchecked) {

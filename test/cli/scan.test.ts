@@ -93,8 +93,7 @@ describe('tapedeck scan', () => {
     const rows = io.stdout.split('\n');
     expect(rows[0]).toMatch(/^line\s+path\s+rule\s+preview$/);
     expect(io.stdout).toMatch(/^\s+1\s+command\[3\]\s+token\s+ghp_…\(40\)$/m);
-    // `auth: …` opens the stderr line: the whole value goes under the key rule, the scheme with the JWT.
-    expect(io.stdout).toMatch(/^\s+3\s+text\s+auth\s+Bear…\(\d+\)$/m);
+    expect(io.stdout).toMatch(/^\s+3\s+text\s+jwt\s+eyJh…\(\d+\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.content\[0\]\.text\s+github-token\s+ghp_…\(40\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.config\.apiKey\s+api-key\s+plai…\(18\)$/m);
     expect(io.stdout).toMatch(/possible secrets in 3 of 5 lines of .*planted\.jsonl/);
@@ -116,6 +115,21 @@ describe('tapedeck scan', () => {
       preview: 'plai…(18)',
     });
     expect(report.findings.map((f: { line: number }) => f.line)).toEqual([1, 3, 4, 4]);
+  });
+
+  it('counts what it could not look inside, and still calls the trace clean', async () => {
+    // Base64 text over 1 MB is not decoded (its characters are still checked by the rules).
+    const blob = Buffer.from('lorem ipsum dolor sit amet '.repeat(60_000)).toString('base64');
+    const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { blob } } };
+    const path = trace('big.jsonl', [meta(), ping, pong, big, end]);
+    expect(await run(['scan', path])).toBe(0);
+    expect(io.stdout).toContain('no secrets found in 5 lines');
+    expect(io.stdout).toContain('1 value could not be looked inside (their text was checked):');
+    expect(io.stdout).toMatch(/line 4 \$\.result\.blob: base64 run of \d+ characters/);
+    expect(await run(['scan', path, '--json'])).toBe(0);
+    expect(JSON.parse(io.stdout.slice(io.stdout.indexOf('{'))).unchecked).toEqual([
+      { file: path, line: 4, path: '$.result.blob', what: `base64 run of ${blob.length} characters` },
+    ]);
   });
 
   it('is clean (exit 0) on a trace with nothing secret', async () => {

@@ -3,10 +3,10 @@ import { matchHeaderRule } from './key-words.js';
 
 /**
  * Secrets named in free text: `DB_PASSWORD=…` (environment dumps, query strings, cookies, connection strings,
- * `--opt=NAME=value`), `api_key: …` starting a line (YAML, INI, `.env`, header dumps), `"apiKey": "…"` (JSON or a
- * language's dict in a log line), and `Cookie:` / `X-Api-Key:` headers inside a line. A pair's value is hidden when
- * its name falls under a key rule (or a header rule) — the same word-wise rules that hide JSON keys — so
- * `max_tokens=5`, `tokenizer: gpt2` and prose with a colon stay as they are.
+ * `--opt=NAME=value`), `api_key: …` and `password = …` whose value is the rest of the line (YAML, INI, `.env`, code),
+ * `"apiKey": "…"` (JSON or a language's dict in a log line), and header lines (`Cookie:`, `X-Api-Key:`). A pair's
+ * value is hidden when its name falls under a key rule (or a header rule) — the same word-wise rules that hide JSON
+ * keys — so `max_tokens=5`, `tokenizer: gpt2` and prose with a colon stay as they are.
  */
 
 /** A value to hide: [start, end), the rule that named it, and whether the rule keeps a stable hash. */
@@ -98,6 +98,47 @@ function keyRuleFor(compiled: CompiledRules, name: string): [string, boolean] | 
  */
 type ValueExtent = 'token' | 'line' | 'word';
 
+/**
+ * True when what follows `at` up to the end of the line only closes what the value sat in (quotes, brackets, a
+ * comma, a ` # comment`): the value was the last word of its line.
+ */
+function restIsClosing(text: string, at: number): boolean {
+  for (let i = at; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) return true;
+    // ` # comment` at the end of a YAML or INI line.
+    if (code === 35 && i > at && isBlank(text.charCodeAt(i - 1))) return true;
+    // blanks, " ' ` ) ] } , ;
+    if (
+      !(
+        isBlank(code) ||
+        code === 34 ||
+        code === 39 ||
+        code === 96 ||
+        code === 41 ||
+        code === 93 ||
+        code === 125 ||
+        code === 44 ||
+        code === 59
+      )
+    )
+      return false;
+  }
+  return true;
+}
+
+/** At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose. */
+function credentialLike(text: string, start: number, end: number): boolean {
+  if (end - start < 6) return false;
+  for (let i = start; i < end; i += 1) {
+    const code = text.charCodeAt(i);
+    const lower = code >= 97 && code <= 122;
+    const upper = code >= 65 && code <= 90;
+    if (!lower && !(upper && i === start) && !(code === 46 || code === 44 || code === 33 || code === 63)) return true;
+  }
+  return false;
+}
+
 /** Hides the value starting at `from` (after blanks): quoted, or as far as `extent` says. */
 function takeValue(
   text: string,
@@ -114,13 +155,10 @@ function takeValue(
     if (close > start + 1) found(start + 1, close, rule[0], rule[1]);
     if (close >= 0) return;
   }
-  let end = valueEnd(text, start, extent !== 'token');
-  if (extent === 'word') {
-    const comment = text.indexOf(' #', start);
-    if (comment >= 0 && comment < end) end = comment;
-    while (end > start && isBlank(text.charCodeAt(end - 1))) end -= 1;
-    for (let i = start; i < end; i += 1) if (isBlank(text.charCodeAt(i))) return;
-  }
+  const end = valueEnd(text, start, extent === 'line');
+  // Words follow: a value that reads like a word (`Password: must be 12 characters`) is prose, one with a digit,
+  // a symbol or inner capitals (`password: hunter2 was rejected`) is still a credential.
+  if (extent === 'word' && !restIsClosing(text, end) && !credentialLike(text, start, end)) return;
   if (end > start) found(start, end, rule[0], rule[1]);
 }
 
@@ -134,13 +172,13 @@ function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): v
     let start = nameEnd;
     while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start -= 1;
     if (start === nameEnd || nameEnd - start > MAX_NAME) continue;
-    // `password = hunter2` only where an INI or TOML file would have it: at the start of a line.
+    // `password = hunter2` (INI, TOML, code): the value must then be the rest of its line, one word or quoted, so
+    // `x = y + z` in prose is not taken for one.
     const spaced = nameEnd < eq;
-    if (spaced && !startsLine(text, start)) continue;
     // `NAME= value` is an empty value followed by words, not a value.
     if (!spaced && isBlank(after)) continue;
     const rule = keyRuleFor(compiled, text.slice(start, nameEnd));
-    if (rule !== undefined) takeValue(text, eq + 1, 'token', found, rule);
+    if (rule !== undefined) takeValue(text, eq + 1, spaced ? 'word' : 'token', found, rule);
   }
 }
 
@@ -161,22 +199,21 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
       if (text.charCodeAt(start) === 45) hyphen = true;
     }
     if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
-    if (startsLine(text, start)) {
-      const name = text.slice(start, nameEnd);
-      const header = headerRuleFor(compiled, name);
-      if (header !== undefined) takeValue(text, colon + 1, 'line', found, header);
-      else {
-        const key = keyRuleFor(compiled, name);
-        if (key !== undefined) takeValue(text, colon + 1, 'word', found, key);
-      }
-      continue;
-    }
-    // Inside a line only header names: hyphenated (`X-Api-Key`, `Set-Cookie`) or `Cookie`, never a word of prose.
+    // A header's whole value: at the start of a line, or inside one for a header name (hyphenated, or `Cookie`).
     const first = text.charCodeAt(start) | 0x20;
     const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
-    if (!cookie && !(hyphen && first >= 97 && first <= 122)) continue;
-    const rule = headerRuleFor(compiled, text.slice(start, nameEnd));
-    if (rule !== undefined) takeValue(text, colon + 1, 'line', found, rule);
+    const headerLike = cookie || (hyphen && first >= 97 && first <= 122);
+    const lineStart = startsLine(text, start);
+    const name = lineStart || headerLike ? text.slice(start, nameEnd) : undefined;
+    const header = name === undefined ? undefined : headerRuleFor(compiled, name);
+    if (header !== undefined) {
+      takeValue(text, colon + 1, 'line', found, header);
+      continue;
+    }
+    // A secret-named key's value when it is the rest of its line, one word or quoted: `password: hunter2`, not
+    // `Password: must be 12 characters`.
+    const key = keyRuleFor(compiled, name ?? text.slice(start, nameEnd));
+    if (key !== undefined) takeValue(text, colon + 1, 'word', found, key);
   }
 }
 

@@ -58,13 +58,14 @@ export class PartialLines {
     this.now = options.now ?? Date.now;
   }
 
-  push(chunk: Buffer): void {
+  /** `atMs`: when the chunk was read, if not now (a capture made after the bytes moved on). */
+  push(chunk: Buffer, atMs?: number): void {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(0x0a, start);
       const end = nl === -1 ? chunk.length : nl;
       if (this.pending === 0) {
-        this.startedAt = this.now();
+        this.startedAt = atMs ?? this.now();
         this.tailSince = this.startedAt;
       }
       this.append(chunk.subarray(start, end));

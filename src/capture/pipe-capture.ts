@@ -56,8 +56,9 @@ export class PipeCapture {
     this.framer = new LineFramer(options.now ? { ...framerOptions, now: options.now } : framerOptions);
   }
 
-  push(chunk: Buffer): void {
-    this.framer.push(chunk);
+  /** `atMs`: when the chunk was read, if not now (see CaptureQueue). */
+  push(chunk: Buffer, atMs?: number): void {
+    this.framer.push(chunk, atMs);
   }
 
   /** Records a last line that had no newline. */

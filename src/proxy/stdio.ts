@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
@@ -106,12 +107,15 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     });
   });
 
-  const fromClient = new Pump(input, stdin, (chunk) => toServer.push(chunk));
+  // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
+  const later = new CaptureQueue();
+  const fromClient = new Pump(input, stdin, (chunk) => later.push(toServer, chunk));
   void fromClient.done.then(() => {
+    later.flush();
     toServer.end();
     stdin.end();
   });
-  const fromServer = [new Pump(stdout, output, (chunk) => toClient.push(chunk))];
+  const fromServer = [new Pump(stdout, output, (chunk) => later.push(toClient, chunk))];
   const stderrCapture = new PipeCapture({
     dir: 'out',
     stream: 'stderr',
@@ -119,7 +123,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     emit,
   });
   if (child.stderr)
-    fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
+    fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => later.push(stderrCapture, chunk)));
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -135,6 +139,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     child.stderr?.destroy();
     sink.append({ t: timestamp(), type: 'event', name: 'drain_timeout', waitedMs: drainMs });
   }
+  later.flush();
   toClient.end();
   stderrCapture.end();
   input.pause();

@@ -82,8 +82,18 @@ function startsLine(text: string, at: number): boolean {
 export function headerRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
   const rule = matchHeaderRule(compiled.headers, name);
   if (rule === undefined) return undefined;
-  if (rule.contains && !name.includes('-') && name.toLowerCase() !== 'cookie') return undefined;
+  if (rule.contains && !headerShaped(name.toLowerCase(), rule.name)) return undefined;
   return [rule.id, rule.hash];
+}
+
+/**
+ * Whether a hyphenated name reads as a credential header rather than a program's log prefix: an `x-` header, or one
+ * whose last word holds the credential word (`Api-Key`, `X-Auth-Token`; not `secret-echo:` or `auth-service:`).
+ */
+function headerShaped(lower: string, word: string): boolean {
+  if (lower === 'cookie') return true;
+  if (!lower.includes('-')) return false;
+  return lower.startsWith('x-') || lower.slice(lower.lastIndexOf('-') + 1).includes(word);
 }
 
 function keyRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
@@ -134,7 +144,8 @@ function credentialLike(text: string, start: number, end: number): boolean {
     const code = text.charCodeAt(i);
     const lower = code >= 97 && code <= 122;
     const upper = code >= 65 && code <= 90;
-    if (!lower && !(upper && i === start) && !(code === 46 || code === 44 || code === 33 || code === 63)) return true;
+    if (!lower && !(upper && i === start) && !(code === 46 || code === 44 || code === 33 || code === 63))
+      return true;
   }
   return false;
 }

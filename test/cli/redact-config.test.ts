@@ -212,16 +212,20 @@ describe('a bad redaction setup stops record before anything starts', () => {
 });
 
 describe('tapedeck record --redact-defaults', () => {
-  it('prints the built-in rules as a table (id, type, what) and exits 0 without a server command', async () => {
+  it('prints the built-in rules as a table (id, family, type, what) and exits 0 without a server command', async () => {
     expect(await run(['record', '--redact-defaults'])).toBe(0);
     const [header, ...rows] = io.stdout.split('\n');
-    expect(header).toMatch(/^id\s+type\s+what$/);
+    expect(header).toMatch(/^id\s+family\s+type\s+what$/);
     for (const rule of DEFAULT_RULES) expect(io.stdout).toContain(rule.id!);
-    expect(rows.find((row) => row.startsWith('github-token '))).toMatch(/regex\s+\/\\b\(\?:gh\[pousr\]_/);
-    expect(rows.find((row) => row.startsWith('token '))).toMatch(
-      /key\s+keys named token \(not progressToken/,
+    expect(rows.find((row) => row.startsWith('github-token '))).toMatch(
+      /source\s+regex\s+\/\\b\(\?:gh\[pousr\]_/,
     );
-    expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules`);
+    expect(rows.find((row) => row.startsWith('token '))).toMatch(
+      /keys\s+key\s+keys named token \(not progressToken/,
+    );
+    expect(rows.find((row) => row.startsWith('mcp-session-id '))).toMatch(/kept as a stable hash/);
+    expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules in 15 families`);
+    expect(io.stdout).toMatch(/^ {2}cloud {10}AWS, Google Cloud, Azure and other clouds \(16\)$/m);
     expect(io.stderr).toBe('');
   });
 });

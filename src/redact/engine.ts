@@ -13,7 +13,7 @@ import { type CompiledRules, type CompileOptions, compile } from './compile.js';
 import { failedLine } from './failed.js';
 import { hideInHeaders } from './header-values.js';
 import { formatMarker } from './marker.js';
-import { hashConn, hashSession, hashSessionInUrl } from './session.js';
+import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
 import { TraceState } from './state.js';
 import type { RedactConfig } from './types.js';
 import { type Hits, hideable } from './values.js';
@@ -57,6 +57,7 @@ function redactFields<L extends TraceLine>(
   state: TraceState | undefined,
 ): L {
   let copy: L | undefined;
+  learnSessions(line as Record<string, unknown>, state);
   for (const key in line) {
     if (skip.has(key)) continue;
     const value = (line as Record<string, unknown>)[key] as Json | undefined;
@@ -157,8 +158,12 @@ export function redactLine<L extends TraceLine>(
     case 'text':
     case 'stderr':
       return redactTextLine(line as TextLine | StderrLine, compiled, hits, state);
-    case 'meta':
-      return redactMeta(line as MetaLine, compiled, hits) as L;
+    case 'meta': {
+      const meta = line as MetaLine;
+      if (state !== undefined && (meta.transport === 'http' || meta.transport === 'sse'))
+        state.connIsSession = true;
+      return redactMeta(meta, compiled, hits) as L;
+    }
     case 'http': {
       const http = line as HttpLine;
       // Headers first: the session id a request carries in its header is the line's own `conn`.

@@ -9,9 +9,11 @@ import type { Hits } from './values.js';
  * the `endpoint` event), and a line's `conn` when it is such an id seen earlier in the trace (the recorders write
  * the header or event before the lines filed under it). One function hashes them all, so equal ids stay equal and
  * a trace still pairs, replays, verifies and diffs as before; the id itself — which lets its holder act in the
- * session — is gone. Other `conn` values (a recorder's own exchange ids, an instrumented server's session keys)
- * are not session ids and stay as they are.
+ * session — is gone. In a trace recorded over HTTP every `conn` but a recorder's own exchange ids (`h1` …) is a
+ * session id; elsewhere (an instrumented server's own session keys) only those the trace showed as one are.
  */
+/** The recorder's own exchange ids (`h1`, `h2` …), used as `conn` before a session is known: not a session id. */
+const STREAM_ID = /^h[0-9]{1,12}$/;
 /** A session id in a query string: the legacy transport's `sessionId`, or `session_id`. */
 const SESSION_PARAM = /([?&](?:sessionId|session_id)=)([^&#\s]{1,512})/g;
 
@@ -41,8 +43,24 @@ export function hashSession(
  * @example hashConn('75100744-…', compiled, undefined, state) // '[REDACTED:mcp-session-id:3f9a0c1d2e4b]' once seen
  */
 export function hashConn(conn: string, compiled: CompiledRules, hits?: Hits, state?: TraceState): string {
-  if (state === undefined || !state.isSession(conn)) return conn;
-  return hashSession(conn, compiled, hits, 'conn', state);
+  if (state === undefined) return conn;
+  const session = state.isSession(conn) || (state.connIsSession && !STREAM_ID.test(conn));
+  return session ? hashSession(conn, compiled, hits, 'conn', state) : conn;
+}
+
+/**
+ * Notes the session ids a line names before its fields are redacted in order: an event's `conn` may come before the
+ * `url` or `sessionId` that names the same id.
+ */
+export function learnSessions(line: Record<string, unknown>, state: TraceState | undefined): void {
+  if (state === undefined) return;
+  for (const field of ['sessionId', 'session_id']) {
+    const value = line[field];
+    if (typeof value === 'string' && value !== '') state.learnSession(value);
+  }
+  const url = line.url;
+  if (typeof url !== 'string' || !url.includes('ession')) return;
+  for (const match of url.matchAll(SESSION_PARAM)) state.learnSession(decodeParam(match[2]!));
 }
 
 /**

@@ -13,6 +13,11 @@ const MAX_SESSIONS = 100_000;
 export class TraceState {
   readonly blocks = new StreamBlocks();
   private readonly sessions = new Set<string>();
+  /**
+   * Set by a meta line saying the trace was recorded over HTTP (`transport` http or sse): there every `conn` is the
+   * MCP session id, or a recorder's own exchange id (`h1` …) until one is known.
+   */
+  connIsSession = false;
 
   /** Notes a session id seen in the trace. */
   learnSession(id: string): void {

@@ -332,20 +332,6 @@ export function renderSummary(results) {
   for (const extra of results.verdicts.extras ?? []) {
     rows.push([extra.name, extra.measured, extra.goal, verdict(extra.pass)]);
   }
-  if (sdk.ratios.relay) {
-    rows.push([
-      '(info) SDK proxy/relay p50',
-      fmt.ratio(sdk.byMode.proxy.seqP50 / sdk.byMode.relay.seqP50),
-      '',
-      '',
-    ]);
-    rows.push([
-      '(info) raw proxy/relay p50',
-      fmt.ratio(raw.byMode.proxy.seqP50 / raw.byMode.relay.seqP50),
-      '',
-      '',
-    ]);
-  }
   const http = results.http;
   for (const [mode, name] of [
     ['tcp', 'bare TCP relay'],

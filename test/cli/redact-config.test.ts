@@ -139,6 +139,22 @@ describe('a bad redaction setup stops record before anything starts', () => {
     ],
     ['an invalid regex flag', { rules: [{ type: 'regex', pattern: 'a', flags: 'q' }] }, /rules\[0\]: .*flag/],
     [
+      'a pattern that can backtrack',
+      { rules: [{ id: 'slow', type: 'regex', pattern: '(a+)+b' }] },
+      /rules\[0\] \(slow\): pattern "\(a\+\)\+b" at position 2: "\+" has no upper bound/,
+    ],
+    [
+      'a repeated group holding a quantifier',
+      { rules: [{ type: 'regex', pattern: '(?:x[0-9]{1,3}){2,8}' }] },
+      /rules\[0\]: pattern .* a quantifier inside a group repeated by "\{2,8\}" can backtrack exponentially/,
+    ],
+    [
+      'a key rule that matches nothing',
+      { rules: [{ type: 'key', name: 'token', exclude: ['token'] }] },
+      /rules\[0\]: it matches nothing: "exclude" lists its own name "token"/,
+    ],
+    ['an unknown rule type', { rules: [{ type: 'cookie', name: 'x' }] }, /rules\[0\]: unknown type "cookie"/],
+    [
       'an invalid JSONPath',
       { rules: [{ type: 'path', path: 'api_key' }] },
       /rules\[0\]: JSONPath "api_key" is malformed/,

@@ -50,6 +50,15 @@ export function compareModes(rounds, modes) {
       throughputRange: range(paired.map(([d, m]) => m.conc.throughput / d.conc.throughput)),
     };
   }
+  if (byMode.relay !== undefined && byMode.proxy !== undefined) {
+    // Against the bare relay, the extra hop any recorder adds: what recording itself costs on top of it.
+    const paired = pairRounds(rounds, 'relay', 'proxy');
+    ratios.proxyVsRelay = {
+      p50: byMode.proxy.seqP50 / byMode.relay.seqP50,
+      p50Range: range(paired.map(([r, p]) => p.seq.p50 / r.seq.p50)),
+      throughput: byMode.proxy.throughput / byMode.relay.throughput,
+    };
+  }
   return { byMode, ratios };
 }
 

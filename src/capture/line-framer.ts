@@ -42,8 +42,9 @@ export class LineFramer {
     this.now = options.now ?? Date.now;
   }
 
-  push(chunk: Buffer): void {
-    const at = this.now();
+  /** `atMs`: when the chunk was read, if not now (a capture made after the bytes moved on). */
+  push(chunk: Buffer, atMs?: number): void {
+    const at = atMs ?? this.now();
     let start = 0;
     while (start < chunk.length) {
       const fresh = this.pending === 0 && this.overflow === undefined;

@@ -1,6 +1,7 @@
 import { timestamp } from '../trace/encode.js';
 import type { Direction, Json, RecordBody } from '../trace/types.js';
 import { type FramedLine, LineFramer } from './line-framer.js';
+import { PARTIAL_LINE_DEFAULTS, PartialLines, type PartialLinesOptions } from './partial-lines.js';
 
 export interface PipeCaptureOptions {
   dir: Direction;
@@ -11,6 +12,8 @@ export interface PipeCaptureOptions {
   /** `rawText`, for a message, is the exact JSON text its `raw` was parsed from. */
   emit: (body: RecordBody, rawText?: string) => void;
   now?: () => number;
+  /** stderr only: how long and how large an unfinished line may grow before it is recorded in part. */
+  partial?: Partial<Pick<PartialLinesOptions, 'waitMs' | 'tailWaitMs' | 'maxBytes'>>;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -26,7 +29,7 @@ const utf8Lossy = new TextDecoder('utf-8');
  * child.stdin.write(chunk); cap.push(chunk);
  */
 export class PipeCapture {
-  private readonly framer: LineFramer;
+  private readonly framer: LineFramer | PartialLines;
   private readonly dir: Direction;
   private readonly stream: 'stdio' | 'stderr';
   private readonly emit: (body: RecordBody, rawText?: string) => void;
@@ -35,6 +38,17 @@ export class PipeCapture {
     this.dir = options.dir;
     this.stream = options.stream ?? 'stdio';
     this.emit = options.emit;
+    if (this.stream === 'stderr') {
+      // A server's stderr may hold a line open for ever (a prompt, a progress bar): it is recorded in part after a
+      // bounded wait, cut at a blank so a token is never split.
+      this.framer = new PartialLines({
+        ...PARTIAL_LINE_DEFAULTS,
+        ...options.partial,
+        onLine: (bytes, atMs, partial) => this.onStderr(timestamp(atMs), stripCr(bytes), partial),
+        ...(options.now ? { now: options.now } : {}),
+      });
+      return;
+    }
     const framerOptions = {
       maxLineBytes: options.maxMessageBytes,
       onLine: (line: FramedLine) => this.onLine(line),
@@ -42,8 +56,9 @@ export class PipeCapture {
     this.framer = new LineFramer(options.now ? { ...framerOptions, now: options.now } : framerOptions);
   }
 
-  push(chunk: Buffer): void {
-    this.framer.push(chunk);
+  /** `atMs`: when the chunk was read, if not now (see CaptureQueue). */
+  push(chunk: Buffer, atMs?: number): void {
+    this.framer.push(chunk, atMs);
   }
 
   /** Records a last line that had no newline. */
@@ -56,10 +71,6 @@ export class PipeCapture {
     if (line.kind === 'oversize') {
       const where = this.stream === 'stderr' ? { stream: 'stderr' } : { dir: this.dir };
       this.emit({ t, type: 'event', name: 'truncated', ...where, size: line.size, sha256: line.sha256 });
-      return;
-    }
-    if (this.stream === 'stderr') {
-      this.onStderr(t, line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes);
       return;
     }
     const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
@@ -85,13 +96,19 @@ export class PipeCapture {
     }
   }
 
-  private onStderr(t: string, bytes: Buffer): void {
+  private onStderr(t: string, bytes: Buffer, partial: boolean): void {
+    // `partial`: the line goes on in the next stderr line (it was recorded before it ended).
+    const more = partial ? { partial: true } : {};
     try {
-      this.emit({ t, type: 'stderr', text: utf8.decode(bytes) });
+      this.emit({ t, type: 'stderr', text: utf8.decode(bytes), ...more });
     } catch {
-      this.emit({ t, type: 'stderr', text: utf8Lossy.decode(bytes), b64: bytes.toString('base64') });
+      this.emit({ t, type: 'stderr', text: utf8Lossy.decode(bytes), b64: bytes.toString('base64'), ...more });
     }
   }
+}
+
+function stripCr(bytes: Buffer): Buffer {
+  return bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, bytes.length - 1) : bytes;
 }
 
 /** A JSON-RPC message or batch is a JSON object or array; anything else on the pipe is text. */

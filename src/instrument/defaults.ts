@@ -1,5 +1,3 @@
-import type { HeaderRule } from '../redact/types.js';
-
 /** Every default of production recording, in one place. */
 export const INSTRUMENT_DEFAULTS = {
   maxValueLength: 100_000,
@@ -19,17 +17,7 @@ export const INSTRUMENT_DEFAULTS = {
 
 /**
  * Headers hidden whatever the options say: credentials never reach an event. `redactHeaders` adds to these;
- * nothing removes them (they are applied apart from the redaction config, which may turn its defaults off).
+ * nothing removes them (they are applied apart from the redaction config, which may turn its defaults off). The
+ * list is the recorders' own (src/redact/headers.ts), so both hide the same headers.
  */
-export const CREDENTIAL_HEADER_RULES: readonly HeaderRule[] = [
-  { id: 'authorization-header', type: 'header', name: 'authorization' },
-  { id: 'proxy-authorization-header', type: 'header', name: 'proxy-authorization' },
-  { id: 'cookie-header', type: 'header', name: 'cookie' },
-  { id: 'set-cookie-header', type: 'header', name: 'set-cookie' },
-  { id: 'api-key-header', type: 'header', name: 'x-api-key' },
-  { id: 'api-key-header', type: 'header', name: 'api-key', contains: true },
-  { id: 'token-header', type: 'header', name: 'token', contains: true },
-  { id: 'secret-header', type: 'header', name: 'secret', contains: true },
-  { id: 'password-header', type: 'header', name: 'password', contains: true },
-  { id: 'auth-header', type: 'header', name: 'x-auth', contains: true },
-];
+export { CREDENTIAL_HEADER_RULES } from '../redact/headers.js';

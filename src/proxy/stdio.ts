@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
@@ -114,12 +115,15 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     });
   });
 
-  const fromClient = new Pump(input, stdin, (chunk) => toServer.push(chunk));
+  // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
+  const later = new CaptureQueue();
+  const fromClient = new Pump(input, stdin, (chunk) => later.push(toServer, chunk));
   void fromClient.done.then(() => {
+    later.flush();
     toServer.end();
     stdin.end();
   });
-  const fromServer = [new Pump(stdout, output, (chunk) => toClient.push(chunk))];
+  const fromServer = [new Pump(stdout, output, (chunk) => later.push(toClient, chunk))];
   const stderrCapture = new PipeCapture({
     dir: 'out',
     stream: 'stderr',
@@ -127,7 +131,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     emit,
   });
   if (child.stderr)
-    fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => stderrCapture.push(chunk)));
+    fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => later.push(stderrCapture, chunk)));
   server.release();
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
@@ -142,6 +146,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     child.stderr?.destroy();
     sink.append({ t: timestamp(), type: 'event', name: 'drain_timeout', waitedMs: drainMs });
   }
+  later.flush();
   toClient.end();
   stderrCapture.end();
   input.pause();

@@ -1,7 +1,8 @@
 import type { CompiledRules } from './compile.js';
 import { matchHeader } from './key-words.js';
 import { formatMarker, isMarker } from './marker.js';
-import { type Hits, hideInText } from './values.js';
+import type { Hits } from './values.js';
+import { hideInString } from './walk.js';
 
 /**
  * A server command line (`meta.command`) carries secrets as flag values and environment assignments more often
@@ -66,7 +67,7 @@ export function hideInArgv(argv: readonly string[], compiled: CompiledRules, hit
     if (waiting?.kind === 'value') next = hideWhole(walk, waiting.rule, arg);
     else if (waiting?.kind === 'header') next = hideHeaderArg(walk, arg);
     else [next, pending] = pairs(walk, arg, argv[i + 1]);
-    if (next === arg) next = hideInText(arg, compiled, hits, `command[${i}]`);
+    if (next === arg) next = hideInString(arg, compiled, hits, `command[${i}]`);
     if (next !== arg) {
       copy ??= argv.slice();
       copy[i] = next;

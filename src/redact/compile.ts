@@ -1,9 +1,13 @@
 import { TapedeckError } from '../errors.js';
 import { DEFAULT_RULES } from './defaults.js';
+import { SESSION_HEADER } from './headers.js';
+import { HintPlan } from './hints.js';
 import { type PathSegment, parsePath } from './jsonpath.js';
 import { type CompiledHeaderRule, type CompiledKeyRule, KeyMatcher, splitKeyWords } from './key-words.js';
 import { type MarkerStyle, RULE_ID } from './marker.js';
 import { flagProblem, pemMatcher, regexMatcher, type ValueMatcher } from './patterns.js';
+import { regexHazard } from './regex-safety.js';
+import { sha256Hex } from './sha256.js';
 import type { RedactConfig, RedactionSummary, RedactMode, RedactRule, ValueHasher } from './types.js';
 
 /** A redaction setup checked and made ready to run. Build it once with {@link compile}; it is safe to share. */
@@ -14,15 +18,27 @@ export interface CompiledRules {
   readonly paths: readonly (readonly PathSegment[])[];
   readonly pathIds: readonly string[];
   readonly values: readonly ValueMatcher[];
-  /** Every hint of `values`, once: what a long value is swept for. */
-  readonly hints: readonly string[];
+  /** The hints of every value matcher, ready to look for. */
+  readonly hints: HintPlan;
+  /** The value matchers a text without a token run can match (not gated by one), in order, and their hints. */
+  readonly free: { readonly order: readonly number[]; readonly hints: HintPlan };
+  /**
+   * The id of the rule that keeps the MCP session id as a stable hash, when one applies: the same hash then stands
+   * for that id wherever it shows up (the header, `conn`, the `session` event, a legacy `sessionId` parameter).
+   */
+  readonly session: string | undefined;
+  /** The keyed hash `hash` header rules and the session use: the injected one, else an unkeyed SHA-256. */
+  readonly stableHash: ValueHasher;
   readonly summary: RedactionSummary;
   /** Short strings lately found to hold nothing to hide (tool names, enum values …), so they are not scanned again. */
   readonly clean: Set<string>;
 }
 
 export interface CompileOptions {
-  /** Keyed hash for `hash` mode (HMAC-SHA256 hex with a per-install key); required in that mode. */
+  /**
+   * Keyed hash for `hash` mode (HMAC-SHA256 hex with a per-install key); required in that mode. In `marker` mode it
+   * serves the rules that keep a stable hash (the MCP session id); without it those use plain SHA-256.
+   */
   hasher?: ValueHasher;
 }
 
@@ -65,12 +81,18 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
   const paths: PathSegment[][] = [];
   const pathIds: string[] = [];
   const values: ValueMatcher[] = [];
+  let session: string | undefined;
   const all = [
     ...(config.defaults ? DEFAULT_RULES.map((rule, i) => ({ rule, where: `defaults[${i}]` })) : []),
     ...config.rules.map((rule, i) => ({ rule, where: `rules[${i}]` })),
   ];
   for (const { rule, where } of all) {
-    const fail = (problem: string) => new TapedeckError('input', `redaction rule ${where}: ${problem}`);
+    const named =
+      typeof rule === 'object' && rule !== null && typeof rule.id === 'string' && RULE_ID.test(rule.id)
+        ? ` (${rule.id})`
+        : '';
+    const fail = (problem: string) =>
+      new TapedeckError('input', `redaction rule ${where}${named}: ${problem}`);
     if (typeof rule !== 'object' || rule === null) throw fail('expected an object like {"type": "key", ...}');
     const id = ruleId(rule, fail);
     switch (rule.type) {
@@ -79,14 +101,31 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
         if (rule.exclude !== undefined && !isStringList(rule.exclude))
           throw fail('"exclude" must be a list of keys');
         const exclude = new Set((rule.exclude ?? []).map((key) => splitKeyWords(key).join('')));
+        if (exclude.has(joined)) {
+          throw fail(`it matches nothing: "exclude" lists its own name ${JSON.stringify(rule.name)}`);
+        }
         keys.push({ id, joined, exclude });
         break;
       }
-      case 'header':
+      case 'header': {
         if (typeof rule.name !== 'string' || rule.name.trim() === '')
           throw fail('"name" must be a header name');
-        headers.push({ id, name: rule.name.trim().toLowerCase(), contains: rule.contains === true });
+        if (rule.exclude !== undefined && !isStringList(rule.exclude))
+          throw fail('"exclude" must be a list of header names');
+        const name = rule.name.trim().toLowerCase();
+        const exclude = new Set((rule.exclude ?? []).map((header) => header.trim().toLowerCase()));
+        if (exclude.has(name))
+          throw fail(`it matches nothing: "exclude" lists its own name ${JSON.stringify(name)}`);
+        const hash = rule.hash === true;
+        headers.push({ id, name, contains: rule.contains === true, exclude, hash });
+        if (
+          hash &&
+          session === undefined &&
+          (rule.contains === true ? SESSION_HEADER.includes(name) : name === SESSION_HEADER)
+        )
+          session = id;
         break;
+      }
       case 'path':
         if (typeof rule.path !== 'string')
           throw fail('"path" must be a JSONPath string such as "$..api_key"');
@@ -116,7 +155,13 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
     paths,
     pathIds,
     values,
-    hints: [...new Set(values.flatMap((matcher) => matcher.hints))],
+    hints: new HintPlan(values.flatMap((matcher) => matcher.hints)),
+    free: {
+      order: values.flatMap((matcher, i) => (matcher.gated ? [] : [i])),
+      hints: new HintPlan(values.filter((m) => !m.gated).flatMap((matcher) => matcher.hints)),
+    },
+    session,
+    stableHash: options.hasher ?? sha256Hex,
     summary: summarize(config),
     clean: new Set(),
   };
@@ -133,11 +178,21 @@ function compileRegex(rule: Extract<RedactRule, { type: 'regex' }>, id: string, 
   if (rule.hints !== undefined && (!isStringList(rule.hints) || rule.hints.some((hint) => hint === ''))) {
     throw fail('"hints" must be a list of non-empty strings');
   }
+  const minRun = rule.minRun ?? 0;
+  if (!Number.isInteger(minRun) || minRun < 0 || minRun > 4096) {
+    throw fail('"minRun" must be a whole number from 0 to 4096 (the token run every match holds)');
+  }
+  let matcher: ValueMatcher;
   try {
-    return regexMatcher(id, rule.pattern, flags, rule.hints ?? []);
+    matcher = regexMatcher(id, rule.pattern, flags, rule.hints ?? [], minRun);
   } catch (err) {
     throw fail(`invalid regular expression ${JSON.stringify(rule.pattern)}: ${(err as Error).message}`);
   }
+  const hazard = regexHazard(rule.pattern, flags);
+  if (hazard !== undefined) {
+    throw fail(`pattern ${JSON.stringify(rule.pattern)} at position ${hazard.position}: ${hazard.problem}`);
+  }
+  return matcher;
 }
 
 function wordsOf(name: unknown, field: string, fail: Fail): string {

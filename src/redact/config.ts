@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { TapedeckError } from '../errors.js';
 import { compile } from './index.js';
 import { RULE_ID } from './marker.js';
-import type { RedactConfig, RedactMode, RedactRule, RegexRule } from './types.js';
+import type { HeaderRule, RedactConfig, RedactMode, RedactRule, RegexRule } from './types.js';
 
 /**
  * Loading redaction setups from files, the environment and flags: the one place in src/redact that does I/O.
@@ -48,8 +48,8 @@ export interface LoadedRedactConfig {
 const TYPE_FIELDS: Record<RedactRule['type'], readonly string[]> = {
   key: ['name', 'exclude'],
   path: ['path'],
-  regex: ['pattern', 'flags', 'hints'],
-  header: ['name', 'contains'],
+  regex: ['pattern', 'flags', 'hints', 'minRun'],
+  header: ['name', 'contains', 'exclude', 'hash'],
   pem: [],
 };
 const COMMON_FIELDS = ['type', 'id', 'description'];
@@ -137,10 +137,10 @@ export function parseRedactFile(text: string, source: string): RedactFile {
     try {
       return validateRule(raw);
     } catch (err) {
-      throw fail(`rules[${index}]: ${(err as Error).message}`);
+      throw fail(`rules[${index}]${idOf(raw)}: ${(err as Error).message}`);
     }
   });
-  checkCompiles(rules, (index, problem) => fail(`rules[${index}]: ${problem}`));
+  checkCompiles(rules, (index, problem) => fail(`rules[${index}]${idOf(rules[index])}: ${problem}`));
   return { extends: ext === null ? null : 'default', rules };
 }
 
@@ -155,6 +155,9 @@ export function patternRule(flag: string, pattern: string): RedactRule {
     new TapedeckError('usage', `${flag} '${pattern}' is not a valid regular expression: ${problem}`);
   if (pattern === '') throw fail('it is empty, and would match everywhere');
   checkCompiles([rule], (_index, problem) => {
+    // The engine refuses patterns that can backtrack without bound: "pattern "…" at position 4: …".
+    const hazard = /^pattern ".*" (at position \d+: .+)$/s.exec(problem)?.[1];
+    if (hazard !== undefined) return new TapedeckError('usage', `${flag} '${pattern}' ${hazard}`);
     // V8 words it "Invalid regular expression: /(/g: Unterminated group"; the last part is the news.
     const reason = /Invalid regular expression: \/.*\/[a-z]*: (.+)$/s.exec(problem)?.[1];
     return fail(reason ?? problem);
@@ -223,15 +226,22 @@ function validateRule(raw: unknown): RedactRule {
     case 'regex': {
       const flags = optional(raw, 'flags', 'string') as string | undefined;
       const hints = stringList(raw, 'hints', 'literal strings every match contains');
+      const minRun = optional(raw, 'minRun', 'number') as number | undefined;
       const rule: RegexRule = { ...base, type: ruleType, pattern: required(raw, 'pattern', ruleType) };
       if (flags !== undefined) rule.flags = flags;
       if (hints !== undefined) rule.hints = hints;
+      if (minRun !== undefined) rule.minRun = minRun;
       return rule;
     }
     case 'header': {
       const contains = optional(raw, 'contains', 'boolean') as boolean | undefined;
-      const rule = { ...base, type: ruleType, name: required(raw, 'name', ruleType) };
-      return contains !== undefined ? { ...rule, contains } : rule;
+      const hash = optional(raw, 'hash', 'boolean') as boolean | undefined;
+      const exclude = stringList(raw, 'exclude', 'header names');
+      const rule: HeaderRule = { ...base, type: ruleType, name: required(raw, 'name', ruleType) };
+      if (contains !== undefined) rule.contains = contains;
+      if (hash !== undefined) rule.hash = hash;
+      if (exclude !== undefined) rule.exclude = exclude;
+      return rule;
     }
     case 'pem':
       return { ...base, type: ruleType };
@@ -252,10 +262,19 @@ function checkCompiles(rules: readonly RedactRule[], fail: (index: number, probl
   });
 }
 
-/** The engine names the rule itself ("redaction rule rules[0]: …"); that prefix is ours to say, with the file. */
+/** The engine names the rule itself ("redaction rule rules[0] (id): …"); that prefix is ours to say, with the file. */
 function engineProblem(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/^(?:redaction\s+)?rule\s+(?:rules|defaults)\[\d+\]\s*:\s*/i, '');
+  return message.replace(
+    /^(?:redaction\s+)?rule\s+(?:rules|defaults)\[\d+\](?:\s+\([^)]{0,80}\))?\s*:\s*/i,
+    '',
+  );
+}
+
+/** ` (id)` for a rule that has an id, so an error names the rule the way its author does. */
+function idOf(rule: unknown): string {
+  const id = isObject(rule) ? rule.id : undefined;
+  return typeof id === 'string' && RULE_ID.test(id) ? ` (${id})` : '';
 }
 
 function required(raw: Record<string, unknown>, field: string, type: string): string {
@@ -276,7 +295,11 @@ function stringList(raw: Record<string, unknown>, field: string, what: string): 
   return [...value];
 }
 
-function optional(raw: Record<string, unknown>, field: string, type: 'string' | 'boolean'): unknown {
+function optional(
+  raw: Record<string, unknown>,
+  field: string,
+  type: 'string' | 'boolean' | 'number',
+): unknown {
   const value = raw[field];
   if (value !== undefined && typeof value !== type) {
     throw new Error(`"${field}" must be a ${type}; got ${kind(value)}`);

@@ -3,6 +3,7 @@ import type { CompiledRules } from './compile.js';
 import { redactLine } from './engine.js';
 import { randomTokens } from './entropy.js';
 import { canonicalJson, markerSpans } from './marker.js';
+import type { TraceState } from './state.js';
 import type { Hits } from './values.js';
 
 /** Something `scan` found: which rule, where in the line, and a preview that does not give the value away. */
@@ -18,6 +19,13 @@ export interface Finding {
 export interface FindOptions {
   /** Also report high-entropy strings no rule covers (default true). */
   entropy?: boolean;
+  /**
+   * The trace's state, when its lines are scanned in order: then the body lines of a private key printed line by
+   * line, and `conn` values that are session ids, are found as the redactor would hide them. One per trace.
+   */
+  state?: TraceState;
+  /** Told about what could not be looked inside (a base64 run too long to decode, JSON nested too deep). */
+  onUnchecked?: (where: string, what: string) => void;
 }
 
 /** The id findings of the high-entropy heuristic carry. */
@@ -67,7 +75,10 @@ export function findSecrets(line: TraceLine, compiled: CompiledRules, options: F
         findings.push({ rule: ENTROPY_RULE, path: where, preview: previewOf(token) });
       }
     },
+    unchecked(where, what) {
+      options.onUnchecked?.(where, what);
+    },
   };
-  redactLine(line, compiled, hits);
+  redactLine(line, compiled, hits, options.state);
   return findings;
 }

@@ -1,6 +1,5 @@
 import type { Redactor } from '../sink/sink.js';
 import type {
-  EventLine,
   HttpLine,
   Json,
   MessageLine,
@@ -11,55 +10,17 @@ import type {
 } from '../trace/types.js';
 import { hideInArgv } from './argv.js';
 import { type CompiledRules, type CompileOptions, compile } from './compile.js';
-import { matchHeader } from './key-words.js';
-import { formatMarker, isMarker, REDACTION_ERROR_MARKER } from './marker.js';
+import { failedLine } from './failed.js';
+import { hideInHeaders } from './header-values.js';
+import { formatMarker } from './marker.js';
+import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
+import { TraceState } from './state.js';
 import type { RedactConfig } from './types.js';
-import { type Hits, hideable, hideInText } from './values.js';
-import { hideInJson } from './walk.js';
+import { type Hits, hideable } from './values.js';
+import { hideInJson, hideInString } from './walk.js';
 
-type Headers = HttpLine['headers'];
-
-/**
- * Redacts HTTP headers: a header named by a header rule is replaced whole (each value, for a list), every other
- * value gets the value rules. Returns the same object when nothing changed, otherwise a copy.
- *
- * @example redactHeaders({ Authorization: 'Bearer abc', Accept: '*\/*' }, compiled) // { Authorization: '[REDACTED:authorization-header]', Accept: '*\/*' }
- */
-export function redactHeaders(headers: Headers, compiled: CompiledRules): Headers {
-  return hideInHeaders(headers, compiled);
-}
-
-function hideInHeaders(headers: Headers, compiled: CompiledRules, hits?: Hits): Headers {
-  const names = Object.keys(headers);
-  let entries: Array<[string, string | string[]]> | undefined;
-  for (let i = 0; i < names.length; i += 1) {
-    const name = names[i]!;
-    const value = headers[name] as string | string[];
-    const where = `headers.${name.toLowerCase()}`;
-    const rule = matchHeader(compiled.headers, name);
-    const one = (text: string): string => {
-      if (typeof text !== 'string') return text;
-      if (rule === undefined) return hideInText(text, compiled, hits, where);
-      if (text === '' || isMarker(text)) return text;
-      hits?.hit(rule, where, text);
-      return formatMarker(rule, text, compiled.style);
-    };
-    let next: string | string[];
-    if (Array.isArray(value)) {
-      const mapped = value.map(one);
-      next = mapped.every((item, j) => item === value[j]) ? value : mapped;
-    } else {
-      next = one(value);
-    }
-    if (next !== value && entries === undefined) {
-      entries = names
-        .slice(0, i)
-        .map((n): [string, string | string[]] => [n, headers[n] as string | string[]]);
-    }
-    entries?.push([name, next]);
-  }
-  return entries === undefined ? headers : Object.fromEntries(entries);
-}
+export { failedLine } from './failed.js';
+export { redactHeaders } from './header-values.js';
 
 /** Fields of an event line that say what it is rather than carry data. */
 const EVENT_IDENTITY = new Set(['t', 'seq', 'type', 'name']);
@@ -78,11 +39,14 @@ const MESSAGE_FIELDS = new Set([
   'producedBy',
 ]);
 
+/** Fields of an event that hold the MCP session id itself: hashed like the `Mcp-Session-Id` header. */
+const SESSION_FIELDS = new Set(['sessionId', 'session_id']);
+
 /**
  * Redacts every field of a line but those in `skip`: the value rules on every string in them, and with `keyed` the
  * key rules too (by the field's own name and the keys inside it). A message's fields beyond the format's own (a
  * newer producer's, another tool's) are keyed; an event's fields, which name what the recorder saw, get the value
- * rules only.
+ * rules only. Session-id fields are hashed.
  */
 function redactFields<L extends TraceLine>(
   line: L,
@@ -90,15 +54,22 @@ function redactFields<L extends TraceLine>(
   compiled: CompiledRules,
   hits: Hits | undefined,
   keyed: boolean,
+  state: TraceState | undefined,
 ): L {
   let copy: L | undefined;
+  learnSessions(line as Record<string, unknown>, state);
   for (const key in line) {
     if (skip.has(key)) continue;
     const value = (line as Record<string, unknown>)[key] as Json | undefined;
     if (value === undefined) continue;
     const rule = keyed ? compiled.keys.match(key) : undefined;
     let next: Json;
-    if (rule !== undefined && hideable(value)) {
+    if (SESSION_FIELDS.has(key) && typeof value === 'string')
+      next = hashSession(value, compiled, hits, key, state);
+    else if (key === 'conn' && typeof value === 'string') next = hashConn(value, compiled, hits, state);
+    else if (key === 'url' && typeof value === 'string') {
+      next = hideInString(hashSessionInUrl(value, compiled, hits, 'url', state), compiled, hits, 'url');
+    } else if (rule !== undefined && hideable(value)) {
       hits?.hit(rule, key, value);
       next = formatMarker(rule, value, compiled.style);
     } else next = hideInJson(value, compiled, { keyed, paths: false, hits, root: '', at: [key] });
@@ -110,48 +81,108 @@ function redactFields<L extends TraceLine>(
   return copy ?? line;
 }
 
+/** The line with its `conn` hashed when it is a session id the trace showed. */
+function withConn<L extends TraceLine>(
+  line: L,
+  compiled: CompiledRules,
+  hits: Hits | undefined,
+  state: TraceState | undefined,
+): L {
+  const conn = (line as { conn?: unknown }).conn;
+  if (typeof conn !== 'string') return line;
+  const hashed = hashConn(conn, compiled, hits, state);
+  return hashed === conn ? line : { ...line, conn: hashed };
+}
+
+/** Which stream a text or stderr line belongs to, for blocks that span lines. */
+function streamOf(line: TextLine | StderrLine): string {
+  const server = typeof line.server === 'string' ? line.server : '';
+  return line.type === 'stderr' ? `stderr ${server}` : `text ${line.dir} ${server}`;
+}
+
+function redactTextLine<L extends TraceLine>(
+  line: TextLine | StderrLine,
+  compiled: CompiledRules,
+  hits: Hits | undefined,
+  state: TraceState | undefined,
+): L {
+  const blocks = state?.blocks;
+  const original = line.text as string;
+  const stream = streamOf(line);
+  let text: string;
+  const block = blocks?.inside(stream, original);
+  if (block !== undefined) {
+    hits?.hit(block, 'text', original);
+    text = formatMarker(block, original, compiled.style);
+  } else {
+    text = hideInString(original, compiled, hits, 'text');
+    const opens = blocks?.after(stream, original);
+    if (opens !== undefined && text === original) {
+      hits?.hit(opens, 'text', original);
+      text = formatMarker(opens, original, compiled.style);
+    }
+  }
+  if (text === original) return line as L;
+  // `b64` holds the exact original bytes: it must go with the text it would restore.
+  const { b64: _bytes, ...rest } = line;
+  return { ...rest, text, redacted: true } as unknown as L;
+}
+
 /**
- * Redacts one trace line by kind: a message's `raw` (key, path and value rules); `text` and `stderr` text (value
- * rules; a changed line loses `b64`, which holds the original bytes, and gets `redacted: true`); `meta` command,
- * label, url and server; `http` headers and url; `event` fields (value rules). `end` lines carry nothing to hide.
- * Returns the same line when nothing changed, otherwise a copy; never mutates. May throw (a failing hasher):
- * callers that store lines use {@link createRedactor}, which never lets a line through unredacted.
+ * Redacts one trace line by kind: a message's `raw` (key, path and value rules; JSON inside strings too); `text`
+ * and `stderr` text (value rules; with `blocks`, lines of a private key printed line by line are hidden from its
+ * first line to its last; a changed line loses `b64`, which holds the original bytes, and gets `redacted: true`);
+ * `meta` command, label, url and server; `http` headers and url; `event` fields (value rules). The MCP session id
+ * becomes a stable hash wherever it shows up (headers, the `session` event, a legacy `sessionId` parameter, and —
+ * given the trace's `state` — the `conn` of lines filed under it).
+ * `end` lines carry nothing to hide. Returns the same line when nothing changed, otherwise a copy; never mutates.
+ * May throw (a failing hasher): callers that store lines use {@link createRedactor}, which never lets a line through
+ * unredacted.
  *
  * @example redactLine({ t, type: 'stderr', text: 'using ghp_…' , b64: '…' }, compiled) // { t, type: 'stderr', text: 'using [REDACTED:github-token]', redacted: true }
  */
-export function redactLine<L extends TraceLine>(line: L, compiled: CompiledRules, hits?: Hits): L {
+export function redactLine<L extends TraceLine>(
+  line: L,
+  compiled: CompiledRules,
+  hits?: Hits,
+  state?: TraceState,
+): L {
   switch (line.type) {
     case undefined: {
       const message = line as MessageLine;
       if (!('raw' in message)) return line;
       const raw = hideInJson(message.raw, compiled, { keyed: true, hits });
-      const redacted = raw === message.raw ? message : { ...message, raw };
-      return redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true) as L;
+      const redacted = withConn(raw === message.raw ? message : { ...message, raw }, compiled, hits, state);
+      return redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true, state) as L;
     }
     case 'text':
-    case 'stderr': {
-      const text = hideInText(line.text as string, compiled, hits, 'text');
-      if (text === line.text) return line;
-      // `b64` holds the exact original bytes: it must go with the text it would restore.
-      const { b64: _bytes, ...rest } = line as TextLine | StderrLine;
-      return { ...rest, text, redacted: true } as unknown as L;
+    case 'stderr':
+      return redactTextLine(line as TextLine | StderrLine, compiled, hits, state);
+    case 'meta': {
+      const meta = line as MetaLine;
+      if (state !== undefined && (meta.transport === 'http' || meta.transport === 'sse'))
+        state.connIsSession = true;
+      return redactMeta(meta, compiled, hits) as L;
     }
-    case 'meta':
-      return redactMeta(line as MetaLine, compiled, hits) as L;
     case 'http': {
       const http = line as HttpLine;
+      // Headers first: the session id a request carries in its header is the line's own `conn`.
       const headers =
         typeof http.headers === 'object' && http.headers !== null
-          ? hideInHeaders(http.headers, compiled, hits)
+          ? hideInHeaders(http.headers, compiled, hits, state)
           : http.headers;
-      const url = typeof http.url === 'string' ? hideInText(http.url, compiled, hits, 'url') : http.url;
-      if (headers === http.headers && url === http.url) return line;
-      return { ...http, headers, ...(url === undefined ? {} : { url }) } as L;
+      const url =
+        typeof http.url === 'string'
+          ? hideInString(hashSessionInUrl(http.url, compiled, hits, 'url', state), compiled, hits, 'url')
+          : http.url;
+      const conn = typeof http.conn === 'string' ? hashConn(http.conn, compiled, hits, state) : http.conn;
+      if (headers === http.headers && url === http.url && conn === http.conn) return line;
+      return { ...http, conn, headers, ...(url === undefined ? {} : { url }) } as L;
     }
     case 'end':
       return line;
     default:
-      return redactFields(line, EVENT_IDENTITY, compiled, hits, false);
+      return redactFields(line, EVENT_IDENTITY, compiled, hits, false, state);
   }
 }
 
@@ -167,56 +198,13 @@ function redactMeta(meta: MetaLine, compiled: CompiledRules, hits?: Hits): MetaL
   for (const field of META_TEXT) {
     const value = meta[field];
     if (typeof value !== 'string') continue;
-    const next = hideInText(value, compiled, hits, field);
+    const next = hideInString(value, compiled, hits, field);
     if (next !== value) {
       copy ??= { ...meta };
       copy[field] = next;
     }
   }
   return copy ?? meta;
-}
-
-/**
- * What a line becomes when redacting it failed: its envelope, with the payload replaced by a marker.
- *
- * @example failedLine({ t, seq: 3, dir: 'in', raw: { … } }) // { t, seq: 3, dir: 'in', raw: '[REDACTED:redaction_error]' }
- */
-export function failedLine<L extends TraceLine>(line: L): L {
-  const marker = REDACTION_ERROR_MARKER;
-  switch (line.type) {
-    case undefined:
-      return { ...(line as MessageLine), raw: marker } as L;
-    case 'text':
-    case 'stderr': {
-      const { b64: _bytes, ...rest } = line as TextLine | StderrLine;
-      return { ...rest, text: marker, redacted: true } as unknown as L;
-    }
-    case 'meta': {
-      const meta = line as MetaLine;
-      return {
-        ...meta,
-        label: marker,
-        ...(meta.command === undefined ? {} : { command: [marker] }),
-        ...(meta.url === undefined ? {} : { url: marker }),
-        ...(meta.server === undefined ? {} : { server: marker }),
-      } as L;
-    }
-    case 'http': {
-      const { url, ...rest } = line as HttpLine;
-      return {
-        ...rest,
-        headers: {},
-        ...(url === undefined ? {} : { url: marker }),
-        redacted: true,
-      } as unknown as L;
-    }
-    case 'end':
-      return line;
-    default: {
-      const { t, seq, type, name } = line as EventLine;
-      return { t, ...(seq === undefined ? {} : { seq }), type, name, redacted: marker } as unknown as L;
-    }
-  }
 }
 
 export interface RedactorOptions extends CompileOptions {
@@ -239,13 +227,16 @@ export function createRedactor(config: RedactConfig, options: RedactorOptions = 
 
 /**
  * {@link createRedactor} for rules already compiled (a caller that also needs the compiled rules compiles once).
+ * The redactor keeps its trace's state (line streams, so a private key printed line by line is hidden whole; session
+ * ids seen, so `conn` is hashed with them): use one redactor per trace.
  *
  * @example const compiled = compile(config); const redact = redactorOf(compiled, (err) => console.warn(err));
  */
 export function redactorOf(compiled: CompiledRules, onError?: (err: unknown) => void): Redactor {
+  const state = new TraceState();
   return <L extends TraceLine>(line: L): L => {
     try {
-      return redactLine(line, compiled);
+      return redactLine(line, compiled, undefined, state);
     } catch (err) {
       try {
         onError?.(err);

@@ -4,10 +4,11 @@
  */
 export { redactArgv } from './argv.js';
 export { type CompiledRules, type CompileOptions, compile, summarize } from './compile.js';
-export { DEFAULT_RULES } from './defaults.js';
+export { DEFAULT_RULES, PROVIDER_RULE_COUNT, RULE_FAMILIES, type RuleFamily } from './defaults.js';
 export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets, previewOf } from './detect.js';
 export { createRedactor, failedLine, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
 export { ENTROPY_DEFAULTS, looksLikeSecret, shannonEntropy } from './entropy.js';
+export { CREDENTIAL_HEADER_RULES, CREDENTIAL_HEADER_WORDS, HARMLESS_HEADERS } from './headers.js';
 export { type PathSegment, type PathSelector, parsePath } from './jsonpath.js';
 export { splitKeyWords } from './key-words.js';
 export {
@@ -19,6 +20,7 @@ export {
   REDACTION_ERROR_MARKER,
   RULE_ID,
 } from './marker.js';
+export { TraceState } from './state.js';
 export type {
   HeaderRule,
   KeyRule,
@@ -32,4 +34,4 @@ export type {
   ValueHasher,
 } from './types.js';
 export { type Hits, redactText } from './values.js';
-export { redactJson } from './walk.js';
+export { hideInString, redactJson } from './walk.js';

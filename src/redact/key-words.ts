@@ -114,14 +114,27 @@ export interface CompiledHeaderRule {
   id: string;
   name: string;
   contains: boolean;
+  /** Whole lowercase names the rule never matches. */
+  exclude: ReadonlySet<string>;
+  /** Hide as a stable hash rather than a marker. */
+  hash: boolean;
+}
+
+/** The first header rule `name` falls under (case-insensitive), or undefined. */
+export function matchHeaderRule(
+  rules: readonly CompiledHeaderRule[],
+  name: string,
+): CompiledHeaderRule | undefined {
+  if (rules.length === 0) return undefined;
+  const lower = name.trim().toLowerCase();
+  for (const rule of rules) {
+    if ((rule.contains ? lower.includes(rule.name) : lower === rule.name) && !rule.exclude.has(lower))
+      return rule;
+  }
+  return undefined;
 }
 
 /** The id of the first header rule `name` falls under (case-insensitive), or undefined. */
 export function matchHeader(rules: readonly CompiledHeaderRule[], name: string): string | undefined {
-  if (rules.length === 0) return undefined;
-  const lower = name.trim().toLowerCase();
-  for (const rule of rules) {
-    if (rule.contains ? lower.includes(rule.name) : lower === rule.name) return rule.id;
-  }
-  return undefined;
+  return matchHeaderRule(rules, name)?.id;
 }

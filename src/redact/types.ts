@@ -43,13 +43,29 @@ export interface RegexRule extends RuleBase {
    * run. Omitted → the pattern runs on every value.
    */
   hints?: string[];
+  /**
+   * A run of at least this many ASCII letters, digits, `_` and `-` that every match holds (a token's body): text
+   * without such a run — prose, paths, UUIDs, dates — is skipped before the hints are looked for. Only runs of 16
+   * or more gate a rule; omitted → the rule is not gated.
+   */
+  minRun?: number;
 }
 
-/** An HTTP header name (case-insensitive); `contains: true` matches any header whose name contains it. */
+/**
+ * An HTTP header name (case-insensitive); `contains: true` matches any header whose name contains it. Its value is
+ * hidden whole, in headers and in `Name: value` lines of free text.
+ */
 export interface HeaderRule extends RuleBase {
   type: 'header';
   name: string;
   contains?: boolean;
+  /** Whole header names (case-insensitive) this rule never matches: `www-authenticate` for `auth`. */
+  exclude?: string[];
+  /**
+   * Hide the value as a stable keyed hash (`[REDACTED:<rule>:<12 hex>]`) whatever the mode, so equal values stay
+   * equal in the trace: `Mcp-Session-Id` keeps its correlation, not its capability.
+   */
+  hash?: boolean;
 }
 
 /**

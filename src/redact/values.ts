@@ -1,7 +1,10 @@
 import type { Json } from '../trace/types.js';
+import { base64Runs, startsAsEncodedText } from './base64.js';
 import type { CompiledRules } from './compile.js';
+import { LONG_VALUE, mayMatch } from './hints.js';
 import { formatMarker, isMarker, markerSpans } from './marker.js';
-import { LONG_VALUE, mayMatch, presentHints } from './patterns.js';
+import { findPairs } from './pairs.js';
+import { hasTokenRun, RUN_GATE } from './patterns.js';
 
 /**
  * What detection (`scan`) wants to hear while the engine works; redaction itself passes none, and then no paths
@@ -12,6 +15,8 @@ export interface Hits {
   hit(rule: string, where: string, secret: Json): void;
   /** A string as it stands after redaction, for heuristics that look at what rules left. */
   rest(where: string, text: string): void;
+  /** Something the engine could not look inside (a base64 run too long to decode, JSON nested too deep). */
+  unchecked?(where: string, what: string): void;
 }
 
 /** Values a key or path rule replaces: strings (not markers already), objects and arrays. Numbers, booleans, null stay. */
@@ -20,11 +25,34 @@ export function hideable(value: Json | undefined): boolean {
   return typeof value === 'object' && value !== null;
 }
 
+/** Redacts text found inside a string (decoded base64) the way a string value is, JSON in it included. */
+export type NestedText = (text: string, compiled: CompiledRules, depth: number, where: string) => string;
+
+/** Where a string is being redacted, and how decoded text inside it (base64) is redacted in turn. */
+interface TextScope {
+  compiled: CompiledRules;
+  hits: Hits | undefined;
+  where: string;
+  /** How many strings-within-strings (JSON in a string, text in base64) this one sits in. */
+  depth: number;
+  /** Default: text rules only. */
+  nested: NestedText | undefined;
+}
+
+/** Strings nested in strings deeper than this are not opened (their own text is still scanned). */
+export const MAX_TEXT_DEPTH = 4;
+
 interface Span {
   start: number;
   end: number;
-  rule: number;
+  rule: string;
+  /** Tie-break between spans of equal extent: the value rules in order, then pairs, then decoded base64. */
+  order: number;
+  hash: boolean;
 }
+
+/** The characters a secret-named pair needs: `NAME=value`, `name: value`. */
+const PAIR_CHARS = ['=', ':'];
 
 /** Strings up to this long that hold no secret are remembered as clean. */
 const SHORT_TEXT = 64;
@@ -38,11 +66,20 @@ const CLEAN_ENTRIES = 4096;
  * marker is dropped: a redacted text redacts to itself. Short strings found clean are remembered (only clean
  * ones: no secret is kept), which spares the repeated names and values of MCP traffic a scan.
  */
-export function hideInText(text: string, compiled: CompiledRules, hits?: Hits, where = 'text'): string {
-  if (hits !== undefined || text.length > SHORT_TEXT) return scanText(text, compiled, hits, where);
+export function hideInText(
+  text: string,
+  compiled: CompiledRules,
+  hits?: Hits,
+  where = 'text',
+  depth = 0,
+  nested?: NestedText,
+): string {
+  if (hits !== undefined || text.length > SHORT_TEXT) {
+    return scanText(text, { compiled, hits, where, depth, nested });
+  }
   const clean = compiled.clean;
   if (clean.has(text)) return text;
-  const out = scanText(text, compiled, undefined, where);
+  const out = scanText(text, { compiled, hits, where, depth, nested });
   if (out === text) {
     if (clean.size >= CLEAN_ENTRIES) clean.clear();
     clean.add(text);
@@ -50,24 +87,92 @@ export function hideInText(text: string, compiled: CompiledRules, hits?: Hits, w
   return out;
 }
 
-function scanText(text: string, compiled: CompiledRules, hits: Hits | undefined, where: string): string {
+function collectSpans(text: string, scope: TextScope): Span[] | undefined {
+  const { compiled } = scope;
   const values = compiled.values;
   let spans: Span[] | undefined;
-  let rule = 0;
+  let order = 0;
+  const long = text.length >= LONG_VALUE;
+  // A token needs a run of token characters; prose, paths, dates and UUIDs have none, and skip every gated rule.
+  const run = long || hasTokenRun(text, RUN_GATE);
   const found = (start: number, end: number) => {
     spans ??= [];
-    spans.push({ start, end, rule });
+    spans.push({ start, end, rule: values[order]!.id, order, hash: false });
   };
-  const present = text.length >= LONG_VALUE ? presentHints(text, compiled.hints) : undefined;
-  for (; rule < values.length; rule += 1) {
-    const matcher = values[rule]!;
-    if (mayMatch(text, matcher.hints, present)) matcher.find(text, found);
+  // A long value's sweep also says whether it holds `=` or `:`, which pairs need: its memory is read once.
+  let pairs: readonly string[] | undefined;
+  if (run) {
+    const present = compiled.hints.present(text, long ? PAIR_CHARS : []);
+    if (long) pairs = PAIR_CHARS.filter((ch) => present?.has(ch) === true);
+    for (; order < values.length; order += 1) {
+      const matcher = values[order]!;
+      if (mayMatch(matcher.hints, present)) matcher.find(text, found);
+    }
+  } else {
+    const present = compiled.free.hints.present(text);
+    for (order of compiled.free.order) {
+      const matcher = values[order]!;
+      if (mayMatch(matcher.hints, present)) matcher.find(text, found);
+    }
   }
+  const pairOrder = values.length;
+  findPairs(text, compiled, pairs, (start, end, rule, hash) => {
+    spans ??= [];
+    spans.push({ start, end, rule, order: pairOrder, hash });
+  });
+  if (long && scope.hits?.unchecked !== undefined && startsAsEncodedText(text)) {
+    scope.hits.unchecked(scope.where, `base64 run of ${text.length} characters`);
+  }
+  if (run && !long && scope.depth < MAX_TEXT_DEPTH) {
+    for (const encoded of base64Runs(text)) {
+      if (encoded.unchecked) {
+        scope.hits?.unchecked?.(scope.where, `base64 run of ${encoded.end - encoded.start} characters`);
+        continue;
+      }
+      const rule = secretIn(encoded.text!, scope);
+      if (rule !== undefined) {
+        spans ??= [];
+        spans.push({ start: encoded.start, end: encoded.end, rule, order: pairOrder + 1, hash: false });
+      }
+    }
+  }
+  return spans;
+}
+
+/** The rule that would hide something in `decoded` (text from base64), or undefined when it holds nothing. */
+function secretIn(decoded: string, scope: TextScope): string | undefined {
+  let first: string | undefined;
+  const inner: TextScope = {
+    compiled: scope.compiled,
+    where: scope.where,
+    depth: scope.depth + 1,
+    nested: scope.nested,
+    hits: {
+      hit(rule) {
+        first ??= rule;
+      },
+      rest() {},
+    },
+  };
+  if (scope.nested !== undefined) {
+    const out = scope.nested(decoded, scope.compiled, scope.depth + 1, scope.where);
+    if (out === decoded) return undefined;
+    // Which rule: the text pass names it, when the nested pass (JSON keys) did not leave one to find.
+    scanText(decoded, inner);
+    return first ?? 'base64';
+  }
+  scanText(decoded, inner);
+  return first;
+}
+
+function scanText(text: string, scope: TextScope): string {
+  const { compiled, hits, where } = scope;
+  const spans = collectSpans(text, scope);
   if (spans === undefined) {
     hits?.rest(where, text);
     return text;
   }
-  spans.sort((a, b) => a.start - b.start || b.end - a.end || a.rule - b.rule);
+  spans.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   const markers = markerSpans(text);
   let out = '';
   let at = 0;
@@ -77,9 +182,9 @@ function scanText(text: string, compiled: CompiledRules, hits: Hits | undefined,
     while (m < markers.length && markers[m]![1] <= span.start) m += 1;
     if (m < markers.length && markers[m]![0] < span.end) continue;
     const secret = text.slice(span.start, span.end);
-    const id = values[span.rule]!.id;
-    hits?.hit(id, where, secret);
-    out += text.slice(at, span.start) + formatMarker(id, secret, compiled.style);
+    hits?.hit(span.rule, where, secret);
+    const style = span.hash ? { mode: 'hash' as const, hasher: compiled.stableHash } : compiled.style;
+    out += text.slice(at, span.start) + formatMarker(span.rule, secret, style);
     at = span.end;
   }
   if (at === 0) {
@@ -92,8 +197,8 @@ function scanText(text: string, compiled: CompiledRules, hits: Hits | undefined,
 }
 
 /**
- * Runs the value rules (regexes, PEM) over one string: every match becomes `[REDACTED:<rule>]` (or its hash form).
- * Returns the same string when nothing matched.
+ * Runs the value rules (regexes, PEM, secret-named pairs, base64 that decodes to a secret) over one string: every
+ * match becomes `[REDACTED:<rule>]` (or its hash form). Returns the same string when nothing matched.
  *
  * @example redactText('token ghp_0123456789abcdefghijABCDEFGHIJ012345 used', compile(config)) // 'token [REDACTED:github-token] used'
  */

@@ -1,8 +1,11 @@
 import type { Json } from '../trace/types.js';
 import type { CompiledRules } from './compile.js';
+import { deepSecret } from './deep.js';
+import { parseEmbedded, writeEmbedded } from './embedded.js';
 import { childStates, type PathStates, rootStates, selectedBy } from './jsonpath.js';
 import { formatMarker } from './marker.js';
-import { type Hits, hideable, hideInText } from './values.js';
+import { headerRuleFor } from './pairs.js';
+import { type Hits, hideable, hideInText, MAX_TEXT_DEPTH } from './values.js';
 
 /** How a walk goes: which rules take part, and (for detection) where it is. */
 interface Walk {
@@ -13,7 +16,25 @@ interface Walk {
   /** The keys from the root to the current node; kept only when `hits` wants to know where things are. */
   stack: Array<string | number>;
   root: string;
+  /** Strings-within-strings this walk sits in (a JSON text inside a string is walked one level down). */
+  textDepth: number;
+  /** Set when a subtree past {@link MAX_DEPTH} was kept as it was (it held nothing to hide). */
+  deepKept: boolean;
+  /** Replace such subtrees with a marker: set on the second pass over a value whose copy must be encodable. */
+  dropDeep: boolean;
 }
+
+/**
+ * Objects and arrays nested deeper than this are not walked recursively: their subtree is searched without
+ * recursion and kept when clean, hidden whole when not. A real message never comes near; a hostile one nested
+ * 10,000 deep costs linear time and no stack.
+ */
+export const MAX_DEPTH = 200;
+/** The marker a subtree past MAX_DEPTH becomes when the copy around it must be written out (see Walk.dropDeep). */
+const NESTING_RULE = 'nesting-limit';
+
+/** Keys of an object that name what its `value` is: `{name, value}` env lists, `{key, value}`, HAR headers. */
+const PAIR_NAMES = ['name', 'key', 'header', 'Name', 'Key', 'Header'] as const;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -33,16 +54,64 @@ function hide(walk: Walk, rule: string, value: Json): Json {
   return formatMarker(rule, value, walk.compiled.style);
 }
 
-function node(walk: Walk, value: Json, states: PathStates | undefined): Json {
-  if (typeof value === 'string') {
-    return hideInText(value, walk.compiled, walk.hits, walk.hits && formatPath(walk.root, walk.stack));
+function where(walk: Walk): string {
+  return walk.hits === undefined ? '' : formatPath(walk.root, walk.stack);
+}
+
+/**
+ * Redacts one string: JSON held in it is walked like a message (key rules included), anything else gets the value
+ * rules. Returns the same string when nothing changed.
+ *
+ * @example hideInString('{"apiKey":"abc"}', compiled) // '{"apiKey":"[REDACTED:api-key]"}'
+ */
+export function hideInString(
+  text: string,
+  compiled: CompiledRules,
+  hits?: Hits,
+  at = 'text',
+  textDepth = 0,
+): string {
+  if (textDepth < MAX_TEXT_DEPTH) {
+    const embedded = parseEmbedded(text);
+    if (embedded !== undefined) {
+      const redacted = hideInJson(embedded, compiled, {
+        keyed: true,
+        paths: false,
+        hits,
+        root: `${at}#$`,
+        textDepth: textDepth + 1,
+      });
+      return redacted === embedded ? text : writeEmbedded(text, redacted);
+    }
   }
+  return hideInText(text, compiled, hits, at, textDepth, hideNested);
+}
+
+/** Text decoded out of a string (base64) is redacted as a string value is. */
+function hideNested(text: string, compiled: CompiledRules, depth: number, where: string): string {
+  return hideInString(text, compiled, undefined, where, depth);
+}
+
+/** A `{name|key|header: <secret-like>, value: …}` object: the rule its name falls under, else undefined. */
+function pairRule(compiled: CompiledRules, record: Record<string, Json>): string | undefined {
+  for (const field of PAIR_NAMES) {
+    const name = record[field];
+    if (typeof name !== 'string' || name.length > 128) continue;
+    return headerRuleFor(compiled, name)?.[0] ?? compiled.keys.match(name);
+  }
+  return undefined;
+}
+
+function node(walk: Walk, value: Json, states: PathStates | undefined, depth: number): Json {
+  if (typeof value === 'string')
+    return hideInString(value, walk.compiled, walk.hits, where(walk), walk.textDepth);
   if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return tooDeep(walk, value);
   if (Array.isArray(value)) {
     let copy: Json[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
       const item = value[i] as Json;
-      const next = child(walk, item, i, states);
+      const next = child(walk, item, i, states, undefined, depth);
       if (next !== item) {
         copy ??= value.slice();
         copy[i] = next;
@@ -54,11 +123,12 @@ function node(walk: Walk, value: Json, states: PathStates | undefined): Json {
   // nothing is ever assigned through `obj[key] =`.
   const record = value as Record<string, Json>;
   const keys = Object.keys(record);
+  const named = walk.keyed && Object.hasOwn(record, 'value') ? pairRule(walk.compiled, record) : undefined;
   let entries: Array<[string, Json]> | undefined;
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
     const item = record[key] as Json;
-    const next = child(walk, item, key, states);
+    const next = child(walk, item, key, states, key === 'value' ? named : undefined, depth);
     if (next !== item && entries === undefined) {
       entries = [];
       for (let j = 0; j < i; j += 1) entries.push([keys[j]!, record[keys[j]!] as Json]);
@@ -68,7 +138,29 @@ function node(walk: Walk, value: Json, states: PathStates | undefined): Json {
   return entries === undefined ? value : Object.fromEntries(entries);
 }
 
-function child(walk: Walk, item: Json, key: string | number, states: PathStates | undefined): Json {
+/** A subtree at MAX_DEPTH: searched without recursion, kept when it holds nothing to hide, hidden whole when it does. */
+function tooDeep(walk: Walk, value: Json): Json {
+  const rule = deepSecret(value, walk.compiled, walk.keyed, (text) =>
+    hideInString(text, walk.compiled, undefined, '', walk.textDepth),
+  );
+  if (rule !== undefined) return hide(walk, rule, value);
+  walk.hits?.unchecked?.(
+    where(walk),
+    `JSON nested deeper than ${MAX_DEPTH} levels (searched, kept as it was)`,
+  );
+  if (walk.dropDeep) return formatMarker(NESTING_RULE, value, walk.compiled.style);
+  walk.deepKept = true;
+  return value;
+}
+
+function child(
+  walk: Walk,
+  item: Json,
+  key: string | number,
+  states: PathStates | undefined,
+  named: string | undefined,
+  depth: number,
+): Json {
   const { compiled } = walk;
   let next: PathStates | undefined;
   let rule: string | undefined;
@@ -78,17 +170,18 @@ function child(walk: Walk, item: Json, key: string | number, states: PathStates 
     if (selected >= 0) rule = compiled.pathIds[selected];
     if (next.length === 0) next = undefined;
   }
-  if (rule === undefined && walk.keyed && typeof key === 'string') rule = compiled.keys.match(key);
+  if (rule === undefined && walk.keyed && typeof key === 'string') rule = compiled.keys.match(key) ?? named;
   if (walk.hits !== undefined) walk.stack.push(key);
-  const out = rule !== undefined && hideable(item) ? hide(walk, rule, item) : node(walk, item, next);
+  const out =
+    rule !== undefined && hideable(item) ? hide(walk, rule, item) : node(walk, item, next, depth + 1);
   if (walk.hits !== undefined) walk.stack.pop();
   return out;
 }
 
 /**
  * Redacts a JSON value (a message's `raw`): key rules by key name, path rules by JSONPath from `$` (this value),
- * value rules on every string. Returns the same value when nothing changed, otherwise a copy — the input is never
- * touched.
+ * value rules on every string, JSON inside strings walked the same way. Returns the same value when nothing changed,
+ * otherwise a copy — the input is never touched.
  *
  * @example redactJson({ params: { apiKey: 'abc', max_tokens: 5 } }, compile(config)) // { params: { apiKey: '[REDACTED:api-key]', max_tokens: 5 } }
  */
@@ -107,6 +200,8 @@ export function hideInJson(
     hits?: Hits | undefined;
     root?: string;
     at?: Array<string | number>;
+    /** Strings-within-strings `value` sits in (JSON parsed out of a string is one level down). */
+    textDepth?: number;
   },
 ): Json {
   const walk: Walk = {
@@ -115,11 +210,24 @@ export function hideInJson(
     hits: how.hits,
     stack: how.at ?? [],
     root: how.root ?? '$',
+    textDepth: how.textDepth ?? 0,
+    deepKept: false,
+    dropDeep: false,
   };
-  if (!how.keyed || how.paths === false || compiled.paths.length === 0) return node(walk, value, undefined);
+  const out = walkRoot(walk, value, how);
+  // A copy must be written out with JSON.stringify, which cannot go as deep as JSON.parse: a kept deep subtree
+  // would make the line unwritable. The rare line with both a secret and absurd nesting loses the deep part.
+  if (out === value || !walk.deepKept) return out;
+  return walkRoot({ ...walk, dropDeep: true, deepKept: false, hits: undefined, stack: [] }, value, how);
+}
+
+function walkRoot(walk: Walk, value: Json, how: { keyed: boolean; paths?: boolean }): Json {
+  const { compiled } = walk;
+  if (!how.keyed || how.paths === false || compiled.paths.length === 0)
+    return node(walk, value, undefined, 0);
   const states = rootStates(compiled.paths);
   const selected = selectedBy(compiled.paths, states);
   const rule = selected >= 0 ? compiled.pathIds[selected] : undefined;
   if (rule !== undefined && hideable(value)) return hide(walk, rule, value);
-  return node(walk, value, states);
+  return node(walk, value, states, 0);
 }

@@ -97,7 +97,8 @@ describe('the bridge with the SDK stdio client and server-everything over Stream
     expect(meta).toMatchObject({ transport: 'http', url: streamable.url });
     expect(end).toMatchObject({ reason: 'process_exit', exitCode: 0 });
     const session = messages.find((m) => m.dir === 'out')?.conn;
-    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    // The session id is kept as a stable hash.
+    expect(session).toMatch(/^\[REDACTED:mcp-session-id:[0-9a-f]{12}\]$/);
     expect(messages.every((m) => m.conn === session)).toBe(true);
     for (const [request, responses] of responsesByRequest(messages, 'in')) {
       expect(responses, JSON.stringify(request.raw)).toHaveLength(1);

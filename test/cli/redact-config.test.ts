@@ -139,6 +139,22 @@ describe('a bad redaction setup stops record before anything starts', () => {
     ],
     ['an invalid regex flag', { rules: [{ type: 'regex', pattern: 'a', flags: 'q' }] }, /rules\[0\]: .*flag/],
     [
+      'a pattern that can backtrack',
+      { rules: [{ id: 'slow', type: 'regex', pattern: '(a+)+b' }] },
+      /rules\[0\] \(slow\): pattern "\(a\+\)\+b" at position 2: "\+" has no upper bound/,
+    ],
+    [
+      'a repeated group holding a quantifier',
+      { rules: [{ type: 'regex', pattern: '(?:x[0-9]{1,3}){2,8}' }] },
+      /rules\[0\]: pattern .* a quantifier inside a group repeated by "\{2,8\}" can backtrack exponentially/,
+    ],
+    [
+      'a key rule that matches nothing',
+      { rules: [{ type: 'key', name: 'token', exclude: ['token'] }] },
+      /rules\[0\]: it matches nothing: "exclude" lists its own name "token"/,
+    ],
+    ['an unknown rule type', { rules: [{ type: 'cookie', name: 'x' }] }, /rules\[0\]: unknown type "cookie"/],
+    [
       'an invalid JSONPath',
       { rules: [{ type: 'path', path: 'api_key' }] },
       /rules\[0\]: JSONPath "api_key" is malformed/,
@@ -212,16 +228,20 @@ describe('a bad redaction setup stops record before anything starts', () => {
 });
 
 describe('tapedeck record --redact-defaults', () => {
-  it('prints the built-in rules as a table (id, type, what) and exits 0 without a server command', async () => {
+  it('prints the built-in rules as a table (id, family, type, what) and exits 0 without a server command', async () => {
     expect(await run(['record', '--redact-defaults'])).toBe(0);
     const [header, ...rows] = io.stdout.split('\n');
-    expect(header).toMatch(/^id\s+type\s+what$/);
+    expect(header).toMatch(/^id\s+family\s+type\s+what$/);
     for (const rule of DEFAULT_RULES) expect(io.stdout).toContain(rule.id!);
-    expect(rows.find((row) => row.startsWith('github-token '))).toMatch(/regex\s+\/\\b\(\?:gh\[pousr\]_/);
-    expect(rows.find((row) => row.startsWith('token '))).toMatch(
-      /key\s+keys named token \(not progressToken/,
+    expect(rows.find((row) => row.startsWith('github-token '))).toMatch(
+      /source\s+regex\s+\/\\b\(\?:gh\[pousr\]_/,
     );
-    expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules`);
+    expect(rows.find((row) => row.startsWith('token '))).toMatch(
+      /keys\s+key\s+keys named token \(not progressToken/,
+    );
+    expect(rows.find((row) => row.startsWith('mcp-session-id '))).toMatch(/kept as a stable hash/);
+    expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules in 15 families`);
+    expect(io.stdout).toMatch(/^ {2}cloud {10}AWS, Google Cloud, Azure and other clouds \(16\)$/m);
     expect(io.stderr).toBe('');
   });
 });

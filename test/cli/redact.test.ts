@@ -154,18 +154,38 @@ describe('tapedeck redact', () => {
     expect(seqs).toEqual([1, 2, 3]);
   });
 
-  it('reads other formats too: an mcporter recording comes out as redacted tapedeck JSONL', async () => {
-    const input = fileURLToPath(
-      new URL('../fixtures/interop/mcporter/everything-get-sum.ndjson', import.meta.url),
+  it('keeps other formats: an mcporter recording comes out as mcporter NDJSON, unchanged lines byte for byte', async () => {
+    const input = join(io.dir, 'session.ndjson');
+    const fixture = readFileSync(
+      fileURLToPath(new URL('../fixtures/interop/mcporter/everything-get-sum.ndjson', import.meta.url)),
+      'utf8',
+    );
+    const lines = fixture.trimEnd().split('\n');
+    // A call carrying secrets, in mcporter's own shape: `_meta` last, as mcporter writes it.
+    const planted = {
+      method: 'tools/call',
+      params: { name: 'login', arguments: { apiKey: 'plain-value-8841', note: `push with ${GITHUB}` } },
+      jsonrpc: '2.0',
+      id: 9,
+      _meta: { dir: 'send', server: 'everything', ts: '2026-11-29T20:51:27.000Z' },
+    };
+    writeFileSync(
+      input,
+      `${[...lines.slice(0, 3), JSON.stringify(planted), ...lines.slice(3)].join('\n')}\n`,
     );
     expect(await run(['redact', input])).toBe(0);
-    const lines = records(io.stdout);
-    expect(lines[0]).toMatchObject({
-      type: 'meta',
-      producer: { name: 'tapedeck' },
-      redaction: { mode: 'marker' },
+    const out = io.stdout.trimEnd().split('\n');
+    expect(out).toHaveLength(lines.length + 1);
+    expect([...out.slice(0, 3), ...out.slice(4)]).toEqual(lines);
+    expect(JSON.parse(out[3]!)).toEqual({
+      ...planted,
+      params: {
+        name: 'login',
+        arguments: { apiKey: '[REDACTED:api-key]', note: 'push with [REDACTED:github-token]' },
+      },
     });
-    expect(lines.at(-1)).toMatchObject({ type: 'end', reason: 'imported' });
+    expect(Object.keys(JSON.parse(out[3]!))).toEqual(Object.keys(planted));
+    expectNoSecrets(io.stdout);
   });
 
   it('hash mode: equal secrets get equal markers, keyed by a per-install key created 0600 in a 0700 folder', async () => {
@@ -232,16 +252,24 @@ describe('tapedeck redact', () => {
     expect(readFileSync(input)).toEqual(before);
   });
 
-  it('--in-place refuses a file of another tool, which would become tapedeck JSONL under its name', async () => {
+  it('--in-place rewrites a file of another tool in its own format', async () => {
     const input = join(io.dir, 'session.ndjson');
     const fixture = new URL('../fixtures/interop/mcporter/everything-get-sum.ndjson', import.meta.url);
-    writeFileSync(input, readFileSync(fixture));
-    const before = readFileSync(input);
-    expect(await run(['redact', input, '--in-place'])).toBe(1);
-    expect(io.stderr).toBe(
-      `tapedeck: --in-place would turn ${input}, a mcporter file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${join(io.dir, 'session.jsonl')}\n`,
-    );
-    expect(readFileSync(input)).toEqual(before);
+    const call = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'x', arguments: { token: 'tok-123456' } },
+      _meta: { dir: 'send', server: 'everything', ts: '2026-11-29T20:51:27.000Z' },
+    };
+    writeFileSync(input, `${readFileSync(fixture, 'utf8')}${JSON.stringify(call)}\n`);
+    expect(await run(['redact', input, '--in-place'])).toBe(0);
+    expect(io.stderr).toBe('');
+    const text = readFileSync(input, 'utf8');
+    expect(text).not.toContain('tok-123456');
+    expect(text).toContain('"token":"[REDACTED:token]"');
+    expect(text.startsWith(readFileSync(fixture, 'utf8'))).toBe(true);
+    expect(statSync(input).mode & 0o777).toBe(0o600);
   });
 
   it('redacts fields a message line carries beyond the format’s own', async () => {
@@ -255,12 +283,15 @@ describe('tapedeck redact', () => {
     expect(records(io.stdout)[1]).toMatchObject({
       note: 'from [REDACTED:github-token]',
       secret: '[REDACTED:secret]',
+      // Not a session id this trace showed (no Mcp-Session-Id header named it): kept.
       conn: 'c-1',
     });
   });
 
   it('--no-redact-defaults leaves only the custom rules', async () => {
-    expect(await run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]+'])).toBe(0);
+    expect(await run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]{1,256}'])).toBe(
+      0,
+    );
     expect(io.stdout).toContain(GITHUB);
     expect(io.stdout).not.toContain(ANTHROPIC);
     expect(records(io.stdout)[0]).toMatchObject({ redaction: { defaults: false, customRules: 1 } });

@@ -117,6 +117,21 @@ describe('tapedeck scan', () => {
     expect(report.findings.map((f: { line: number }) => f.line)).toEqual([1, 3, 4, 4]);
   });
 
+  it('counts what it could not look inside, and still calls the trace clean', async () => {
+    // Base64 text over 1 MB is not decoded (its characters are still checked by the rules).
+    const blob = Buffer.from('lorem ipsum dolor sit amet '.repeat(60_000)).toString('base64');
+    const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { blob } } };
+    const path = trace('big.jsonl', [meta(), ping, pong, big, end]);
+    expect(await run(['scan', path])).toBe(0);
+    expect(io.stdout).toContain('no secrets found in 5 lines');
+    expect(io.stdout).toContain('1 value could not be looked inside (their text was checked):');
+    expect(io.stdout).toMatch(/line 4 \$\.result\.blob: base64 run of \d+ characters/);
+    expect(await run(['scan', path, '--json'])).toBe(0);
+    expect(JSON.parse(io.stdout.slice(io.stdout.indexOf('{'))).unchecked).toEqual([
+      { file: path, line: 4, path: '$.result.blob', what: `base64 run of ${blob.length} characters` },
+    ]);
+  });
+
   it('is clean (exit 0) on a trace with nothing secret', async () => {
     const path = trace('clean.jsonl', [meta(), ping, pong, end]);
     expect(await run(['scan', path])).toBe(0);

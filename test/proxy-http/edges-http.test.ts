@@ -238,10 +238,10 @@ describe('the recording proxy in front of a hand-written upstream', () => {
   it('rewrites an absolute legacy endpoint to the proxy, keeping path and query', async () => {
     const res = await send(`${base}/sse`, { headers: { accept: 'text/event-stream' } });
     expect(res.body).toBe(`event: endpoint\ndata: ${base}/messages?sessionId=abc\n\n`);
-    expect(eventsOf(lines(), 'endpoint').at(-1)).toMatchObject({
-      conn: 'abc',
-      url: `${upstream.origin}/messages?sessionId=abc`,
-    });
+    // The trace keeps the legacy session id as a stable hash, in conn as in the URL.
+    const endpoint = eventsOf(lines(), 'endpoint').at(-1)!;
+    expect(endpoint.conn).toMatch(/^\[REDACTED:mcp-session-id:[0-9a-f]{12}\]$/);
+    expect(endpoint.url).toBe(`${upstream.origin}/messages?sessionId=${endpoint.conn}`);
   });
 
   it('passes an event stream through byte for byte (comments, retry, ids, CRLF)', async () => {

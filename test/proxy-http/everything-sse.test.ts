@@ -36,7 +36,8 @@ describe('SDK SSE client → recording proxy → server-everything (legacy HTTP+
 
   it('records the endpoint and files the GET stream answers under its session', () => {
     const endpoint = eventsOf(run.lines, 'endpoint')[0]!;
-    expect(endpoint.url).toMatch(/^\/message\?sessionId=[0-9a-f-]{36}$/);
+    // The legacy session id is kept as a stable hash, the same in the URL and in conn.
+    expect(endpoint.url).toMatch(/^\/message\?sessionId=\[REDACTED:mcp-session-id:[0-9a-f]{12}\]$/);
     const sessionId = new URLSearchParams(String(endpoint.url).split('?')[1]).get('sessionId')!;
     expect(endpoint.conn).toBe(sessionId);
     const messages = messagesOf(run.lines);

@@ -24,9 +24,48 @@ describe('compile', () => {
     expect(bad({ type: 'key', name: 'x', id: 'has space' })).toThrow(
       /rules\[1\]: id "has space" is not valid/,
     );
+    expect(bad({ type: 'key', name: 'token', exclude: ['TOKEN'] })).toThrow(
+      /rules\[1\]: it matches nothing: "exclude" lists its own name "token"/,
+    );
+    expect(bad({ type: 'header', name: 'x-a', exclude: ['X-A'] })).toThrow(/rules\[1\]: it matches nothing/);
+    expect(bad({ type: 'regex', pattern: 'a', minRun: 1.5 })).toThrow(
+      /rules\[1\]: "minRun" must be a whole number/,
+    );
     expect(() => compile({ defaults: false, rules: [], mode: 'blur' as never })).toThrow(
       /mode "blur" is not valid/,
     );
+  });
+
+  it.each([
+    [
+      '(a{1,9}){2,9}$',
+      'position 8: a quantifier inside a group repeated by "{2,9}" can backtrack exponentially',
+    ],
+    ['(a+)+$', 'position 2: "+" has no upper bound'],
+    ['(?:\\w{0,9}x){2,9}', 'position 12: a quantifier inside a group repeated by "{2,9}"'],
+    ['(a|ab){1,20}c', 'position 6: alternatives inside a group repeated by "{1,20}"'],
+    ['\\w+@example', 'position 2: "+" has no upper bound and can backtrack quadratically; give it one'],
+    ['[^@]*@', 'position 4: "*" has no upper bound'],
+    ['key=\\d{4,}x', 'position 6: "{4,}" has no upper bound'],
+    ['a+|b', 'position 1: "+" has no upper bound'],
+  ])('refuses %s, which can backtrack, naming the rule and where', (pattern, problem) => {
+    expect(bad({ id: 'slow', type: 'regex', pattern })).toThrow(
+      `redaction rule rules[1] (slow): pattern ${JSON.stringify(pattern)} at ${problem}`,
+    );
+  });
+
+  it.each([
+    'ACME-[0-9]+',
+    'sk-ant-[\\w-]*',
+    '\\bAKIA[0-9A-Z]{16}\\b',
+    '(?:ab){1,4}c',
+    '(?:[a-f0-9]{16}_)?[a-f0-9]{40}',
+    '(?<name>x)\\k<name>{1,3}',
+    '[(+*]{1,3}\\(\\+',
+  ])('accepts %s: bounded, or unbounded only at the very end', (pattern) => {
+    expect(() =>
+      compile({ defaults: false, rules: [{ type: 'regex', pattern }], mode: 'marker' }),
+    ).not.toThrow();
   });
 
   it("applies mcp-tape's redact.json rules: a path, a regex, a lookbehind", () => {
@@ -34,7 +73,7 @@ describe('compile', () => {
       String.raw`[
         {"type":"path","path":"$..api_key"},
         {"type":"regex","pattern":"\\bAKIA[0-9A-Z]{16}\\b"},
-        {"type":"regex","pattern":"(?<=://[^/\\s:@]{1,128}:)[^/\\s@]+(?=@)"}
+        {"type":"regex","pattern":"(?<=://[^/\\s:@]{1,128}:)[^/\\s@]{1,256}(?=@)"}
       ]`,
     ) as RedactRule[];
     const compiled = compile({ defaults: false, rules, mode: 'marker' });

@@ -47,7 +47,7 @@ function session(): TraceLine[] {
       type: 'stderr',
       text: 'pem -----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----',
     },
-    { t: T, seq: 3, type: 'http', conn: 'c', dir: 'in', headers: { Authorization: 'Bearer abcdef' } },
+    { t: T, seq: 3, type: 'http', conn: 'h3', dir: 'in', headers: { Authorization: 'Bearer abcdef' } },
     { t: T, seq: 4, type: 'event', name: 'spawn', error: { detail: `env GH=${GHP}` } },
   ];
 }

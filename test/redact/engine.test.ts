@@ -115,7 +115,8 @@ describe('createRedactor', () => {
         t: T,
         seq: 5,
         type: 'http',
-        conn: 'c',
+        // The recorder's own exchange id (a session id would be kept as a hash).
+        conn: 'h5',
         dir: 'out',
         status: 200,
         headers: { 'content-type': 'text/plain' },

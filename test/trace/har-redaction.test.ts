@@ -176,7 +176,10 @@ describe.each([
     for (const [header, value] of Object.entries(PLAIN_REQUEST_HEADERS)) {
       expect(headerValue(entry.request.headers, header), header).toBe(value);
     }
-    expect(headerValue(entry.response.headers, 'mcp-session-id')).toBe('session-1');
+    // The session id is kept as a stable hash: the same session, the same marker, no capability.
+    expect(headerValue(entry.response.headers, 'mcp-session-id')).toMatch(
+      /^\[REDACTED:mcp-session-id:[0-9a-f]{12}\]$/,
+    );
     expect(entry.request.method).toBe('POST');
     expect(entry.response.status).toBe(200);
     expect(JSON.parse(entry.request.postData.text).params.name).toBe('deploy');

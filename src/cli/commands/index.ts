@@ -63,7 +63,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'redact',
     term: 'redact [options] <trace>',
     description:
-      'Apply redaction rules to an existing trace (any format tapedeck reads); writes tapedeck JSONL.',
+      'Apply redaction rules to an existing trace (any format tapedeck reads), keeping its format.',
     load: async () => (await import('./redact.js')).registerRedact,
   },
   {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { recordStdioSession } from '../../proxy/session.js';
 import { type StartedServer, startServer } from '../../proxy/start.js';
-import { DEFAULT_RULES, redactArgv, redactText, summarize } from '../../redact/index.js';
+import { RULE_FAMILIES, redactArgv, redactText, summarize } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS, type TraceFileTarget } from '../../sink/file.js';
 import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
@@ -89,7 +89,7 @@ export function registerRecord(program: Command): void {
     )
     .action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
       if (options.redactDefaults === true) {
-        process.stdout.write(renderDefaultRules(DEFAULT_RULES));
+        process.stdout.write(renderDefaultRules(RULE_FAMILIES));
         return;
       }
       // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.

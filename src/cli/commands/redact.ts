@@ -6,7 +6,7 @@ import { loadRedaction, type Redaction } from '../../redact/setup.js';
 import type { RedactMode } from '../../redact/types.js';
 import { deriveLabel } from '../../sink/naming.js';
 import { encodeLine } from '../../trace/encode.js';
-import { keepsFormatAsTapedeck, type OpenedTrace, type TraceFormat } from '../../trace/import/opened.js';
+import type { OpenedTrace } from '../../trace/import/opened.js';
 import {
   batch,
   nodeTraceFiles,
@@ -16,11 +16,11 @@ import {
   writePrivateFile,
 } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
-import { withExtension } from '../../trace/segments.js';
 import type { MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { EXIT, usageError } from '../errors.js';
 import { createOutput } from '../format/output.js';
+import { type KeptFormat, redactedInFormat } from './redact-formats.js';
 
 export type { Redaction };
 
@@ -115,7 +115,7 @@ export function redactedMeta(meta: MetaLine, { config, redactor }: Redaction): M
 
 /**
  * `tapedeck redact <trace> [-o OUT | --in-place]`: applies the redaction rules to an existing trace of any
- * importable format and writes tapedeck JSONL, to stdout, to a private file, or over the original.
+ * importable format and writes it in the same format, to stdout, to a private file, or over the original.
  *
  * @example await run(['redact', 'old.jsonl', '--in-place', '--redact', '\\bACME-[0-9]{8}\\b']);
  */
@@ -123,7 +123,7 @@ export function registerRedact(program: Command): void {
   const command = program
     .command('redact')
     .description(
-      'Apply redaction rules to an existing trace (any format tapedeck reads); writes tapedeck JSONL.',
+      'Apply redaction rules to an existing trace (any format tapedeck reads), keeping its format.',
     )
     .argument(
       '<trace>',
@@ -141,7 +141,9 @@ export function registerRedact(program: Command): void {
       '\nExamples:\n' +
         '  tapedeck redact traces/run.jsonl -o shareable.jsonl\n' +
         "  tapedeck redact traces/run.jsonl --in-place --redact 'ACME-[0-9]{8}'\n" +
-        '  tapedeck redact ~/.mcporter/recordings/s.ndjson --redact-mode hash > s.jsonl\n\n' +
+        '  tapedeck redact ~/.mcporter/recordings/s.ndjson --redact-mode hash > s.ndjson\n\n' +
+        "The output keeps the input's format: tapedeck or mcp-tape JSONL, mcporter NDJSON (still replayable by\n" +
+        'mcporter), HAR, a shack trajectory, an HTTP exchanges capture.\n' +
         'Rules come from ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags.\n' +
         'Corrupt input lines are left out (they cannot be redacted) and reported on stderr.\n' +
         'Check the result with tapedeck scan before sharing it.',
@@ -170,7 +172,19 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
   // A trace rewritten in place is read without following links: a link's target would be copied into its folder.
   const files = options.inPlace && input !== '-' ? noFollowTraceFiles : nodeTraceFiles;
   const trace = await openTrace(input, openOptions, files);
-  if (options.inPlace) refuseInPlace(input, trace.format);
+  if (options.inPlace) refuseInPlace(input);
+  if (trace.format !== 'tapedeck' && trace.segments.length <= 1) {
+    // Another tool's file stays a file of that tool: mcporter can still replay it, a HAR viewer still open it.
+    const onCorrupt = (lineNo: number, why: string) => {
+      errors += 1;
+      process.stderr.write(`tapedeck: error: ${input} line ${lineNo}: ${why}\n`);
+    };
+    const kept = () => redactedInFormat(input, trace.format as KeptFormat, redaction, onCorrupt);
+    if (options.inPlace) await replaceUnlessLost(input, kept(), () => errors);
+    else if (options.out !== undefined) await writePrivateFile(options.out, kept());
+    else await writeStdout(kept());
+    return errors;
+  }
   if (options.inPlace && trace.segments.length > 1) {
     // Each segment stays its own file with its own meta, so the trace still stitches as before.
     for (const [i, segment] of trace.segments.entries()) {
@@ -198,17 +212,11 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
   return errors;
 }
 
-/** A trace redact cannot rewrite in place: one read from a pipe, or a file of another tool's format. */
-function refuseInPlace(input: string, format: TraceFormat): void {
+/** A trace redact cannot rewrite in place: one read from a pipe. */
+function refuseInPlace(input: string): void {
   if (readFromPipe(input)) {
     throw usageError(
       `--in-place needs a file, and ${input} is a pipe: write the redacted trace with -o FILE`,
-    );
-  }
-  if (!keepsFormatAsTapedeck(format)) {
-    throw new TapedeckError(
-      'input',
-      `--in-place would turn ${input}, a ${format} file, into tapedeck JSONL that its tool cannot read: write the redacted trace with -o ${withExtension(input, '.jsonl')}`,
     );
   }
 }

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { findSecrets } from '../../redact/index.js';
+import { findSecrets, TraceState } from '../../redact/index.js';
 import { openTrace, readFromPipe } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
@@ -11,6 +11,7 @@ import {
   renderScanReport,
   type ScanFinding,
   type ScanReport,
+  type ScanUnchecked,
 } from '../format/scan-report.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
@@ -55,7 +56,8 @@ export function registerScan(program: Command): void {
 }
 
 /**
- * Scans a trace of any importable format, meta lines and file names included.
+ * Scans a trace of any importable format, meta lines and file names included. What could not be looked inside (a
+ * base64 run too long to decode, JSON nested too deep) is listed as unchecked.
  *
  * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] });
  */
@@ -74,10 +76,15 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
     onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
   });
   const findings: ScanFinding[] = [];
+  const unchecked: ScanUnchecked[] = [];
+  // One state for the whole trace, in order: a key printed line by line, and conn values that are session ids,
+  // are found as the redactor would hide them.
+  const state = new TraceState();
   let lines = 0;
   const check = (line: TraceLine, file: string, lineNo: number) => {
     lines += 1;
-    for (const { rule, path, preview } of findSecrets(line, compiled)) {
+    const onUnchecked = (path: string, what: string) => unchecked.push({ file, line: lineNo, path, what });
+    for (const { rule, path, preview } of findSecrets(line, compiled, { state, onUnchecked })) {
       findings.push({ file, line: lineNo, path, rule, preview });
     }
   };
@@ -95,5 +102,5 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
   }
   for await (const { line, file, lineNo } of trace.lines()) check(line, file, lineNo);
   const piped = readFromPipe(input) ? { piped: true as const } : {};
-  return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings };
+  return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings, unchecked };
 }

@@ -1,3 +1,4 @@
+import type { RuleFamily } from '../../redact/defaults.js';
 import type { RedactRule } from '../../redact/types.js';
 import { renderTable } from './table.js';
 
@@ -16,30 +17,34 @@ export function describeRule(rule: RedactRule): string {
       return rule.path;
     case 'regex':
       return `/${rule.pattern}/${rule.flags ?? ''}`;
-    case 'header':
-      return rule.contains ? `headers containing ${rule.name}` : `header ${rule.name}`;
+    case 'header': {
+      const what = rule.contains ? `headers containing ${rule.name}` : `header ${rule.name}`;
+      const except = rule.exclude?.length ? ` (not ${rule.exclude.length} harmless ones)` : '';
+      return `${what}${except}${rule.hash ? ', kept as a stable hash' : ''}`;
+    }
     case 'pem':
-      return 'PEM private key blocks (-----BEGIN … PRIVATE KEY-----)';
+      return 'PEM, OpenSSH and PGP private key blocks (-----BEGIN … PRIVATE KEY-----)';
   }
 }
 
 /**
- * The built-in rules as a table (id, type, what) and how to turn them off, for `tapedeck record --redact-defaults`.
+ * The built-in rules as a table (id, family, type, what) and how to turn them off, for `tapedeck record
+ * --redact-defaults`.
  *
- * @example renderDefaultRules([{ id: 'github-token', type: 'regex', pattern: 'gh[pousr]_[A-Za-z0-9]{36}' }])
+ * @example renderDefaultRules([{ family: 'source', title: 'source hosting', rules: [{ id: 'github-token', type: 'regex', pattern: 'gh[pousr]_[A-Za-z0-9]{36}' }] }])
  */
-export function renderDefaultRules(
-  rules: readonly RedactRule[],
-  idOf: (rule: RedactRule) => string = ruleId,
-): string {
-  const rows = rules.map((rule) => [idOf(rule), rule.type, describeRule(rule)]);
+export function renderDefaultRules(families: readonly RuleFamily[]): string {
+  const rows = families.flatMap((family) =>
+    family.rules.map((rule) => [rule.id ?? '-', family.family, rule.type, describeRule(rule)]),
+  );
+  const legend = families.map((f) => `  ${f.family.padEnd(14)} ${f.title} (${f.rules.length})`).join('\n');
   return (
-    renderTable([{ header: 'id' }, { header: 'type' }, { header: 'what' }], rows) +
-    `\n${rules.length} built-in rules. Values are hidden in the trace copy only; the client and server see them.\n` +
+    renderTable([{ header: 'id' }, { header: 'family' }, { header: 'type' }, { header: 'what' }], rows) +
+    `\n${rows.length} built-in rules in ${families.length} families:\n${legend}\n` +
+    'Besides the rules, strings are redacted by structure: JSON inside a string is walked like a message;\n' +
+    'NAME=value, name: value and "name": "value" pairs in text, and {name, value} objects, hide the value when\n' +
+    'a key rule names it; base64 that decodes to a secret is hidden whole.\n' +
+    'Values are hidden in the trace copy only; the client and server see them.\n' +
     '--no-redact-defaults turns them off; "extends": null in a redact config file does the same.\n'
   );
-}
-
-function ruleId(rule: RedactRule): string {
-  return rule.id ?? '-';
 }

@@ -1,6 +1,5 @@
 import { ENTROPY_RULE } from '../../redact/index.js';
 import { keepsFormatAsTapedeck } from '../../trace/import/opened.js';
-import { withExtension } from '../../trace/segments.js';
 import { palette } from './color.js';
 import { renderTable } from './table.js';
 
@@ -18,6 +17,15 @@ export interface ScanFinding {
   preview: string;
 }
 
+/** Something scan could not look inside; its text was still checked by the rules. */
+export interface ScanUnchecked {
+  file: string;
+  line: number;
+  path: string;
+  /** What it was: `base64 run of 2000000 characters`, `JSON nested deeper than 200 levels …`. */
+  what: string;
+}
+
 /** The result of `tapedeck scan`, also its `--json` output. */
 export interface ScanReport {
   version: 1;
@@ -30,6 +38,8 @@ export interface ScanReport {
   /** Set when the trace came from a pipe (standard input, a FIFO): there is no file to redact in place. */
   piped?: true;
   findings: ScanFinding[];
+  /** Values that could not be looked inside (their text was still checked). */
+  unchecked: ScanUnchecked[];
 }
 
 /**
@@ -41,15 +51,15 @@ export interface ScanReport {
 export function renderScanReport(report: ScanReport, color: boolean): string {
   const c = palette(color);
   const unreadable =
-    report.unreadable > 0
+    (report.unreadable > 0
       ? `${c.yellow(`${report.unreadable} corrupt line${report.unreadable === 1 ? '' : 's'} could not be checked`)}\n`
-      : '';
+      : '') + renderUnchecked(report.unchecked, c.yellow);
   if (report.findings.length === 0) {
     const lines = `${report.lines} line${report.lines === 1 ? '' : 's'}`;
     // Unread lines may hold anything: the rest is not called clean, only found clean.
     if (report.unreadable > 0)
       return `no secrets found in the ${lines} of ${report.trace} that could be read\n${unreadable}`;
-    return `${c.green('no secrets found')} in ${lines} of ${report.trace}\n`;
+    return `${c.green('no secrets found')} in ${lines} of ${report.trace}\n${unreadable}`;
   }
   const files = new Set(report.findings.map((f) => f.file));
   const several = files.size > 1;
@@ -77,6 +87,18 @@ export function renderScanReport(report: ScanReport, color: boolean): string {
   );
 }
 
+/** How many values could not be looked inside, and the first few of them. */
+function renderUnchecked(unchecked: readonly ScanUnchecked[], yellow: (text: string) => string): string {
+  if (unchecked.length === 0) return '';
+  const n = unchecked.length;
+  const shown = unchecked
+    .slice(0, 3)
+    .map((u) => `  line ${u.line} ${u.path}: ${u.what}`)
+    .join('\n');
+  const more = n > 3 ? `\n  … and ${n - 3} more` : '';
+  return `${yellow(`${n} value${n === 1 ? '' : 's'} could not be looked inside`)} (their text was checked):\n${shown}${more}\n`;
+}
+
 /** The `--json` document. */
 export function renderScanJson(report: ScanReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
@@ -87,11 +109,9 @@ function advice(report: ScanReport): string {
   const guesses = report.findings.filter((f) => f.rule === ENTROPY_RULE).length;
   const ruled = report.findings.length - guesses;
   let text = '';
-  // In place only where the file stays what it was: tapedeck JSONL, not another tool's format or a pipe.
-  const inPlace = report.piped !== true && keepsFormatAsTapedeck(report.format);
-  const where = inPlace
-    ? '--in-place'
-    : `-o ${quote(report.piped ? 'redacted.jsonl' : withExtension(report.trace, '.redacted.jsonl'))}`;
+  // Redact keeps a file's format, so any file can be redacted in place; a pipe cannot.
+  const inPlace = report.piped !== true;
+  const where = inPlace ? '--in-place' : `-o ${quote(`redacted${extensionOf(report.format)}`)}`;
   if (ruled > 0) text += `Hide them with: tapedeck redact ${quote(report.trace)} ${where}\n`;
   if (guesses > 0) {
     text +=
@@ -99,6 +119,12 @@ function advice(report: ScanReport): string {
       'if secret, hide with tapedeck redact --redact <regex>; otherwise ignore\n';
   }
   return text;
+}
+
+function extensionOf(format: string): string {
+  if (format === 'mcporter') return '.ndjson';
+  if (format === 'har') return '.har';
+  return keepsFormatAsTapedeck(format) ? '.jsonl' : '.json';
 }
 
 function quote(path: string): string {

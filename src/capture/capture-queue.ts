@@ -1,0 +1,60 @@
+/**
+ * The trace copy made after the bytes have moved on. A recorder forwards each chunk the moment it is read; the work
+ * of turning the copy into trace lines (framing, parsing, redaction, encoding) waits until the event loop has
+ * forwarded whatever else was ready, so a chunk in one direction never waits for the trace copy of another. Chunks
+ * of every stream of one recording go through one queue, so trace lines keep the order the bytes came in, stamped
+ * with the time they were read. Memory stays bounded: past `maxBytes` waiting, the copy is made at once.
+ */
+
+/** What a chunk is captured by: a PipeCapture, or anything with its push. */
+export interface ChunkCapture {
+  push(chunk: Buffer, atMs?: number): void;
+}
+
+interface Waiting {
+  capture: ChunkCapture;
+  chunk: Buffer;
+  atMs: number;
+}
+
+export const CAPTURE_QUEUE_DEFAULTS = {
+  /** Bytes that may wait for their trace copy; past this the copy is made before the next read. */
+  maxBytes: 4 * 1024 * 1024,
+} as const;
+
+/**
+ * @example
+ * const later = new CaptureQueue();
+ * new Pump(child.stdout, output, (chunk) => later.push(toClient, chunk));
+ * // … at the end: later.flush(); toClient.end();
+ */
+export class CaptureQueue {
+  private waiting: Waiting[] = [];
+  private bytes = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly maxBytes: number = CAPTURE_QUEUE_DEFAULTS.maxBytes,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Queues the trace copy of `chunk` (read just now) for `capture`. Chunks are never copied: they are not reused. */
+  push(capture: ChunkCapture, chunk: Buffer): void {
+    this.waiting.push({ capture, chunk, atMs: this.now() });
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Makes every waiting trace copy now, in order. Call before ending the captures. */
+  flush(): void {
+    this.scheduled = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    this.bytes = 0;
+    for (const { capture, chunk, atMs } of waiting) capture.push(chunk, atMs);
+  }
+}

@@ -1,0 +1,270 @@
+import type { CompiledRules } from './compile.js';
+import { matchHeaderRule } from './key-words.js';
+
+/**
+ * Secrets named in free text: `DB_PASSWORD=…` (environment dumps, query strings, cookies, connection strings,
+ * `--opt=NAME=value`), `api_key: …` and `password = …` whose value is the rest of the line (YAML, INI, `.env`, code),
+ * `"apiKey": "…"` (JSON or a language's dict in a log line), and header lines (`Cookie:`, `X-Api-Key:`). A pair's
+ * value is hidden when its name falls under a key rule (or a header rule) — the same word-wise rules that hide JSON
+ * keys — so `max_tokens=5`, `tokenizer: gpt2` and prose with a colon stay as they are.
+ */
+
+/** A value to hide: [start, end), the rule that named it, and whether the rule keeps a stable hash. */
+export type PairFound = (start: number, end: number, rule: string, hash: boolean) => void;
+
+/** Names are at most this long; a longer run before `=` is data (base64 padding, say), not a name. */
+const MAX_NAME = 96;
+/** Quoted values are looked for this far; past it the value is taken to be unquoted. */
+const MAX_QUOTED = 8192;
+
+function isNameChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45 ||
+    code === 46
+  );
+}
+
+const isBlank = (code: number): boolean => code === 32 || code === 9;
+
+/** Where an unquoted value ends: whitespace, a separator of query strings, cookies and lists, or a quote. */
+function valueEnd(text: string, from: number, toLineEnd: boolean): number {
+  let i = from;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) break;
+    if (!toLineEnd && (code <= 32 || code === 38 || code === 59 || code === 34 || code === 39 || code === 96))
+      break;
+    if (!toLineEnd && (code === 60 || code === 62)) break;
+    i += 1;
+  }
+  if (toLineEnd) while (i > from && isBlank(text.charCodeAt(i - 1))) i -= 1;
+  return i;
+}
+
+/** The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured. */
+function closingQuote(text: string, open: number, escaped: boolean): number {
+  const quote = text[open];
+  const limit = Math.min(text.length, open + MAX_QUOTED);
+  for (let i = open + 1; i < limit; i += 1) {
+    const ch = text[i];
+    if (ch === '\n') return -1;
+    if (escaped) {
+      // Inside JSON that was itself put in a string: the closing quote is `\"`, an escaped backslash `\\\\`.
+      if (ch === '\\' && text[i + 1] === '\\') i += 1;
+      else if (ch === '\\' && text[i + 1] === quote) return i;
+      continue;
+    }
+    if (ch === '\\') i += 1;
+    else if (ch === quote) return i;
+  }
+  return -1;
+}
+
+/** True when only blanks (or a YAML list dash) stand between the start of `at`'s line and `at`. */
+function startsLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) return true;
+    if (!isBlank(code) && code !== 45) return false;
+  }
+  return true;
+}
+
+/**
+ * The header rule a `Name:` in text falls under. A rule matching by a word inside names (`key`, `auth`) only takes a
+ * hyphenated name, the way headers are written (`X-Api-Key`), or `Cookie`, so a plain word before a colon (`key:`,
+ * `api:`) is left to the key rules.
+ */
+export function headerRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
+  const rule = matchHeaderRule(compiled.headers, name);
+  if (rule === undefined) return undefined;
+  if (rule.contains && !headerShaped(name.toLowerCase(), rule.name)) return undefined;
+  return [rule.id, rule.hash];
+}
+
+/**
+ * Whether a hyphenated name reads as a credential header rather than a program's log prefix: an `x-` header, or one
+ * whose last word holds the credential word (`Api-Key`, `X-Auth-Token`; not `secret-echo:` or `auth-service:`).
+ */
+function headerShaped(lower: string, word: string): boolean {
+  if (lower === 'cookie') return true;
+  if (!lower.includes('-')) return false;
+  return lower.startsWith('x-') || lower.slice(lower.lastIndexOf('-') + 1).includes(word);
+}
+
+function keyRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
+  const key = compiled.keys.match(name);
+  return key === undefined ? undefined : [key, false];
+}
+
+/**
+ * How far an unquoted value goes: `token` to the first blank or separator (`NAME=value`), `line` to the end of
+ * the line (a header's value), `word` to the end of the line but only when that is one word — `password: hunter2`
+ * in a YAML file, not `Password: must be 12 characters` in prose (a trailing ` # comment` does not count).
+ */
+type ValueExtent = 'token' | 'line' | 'word';
+
+/**
+ * True when what follows `at` up to the end of the line only closes what the value sat in (quotes, brackets, a
+ * comma, a ` # comment`): the value was the last word of its line.
+ */
+function restIsClosing(text: string, at: number): boolean {
+  for (let i = at; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) return true;
+    // ` # comment` at the end of a YAML or INI line.
+    if (code === 35 && i > at && isBlank(text.charCodeAt(i - 1))) return true;
+    // blanks, " ' ` ) ] } , ;
+    if (
+      !(
+        isBlank(code) ||
+        code === 34 ||
+        code === 39 ||
+        code === 96 ||
+        code === 41 ||
+        code === 93 ||
+        code === 125 ||
+        code === 44 ||
+        code === 59
+      )
+    )
+      return false;
+  }
+  return true;
+}
+
+/** At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose. */
+function credentialLike(text: string, start: number, end: number): boolean {
+  if (end - start < 6) return false;
+  for (let i = start; i < end; i += 1) {
+    const code = text.charCodeAt(i);
+    const lower = code >= 97 && code <= 122;
+    const upper = code >= 65 && code <= 90;
+    if (!lower && !(upper && i === start) && !(code === 46 || code === 44 || code === 33 || code === 63))
+      return true;
+  }
+  return false;
+}
+
+/** Hides the value starting at `from` (after blanks): quoted, or as far as `extent` says. */
+function takeValue(
+  text: string,
+  from: number,
+  extent: ValueExtent,
+  found: PairFound,
+  rule: [string, boolean],
+) {
+  let start = from;
+  while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  const first = text[start];
+  if (first === '"' || first === "'") {
+    const close = closingQuote(text, start, false);
+    if (close > start + 1) found(start + 1, close, rule[0], rule[1]);
+    if (close >= 0) return;
+  }
+  const end = valueEnd(text, start, extent === 'line');
+  // Words follow: a value that reads like a word (`Password: must be 12 characters`) is prose, one with a digit,
+  // a symbol or inner capitals (`password: hunter2 was rejected`) is still a credential.
+  if (extent === 'word' && !restIsClosing(text, end) && !credentialLike(text, start, end)) return;
+  if (end > start) found(start, end, rule[0], rule[1]);
+}
+
+function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  for (let eq = text.indexOf('='); eq >= 0; eq = text.indexOf('=', eq + 1)) {
+    // `a == b`, `=>`, base64 padding: not an assignment.
+    const after = text.charCodeAt(eq + 1);
+    if (after === 61 || after === 62 || text.charCodeAt(eq - 1) === 61) continue;
+    let nameEnd = eq;
+    while (nameEnd > 0 && isBlank(text.charCodeAt(nameEnd - 1))) nameEnd -= 1;
+    let start = nameEnd;
+    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+    if (start === nameEnd || nameEnd - start > MAX_NAME) continue;
+    // `password = hunter2` (INI, TOML, code): the value must then be the rest of its line, one word or quoted, so
+    // `x = y + z` in prose is not taken for one.
+    const spaced = nameEnd < eq;
+    // `NAME= value` is an empty value followed by words, not a value.
+    if (!spaced && isBlank(after)) continue;
+    const rule = keyRuleFor(compiled, text.slice(start, nameEnd));
+    if (rule !== undefined) takeValue(text, eq + 1, spaced ? 'word' : 'token', found, rule);
+  }
+}
+
+function colonPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    if (text.charCodeAt(colon + 1) === 47 && text.charCodeAt(colon + 2) === 47) continue;
+    let nameEnd = colon;
+    while (nameEnd > 0 && isBlank(text.charCodeAt(nameEnd - 1))) nameEnd -= 1;
+    const quote = text[nameEnd - 1];
+    if (quote === '"' || quote === "'") {
+      quotedPair(text, compiled, found, colon, nameEnd - 1);
+      continue;
+    }
+    let start = nameEnd;
+    let hyphen = false;
+    while (start > 0 && nameEnd - start <= MAX_NAME && isNameChar(text.charCodeAt(start - 1))) {
+      start -= 1;
+      if (text.charCodeAt(start) === 45) hyphen = true;
+    }
+    if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
+    // A header's whole value: at the start of a line, or inside one for a header name (hyphenated, or `Cookie`).
+    const first = text.charCodeAt(start) | 0x20;
+    const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
+    const headerLike = cookie || (hyphen && first >= 97 && first <= 122);
+    const lineStart = startsLine(text, start);
+    const name = lineStart || headerLike ? text.slice(start, nameEnd) : undefined;
+    const header = name === undefined ? undefined : headerRuleFor(compiled, name);
+    if (header !== undefined) {
+      takeValue(text, colon + 1, 'line', found, header);
+      continue;
+    }
+    // A secret-named key's value when it is the rest of its line, one word or quoted: `password: hunter2`, not
+    // `Password: must be 12 characters`.
+    const key = keyRuleFor(compiled, name ?? text.slice(start, nameEnd));
+    if (key !== undefined) takeValue(text, colon + 1, 'word', found, key);
+  }
+}
+
+/** `"name": "value"` (or `'name': 'value'`, or `\"name\":\"value\"` inside JSON put in a string). */
+function quotedPair(text: string, compiled: CompiledRules, found: PairFound, colon: number, close: number) {
+  const quote = text[close]!;
+  const escaped = text[close - 1] === '\\';
+  const nameEnd = escaped ? close - 1 : close;
+  let open = nameEnd - 1;
+  while (open >= 0 && nameEnd - open <= MAX_NAME && text[open] !== quote && text[open] !== '\n') open -= 1;
+  if (open < 0 || text[open] !== quote || (escaped && text[open - 1] !== '\\')) return;
+  const rule = keyRuleFor(compiled, text.slice(open + 1, nameEnd));
+  if (rule === undefined) return;
+  let start = colon + 1;
+  while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  if (escaped) {
+    if (text[start] !== '\\' || text[start + 1] !== quote) return;
+    const end = closingQuote(text, start + 1, true);
+    if (end > start + 2) found(start + 2, end, rule[0], rule[1]);
+    return;
+  }
+  if (text[start] !== '"' && text[start] !== "'") return;
+  const end = closingQuote(text, start, false);
+  if (end > start + 1) found(start + 1, end, rule[0], rule[1]);
+}
+
+/**
+ * Calls `found` for the value of every secret-named pair in `text`. Linear: each `=` and `:` is looked at once,
+ * names are bounded, and a value ends at its line.
+ *
+ * @example findPairs('DB_PASSWORD=hunter2 PORT=5432', compiled, undefined, (s, e, rule) => …) // (12, 19, 'password')
+ */
+export function findPairs(
+  text: string,
+  compiled: CompiledRules,
+  /** Which of `=` and `:` the text holds, when already known (a long value's sweep found out). */
+  holds: readonly string[] | undefined,
+  found: PairFound,
+): void {
+  if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
+  if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
+  if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
+}

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compile,
+  createRedactor,
+  redactJson,
+  redactLine,
+  redactText,
+  TraceState,
+} from '../../src/redact/index.js';
+import type { Json, MessageLine, StderrLine, TraceLine } from '../../src/trace/types.js';
+import { b64, chars, hex } from './fabricate.js';
+
+const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
+const T = '2026-12-01T00:00:00.000Z';
+const GITHUB = `ghp_${chars(36)}`;
+const SECRET = 'Hunter2-Correct-Horse-77';
+
+const result = (text: string): MessageLine => ({
+  t: T,
+  seq: 1,
+  dir: 'out',
+  raw: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }] } },
+});
+const textOf = (line: TraceLine): string =>
+  ((line as MessageLine).raw as { result: { content: { text: string }[] } }).result.content[0]!.text;
+
+describe('JSON inside a string', () => {
+  it('is walked like a message: key rules included, written back in its own layout', () => {
+    expect(redactText('{"apiKey":"abc","region":"eu-west-1"}', compiled)).toBe(
+      '{"apiKey":"[REDACTED:api-key]","region":"eu-west-1"}',
+    );
+    const pretty = JSON.stringify({ user: 'ada', credentials: { password: SECRET }, n: 1 }, null, 2);
+    expect(textOf(redactLine(result(pretty), compiled))).toBe(
+      JSON.stringify({ user: 'ada', credentials: '[REDACTED:credentials]', n: 1 }, null, 2),
+    );
+  });
+
+  it('is opened again when it was stringified twice', () => {
+    const twice = JSON.stringify({ body: JSON.stringify({ client_secret: SECRET, scope: 'read' }) });
+    const out = redactText(twice, compiled);
+    expect(out).not.toContain(SECRET);
+    expect(JSON.parse(JSON.parse(out).body)).toEqual({ client_secret: '[REDACTED:secret]', scope: 'read' });
+    // The same text inside a log line, not JSON as a whole: the escaped pair is found in the text.
+    expect(redactText(`sent ${twice} upstream`, compiled)).toBe(
+      `sent ${twice.replace(SECRET, '[REDACTED:secret]')} upstream`,
+    );
+  });
+
+  it('is left byte for byte as it was when it holds nothing to hide', () => {
+    const texts = [
+      '{"a": 1,  "b": [true, null], "c": "x"}',
+      '[\n\t{"max_tokens": 5, "progressToken": "p-1"}\n]',
+      '{"id": 12345678901234567890, "v": 1.0}',
+    ];
+    for (const text of texts) {
+      const line = result(text);
+      expect(redactLine(line, compiled)).toBe(line);
+    }
+  });
+});
+
+describe('NAME=value, name: value and "name": "value" in free text', () => {
+  it.each([
+    [`FOO_SECRET=${SECRET}\nDB_PASSWORD=${SECRET}\nDD_API_KEY=${hex(32)}\nPATH=/usr/bin`, 3, 'PATH=/usr/bin'],
+    [`export GITHUB_TOKEN="${SECRET}"`, 1, 'export GITHUB_TOKEN="'],
+    [`password: ${SECRET}\nuser: ada`, 1, 'user: ada'],
+    [`  api_key: '${SECRET}'\n  region: eu-west-1`, 1, 'region: eu-west-1'],
+    [`[db]\npassword = ${SECRET}\nport = 5432`, 1, 'port = 5432'],
+    [`https://api.example.com/v1?api_key=${SECRET}&page=2&access_token=${SECRET}#top`, 2, '&page=2&'],
+    [`Cookie: sid=${SECRET}; theme=dark`, 1, 'Cookie: '],
+    [`upstream answered with Set-Cookie: session=${SECRET}; Path=/; HttpOnly`, 1, 'upstream answered with '],
+    [`calling with X-Api-Key: ${SECRET} now`, 1, 'calling with X-Api-Key: '],
+    [`Server=db;Database=app;User Id=sa;Password=${SECRET};Encrypt=true`, 1, ';Encrypt=true'],
+    [`config {"password": "${SECRET}", "retries": 3}`, 1, '"retries": 3'],
+    [`python said {'api_key': '${SECRET}'}`, 1, "python said {'api_key': '"],
+  ])('%s', (text, hidden, kept) => {
+    const out = redactText(text, compiled);
+    expect(out).not.toContain(SECRET);
+    expect(out.split('[REDACTED:').length - 1).toBe(hidden);
+    expect(out).toContain(kept);
+  });
+
+  it.each([
+    'max_tokens=1024 temperature=0.2',
+    'tokenizer: cl100k_base',
+    'Reset your password: use the link we sent',
+    'The password must be 12 characters long.',
+    'note: the token expires in an hour',
+    'a == b && c => d',
+    'time: 12:30:00, url: https://example.com:8443/path',
+    'token_type=Bearer',
+  ])('leaves %s alone', (text) => {
+    expect(redactText(text, compiled)).toBe(text);
+  });
+});
+
+describe('{name|key|header, value} objects', () => {
+  it('hide the value when the name is secret-like', () => {
+    const value: Json = {
+      env: [
+        { name: 'DB_PASSWORD', value: SECRET },
+        { name: 'LOG_LEVEL', value: 'debug' },
+      ],
+      headers: [
+        { key: 'Authorization', value: `Bearer ${SECRET}` },
+        { name: 'x-goog-api-key', value: SECRET },
+        { name: 'Accept', value: 'application/json' },
+      ],
+      pair: { header: 'Cookie', value: `sid=${SECRET}` },
+    };
+    expect(redactJson(value, compiled)).toEqual({
+      env: [
+        { name: 'DB_PASSWORD', value: '[REDACTED:password]' },
+        { name: 'LOG_LEVEL', value: 'debug' },
+      ],
+      headers: [
+        { key: 'Authorization', value: '[REDACTED:authorization-header]' },
+        { name: 'x-goog-api-key', value: '[REDACTED:api-key-header]' },
+        { name: 'Accept', value: 'application/json' },
+      ],
+      pair: { header: 'Cookie', value: '[REDACTED:cookie-header]' },
+    });
+  });
+});
+
+describe('base64 that decodes to a secret', () => {
+  const encode = (text: string) => Buffer.from(text).toString('base64');
+
+  it('is hidden whole, named by what it held', () => {
+    expect(redactText(`data: ${encode(`{"apiKey":"${SECRET}"}`)}`, compiled)).toBe(
+      'data: [REDACTED:api-key]',
+    );
+    expect(redactText(`auth ${encode(`token ${GITHUB}`)} ok`, compiled)).toBe(
+      'auth [REDACTED:github-token] ok',
+    );
+    expect(redactText(encode(`DB_PASSWORD=${SECRET}`), compiled)).toBe('[REDACTED:password]');
+  });
+
+  it('is left alone when it decodes to binary or to text with nothing to hide', () => {
+    const png = `iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==`;
+    const texts = [
+      png,
+      b64(4000),
+      encode('just some words that are not secret at all'),
+      encode('a'.repeat(30)),
+    ];
+    for (const text of texts) expect(redactText(text, compiled)).toBe(text);
+  });
+});
+
+describe('nesting', () => {
+  const nested = (depth: number, leaf: Json): Json => {
+    let value = leaf;
+    for (let i = 0; i < depth; i += 1) value = [value];
+    return value;
+  };
+
+  it('a message nested 10,000 deep costs no stack: kept when clean, hidden when not', () => {
+    const clean: MessageLine = { t: T, seq: 1, dir: 'out', raw: { id: 1, result: nested(10_000, 'x') } };
+    expect(redactLine(clean, compiled)).toBe(clean);
+    const secret: MessageLine = { t: T, seq: 2, dir: 'out', raw: { id: 1, result: nested(10_000, GITHUB) } };
+    const out = redactLine(secret, compiled);
+    expect(JSON.stringify(out)).not.toContain(GITHUB);
+  });
+
+  it('a line with a secret and a deep clean part stays writable', () => {
+    const line: MessageLine = {
+      t: T,
+      seq: 3,
+      dir: 'out',
+      raw: { id: 1, result: { token: SECRET, deep: nested(10_000, 'x') } },
+    };
+    const out = redactLine(line, compiled);
+    const written = JSON.stringify(out);
+    expect(written).not.toContain(SECRET);
+    expect(written).toContain('[REDACTED:nesting-limit]');
+  });
+
+  it('a string holding JSON nested 10,000 deep is handled in bounded time', () => {
+    const deep = `${'['.repeat(10_000)}"${GITHUB}"${']'.repeat(10_000)}`;
+    const started = performance.now();
+    const out = redactText(deep, compiled);
+    expect(out).not.toContain(GITHUB);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('the MCP session id', () => {
+  it('is one stable hash in the header, the session event, a legacy parameter and the conn filed under it', () => {
+    const id = '75100744-e3d1-4f53-8d12-5556cf935de7';
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const lines: TraceLine[] = [
+      { t: T, seq: 1, type: 'http', conn: 'h1', dir: 'out', status: 200, headers: { 'mcp-session-id': id } },
+      { t: T, seq: 2, type: 'event', name: 'session', conn: 'h1', sessionId: id },
+      { t: T, seq: 3, type: 'http', conn: id, dir: 'in', method: 'POST', headers: { 'Mcp-Session-Id': id } },
+      { t: T, seq: 4, dir: 'in', conn: id, raw: { jsonrpc: '2.0', id: 2, method: 'tools/list' } },
+      { t: T, seq: 5, type: 'event', name: 'endpoint', conn: id, url: `/message?sessionId=${id}` },
+    ];
+    const out = lines.map((line) => JSON.stringify(redact(line)));
+    expect(out.join('\n')).not.toContain(id);
+    const markers = new Set(
+      out.flatMap((text) => text.match(/\[REDACTED:mcp-session-id:[0-9a-f]{12}\]/g) ?? []),
+    );
+    expect(markers.size).toBe(1);
+    // The recorder's own exchange ids are not session ids.
+    expect(JSON.parse(out[0]!).conn).toBe('h1');
+  });
+
+  it('leaves a conn it was never shown as a session id alone (an instrumented server names its own)', () => {
+    const line: MessageLine = { t: T, seq: 1, dir: 'in', conn: 'user-7', raw: { id: 1, method: 'ping' } };
+    expect(createRedactor({ defaults: true, rules: [], mode: 'marker' })(line)).toBe(line);
+  });
+});
+
+describe('line streams', () => {
+  const stderr = (text: string, seq: number): StderrLine => ({ t: T, seq, type: 'stderr', text });
+  const run = (texts: string[]) => {
+    const state = new TraceState();
+    return texts.map((text, i) => redactLine(stderr(text, i), compiled, undefined, state).text);
+  };
+  const body = (n: number) => Array.from({ length: n }, () => b64(64));
+
+  it.each([
+    ['RSA PRIVATE KEY', []],
+    ['OPENSSH PRIVATE KEY', []],
+    ['PGP PRIVATE KEY BLOCK', ['Version: GnuPG v2', '']],
+    ['ENCRYPTED PRIVATE KEY', []],
+  ])('hide a %s printed line by line from BEGIN to END', (label, headers) => {
+    const lines = [
+      'loading key',
+      `-----BEGIN ${label}-----`,
+      ...headers,
+      ...body(5),
+      `${b64(20)}==`,
+      `-----END ${label}-----`,
+      'key loaded',
+    ];
+    const out = run(lines);
+    expect(out[0]).toBe('loading key');
+    expect(out.at(-1)).toBe('key loaded');
+    for (const text of out.slice(1, -1)) expect(text).toBe('[REDACTED:private-key-pem]');
+  });
+
+  it('hide a base64 dump of a PKCS#12 file or DER key to its last line', () => {
+    const p12 = `MIIKPwIBAzCCCgUGCSqGSIb3DQEHAaCCCfYEggnyMIIJ7jCCBGIGCSqGSIb3DQEH${b64(0)}`;
+    const lines = ['exporting', p12, ...body(4), b64(30), 'done'];
+    const out = run(lines);
+    expect(out[0]).toBe('exporting');
+    expect(out.at(-1)).toBe('done');
+    for (const text of out.slice(1, -1)) expect(text).toBe('[REDACTED:private-key-der]');
+  });
+
+  it('end a block cut off before its END at the first line that is not block text', () => {
+    const out = run(['-----BEGIN PRIVATE KEY-----', ...body(2), 'server listening on 8080']);
+    expect(out.slice(0, 3)).toEqual(Array(3).fill('[REDACTED:private-key-pem]'));
+    expect(out[3]).toBe('server listening on 8080');
+  });
+});

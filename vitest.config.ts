@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { POSIX_ONLY } from './test/platform.js';
+import { TRACE_ENTRY_ALIAS } from './viewer/trace-entry.js';
 
 // On Windows the test files that assert POSIX-only behaviour (file modes, signals, sh scripts) are left out, each
 // for the reason test/platform.ts gives, and the run says so.
@@ -11,6 +12,8 @@ if (leftOut.length > 0)
   );
 
 export default defineConfig({
+  // The viewer's modules, tested in node, import the trace module by its public name.
+  resolve: { alias: [TRACE_ENTRY_ALIAS] },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...leftOut],

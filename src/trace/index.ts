@@ -1,3 +1,6 @@
+// The error the trace functions throw (unknown format, a file not found, a line too long), so a user of this
+// entry alone (a browser, which cannot load the main entry) can tell failures apart by their code.
+export { TapedeckError, type TapedeckErrorCode } from '../errors.js';
 export {
   ALIGN_DEFAULTS,
   type AlignedItem,
@@ -95,6 +98,7 @@ export {
   planSegments,
   segmentFileName,
   siblingCandidates,
+  splitPath,
   type TraceSegment,
 } from './segments.js';
 export {

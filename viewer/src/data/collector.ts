@@ -1,4 +1,4 @@
-import type { EndLine, MetaLine, RecordLine } from '../../../src/trace/index.js';
+import type { EndLine, MetaLine, RecordLine } from 'tapedeck/trace';
 import type { Remote } from '../route.js';
 import { LiveClient, type LiveStatus } from './live.js';
 import { loadFiles } from './load.js';

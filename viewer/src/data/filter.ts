@@ -1,4 +1,4 @@
-import { type Exchange, toolName } from '../../../src/trace/index.js';
+import { type Exchange, toolName } from 'tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
 
 /**

@@ -1,6 +1,4 @@
-import { TapedeckError } from '../../../src/errors.js';
-import { type OpenedTrace, openTraceWith, type TraceFiles } from '../../../src/trace/index.js';
-import { splitPath } from '../../../src/trace/segments.js';
+import { type OpenedTrace, openTraceWith, splitPath, TapedeckError, type TraceFiles } from 'tapedeck/trace';
 import type { GrowingBytes } from './growing.js';
 import type { TraceModel } from './model.js';
 import { bytesText } from './raw-text.js';

@@ -7,7 +7,7 @@ import type {
   RecordLine,
   RpcNotification,
   RpcResponse,
-} from '../../../src/trace/index.js';
+} from 'tapedeck/trace';
 
 /**
  * One row of the timeline: one JSON-RPC item (a batch gives one row per item) or one other trace line (text,

@@ -8,7 +8,7 @@ import {
   type TraceFormat,
   type TraceStats,
   toolName,
-} from '../../../src/trace/index.js';
+} from 'tapedeck/trace';
 import type { RawText } from './raw-text.js';
 import { type LineSource, type Row, rowOf } from './rows.js';
 import { statsOf } from './stats.js';

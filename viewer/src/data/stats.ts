@@ -4,7 +4,7 @@ import {
   type PairEvent,
   StatsCollector,
   type TraceStats,
-} from '../../../src/trace/index.js';
+} from 'tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

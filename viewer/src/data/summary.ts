@@ -1,8 +1,13 @@
-import { type Exchange, formatId, type Json, type RpcId, requestTarget } from '../../../src/trace/index.js';
-import { isObject } from '../../../src/trace/jsonrpc.js';
+import { type Exchange, formatId, type Json, type RpcId, requestTarget } from 'tapedeck/trace';
 import type { Row } from './rows.js';
 
 /** One-line descriptions of messages for tables and timeline rows. */
+
+type JsonObject = { [key: string]: Json };
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * A value as short JSON, cut at `max` characters.

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { toolName } from '../../../src/trace/index.js';
+import { toolName } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { argumentSummary, formatLatency, formatOffset, resultSummary } from '../data/summary.js';

@@ -1,5 +1,5 @@
 import type { ComponentChild } from 'preact';
-import type { Json } from '../../../src/trace/index.js';
+import type { Json } from 'tapedeck/trace';
 import { base64Bytes, formatBytes } from '../data/summary.js';
 
 type JsonRecord = { [key: string]: Json };

@@ -1,5 +1,5 @@
 import type { ComponentChild } from 'preact';
-import type { Attribution, Exchange, Json } from '../../../src/trace/index.js';
+import type { Attribution, Exchange, Json } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, formatOffset, idTag, rowTitle } from '../data/summary.js';

@@ -1,6 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { type AlignedItem, alignExchanges, type ValueDiff } from '../../../src/trace/align.js';
-import type { Json } from '../../../src/trace/index.js';
+import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';
 import { JsonTree } from './json-tree.js';

@@ -1,6 +1,6 @@
 import type { ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Json } from '../../../src/trace/index.js';
+import type { Json } from 'tapedeck/trace';
 
 /** Strings longer than this are cut until asked for (a base64 image can be megabytes). */
 const LONG_STRING = 400;

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { type CallStats, type Exchange, percentile, toolName } from '../../../src/trace/index.js';
+import { type CallStats, type Exchange, percentile, toolName } from 'tapedeck/trace';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';

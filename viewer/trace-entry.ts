@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The viewer imports the trace module as `tapedeck/trace`, the name users import it by. Built, the package
+ * resolves that name to dist/trace through its exports map; the viewer's build and its unit tests read the
+ * TypeScript source instead (the same file dist/trace is compiled from), so neither needs the library built first.
+ * tsconfig.json maps the name the same way for the type checker.
+ *
+ * @example defineConfig({ resolve: { alias: [TRACE_ENTRY_ALIAS] } })
+ */
+export const TRACE_ENTRY_ALIAS = {
+  find: /^tapedeck\/trace$/,
+  replacement: fileURLToPath(new URL('../src/trace/index.ts', import.meta.url)),
+};

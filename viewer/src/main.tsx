@@ -1,6 +1,6 @@
 import { render } from 'preact';
-import { readBoot } from './data/boot.js';
+import { chooseSource } from './source/boot.js';
 import { App } from './ui/app.js';
 import './styles.css';
 
-render(<App boot={readBoot(document)} />, document.getElementById('app')!);
+render(<App page={chooseSource(document, location.href)} />, document.getElementById('app')!);

@@ -43,11 +43,16 @@ export function displayName(path: string): string {
 /**
  * Opens files into the model, each trace once: rotated segments given together are stitched into one trace
  * (whichever segment comes first names it), other files become traces of their own, merged by time on the
- * timeline. A file that cannot be read becomes one line in `model.failures`; the rest still open.
+ * timeline. A file that cannot be read becomes one line in `model.failures`; the rest still open. Once `signal`
+ * aborts (the page opened something else), reading stops at the next batch and the model is left alone.
  *
  * @example await loadFiles([{ path: 'calls.jsonl', bytes }], model);
  */
-export async function loadFiles(files: readonly InputFile[], model: TraceModel): Promise<void> {
+export async function loadFiles(
+  files: readonly InputFile[],
+  model: TraceModel,
+  signal?: AbortSignal,
+): Promise<void> {
   const byPath = new Map(files.map((f) => [f.path, f.bytes]));
   const total =
     files.reduce((n, f) => n + (f.size ?? (f.bytes instanceof Uint8Array ? f.bytes.length : 0)), 0) || 1;
@@ -80,6 +85,7 @@ export async function loadFiles(files: readonly InputFile[], model: TraceModel):
   };
   const taken = new Set<string>();
   for (const file of files) {
+    if (signal?.aborted) return;
     if (taken.has(file.path)) continue;
     let trace: OpenedTrace;
     try {
@@ -90,10 +96,11 @@ export async function loadFiles(files: readonly InputFile[], model: TraceModel):
       continue;
     }
     for (const segment of trace.segments) taken.add(segment.file);
-    await readTrace(trace, byPath, model, () => {
+    await readTrace(trace, byPath, model, signal, () => {
       model.loading = { progress: Math.min(1, read / total), text: `Reading ${displayName(file.path)}…` };
     });
   }
+  if (signal?.aborted) return;
   model.loading = undefined;
   model.changed();
 }
@@ -102,6 +109,7 @@ async function readTrace(
   trace: OpenedTrace,
   byPath: ReadonlyMap<string, Uint8Array | GrowingBytes>,
   model: TraceModel,
+  signal: AbortSignal | undefined,
   progress: () => void,
 ): Promise<void> {
   const newest = trace.segments[trace.segments.length - 1]?.file ?? trace.path;
@@ -121,6 +129,8 @@ async function readTrace(
   // The first rows show as soon as there are some.
   let painted = Number.NEGATIVE_INFINITY;
   for await (const batch of trace.batches()) {
+    // Leaving the loop releases the files.
+    if (signal?.aborted) return;
     for (const entry of batch) {
       if (entry.segment !== segment) {
         segment = entry.segment;

@@ -1,3 +1,4 @@
+import type { FollowView } from './follow.js';
 import type { Row } from './rows.js';
 import { type SourceInfo, SourceModel } from './source-model.js';
 
@@ -26,6 +27,23 @@ export class TraceModel {
   changed(): void {
     this.version++;
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Something could not be opened or read: one line in `failures` (shown in the status bar, never a blank page),
+   * and loading stops.
+   *
+   * @example model.fail('Could not read the traces', err) // → failures: ['Could not read the traces: …']
+   */
+  fail(what: string, err: unknown): void {
+    this.loading = undefined;
+    this.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    this.changed();
+  }
+
+  /** The state of the trace being followed as it is recorded, if one is. */
+  following(): FollowView | undefined {
+    return this.sources.find((s) => s.follow !== undefined)?.follow;
   }
 
   subscribe(listener: () => void): () => void {

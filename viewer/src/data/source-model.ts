@@ -9,6 +9,7 @@ import {
   type TraceStats,
   toolName,
 } from 'tapedeck/trace';
+import type { FollowState } from './follow.js';
 import type { RawText } from './raw-text.js';
 import { type LineSource, type Row, rowOf } from './rows.js';
 import { statsOf } from './stats.js';
@@ -38,8 +39,8 @@ export class SourceModel {
   /** Earliest timestamp (meta startedAt, else the first line), the timeline's zero. */
   start: number | undefined;
   ended = false;
-  /** Frames the collector said it dropped (live traces). */
-  dropped = 0;
+  /** Set while the trace is followed as it is recorded (a live collector trace). */
+  follow: FollowState | undefined;
   /** Tool names and methods seen, and how many tools/call requests (for the filter bar, kept as lines come). */
   readonly tools = new Set<string>();
   readonly methods = new Set<string>();

@@ -1,11 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { Boot } from '../data/boot.js';
-import { fetchServedFiles, readLocalFiles } from '../data/boot.js';
-import { type CollectorTrace, type LiveState, listTraces, openRemote } from '../data/collector.js';
 import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
-import { type InputFile, loadFiles } from '../data/load.js';
 import { TraceModel } from '../data/model.js';
-import { formatHash, type Route, type ViewName, withParams } from '../route.js';
+import { formatHash, type ViewName, withParams } from '../route.js';
+import { type LocalFile, localSource } from '../source/local.js';
+import type { Opened, TraceListing, TraceRef, TraceSource } from '../source/trace-source.js';
 import { Calls } from './calls.js';
 import { Detail } from './detail.js';
 import { DiffView } from './diff.js';
@@ -18,68 +16,60 @@ import { Timeline } from './timeline.js';
 import { Tools } from './tools.js';
 import { useRoute, useVersion } from './use-route.js';
 
-/** The whole viewer: where the traces come from, the route, and which view shows them. */
-export function App({ boot }: { boot: Boot }) {
+/**
+ * The whole viewer: the route, which view shows the traces, and the source they come from. `page` is the source
+ * the page was made for (chosen once as it loaded); files the user drops or picks are opened as a local source
+ * instead. Every source is used through the TraceSource interface alone.
+ */
+export function App({ page }: { page: TraceSource }) {
   const { route, go, set } = useRoute();
   const [model, setModel] = useState<TraceModel | undefined>();
-  const [live, setLive] = useState<LiveState | undefined>();
-  const [collector, setCollector] = useState<{ traces?: CollectorTrace[]; error?: string }>({});
+  const [listing, setListing] = useState<{ traces?: TraceListing[]; error?: string }>({});
   const [dragging, setDragging] = useState(false);
   const version = useVersion(model);
+  // What is being read or followed into the model shown, stopped when another model replaces it.
+  const reading = useRef<Opened[]>([]);
   const opened = useRef<string | undefined>(undefined);
 
-  const open = (files: readonly InputFile[], next: Route | undefined) => {
+  /** Shows a source's traces in a fresh model, stopping whatever the previous one was reading. */
+  const show = (source: TraceSource, ref?: TraceRef): Opened => {
+    for (const handle of reading.current.splice(0)) handle.close();
     const fresh = new TraceModel();
     setModel(fresh);
-    setLive(undefined);
-    if (next) go(next, 'push');
-    read(files, fresh);
+    const handle = source.open(fresh, ref);
+    reading.current.push(handle);
+    return handle;
   };
 
-  // The page's own data: a report's embedded traces, or the files `tapedeck view` serves.
+  // The page's own traces: a report's embedded ones, or the files `tapedeck view` serves.
   useEffect(() => {
-    if (boot.kind === 'report') open(boot.files, undefined);
-    if (boot.kind === 'files') {
-      const fresh = new TraceModel();
-      setModel(fresh);
-      fresh.loading = { progress: 0, text: 'Fetching traces…' };
-      fetchServedFiles(boot.api)
-        .then((files) => read(files, fresh))
-        .catch((err: unknown) => fail(fresh, 'Could not fetch the traces', err));
-    }
+    if (page.capabilities.own) show(page);
+    return () => {
+      for (const handle of reading.current.splice(0)) handle.close();
+    };
   }, []);
 
-  // A collector trace named by the URL: open it (once per id) and follow it live.
+  // A trace the URL names on a listing source: open it (once per reference), followed live while recorded.
   const remoteKey = route.remote ? `${route.remote.kind}/${route.remote.id}` : undefined;
   useEffect(() => {
-    if (boot.kind !== 'standalone' || !route.remote || opened.current === remoteKey) return;
+    if (!page.capabilities.list || !route.remote || opened.current === remoteKey) return;
     opened.current = remoteKey;
     // The collector's own link form (`#trace=<id>`) becomes the viewer's, so later changes keep the trace.
     if (!location.hash.startsWith('#/')) go(route, 'replace');
-    const fresh = new TraceModel();
-    setModel(fresh);
-    setLive(undefined);
-    let stop: (() => void) | undefined;
-    let cancelled = false;
-    openRemote(collectorAccess(), route.remote, fresh, setLive)
-      .then((s) => {
-        if (cancelled) s();
-        else stop = s;
-      })
-      .catch((err: unknown) => fail(fresh, 'Could not open the trace', err));
+    const handle = show(page, route.remote);
     return () => {
-      cancelled = true;
-      stop?.();
+      handle.close();
       opened.current = undefined;
     };
   }, [remoteKey]);
 
-  // The home page of a collector lists its traces.
+  // The home page of a listing source lists its traces.
   useEffect(() => {
-    if (boot.kind !== 'standalone' || route.view !== 'home' || model) return;
-    listTraces(collectorAccess())
-      .then((traces) => setCollector(traces ? { traces } : {}))
-      .catch((err: unknown) => setCollector({ error: err instanceof Error ? err.message : String(err) }));
+    if (!page.capabilities.list || route.view !== 'home' || model) return;
+    page
+      .list()
+      .then((traces) => setListing(traces ? { traces } : {}))
+      .catch((err: unknown) => setListing({ error: err instanceof Error ? err.message : String(err) }));
   }, [route.view, model]);
 
   // Our data is loaded but the URL is the home page: show the timeline.
@@ -127,15 +117,16 @@ export function App({ boot }: { boot: Boot }) {
   );
   const lists = useMemo(() => facets(model), [model, version]);
 
-  const onDrop = async (event: DragEvent) => {
+  const openLocal = (files: ArrayLike<LocalFile>) => {
+    show(localSource(files));
+    go({ remote: undefined, view: 'timeline', params: {} }, 'push');
+  };
+  const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
     const files = event.dataTransfer?.files;
-    if (files && files.length > 0)
-      open(await readLocalFiles(files), { remote: undefined, view: 'timeline', params: {} });
+    if (files && files.length > 0) openLocal(files);
   };
-  const openPicked = async (files: FileList) =>
-    open(await readLocalFiles(files), { remote: undefined, view: 'timeline', params: {} });
 
   const view = route.view;
   const selected = p.sel ? model?.row(p.sel) : undefined;
@@ -172,11 +163,10 @@ export function App({ boot }: { boot: Boot }) {
       <Header
         model={model}
         route={route}
-        boot={boot}
-        live={live}
+        page={page}
         counts={{ rows: rows.length, calls: lists.calls }}
         go={go}
-        openFiles={openPicked}
+        openFiles={openLocal}
       />
       {model && (view === 'timeline' || view === 'calls') ? (
         <FilterBar
@@ -195,7 +185,7 @@ export function App({ boot }: { boot: Boot }) {
         class={`view v-${view}${detail && (view === 'timeline' || view === 'calls') ? ' with-detail' : ''}`}
       >
         {!model || view === 'home' ? (
-          <Home open={openPicked} traces={collector.traces} collectorError={collector.error} />
+          <Home open={openLocal} traces={listing.traces} listError={listing.error} />
         ) : view === 'timeline' ? (
           <>
             <Timeline model={model} rows={rows} selected={p.sel} select={select} />
@@ -227,7 +217,7 @@ export function App({ boot }: { boot: Boot }) {
             params={p}
             set={set}
             reveal={(key) => showView('timeline', { sel: key })}
-            addFiles={async (files) => read(await readLocalFiles(files), model, 'add')}
+            addFiles={(files) => reading.current.push(localSource(files, 'add').open(model))}
           />
         ) : view === 'raw' && source ? (
           <Raw
@@ -240,23 +230,10 @@ export function App({ boot }: { boot: Boot }) {
           />
         ) : null}
       </main>
-      <StatusBar model={model} live={live} version={version} />
+      <StatusBar model={model} version={version} />
       {dragging ? <div class="drop-overlay">Drop trace files to open them</div> : null}
     </div>
   );
-}
-
-/** Reads files into a model; a failure becomes a line in the status bar, never a blank page. */
-function read(files: readonly InputFile[], model: TraceModel, how: 'new' | 'add' = 'new'): void {
-  model.loading = { progress: 0, text: how === 'add' ? 'Adding…' : 'Reading…' };
-  model.changed();
-  loadFiles(files, model).catch((err: unknown) => fail(model, 'Could not read the traces', err));
-}
-
-function fail(model: TraceModel, what: string, err: unknown): void {
-  model.loading = undefined;
-  model.failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
-  model.changed();
 }
 
 /** What the filter bar offers: tool names, methods and servers seen in the open traces. */
@@ -278,14 +255,4 @@ function facets(model: TraceModel | undefined) {
       ]
     : [];
   return { tools: [...tools].sort(), methods: [...methods].sort(), servers, calls };
-}
-
-/** The collector serving this page, and the token the page was opened with (`?token=` or `#…&token=`). */
-function collectorAccess() {
-  const url = new URL(location.href);
-  const token =
-    url.searchParams.get('token') ??
-    new URLSearchParams(url.hash.split('?')[1] ?? '').get('token') ??
-    undefined;
-  return { base: new URL('./', url), token: token ?? undefined };
 }

@@ -1,17 +1,17 @@
-import type { Boot } from '../data/boot.js';
-import type { LiveState } from '../data/collector.js';
 import type { TraceModel } from '../data/model.js';
 import { type Route, VIEWS, type ViewName } from '../route.js';
+import type { LocalFile } from '../source/local.js';
+import type { TraceSource } from '../source/trace-source.js';
 import { SOURCE_HUES } from './timeline.js';
 
 export interface HeaderProps {
   model: TraceModel | undefined;
   route: Route;
-  boot: Boot;
-  live: LiveState | undefined;
+  /** The page's source: whether it has a home screen, whether it lets the user open files. */
+  page: TraceSource;
   counts: { rows: number; calls: number };
   go: (route: Route, how?: 'push' | 'replace') => void;
-  openFiles: (files: FileList) => void;
+  openFiles: (files: ArrayLike<LocalFile>) => void;
 }
 
 const TITLES: Record<ViewName, string> = {
@@ -23,13 +23,14 @@ const TITLES: Record<ViewName, string> = {
 };
 
 /** The title bar: the open traces, the views as tabs, and a way to open other files. */
-export function Header({ model, route, boot, live, counts, go, openFiles }: HeaderProps) {
+export function Header({ model, route, page, counts, go, openFiles }: HeaderProps) {
   const sources = model?.sources ?? [];
+  const live = model?.following();
   const src = Number(route.params.src ?? 0) || 0;
   const perSource = route.view === 'tools' || route.view === 'raw';
   return (
     <header class="top">
-      <a class="brand" href={boot.kind === 'standalone' ? '#/' : '#/timeline'} title="tapedeck">
+      <a class="brand" href={page.capabilities.own ? '#/timeline' : '#/'} title="tapedeck">
         tapedeck
       </a>
       <nav class="tabs" aria-label="views">
@@ -73,8 +74,8 @@ export function Header({ model, route, boot, live, counts, go, openFiles }: Head
         ))}
         {live ? <span class={`badge live-${live.status}`}>{live.status}</span> : null}
       </div>
-      {boot.kind === 'report' ? (
-        <span class="muted report-tag">report</span>
+      {!page.capabilities.openFiles ? (
+        <span class="muted report-tag">{page.kind}</span>
       ) : (
         <label class="button open">
           Open…

@@ -1,14 +1,16 @@
-import type { CollectorTrace } from '../data/collector.js';
+import type { LocalFile } from '../source/local.js';
+import type { TraceListing } from '../source/trace-source.js';
 
 export interface HomeProps {
-  open: (files: FileList) => void;
-  traces: readonly CollectorTrace[] | undefined;
-  /** Why the collector's list could not be read, when the page came from one. */
-  collectorError: string | undefined;
+  open: (files: ArrayLike<LocalFile>) => void;
+  /** The page source's list of traces, when it has one. */
+  traces: readonly TraceListing[] | undefined;
+  /** Why the list could not be read. */
+  listError: string | undefined;
 }
 
 /** The first screen: open trace files (picker or drag and drop), or pick a trace the collector holds. */
-export function Home({ open, traces, collectorError }: HomeProps) {
+export function Home({ open, traces, listError }: HomeProps) {
   return (
     <div class="home">
       <section class="drop">
@@ -37,10 +39,10 @@ export function Home({ open, traces, collectorError }: HomeProps) {
         </p>
         <p class="muted">Files stay in this browser: nothing is uploaded.</p>
       </section>
-      {traces !== undefined || collectorError ? (
+      {traces !== undefined || listError ? (
         <section class="collector">
           <h2>Traces on this collector</h2>
-          {collectorError ? <p class="err">{collectorError}</p> : null}
+          {listError ? <p class="err">{listError}</p> : null}
           {traces && traces.length === 0 ? <p class="muted">None yet.</p> : null}
           {traces?.some((t) => t.session) ? <Sessions traces={traces} /> : null}
           {traces && traces.length > 0 ? (
@@ -66,8 +68,8 @@ export function Home({ open, traces, collectorError }: HomeProps) {
  * Production sessions (recorded by an instrumented server), grouped by user and client: requests and errors per
  * session, each opening in the timeline.
  */
-function Sessions({ traces }: { traces: readonly CollectorTrace[] }) {
-  const groups = new Map<string, CollectorTrace[]>();
+function Sessions({ traces }: { traces: readonly TraceListing[] }) {
+  const groups = new Map<string, TraceListing[]>();
   for (const t of traces) {
     if (!t.session) continue;
     const key = `${t.session.who} · ${t.session.client ?? 'unknown client'}`;

@@ -1,19 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { LiveState } from '../data/collector.js';
 import type { TraceModel } from '../data/model.js';
 
 /** Loading progress, live connection state, dropped lines, and what the reader noticed about the files. */
-export function StatusBar({
-  model,
-  live,
-  version,
-}: {
-  model: TraceModel | undefined;
-  live: LiveState | undefined;
-  version: number;
-}) {
+export function StatusBar({ model, version }: { model: TraceModel | undefined; version: number }) {
   const [open, setOpen] = useState(false);
   if (!model) return null;
+  const live = model.following();
   const diagnostics = model.sources.flatMap((s) => s.diagnostics);
   const total = model.sources.reduce((n, s) => n + s.rows.length, 0);
   return (

@@ -1,3 +1,5 @@
+import type { FollowStatus } from '../data/follow.js';
+
 /**
  * Follows a trace over the collector's live websocket. Frames (JSON text):
  *   {"type":"lines","lines":[<trace line>, …]}   the snapshot after `since`, then each append
@@ -8,7 +10,8 @@
  * received twice and nothing after the last seen line is missed.
  */
 
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'closed' | 'gone';
+/** Where the connection stands (the follow state's status). */
+export type LiveStatus = FollowStatus;
 
 export interface LiveHandlers {
   /** New lines, in order, each with its `seq`. */

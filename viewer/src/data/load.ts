@@ -27,8 +27,10 @@ const PAINT_MS = 250;
 function tick(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
+    // Browsers and Node both deliver to `onmessage`; Node's type declarations only know its `on('message')`.
+    const port = channel.port1 as unknown as { onmessage: (() => void) | null; close(): void };
+    port.onmessage = () => {
+      port.close();
       resolve();
     };
     channel.port2.postMessage(undefined);

@@ -29,7 +29,7 @@ export function clip(text: string, max: number): string {
 /**
  * Tool arguments as `name=value` pairs.
  *
- * @example argumentSummary({ a: 2, b: 'three' }) // → 'a=2, b="three"'
+ * @example argumentSummary({ a: 2, b: 'three' }) // → 'a=2, b=three'
  */
 export function argumentSummary(args: Json | undefined, max = 80): string {
   if (!isObject(args)) return compact(args, max);

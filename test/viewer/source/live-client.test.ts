@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { LiveClient, type LiveStatus, type SocketLike } from '../../viewer/src/source/live-client.js';
+import { LiveClient, type LiveStatus, type SocketLike } from '../../../viewer/src/source/live-client.js';
 
 /**
  * The viewer's live client against a small websocket server that plays the collector's side of the protocol

@@ -10,11 +10,8 @@ export {
   type MrtrRound,
   type ServerMessage,
   type UnsolicitedMessage,
-} from './cassette.js';
-export { linkedChannels, type ReplayChannel } from './channel.js';
-export { REPLAY_ERROR_CODES } from './codes.js';
-export { type AnswerComparison, answerComparer } from './compare.js';
-export { DESCRIBE_MAX, describeRequest } from './describe.js';
+} from './cassette/cassette.js';
+export { DESCRIBE_MAX, describeRequest } from './cassette/describe.js';
 export {
   childPath,
   DIFF_DEFAULTS,
@@ -25,7 +22,31 @@ export {
   formatValue,
   type StructuralDiff,
   structuralDiff,
-} from './diff.js';
+} from './cassette/diff.js';
+export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './cassette/load.js';
+export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './cassette/matcher.js';
+export { explainMiss, type Miss, type MissReason } from './cassette/miss.js';
+export { isRetry, linkRounds, requestStateOf } from './cassette/mrtr.js';
+export {
+  canonicalJson,
+  createNormalizer,
+  DEFAULT_NORMALIZATION,
+  type NormalizationRules,
+  type NormalizedRequest,
+  type Normalizer,
+  type NormalizerOptions,
+} from './cassette/normalize.js';
+export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './cassette/paths.js';
+export {
+  type CassetteRedactionOptions,
+  cassetteRedaction,
+  type RequestRedactor,
+  redactionSummaryOf,
+  requestRedactor,
+} from './cassette/redacted.js';
+export { linkedChannels, type ReplayChannel } from './channel.js';
+export { REPLAY_ERROR_CODES } from './codes.js';
+export { type AnswerComparison, answerComparer } from './compare.js';
 export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
 export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './fallback.js';
 export {
@@ -64,19 +85,6 @@ export {
   type StdioTarget,
   startLivePeer,
 } from './live-peer.js';
-export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './load.js';
-export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './matcher.js';
-export { explainMiss, type Miss, type MissReason } from './miss.js';
-export { isRetry, linkRounds, requestStateOf } from './mrtr.js';
-export {
-  canonicalJson,
-  createNormalizer,
-  DEFAULT_NORMALIZATION,
-  type NormalizationRules,
-  type NormalizedRequest,
-  type Normalizer,
-  type NormalizerOptions,
-} from './normalize.js';
 export {
   type CustomMatcher,
   type EngineOptions,
@@ -90,14 +98,6 @@ export {
   type Timing,
   withDefaults,
 } from './options.js';
-export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './paths.js';
-export {
-  type CassetteRedactionOptions,
-  cassetteRedaction,
-  type RequestRedactor,
-  redactionSummaryOf,
-  requestRedactor,
-} from './redacted.js';
 export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 export {
   type AppendOptions,

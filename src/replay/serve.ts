@@ -1,6 +1,6 @@
 import { classifyMessage, idKey } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
-import type { Cassette } from './cassette.js';
+import type { Cassette } from './cassette/cassette.js';
 import type { ReplayChannel } from './channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
 import { type Fallback, withFallbacks } from './fallback.js';

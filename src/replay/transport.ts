@@ -6,13 +6,13 @@ import { timestamp } from '../trace/encode.js';
 import { newMeta } from '../trace/meta.js';
 import type { TraceDiagnostic } from '../trace/reader.js';
 import type { Json, MetaLine, TransportKind } from '../trace/types.js';
-import type { Cassette } from './cassette.js';
+import type { Cassette } from './cassette/cassette.js';
+import { loadCassette } from './cassette/load.js';
+import { type CassetteRedactionOptions, cassetteRedaction } from './cassette/redacted.js';
 import type { ReplayChannel } from './channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
 import { withFallbacks } from './fallback.js';
-import { loadCassette } from './load.js';
 import type { ReplayOptions } from './options.js';
-import { type CassetteRedactionOptions, cassetteRedaction } from './redacted.js';
 
 /**
  * The official SDK's seam, both ways: `replayTransport` is a Transport a Client connects to instead of a server

@@ -10,7 +10,7 @@ import {
   type RpcRequest,
 } from '../trace/jsonrpc.js';
 import type { Json, MessageLine } from '../trace/types.js';
-import type { Cassette } from './cassette.js';
+import type { Cassette } from './cassette/cassette.js';
 import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';
 import { ReplayEngine } from './engine.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileIgnorePath } from '../../src/replay/paths.js';
+import { compileIgnorePath } from '../../src/replay/cassette/paths.js';
 import { type AlignedItem, alignExchanges, alignTraces } from '../../src/trace/align.js';
 import { collectExchanges } from '../../src/trace/pairing.js';
 import { type Call, list, session, tool } from './sessions.js';

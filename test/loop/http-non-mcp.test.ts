@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpAnswerCollector } from '../../src/replay/http-answers.js';
+import { HttpAnswerCollector } from '../../src/replay/cassette/http-answers.js';
 import type { TraceLine } from '../../src/trace/types.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
 import { type RunningEverything, startEverything, startRecording } from '../proxy-http/helpers.js';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { buildCassette } from '../../src/replay/cassette.js';
+import { buildCassette } from '../../src/replay/cassette/cassette.js';
 import {
   type Cassette,
   type HttpReplayServer,

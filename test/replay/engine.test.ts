@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCassette } from '../../src/replay/cassette.js';
+import { buildCassette } from '../../src/replay/cassette/cassette.js';
 import { linkedChannels } from '../../src/replay/channel.js';
 import { REPLAY_ERROR_CODES } from '../../src/replay/codes.js';
 import { ReplayEngine } from '../../src/replay/engine.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { buildCassette, type Cassette, type CassetteOptions } from '../../src/replay/cassette.js';
+import { buildCassette, type Cassette, type CassetteOptions } from '../../src/replay/cassette/cassette.js';
 import { linkedChannels } from '../../src/replay/channel.js';
 import { ReplayEngine, type ReplayEvent } from '../../src/replay/engine.js';
 import type { ReplayOptions } from '../../src/replay/options.js';

@@ -6,7 +6,7 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { loadCassette } from '../../src/replay/load.js';
+import { loadCassette } from '../../src/replay/cassette/load.js';
 import {
   appendToCassette,
   formatAge,

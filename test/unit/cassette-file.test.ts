@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCassette } from '../../src/replay/load.js';
+import { loadCassette } from '../../src/replay/cassette/load.js';
 import { probeStashPath, removeStaleRecordings, settleRecording } from '../../src/sink/cassette-file.js';
 import { lockPathFor, withCassetteLock } from '../../src/sink/cassette-lock.js';
 import { encodeLine } from '../../src/trace/encode.js';

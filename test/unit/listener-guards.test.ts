@@ -14,7 +14,7 @@ import { type Collector, startCollector } from '../../src/collector/index.js';
 import { serveMcpHttp } from '../../src/mcp/http.js';
 import { createTrajectoryService } from '../../src/mcp/server.js';
 import { startHttpProxy } from '../../src/proxy/http/server.js';
-import { buildCassette } from '../../src/replay/cassette.js';
+import { buildCassette } from '../../src/replay/cassette/cassette.js';
 import { serveHttp } from '../../src/replay/http/server.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';

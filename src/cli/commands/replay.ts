@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
+import { loadCassette } from '../../replay/cassette/load.js';
+import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { DiscoverAnswer } from '../../replay/fallback.js';
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/http/index.js';
 import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/http/options.js';
-import { loadCassette } from '../../replay/load.js';
 import {
   type MatchMode,
   parseTiming,
@@ -11,9 +13,7 @@ import {
   type RepeatMode,
   type Timing,
 } from '../../replay/options.js';
-import { compileIgnorePath } from '../../replay/paths.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
-import { cassetteRedaction } from '../../replay/redacted.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { EXIT, usageError } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';

@@ -1,7 +1,7 @@
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
-import type { LoadedCassette } from '../../replay/load.js';
+import type { LoadedCassette } from '../../replay/cassette/load.js';
+import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
-import { cassetteRedaction } from '../../replay/redacted.js';
 import { appendToCassette, type ExpiredPolicy } from '../../replay/run.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';

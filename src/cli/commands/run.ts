@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
 import { refuseLink } from '../../no-follow.js';
-import { type LoadedCassette, loadCassette } from '../../replay/load.js';
-import { compileIgnorePath } from '../../replay/paths.js';
+import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
+import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
 import {
   EXPIRED_POLICIES,

@@ -1,6 +1,6 @@
 import { idKey, isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import type { Cassette } from '../cassette.js';
+import type { Cassette } from '../cassette/cassette.js';
 import type { ReplayChannel } from '../channel.js';
 import { ReplayEngine } from '../engine.js';
 import { withFallbacks } from '../fallback.js';

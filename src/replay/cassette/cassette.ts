@@ -1,10 +1,10 @@
-import { TapedeckError } from '../errors.js';
-import type { ExchangeOutcome } from '../trace/exchange.js';
-import type { TraceEntry } from '../trace/import/opened.js';
-import { jsonHash, sameJson, textHash } from '../trace/json-hash.js';
-import type { JsonObject, RpcRequest } from '../trace/jsonrpc.js';
-import { type PairEvent, Pairer } from '../trace/pairing.js';
-import type { MetaLine, TraceLine } from '../trace/types.js';
+import { TapedeckError } from '../../errors.js';
+import type { ExchangeOutcome } from '../../trace/exchange.js';
+import type { TraceEntry } from '../../trace/import/opened.js';
+import { jsonHash, sameJson, textHash } from '../../trace/json-hash.js';
+import type { JsonObject, RpcRequest } from '../../trace/jsonrpc.js';
+import { type PairEvent, Pairer } from '../../trace/pairing.js';
+import type { MetaLine, TraceLine } from '../../trace/types.js';
 import { HttpAnswerCollector, type RecordedHttpAnswer } from './http-answers.js';
 import type { NormalizedRequest, Normalizer } from './normalize.js';
 import { ServerScriptBuilder } from './script-builder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childPath, diffSize, formatDiff, structuralDiff } from '../../src/replay/diff.js';
+import { childPath, diffSize, formatDiff, structuralDiff } from '../../../src/replay/cassette/diff.js';
 
 describe('structural diff', () => {
   it('names each difference by JSON path with both sides', () => {

@@ -9,4 +9,4 @@ export {
   formatValue,
   type StructuralDiff,
   structuralDiff,
-} from '../trace/json-diff.js';
+} from '../../trace/json-diff.js';

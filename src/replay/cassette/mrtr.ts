@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
 import type { CassetteExchange } from './cassette.js';
 import { canonicalJson } from './normalize.js';
 

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
 import { canonicalJson, type NormalizedRequest } from './normalize.js';
 
 /**

@@ -6,21 +6,21 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRedactor, summarize } from '../../src/redact/index.js';
-import { createKeyedHasher, loadRedactKey } from '../../src/redact/key-store.js';
-import type { RedactConfig, ValueHasher } from '../../src/redact/types.js';
-import { buildCassette } from '../../src/replay/cassette.js';
-import { Matcher } from '../../src/replay/matcher.js';
+import { createRedactor, summarize } from '../../../src/redact/index.js';
+import { createKeyedHasher, loadRedactKey } from '../../../src/redact/key-store.js';
+import type { RedactConfig, ValueHasher } from '../../../src/redact/types.js';
+import { buildCassette } from '../../../src/replay/cassette/cassette.js';
+import { Matcher } from '../../../src/replay/cassette/matcher.js';
 import {
   type CassetteRedactionOptions,
   cassetteRedaction,
   redactionSummaryOf,
-} from '../../src/replay/redacted.js';
-import { replayTransport, type TransportMessage } from '../../src/replay/transport.js';
-import { encodeLine } from '../../src/trace/encode.js';
-import type { JsonObject } from '../../src/trace/jsonrpc.js';
-import type { MetaLine, TraceLine } from '../../src/trace/types.js';
-import { req, res, traceLines } from './helpers.js';
+} from '../../../src/replay/cassette/redacted.js';
+import { replayTransport, type TransportMessage } from '../../../src/replay/transport.js';
+import { encodeLine } from '../../../src/trace/encode.js';
+import type { JsonObject } from '../../../src/trace/jsonrpc.js';
+import type { MetaLine, TraceLine } from '../../../src/trace/types.js';
+import { req, res, traceLines } from '../helpers.js';
 
 const GITHUB = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
 const OTHER_GITHUB = 'ghp_ZYXWVUTSRQPONMLKJIHGzyxwvutsrqpo987654';

@@ -1,6 +1,6 @@
-import { TapedeckError } from '../errors.js';
-import { childStates, type PathSegment, parsePath, rootStates, selectedBy } from '../redact/jsonpath.js';
-import type { IgnorePath } from '../trace/ignore-paths.js';
+import { TapedeckError } from '../../errors.js';
+import { childStates, type PathSegment, parsePath, rootStates, selectedBy } from '../../redact/jsonpath.js';
+import type { IgnorePath } from '../../trace/ignore-paths.js';
 
 /**
  * User ignore paths (`--ignore '$.params.arguments.timestamp'`): JSONPath into the request message
@@ -8,7 +8,7 @@ import type { IgnorePath } from '../trace/ignore-paths.js';
  * trace format (src/trace/ignore-paths.ts); compiling strings needs the JSONPath parser of src/redact, so it lives here.
  */
 
-export { type IgnorePath, type JsonLocation, removePaths } from '../trace/ignore-paths.js';
+export { type IgnorePath, type JsonLocation, removePaths } from '../../trace/ignore-paths.js';
 
 /**
  * Compiles with the JSONPath subset redaction rules use (src/redact/jsonpath.ts): `$`, `.name`, `['any name']`,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildCassette, requestHash } from '../../src/replay/cassette.js';
-import { Matcher, type MatchResult } from '../../src/replay/matcher.js';
-import type { JsonObject } from '../../src/trace/jsonrpc.js';
-import { call, fixtureCassette, req, res, traceLines } from './helpers.js';
+import { buildCassette, requestHash } from '../../../src/replay/cassette/cassette.js';
+import { Matcher, type MatchResult } from '../../../src/replay/cassette/matcher.js';
+import type { JsonObject } from '../../../src/trace/jsonrpc.js';
+import { call, fixtureCassette, req, res, traceLines } from '../helpers.js';
 
 /** A cassette of tools/call exchanges: each [name, arguments, answer text]. */
 async function calls(...list: [string, JsonObject, string][]) {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, createNormalizer, DEFAULT_NORMALIZATION } from '../../src/replay/normalize.js';
-import { compileIgnorePath, removePaths } from '../../src/replay/paths.js';
+import {
+  canonicalJson,
+  createNormalizer,
+  DEFAULT_NORMALIZATION,
+} from '../../../src/replay/cassette/normalize.js';
+import { compileIgnorePath, removePaths } from '../../../src/replay/cassette/paths.js';
 
 const key = (method: string, params?: object, options = {}) => {
   const n = createNormalizer(options);

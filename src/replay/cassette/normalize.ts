@@ -2,7 +2,7 @@ import {
   type Normalizer,
   createNormalizer as normalizerOf,
   type NormalizerOptions as TraceNormalizerOptions,
-} from '../trace/normalize.js';
+} from '../../trace/normalize.js';
 import { compileIgnorePath, type IgnorePath } from './paths.js';
 
 /**
@@ -16,7 +16,7 @@ export {
   type NormalizationRules,
   type NormalizedRequest,
   type Normalizer,
-} from '../trace/normalize.js';
+} from '../../trace/normalize.js';
 
 export interface NormalizerOptions extends Omit<TraceNormalizerOptions, 'ignore'> {
   /** JSONPath locations in `{ method, params }` to ignore, e.g. `$.params.arguments.timestamp`. */

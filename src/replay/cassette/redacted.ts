@@ -1,11 +1,11 @@
-import { type CompiledRules, compile } from '../redact/compile.js';
-import { loadRedactConfig, type RedactEnvironment } from '../redact/config.js';
-import { redactLine } from '../redact/engine.js';
-import { createKeyedHasher, loadRedactKey, redactKeyPath } from '../redact/key-store.js';
-import type { RedactConfig, RedactionSummary, RedactRule, ValueHasher } from '../redact/types.js';
-import { nodeTraceFiles } from '../trace/io.js';
-import { isObject, type JsonObject } from '../trace/jsonrpc.js';
-import type { MessageLine, MetaLine } from '../trace/types.js';
+import { type CompiledRules, compile } from '../../redact/compile.js';
+import { loadRedactConfig, type RedactEnvironment } from '../../redact/config.js';
+import { redactLine } from '../../redact/engine.js';
+import { createKeyedHasher, loadRedactKey, redactKeyPath } from '../../redact/key-store.js';
+import type { RedactConfig, RedactionSummary, RedactRule, ValueHasher } from '../../redact/types.js';
+import { nodeTraceFiles } from '../../trace/io.js';
+import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
+import type { MessageLine, MetaLine } from '../../trace/types.js';
 
 /**
  * Matching against a redacted cassette. A cassette recorded with redaction holds `[REDACTED:<rule>]` (or, in hash

@@ -1,5 +1,5 @@
-import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../trace/exchange.js';
-import { formatId, isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
+import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../../trace/exchange.js';
+import { formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
 import type {
   Anchor,
   Cassette,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildCassette } from '../../src/replay/cassette.js';
-import { loadCassette } from '../../src/replay/load.js';
-import { memoryTraceFiles } from '../../src/trace/import/files.js';
-import { openTraceWith } from '../../src/trace/import/open.js';
-import { call, fixtureCassette, INTEROP, note, req, res, traceLines } from './helpers.js';
+import { buildCassette } from '../../../src/replay/cassette/cassette.js';
+import { loadCassette } from '../../../src/replay/cassette/load.js';
+import { memoryTraceFiles } from '../../../src/trace/import/files.js';
+import { openTraceWith } from '../../../src/trace/import/open.js';
+import { call, fixtureCassette, INTEROP, note, req, res, traceLines } from '../helpers.js';
 
 describe('a cassette built from the mcp-tape session with server-everything', () => {
   it('has one exchange per client request, in recorded order, each with its response', async () => {

@@ -1,8 +1,8 @@
-import { TapedeckError } from '../errors.js';
-import type { TraceFormat } from '../trace/import/opened.js';
-import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../trace/io.js';
-import type { ReadMode, TraceDiagnostic } from '../trace/reader.js';
-import type { MetaLine } from '../trace/types.js';
+import { TapedeckError } from '../../errors.js';
+import type { TraceFormat } from '../../trace/import/opened.js';
+import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../../trace/io.js';
+import type { ReadMode, TraceDiagnostic } from '../../trace/reader.js';
+import type { MetaLine } from '../../trace/types.js';
 import { buildCassette, type Cassette } from './cassette.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HttpLine, TraceLine } from '../trace/types.js';
+import type { HttpLine, TraceLine } from '../../trace/types.js';
 
 /**
  * What an HTTP recording says about the paths that are not MCP: OAuth metadata (`/.well-known/oauth-*`), an

@@ -44,11 +44,12 @@ export {
   redactionSummaryOf,
   requestRedactor,
 } from './cassette/redacted.js';
-export { linkedChannels, type ReplayChannel } from './channel.js';
-export { REPLAY_ERROR_CODES } from './codes.js';
 export { type AnswerComparison, answerComparer } from './compare.js';
-export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
-export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './fallback.js';
+export { linkedChannels, type ReplayChannel } from './engine/channel.js';
+export { REPLAY_ERROR_CODES } from './engine/codes.js';
+export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
+export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './engine/fallback.js';
+export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './engine/rewrite.js';
 export {
   HTTP_REPLAY_DEFAULTS,
   type HttpFlavour,
@@ -98,7 +99,6 @@ export {
   type Timing,
   withDefaults,
 } from './options.js';
-export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 export {
   type AppendOptions,
   appendToCassette,

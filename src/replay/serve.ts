@@ -1,9 +1,9 @@
 import { classifyMessage, idKey } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import type { Cassette } from './cassette/cassette.js';
-import type { ReplayChannel } from './channel.js';
-import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
-import { type Fallback, withFallbacks } from './fallback.js';
+import type { ReplayChannel } from './engine/channel.js';
+import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
+import { type Fallback, withFallbacks } from './engine/fallback.js';
 import type { ReplayOptions } from './options.js';
 import {
   type ByteReader,

@@ -9,9 +9,9 @@ import type { Json, MetaLine, TransportKind } from '../trace/types.js';
 import type { Cassette } from './cassette/cassette.js';
 import { loadCassette } from './cassette/load.js';
 import { type CassetteRedactionOptions, cassetteRedaction } from './cassette/redacted.js';
-import type { ReplayChannel } from './channel.js';
-import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
-import { withFallbacks } from './fallback.js';
+import type { ReplayChannel } from './engine/channel.js';
+import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
+import { withFallbacks } from './engine/fallback.js';
 import type { ReplayOptions } from './options.js';
 
 /**

@@ -11,14 +11,14 @@ import {
 } from '../trace/jsonrpc.js';
 import type { Json, MessageLine } from '../trace/types.js';
 import type { Cassette } from './cassette/cassette.js';
-import type { ReplayChannel } from './channel.js';
-import { REPLAY_ERROR_CODES } from './codes.js';
-import { ReplayEngine } from './engine.js';
-import { withFallbacks } from './fallback.js';
+import type { ReplayChannel } from './engine/channel.js';
+import { REPLAY_ERROR_CODES } from './engine/codes.js';
+import { ReplayEngine } from './engine/engine.js';
+import { withFallbacks } from './engine/fallback.js';
+import { errorResponse } from './engine/rewrite.js';
 import type { LiveAnswer, LiveExit } from './live.js';
 import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
 import { type ReplayOptions, withDefaults } from './options.js';
-import { errorResponse } from './rewrite.js';
 import type { ServeEvent, ServeOutcome } from './serve.js';
 import { type ByteReader, type ByteWriter, type StdioChannelOptions, stdioChannel } from './stdio.js';
 

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TapedeckError } from '../errors.js';
 import { nodeTraceFiles } from '../trace/io.js';
 import { PRODUCER } from '../version.js';
-import type { ReplayReport } from './engine.js';
+import type { ReplayReport } from './engine/engine.js';
 import { findProjectFile, type ProjectConfig } from './project-file.js';
 import { RUN_DEFAULTS } from './run.js';
 import {

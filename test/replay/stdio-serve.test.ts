@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildCassette, type Cassette } from '../../src/replay/cassette/cassette.js';
-import { discoverAnswer } from '../../src/replay/fallback.js';
+import { discoverAnswer } from '../../src/replay/engine/fallback.js';
 import { serveStdio } from '../../src/replay/serve.js';
 import { loadTrace } from '../../src/trace/io.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';

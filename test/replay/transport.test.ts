@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TapedeckError } from '../../src/errors.js';
 import { buildCassette } from '../../src/replay/cassette/cassette.js';
-import { REPLAY_ERROR_CODES } from '../../src/replay/codes.js';
+import { REPLAY_ERROR_CODES } from '../../src/replay/engine/codes.js';
 import { recordTransport, replayTransport } from '../../src/replay/transport.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { loadTrace } from '../../src/trace/io.js';

@@ -3,7 +3,7 @@ import { finishStdout, openStdout } from '../../proxy/streams.js';
 import { loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
-import type { DiscoverAnswer } from '../../replay/fallback.js';
+import type { DiscoverAnswer } from '../../replay/engine/fallback.js';
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/http/index.js';
 import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/http/options.js';
 import {

@@ -1,11 +1,11 @@
-import type { JsonObject } from '../trace/jsonrpc.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 import type {
   Anchor,
   Cassette,
   CassetteExchange,
   ServerMessage,
   UnsolicitedMessage,
-} from './cassette/cassette.js';
+} from '../cassette/cassette.js';
 
 /**
  * What replay sends after one live client message, in recorded order: an exchange's script with the unsolicited

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildCassette } from '../../src/replay/cassette/cassette.js';
-import { linkedChannels } from '../../src/replay/channel.js';
-import { REPLAY_ERROR_CODES } from '../../src/replay/codes.js';
-import { ReplayEngine } from '../../src/replay/engine.js';
-import type { JsonObject } from '../../src/trace/jsonrpc.js';
-import { call, fakeClient, fixtureCassette, note, req, res, settle, traceLines } from './helpers.js';
+import { buildCassette } from '../../../src/replay/cassette/cassette.js';
+import { linkedChannels } from '../../../src/replay/engine/channel.js';
+import { REPLAY_ERROR_CODES } from '../../../src/replay/engine/codes.js';
+import { ReplayEngine } from '../../../src/replay/engine/engine.js';
+import type { JsonObject } from '../../../src/trace/jsonrpc.js';
+import { call, fakeClient, fixtureCassette, note, req, res, settle, traceLines } from '../helpers.js';
 
 const EVERYTHING = 'mcp-tape/everything-stdio.jsonl';
 const ERA2026 = 'era2026/era2026-stdio.jsonl';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../trace/jsonrpc.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 
 /**
  * Every wait replay does — recorded gaps and client answers — with a timer, so nothing waits forever, and a way to

@@ -1,5 +1,5 @@
-import { cancelledRequestId, idKey, isObject, type JsonObject, type RpcId } from '../trace/jsonrpc.js';
-import type { Json } from '../trace/types.js';
+import { cancelledRequestId, idKey, isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
 
 /**
  * Rewrites recorded server messages for the live session: ids, progress tokens, 2026-era subscription ids and

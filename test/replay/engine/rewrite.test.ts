@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LiveIds, rewriteResponse, rewriteServerMessage } from '../../src/replay/rewrite.js';
-import { note } from './helpers.js';
+import { type LiveIds, rewriteResponse, rewriteServerMessage } from '../../../src/replay/engine/rewrite.js';
+import { note } from '../helpers.js';
 
 const live = (over: Partial<LiveIds> = {}): LiveIds => ({
   id: 'live-1',

@@ -1,4 +1,4 @@
-import type { Json } from '../trace/types.js';
+import type { Json } from '../../trace/types.js';
 
 /**
  * The replay engine's one view of a client: send a message, hear messages. Front doors (stdio, Streamable HTTP, an

@@ -36,9 +36,9 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
     'plants symbolic links, which Windows allows only with developer mode or as admin',
   'test/mcp/tools.test.ts': 'asserts 0600/0700 modes of recordings',
   'test/proxy-http/cli.test.ts': 'expects the proxy to close its trace on SIGTERM',
-  'test/replay-http/era2026-http.test.ts': 'expects replay --http to report on SIGTERM',
-  'test/replay-http/everything-http.test.ts': 'expects replay --http to report on SIGTERM and SIGINT',
-  'test/replay-http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
+  'test/replay/serve/http/era2026-http.test.ts': 'expects replay --http to report on SIGTERM',
+  'test/replay/serve/http/everything-http.test.ts': 'expects replay --http to report on SIGTERM and SIGINT',
+  'test/replay/serve/http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
   'test/replay/in-place-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
   'test/replay/run.test.ts': 'asserts 0600 cassette modes',

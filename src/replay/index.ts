@@ -51,19 +51,6 @@ export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } f
 export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './engine/fallback.js';
 export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './engine/rewrite.js';
 export {
-  HTTP_REPLAY_DEFAULTS,
-  type HttpFlavour,
-  type HttpReplayOptions,
-  type HttpReplayServer,
-  type HttpServeEvent,
-  type HttpServeOutcome,
-  listenUrl,
-  parseListenAddress,
-  type SessionKind,
-  servedPath,
-  serveHttp,
-} from './http/index.js';
-export {
   type ChildLike,
   LIVE_DEFAULTS,
   type LiveAnswer,
@@ -111,20 +98,33 @@ export {
   type RunPlan,
 } from './run.js';
 export {
+  HTTP_REPLAY_DEFAULTS,
+  type HttpFlavour,
+  type HttpReplayOptions,
+  type HttpReplayServer,
+  type HttpServeEvent,
+  type HttpServeOutcome,
+  listenUrl,
+  parseListenAddress,
+  type SessionKind,
+  servedPath,
+  serveHttp,
+} from './serve/http/index.js';
+export {
   SERVE_DEFAULTS,
   type ServeEvent,
   type ServeOutcome,
   type ServeStdioOptions,
   type StdioReplayServer,
   serveStdio,
-} from './serve.js';
+} from './serve/stdio.js';
 export {
   type SkippedLine,
   STDIO_CHANNEL_DEFAULTS,
   type StdioChannel,
   type StdioChannelOptions,
   stdioChannel,
-} from './stdio.js';
+} from './serve/stdio-channel.js';
 export {
   type McpTransport,
   type RecordingTransport,

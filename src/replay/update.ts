@@ -19,8 +19,13 @@ import { errorResponse } from './engine/rewrite.js';
 import type { LiveAnswer, LiveExit } from './live.js';
 import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
 import { type ReplayOptions, withDefaults } from './options.js';
-import type { ServeEvent, ServeOutcome } from './serve.js';
-import { type ByteReader, type ByteWriter, type StdioChannelOptions, stdioChannel } from './stdio.js';
+import type { ServeEvent, ServeOutcome } from './serve/stdio.js';
+import {
+  type ByteReader,
+  type ByteWriter,
+  type StdioChannelOptions,
+  stdioChannel,
+} from './serve/stdio-channel.js';
 
 /**
  * `run --mode update`: replay what the cassette holds and, on the first request it does not, bring up the live

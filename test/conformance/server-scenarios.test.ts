@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, startEverything } from '../bridge/http-peers.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
 import { type ProxyRun, readTrace, spawnTapedeck, waitFor } from '../helpers/proxy.js';
-import { type HttpReplayProcess, startHttpReplay } from '../replay-http/helpers.js';
+import { type HttpReplayProcess, startHttpReplay } from '../replay/serve/http/helpers.js';
 import { listScenarios, type Outcomes, runServerSuite, verdicts } from './suite.js';
 
 /**

@@ -15,7 +15,7 @@ import { serveMcpHttp } from '../../src/mcp/http.js';
 import { createTrajectoryService } from '../../src/mcp/server.js';
 import { startHttpProxy } from '../../src/proxy/http/server.js';
 import { buildCassette } from '../../src/replay/cassette/cassette.js';
-import { serveHttp } from '../../src/replay/http/server.js';
+import { serveHttp } from '../../src/replay/serve/http/server.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 

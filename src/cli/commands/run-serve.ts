@@ -3,7 +3,7 @@ import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
 import { appendToCassette, type ExpiredPolicy } from '../../replay/run.js';
-import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
+import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';

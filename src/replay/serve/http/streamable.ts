@@ -1,5 +1,5 @@
-import { classifyMessage, isObject, type JsonObject, type RpcItem } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+import { classifyMessage, isObject, type JsonObject, type RpcItem } from '../../../trace/jsonrpc.js';
+import type { Json } from '../../../trace/types.js';
 import type { FrontDoor } from './door.js';
 import { batchRefusal, HEADER_MISMATCH, headerMismatch, isModernRequest, MODERN_VERSION } from './era.js';
 import { type HttpRequestLike, type HttpResponseLike, header } from './http-types.js';

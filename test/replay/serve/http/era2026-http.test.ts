@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/peers.js';
+import { REPO_ROOT } from '../../../helpers/peers.js';
 import { type HttpReplayProcess, rawRequest, startHttpReplay } from './helpers.js';
 
 const ERA = '2026-07-28';

@@ -1,5 +1,5 @@
-import { classifyMessage, isObject, type JsonObject } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+import { classifyMessage, isObject, type JsonObject } from '../../../trace/jsonrpc.js';
+import type { Json } from '../../../trace/types.js';
 import type { FrontDoor } from './door.js';
 import { batchRefusal } from './era.js';
 import { type HttpRequestLike, type HttpResponseLike, header } from './http-types.js';

@@ -1,4 +1,4 @@
-import { isLocalName, judgeHostOrigin } from '../../local-names.js';
+import { isLocalName, judgeHostOrigin } from '../../../local-names.js';
 import { type HeaderBag, header } from './http-types.js';
 
 /**

@@ -1,5 +1,5 @@
-import { TapedeckError } from '../../errors.js';
-import type { ReplayOptions } from '../options.js';
+import { TapedeckError } from '../../../errors.js';
+import type { ReplayOptions } from '../../options.js';
 import type { HttpServeEvent } from './events.js';
 
 /**

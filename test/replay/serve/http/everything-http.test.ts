@@ -24,8 +24,8 @@ import {
   removeTempDir,
   rpc,
   traceParts,
-} from '../helpers/peers.js';
-import { outcome } from '../helpers/replay.js';
+} from '../../../helpers/peers.js';
+import { outcome } from '../../../helpers/replay.js';
 import { type HttpReplayProcess, startHttpReplay } from './helpers.js';
 
 const STEPS = 4;

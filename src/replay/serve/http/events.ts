@@ -1,5 +1,5 @@
-import type { Json } from '../../trace/types.js';
-import type { ServeEvent } from '../serve.js';
+import type { Json } from '../../../trace/types.js';
+import type { ServeEvent } from '../stdio.js';
 
 /**
  * What the HTTP front door reports besides what the engine does (hits, misses, answers …): sessions coming and

@@ -1,12 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildCassette, type Cassette } from '../../src/replay/cassette/cassette.js';
-import { discoverAnswer } from '../../src/replay/engine/fallback.js';
-import { serveStdio } from '../../src/replay/serve.js';
-import { loadTrace } from '../../src/trace/io.js';
-import type { JsonObject } from '../../src/trace/jsonrpc.js';
-import type { Json } from '../../src/trace/types.js';
-import { call, fixtureCassette, INTEROP, req, res, settle, traceLines } from './helpers.js';
+import { buildCassette, type Cassette } from '../../../src/replay/cassette/cassette.js';
+import { discoverAnswer } from '../../../src/replay/engine/fallback.js';
+import { serveStdio } from '../../../src/replay/serve/stdio.js';
+import { loadTrace } from '../../../src/trace/io.js';
+import type { JsonObject } from '../../../src/trace/jsonrpc.js';
+import type { Json } from '../../../src/trace/types.js';
+import { call, fixtureCassette, INTEROP, req, res, settle, traceLines } from '../helpers.js';
 
 const EVERYTHING = 'mcp-tape/everything-stdio.jsonl';
 const MODERN = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };

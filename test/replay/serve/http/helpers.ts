@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
-import { type ProxyRun, spawnTapedeck, waitFor } from '../helpers/proxy.js';
+import { type ProxyRun, spawnTapedeck, waitFor } from '../../../helpers/proxy.js';
 
 const LISTENING = /tapedeck: replaying .+ on (http:\/\/\S+)\n/;
 

@@ -1,8 +1,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type SkippedLine, stdioChannel } from '../../src/replay/stdio.js';
-import type { Json } from '../../src/trace/types.js';
-import { settle } from './helpers.js';
+import { type SkippedLine, stdioChannel } from '../../../src/replay/serve/stdio-channel.js';
+import type { Json } from '../../../src/trace/types.js';
+import { settle } from '../helpers.js';
 
 /** A channel over two PassThroughs, with everything it delivered, skipped and wrote. */
 function harness(options: Parameters<typeof stdioChannel>[2] = {}) {

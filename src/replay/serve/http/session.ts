@@ -1,4 +1,4 @@
-import { idKey, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
+import { idKey, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
 import type { SessionKind } from './events.js';
 import type { HttpResponseLike } from './http-types.js';
 import { tagId } from './ids.js';

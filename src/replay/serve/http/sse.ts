@@ -1,4 +1,4 @@
-import type { Json } from '../../trace/types.js';
+import type { Json } from '../../../trace/types.js';
 import type { HttpResponseLike } from './http-types.js';
 
 /**

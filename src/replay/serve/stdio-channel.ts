@@ -1,6 +1,6 @@
-import { type FramedLine, LineFramer } from '../capture/line-framer.js';
-import type { Json } from '../trace/types.js';
-import type { ReplayChannel } from './engine/channel.js';
+import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
+import type { Json } from '../../trace/types.js';
+import type { ReplayChannel } from '../engine/channel.js';
 
 /**
  * The replay engine's channel over a byte stream pair (a stdio MCP server's stdin and stdout): newline-delimited

@@ -1,7 +1,7 @@
-import { TapedeckError } from '../../errors.js';
-import { duplicateHost } from '../../local-names.js';
-import type { Cassette } from '../cassette/cassette.js';
-import type { ReplayReport } from '../engine/engine.js';
+import { TapedeckError } from '../../../errors.js';
+import { duplicateHost } from '../../../local-names.js';
+import type { Cassette } from '../../cassette/cassette.js';
+import type { ReplayReport } from '../../engine/engine.js';
 import { FrontDoor } from './door.js';
 import { isModernOnly } from './era.js';
 import type { HttpServeEvent } from './events.js';

@@ -1,10 +1,10 @@
-import { idKey, isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
-import type { Cassette } from '../cassette/cassette.js';
-import type { ReplayChannel } from '../engine/channel.js';
-import { ReplayEngine } from '../engine/engine.js';
-import { withFallbacks } from '../engine/fallback.js';
-import type { ReplayOptions } from '../options.js';
+import { idKey, isObject, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
+import type { Json } from '../../../trace/types.js';
+import type { Cassette } from '../../cassette/cassette.js';
+import type { ReplayChannel } from '../../engine/channel.js';
+import { ReplayEngine } from '../../engine/engine.js';
+import { withFallbacks } from '../../engine/fallback.js';
+import type { ReplayOptions } from '../../options.js';
 import type { HttpServeEvent } from './events.js';
 import type { ContextStore } from './http-types.js';
 import { subscriptionOf, tagIncoming, untagOutgoing } from './ids.js';

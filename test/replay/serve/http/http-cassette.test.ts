@@ -11,9 +11,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Json } from '../../src/trace/types.js';
-import { makeTempDir, removeTempDir } from '../helpers/peers.js';
-import { connectSession, replayCommand } from '../helpers/replay.js';
+import type { Json } from '../../../../src/trace/types.js';
+import { makeTempDir, removeTempDir } from '../../../helpers/peers.js';
+import { connectSession, replayCommand } from '../../../helpers/replay.js';
 import { type HttpReplayProcess, rawRequest, startHttpReplay } from './helpers.js';
 
 const SAMPLE = { model: 'm', role: 'assistant', content: { type: 'text', text: 'sampled' } } as const;

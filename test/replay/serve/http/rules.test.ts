@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
-import { buildCassette } from '../../src/replay/cassette/cassette.js';
+import { run } from '../../../../src/cli/main.js';
+import { buildCassette } from '../../../../src/replay/cassette/cassette.js';
 import {
   type Cassette,
   type HttpReplayServer,
@@ -15,9 +15,9 @@ import {
   parseListenAddress,
   servedPath,
   serveHttp,
-} from '../../src/replay/index.js';
-import type { Json, TraceLine } from '../../src/trace/types.js';
-import { useCliHarness } from '../helpers/cli.js';
+} from '../../../../src/replay/index.js';
+import type { Json, TraceLine } from '../../../../src/trace/types.js';
+import { useCliHarness } from '../../../helpers/cli.js';
 import { rawRequest, sseEvents } from './helpers.js';
 
 const io = useCliHarness('tapedeck-replay-http-');

@@ -1,5 +1,5 @@
-import { isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+import { isObject, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
+import type { Json } from '../../../trace/types.js';
 
 /**
  * Live ids made unique across everything one engine serves. Every SDK client numbers its requests from 0, so two

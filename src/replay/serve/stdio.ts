@@ -1,17 +1,17 @@
-import { classifyMessage, idKey } from '../trace/jsonrpc.js';
-import type { Json } from '../trace/types.js';
-import type { Cassette } from './cassette/cassette.js';
-import type { ReplayChannel } from './engine/channel.js';
-import { ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
-import { type Fallback, withFallbacks } from './engine/fallback.js';
-import type { ReplayOptions } from './options.js';
+import { classifyMessage, idKey } from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
+import type { Cassette } from '../cassette/cassette.js';
+import type { ReplayChannel } from '../engine/channel.js';
+import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
+import { type Fallback, withFallbacks } from '../engine/fallback.js';
+import type { ReplayOptions } from '../options.js';
 import {
   type ByteReader,
   type ByteWriter,
   type SkippedLine,
   type StdioChannelOptions,
   stdioChannel,
-} from './stdio.js';
+} from './stdio-channel.js';
 
 /**
  * A cassette served as a stdio MCP server: the session runs until the client closes our input (EOF) or stop() is

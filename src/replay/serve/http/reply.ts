@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../trace/jsonrpc.js';
+import type { JsonObject } from '../../../trace/jsonrpc.js';
 import type { HttpResponseLike } from './http-types.js';
 import { SseStream } from './sse.js';
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../trace/jsonrpc.js';
+import type { JsonObject } from '../../../trace/jsonrpc.js';
 import type { HttpServeEvent, SessionKind } from './events.js';
 import type { HttpRequestLike, HttpResponseLike } from './http-types.js';
 import type { ReplayHub } from './hub.js';

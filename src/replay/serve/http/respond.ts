@@ -1,5 +1,5 @@
-import type { RpcId } from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+import type { RpcId } from '../../../trace/jsonrpc.js';
+import type { Json } from '../../../trace/types.js';
 import type { HttpRequestLike, HttpResponseLike } from './http-types.js';
 
 /**

@@ -42,8 +42,8 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/replay/in-place-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
   'test/replay/run.test.ts': 'asserts 0600 cassette modes',
-  'test/replay/transport.test.ts': 'asserts 0600 trace modes',
-  'test/replay/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
+  'test/capture/record-transport.test.ts': 'asserts 0600 trace modes',
+  'test/replay/sdk/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
   'test/trace/convert-cli.test.ts': 'asserts 0600/0700 output modes',
   'test/trace/export-har.test.ts': 'asserts 0600 output modes',
   'test/unit/file-sink-links.test.ts':

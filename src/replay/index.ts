@@ -1,4 +1,10 @@
 export {
+  type RecordingTransport,
+  type RecordTransportOptions,
+  recordTransport,
+} from '../capture/record-transport.js';
+export type { McpTransport, TransportMessage, TransportSendOptions } from '../capture/sdk-transport.js';
+export {
   type Anchor,
   buildCassette,
   type Cassette,
@@ -98,6 +104,19 @@ export {
   type RunPlan,
 } from './run.js';
 export {
+  type ReplayTransport,
+  type ReplayTransportOptions,
+  replayTransport,
+} from './sdk/replay-transport.js';
+export {
+  CASSETTE_MODES,
+  type CassetteMode,
+  type CassetteSession,
+  cassettePath,
+  type UseCassetteOptions,
+  useCassette,
+} from './sdk/use-cassette.js';
+export {
   HTTP_REPLAY_DEFAULTS,
   type HttpFlavour,
   type HttpReplayOptions,
@@ -126,31 +145,12 @@ export {
   stdioChannel,
 } from './serve/stdio-channel.js';
 export {
-  type McpTransport,
-  type RecordingTransport,
-  type RecordTransportOptions,
-  type ReplayTransport,
-  type ReplayTransportOptions,
-  recordTransport,
-  replayTransport,
-  type TransportMessage,
-  type TransportSendOptions,
-} from './transport.js';
-export {
   serveUpdate,
   UPDATE_DEFAULTS,
   type UpdateOptions,
   type UpdateOutcome,
   type UpdateSession,
 } from './update.js';
-export {
-  CASSETTE_MODES,
-  type CassetteMode,
-  type CassetteSession,
-  cassettePath,
-  type UseCassetteOptions,
-  useCassette,
-} from './use-cassette.js';
 export {
   type ExchangeVerdict,
   type SessionReport,

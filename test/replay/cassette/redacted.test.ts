@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TransportMessage } from '../../../src/capture/sdk-transport.js';
 import { createRedactor, summarize } from '../../../src/redact/index.js';
 import { createKeyedHasher, loadRedactKey } from '../../../src/redact/key-store.js';
 import type { RedactConfig, ValueHasher } from '../../../src/redact/types.js';
@@ -16,7 +17,7 @@ import {
   cassetteRedaction,
   redactionSummaryOf,
 } from '../../../src/replay/cassette/redacted.js';
-import { replayTransport, type TransportMessage } from '../../../src/replay/transport.js';
+import { replayTransport } from '../../../src/replay/sdk/replay-transport.js';
 import { encodeLine } from '../../../src/trace/encode.js';
 import type { JsonObject } from '../../../src/trace/jsonrpc.js';
 import type { MetaLine, TraceLine } from '../../../src/trace/types.js';

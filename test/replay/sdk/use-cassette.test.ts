@@ -6,12 +6,22 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../src/errors.js';
-import { cassettePath, useCassette } from '../../src/replay/use-cassette.js';
+import { TapedeckError } from '../../../src/errors.js';
+import { cassettePath, useCassette } from '../../../src/replay/sdk/use-cassette.js';
 
 const EVERYTHING = [
   process.execPath,
-  join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+  join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    'node_modules',
+    '@modelcontextprotocol',
+    'server-everything',
+    'dist',
+    'index.js',
+  ),
   'stdio',
 ];
 /** A server command that cannot run: replay must never start it. */

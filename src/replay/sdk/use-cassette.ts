@@ -1,19 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { TapedeckError } from '../errors.js';
-import { nodeTraceFiles } from '../trace/io.js';
-import { PRODUCER } from '../version.js';
-import type { ReplayReport } from './engine/engine.js';
-import { findProjectFile, type ProjectConfig } from './project-file.js';
-import { RUN_DEFAULTS } from './run.js';
 import {
-  type McpTransport,
   type RecordingTransport,
   type RecordTransportOptions,
-  type ReplayTransport,
-  type ReplayTransportOptions,
   recordTransport,
-  replayTransport,
-} from './transport.js';
+} from '../../capture/record-transport.js';
+import type { McpTransport } from '../../capture/sdk-transport.js';
+import { TapedeckError } from '../../errors.js';
+import { nodeTraceFiles } from '../../trace/io.js';
+import { PRODUCER } from '../../version.js';
+import type { ReplayReport } from '../engine/engine.js';
+import { findProjectFile, type ProjectConfig } from '../project-file.js';
+import { RUN_DEFAULTS } from '../run.js';
+import { type ReplayTransport, type ReplayTransportOptions, replayTransport } from './replay-transport.js';
 
 /**
  * Cassettes as test fixtures: `useCassette` hands a test a connected SDK Client, backed by the real server the first
@@ -113,7 +111,7 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
   }
   // Started as tapedeck starts every server (npx on Windows, the whole tree stopped on close), with the SDK's
   // short default environment plus the given one, as the SDK's own stdio transport would.
-  const { ServerStdioTransport } = await import('../process/stdio-client.js');
+  const { ServerStdioTransport } = await import('../../process/stdio-client.js');
   const stdio: McpTransport = new ServerStdioTransport({
     command,
     args,

@@ -1,151 +1,22 @@
 /**
- * replayTransport and recordTransport in-process, with the official SDK's Client, McpServer and linked
- * InMemoryTransports: no processes, no ports.
+ * recordTransport in-process, with the official SDK's Client, McpServer and linked InMemoryTransports: no
+ * processes, no ports. What it records replays through replayTransport.
  */
 import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { TapedeckError } from '../../src/errors.js';
+import { recordTransport } from '../../src/capture/record-transport.js';
 import { buildCassette } from '../../src/replay/cassette/cassette.js';
-import { REPLAY_ERROR_CODES } from '../../src/replay/engine/codes.js';
-import { recordTransport, replayTransport } from '../../src/replay/transport.js';
+import { replayTransport } from '../../src/replay/sdk/replay-transport.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { loadTrace } from '../../src/trace/io.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
 import type { MessageLine, TraceLine } from '../../src/trace/types.js';
-import { fixtureCassette, INTEROP } from './helpers.js';
-
-const EVERYTHING = 'mcp-tape/everything-stdio.jsonl';
-
-/** A small real server: echo, a tool with progress, a tool that asks the client to sample. */
-function makeServer(): McpServer {
-  const server = new McpServer({ name: 'in-process', version: '1.0.0' });
-  server.registerTool('echo', { inputSchema: { message: z.string() } }, async ({ message }) => ({
-    content: [{ type: 'text', text: `echo: ${message}` }],
-  }));
-  server.registerTool('count', { inputSchema: { to: z.number() } }, async ({ to }, extra) => {
-    const token = extra._meta?.progressToken;
-    for (let i = 1; i <= to; i++) {
-      if (token !== undefined)
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress: i, total: to },
-        });
-    }
-    return { content: [{ type: 'text', text: `counted to ${to}` }] };
-  });
-  server.registerTool('ask', { inputSchema: { question: z.string() } }, async ({ question }, extra) => {
-    const answer = await extra.sendRequest(
-      {
-        method: 'sampling/createMessage',
-        params: { messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 10 },
-      },
-      CreateMessageResultSchema,
-    );
-    return { content: [{ type: 'text', text: `the model said: ${JSON.stringify(answer.content)}` }] };
-  });
-  return server;
-}
-
-function makeClient(version = '1.0.0'): { client: Client; sampled: string[] } {
-  const client = new Client({ name: 'in-process-client', version }, { capabilities: { sampling: {} } });
-  const sampled: string[] = [];
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-    const content = request.params.messages[0]?.content;
-    sampled.push(content && 'text' in content ? String(content.text) : '');
-    return { model: 'canned', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
-  });
-  return { client, sampled };
-}
-
-/** The calls both the live and the replayed session make. */
-async function session(client: Client) {
-  const progress: number[] = [];
-  return {
-    tools: (await client.listTools()).tools.map((t) => t.name),
-    echo: await client.callTool({ name: 'echo', arguments: { message: 'hi' } }),
-    count: await client.callTool({ name: 'count', arguments: { to: 3 } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-    }),
-    ask: await client.callTool({ name: 'ask', arguments: { question: 'meaning of life?' } }),
-    progress,
-  };
-}
-
-describe('replayTransport', () => {
-  it('is a Transport the SDK Client connects to; the cassette answers, progress and sampling included', async () => {
-    const cassette = await fixtureCassette(EVERYTHING);
-    const transport = replayTransport(cassette);
-    const sdkView: Transport = transport;
-    expect(sdkView.sessionId).toBeUndefined();
-    const { client, sampled } = makeClient('7.0.0');
-    await client.connect(transport);
-    expect(client.getServerVersion()).toMatchObject({ name: 'mcp-servers/everything' });
-    const progress: number[] = [];
-    const long = await client.callTool(
-      { name: 'trigger-long-running-operation', arguments: { duration: 2, steps: 4 } },
-      undefined,
-      { onprogress: (p) => progress.push(p.progress) },
-    );
-    const sampling = await client.callTool({
-      name: 'trigger-sampling-request',
-      arguments: { prompt: 'hi', maxTokens: 20 },
-    });
-    // In-process every message arrives on its own turn, so the SDK sees all progress, the last one included.
-    expect(progress).toEqual([1, 2, 3, 4]);
-    expect(long.content).toEqual([
-      { type: 'text', text: 'Long running operation completed. Duration: 2 seconds, Steps: 4.' },
-    ]);
-    expect(sampled).toEqual(['Resource trigger-sampling-request context: hi']);
-    expect(JSON.stringify(sampling)).toContain('canned sampling reply');
-    await transport.idle();
-    const report = transport.report();
-    expect(report.used).toBe(3);
-    expect(report.unused.map((u) => u.method)).toContain('tools/list');
-    expect(report.answers.map((a) => a.method)).toEqual(['roots/list', 'sampling/createMessage']);
-    await client.close();
-  });
-
-  it('answers a request it has no recording of with an error naming the closest one', async () => {
-    const { client } = makeClient();
-    await client.connect(replayTransport(await fixtureCassette(EVERYTHING)));
-    const failure = await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 9 } }).catch((e) => e);
-    expect(failure).toMatchObject({ code: REPLAY_ERROR_CODES.miss });
-    expect(String(failure.message)).toContain(
-      'no recorded answer for tools/call get-sum {"a":1,"b":9}; closest: tools/call get-sum {"a":1,"b":2}',
-    );
-    await client.close();
-  });
-
-  it('reads a cassette path when the client connects', async () => {
-    const transport = replayTransport(`${INTEROP}mcporter/everything-get-sum.ndjson`, {
-      server: 'everything',
-    });
-    expect(() => transport.report()).toThrow(TapedeckError);
-    const { client } = makeClient();
-    await client.connect(transport);
-    const sum = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
-    expect(sum.content).toEqual([{ type: 'text', text: 'The sum of 2 and 3 is 5.' }]);
-    expect(transport.report().summary).toMatch(/^used 2 of 3 recorded exchanges; unused: #1 tools\/list/);
-    await client.close();
-    await expect(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toThrow(/closed/);
-  });
-
-  it('fails connect with one clear line when the cassette does not exist', async () => {
-    const { client } = makeClient();
-    await expect(client.connect(replayTransport('/nonexistent/cassette.jsonl'))).rejects.toThrow(
-      'no such cassette: /nonexistent/cassette.jsonl',
-    );
-  });
-});
+import { makeClient, makeServer, session } from '../helpers/sdk-session.js';
 
 describe('recordTransport', () => {
   let dir: string;

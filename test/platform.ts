@@ -39,9 +39,9 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/replay/serve/http/era2026-http.test.ts': 'expects replay --http to report on SIGTERM',
   'test/replay/serve/http/everything-http.test.ts': 'expects replay --http to report on SIGTERM and SIGINT',
   'test/replay/serve/http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
-  'test/replay/in-place-links.test.ts':
+  'test/cli/in-place-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
-  'test/replay/run.test.ts': 'asserts 0600 cassette modes',
+  'test/live/run.test.ts': 'asserts 0600 cassette modes',
   'test/capture/record-transport.test.ts': 'asserts 0600 trace modes',
   'test/replay/sdk/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
   'test/trace/convert-cli.test.ts': 'asserts 0600/0700 output modes',

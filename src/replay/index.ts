@@ -4,6 +4,54 @@ export {
   recordTransport,
 } from '../capture/record-transport.js';
 export type { McpTransport, TransportMessage, TransportSendOptions } from '../capture/sdk-transport.js';
+export { type AnswerComparison, answerComparer } from '../live/compare.js';
+export { HttpLivePeer } from '../live/http-peer.js';
+export {
+  type ChildLike,
+  describeTarget,
+  type HttpTarget,
+  LIVE_DEFAULTS,
+  type LiveAnswer,
+  type LiveExit,
+  type LiveOutcome,
+  type LivePeer,
+  type LivePeerHooks,
+  type LiveTarget,
+  type LiveTargetFields,
+  liveTargetOf,
+  type Spawn,
+  type SpawnOptions,
+  type StdioTarget,
+} from '../live/peer.js';
+export {
+  type AppendOptions,
+  appendToCassette,
+  EXPIRED_POLICIES,
+  type ExpiredPolicy,
+  planRun,
+  RUN_DEFAULTS,
+  RUN_MODES,
+  type RunMode,
+  type RunPlan,
+} from '../live/run.js';
+export { startLivePeer } from '../live/start-peer.js';
+export { LiveServer, type LiveServerOptions } from '../live/stdio-peer.js';
+export {
+  serveUpdate,
+  UPDATE_DEFAULTS,
+  type UpdateOptions,
+  type UpdateOutcome,
+  type UpdateSession,
+} from '../live/update.js';
+export {
+  type ExchangeVerdict,
+  type SessionReport,
+  VERIFY_DEFAULTS,
+  type VerdictStatus,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyCassette,
+} from '../live/verify.js';
 export {
   type Anchor,
   buildCassette,
@@ -50,35 +98,11 @@ export {
   redactionSummaryOf,
   requestRedactor,
 } from './cassette/redacted.js';
-export { type AnswerComparison, answerComparer } from './compare.js';
 export { linkedChannels, type ReplayChannel } from './engine/channel.js';
 export { REPLAY_ERROR_CODES } from './engine/codes.js';
 export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
 export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './engine/fallback.js';
 export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './engine/rewrite.js';
-export {
-  type ChildLike,
-  LIVE_DEFAULTS,
-  type LiveAnswer,
-  type LiveExit,
-  type LiveOutcome,
-  LiveServer,
-  type LiveServerOptions,
-  type Spawn,
-  type SpawnOptions,
-} from './live.js';
-export { HttpLivePeer } from './live-http.js';
-export {
-  describeTarget,
-  type HttpTarget,
-  type LivePeer,
-  type LivePeerHooks,
-  type LiveTarget,
-  type LiveTargetFields,
-  liveTargetOf,
-  type StdioTarget,
-  startLivePeer,
-} from './live-peer.js';
 export {
   type CustomMatcher,
   type EngineOptions,
@@ -92,17 +116,6 @@ export {
   type Timing,
   withDefaults,
 } from './options.js';
-export {
-  type AppendOptions,
-  appendToCassette,
-  EXPIRED_POLICIES,
-  type ExpiredPolicy,
-  planRun,
-  RUN_DEFAULTS,
-  RUN_MODES,
-  type RunMode,
-  type RunPlan,
-} from './run.js';
 export {
   type ReplayTransport,
   type ReplayTransportOptions,
@@ -144,19 +157,3 @@ export {
   type StdioChannelOptions,
   stdioChannel,
 } from './serve/stdio-channel.js';
-export {
-  serveUpdate,
-  UPDATE_DEFAULTS,
-  type UpdateOptions,
-  type UpdateOutcome,
-  type UpdateSession,
-} from './update.js';
-export {
-  type ExchangeVerdict,
-  type SessionReport,
-  VERIFY_DEFAULTS,
-  type VerdictStatus,
-  type VerifyOptions,
-  type VerifyReport,
-  verifyCassette,
-} from './verify.js';

@@ -46,14 +46,17 @@ describe('replay options', () => {
   });
 });
 
-describe('src/replay', () => {
-  it('imports no node: modules, so in-process and browser hosts can use it', () => {
-    const dir = join(import.meta.dirname, '..', '..', 'src', 'replay');
-    // Subfolders too (http/ loads node:http lazily, inside the function that serves).
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) =>
-      name.endsWith('.ts'),
-    );
-    const offenders = files.filter((name) => /from ['"]node:/.test(readFileSync(join(dir, name), 'utf8')));
-    expect(offenders).toEqual([]);
+describe('src/replay and src/live', () => {
+  it('import no node: modules, so in-process and browser hosts can use them', () => {
+    for (const folder of ['replay', 'live']) {
+      const dir = join(import.meta.dirname, '..', '..', 'src', folder);
+      // Subfolders too (serve/http/ loads node:http lazily, inside the function that serves).
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+        name.endsWith('.ts'),
+      );
+      expect(files.length).toBeGreaterThan(5);
+      const offenders = files.filter((name) => /from ['"]node:/.test(readFileSync(join(dir, name), 'utf8')));
+      expect(offenders).toEqual([]);
+    }
   });
 });

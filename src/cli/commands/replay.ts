@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
 import { loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
@@ -11,7 +12,6 @@ import {
   type RepeatMode,
   type Timing,
 } from '../../replay/options.js';
-import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/serve/http/index.js';
 import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/serve/http/options.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';

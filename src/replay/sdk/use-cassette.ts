@@ -6,11 +6,11 @@ import {
 } from '../../capture/record-transport.js';
 import type { McpTransport } from '../../capture/sdk-transport.js';
 import { TapedeckError } from '../../errors.js';
+import { findProjectFile, type ProjectConfig } from '../../live/project-file.js';
+import { RUN_DEFAULTS } from '../../live/run.js';
 import { nodeTraceFiles } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';
 import type { ReplayReport } from '../engine/engine.js';
-import { findProjectFile, type ProjectConfig } from '../project-file.js';
-import { RUN_DEFAULTS } from '../run.js';
 import { type ReplayTransport, type ReplayTransportOptions, replayTransport } from './replay-transport.js';
 
 /**

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { appendToCassette } from '../../src/replay/run.js';
+import { appendToCassette } from '../../src/live/run.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { Direction, Json } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { call, req, res, traceLines } from './helpers.js';
+import { call, req, res, traceLines } from '../replay/helpers.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/servers/changed-server.mjs', import.meta.url));
 const SECRET = 'private-note-9d2c41';

@@ -1,8 +1,8 @@
+import type { Cassette } from '../replay/cassette/cassette.js';
+import { describeRequest } from '../replay/cassette/describe.js';
+import type { Normalizer } from '../replay/cassette/normalize.js';
 import { isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
-import type { Cassette } from './cassette/cassette.js';
-import { describeRequest } from './cassette/describe.js';
-import type { Normalizer } from './cassette/normalize.js';
-import type { LiveAnswer } from './live.js';
+import type { LiveAnswer } from './peer.js';
 
 /**
  * What verify says when the live server asks the client something (sampling, elicitation, roots): the client's

@@ -1,5 +1,5 @@
+import type { Cassette, CassetteExchange, ClientNotification } from '../replay/cassette/cassette.js';
 import { isObject } from '../trace/jsonrpc.js';
-import type { Cassette, CassetteExchange, ClientNotification } from './cassette/cassette.js';
 
 /**
  * A recording's client side, session by session. An HTTP recording holds one MCP session per `conn` (the MCP

@@ -8,16 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { nodeSpawn } from '../../src/cli/commands/verify.js';
 import { run } from '../../src/cli/main.js';
+import { answerComparer } from '../../src/live/compare.js';
+import { VERIFY_DEFAULTS, type VerifyOptions, verifyCassette } from '../../src/live/verify.js';
 import { buildCassette, type Cassette } from '../../src/replay/cassette/cassette.js';
 import { DEFAULT_NORMALIZATION } from '../../src/replay/cassette/normalize.js';
-import { answerComparer } from '../../src/replay/compare.js';
-import { VERIFY_DEFAULTS, type VerifyOptions, verifyCassette } from '../../src/replay/verify.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
 import type { Direction, Json } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { call, note, req, res, traceLines } from './helpers.js';
+import { call, note, req, res, traceLines } from '../replay/helpers.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/servers/changed-server.mjs', import.meta.url));
 const server = (...flags: string[]) => ({

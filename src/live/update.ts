@@ -1,3 +1,17 @@
+import type { Cassette } from '../replay/cassette/cassette.js';
+import type { ReplayChannel } from '../replay/engine/channel.js';
+import { REPLAY_ERROR_CODES } from '../replay/engine/codes.js';
+import { ReplayEngine } from '../replay/engine/engine.js';
+import { withFallbacks } from '../replay/engine/fallback.js';
+import { errorResponse } from '../replay/engine/rewrite.js';
+import { type ReplayOptions, withDefaults } from '../replay/options.js';
+import type { ServeEvent, ServeOutcome } from '../replay/serve/stdio.js';
+import {
+  type ByteReader,
+  type ByteWriter,
+  type StdioChannelOptions,
+  stdioChannel,
+} from '../replay/serve/stdio-channel.js';
 import { timestamp } from '../trace/encode.js';
 import {
   cancelledRequestId,
@@ -10,22 +24,14 @@ import {
   type RpcRequest,
 } from '../trace/jsonrpc.js';
 import type { Json, MessageLine } from '../trace/types.js';
-import type { Cassette } from './cassette/cassette.js';
-import type { ReplayChannel } from './engine/channel.js';
-import { REPLAY_ERROR_CODES } from './engine/codes.js';
-import { ReplayEngine } from './engine/engine.js';
-import { withFallbacks } from './engine/fallback.js';
-import { errorResponse } from './engine/rewrite.js';
-import type { LiveAnswer, LiveExit } from './live.js';
-import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
-import { type ReplayOptions, withDefaults } from './options.js';
-import type { ServeEvent, ServeOutcome } from './serve/stdio.js';
 import {
-  type ByteReader,
-  type ByteWriter,
-  type StdioChannelOptions,
-  stdioChannel,
-} from './serve/stdio-channel.js';
+  type LiveAnswer,
+  type LiveExit,
+  type LivePeer,
+  type LiveTargetFields,
+  liveTargetOf,
+} from './peer.js';
+import { startLivePeer } from './start-peer.js';
 
 /**
  * `run --mode update`: replay what the cassette holds and, on the first request it does not, bring up the live

@@ -11,8 +11,8 @@ import {
   PROJECT_FILE_NAME,
   projectFor,
   resolveCassettePath,
-} from '../../src/replay/project-file.js';
-import { parseProjectFile } from '../../src/replay/project-file-parse.js';
+} from '../../src/live/project-file.js';
+import { parseProjectFile } from '../../src/live/project-file-parse.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const io = useCliHarness('tapedeck-project-');

@@ -1,10 +1,10 @@
 import { markerSpans } from '../redact/marker.js';
+import { type DiffOptions, type StructuralDiff, structuralDiff } from '../replay/cassette/diff.js';
+import type { NormalizationRules } from '../replay/cassette/normalize.js';
+import { compileIgnorePath, type IgnorePath, removePaths } from '../replay/cassette/paths.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import { alignNamedLists, answerOutcome, type Loose } from '../trace/outcome.js';
 import type { Json } from '../trace/types.js';
-import { type DiffOptions, type StructuralDiff, structuralDiff } from './cassette/diff.js';
-import type { NormalizationRules } from './cassette/normalize.js';
-import { compileIgnorePath, type IgnorePath, removePaths } from './cassette/paths.js';
 
 /**
  * Comparing a recorded answer with a live one (verify): what of an answer is behaviour and what is harmless drift.

@@ -3,8 +3,81 @@ import type { TraceSink } from '../sink/sink.js';
 import type { JsonObject, RpcId, RpcNotification, RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import type { UpstreamTimeouts, UpstreamTransport } from '../upstream/types.js';
-import { type LiveAnswer, type LiveExit, type LiveOutcome, LiveServer, type Spawn } from './live.js';
-import { HttpLivePeer } from './live-http.js';
+
+/**
+ * A live server as verify and update see it, whichever way it is reached: the LivePeer interface, the targets that
+ * name a server (a command or a URL), how a request to it ends, and what both peers share (their defaults, the
+ * client's answer to a server's question). The peers themselves are stdio-peer.ts and http-peer.ts; start-peer.ts
+ * picks one.
+ */
+
+/** What a server→client request gets back: the `result` or `error` member of the answer. */
+export type LiveAnswer = { result: Json } | { error: { code: number; message: string; data?: Json } };
+
+/** How a request to the live server ended. */
+export type LiveOutcome =
+  /** `status`: the HTTP status of an error the server answered for the request as a whole (its body, with our id). */
+  | { kind: 'response'; message: JsonObject; status?: number }
+  | { kind: 'timeout'; ms: number }
+  /** The server exited (or closed its stdout) before answering. */
+  | { kind: 'exit'; exit: LiveExit }
+  /** The request could not be carried (an HTTP upstream unreachable, or failing): the message says why. */
+  | { kind: 'error'; message: string };
+
+export interface LiveExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why a session without a process ended (an HTTP upstream's stream went away). */
+  reason?: string;
+}
+
+/** What LiveServer needs of a child process: the shape of a Node `ChildProcess` spawned with piped stdio. */
+export interface ChildLike {
+  readonly pid?: number | undefined;
+  readonly stdin: {
+    readonly writable: boolean;
+    write(chunk: Uint8Array): boolean;
+    end(): unknown;
+    on(event: 'error', listener: (error: Error) => void): unknown;
+  };
+  readonly stdout: {
+    readonly readableEnded: boolean;
+    readonly destroyed: boolean;
+    on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+    once(event: 'close', listener: () => void): unknown;
+  };
+  /** null when stderr is inherited. */
+  readonly stderr: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null;
+  once(event: 'spawn', listener: () => void): unknown;
+  once(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+export interface SpawnOptions {
+  stdio: ['pipe', 'pipe', 'pipe' | 'inherit'];
+  env: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/**
+ * How a server process is started: Node's `child_process.spawn` fits. Passed in, so that src/live imports no
+ * `node:` module and a host can start servers its own way.
+ */
+export type Spawn = (command: string, args: string[], options: SpawnOptions) => ChildLike;
+
+/** Every live peer's timeouts and limits; the stdio peer's own (exit, drain, line and stderr sizes) as well. */
+export const LIVE_DEFAULTS = {
+  requestTimeoutMs: 30_000,
+  /** After stdin is closed, how long the server may take to exit on its own before SIGTERM (then SIGKILL). */
+  exitGraceMs: 2000,
+  killAfterMs: 2000,
+  /** Once the server exited, how long its stdout may take to close (a grandchild may hold it). */
+  drainMs: 1000,
+  maxLineBytes: 64 * 1024 * 1024,
+  /** How much of the server's stderr is kept for error messages. */
+  stderrTailBytes: 4096,
+} as const;
 
 /**
  * What verify and update need of a live server, whichever way it is reached: a spawned stdio process
@@ -103,18 +176,28 @@ export function liveTargetOf(fields: LiveTargetFields): LiveTarget {
   };
 }
 
-/**
- * Starts (stdio) or connects to (HTTP) a live server. Fails with a one-line TapedeckError('input') when the
- * command cannot be run or the URL cannot be reached.
- *
- * @example const peer = await startLivePeer({ kind: 'http', url: 'http://127.0.0.1:3001/mcp' }, { requestTimeoutMs: 5000 });
- */
-export function startLivePeer(target: LiveTarget, hooks: LivePeerHooks): Promise<LivePeer> {
-  if (target.kind === 'http') return HttpLivePeer.start(target, hooks);
-  return LiveServer.start({ ...hooks, ...target });
-}
-
 /** How a live server is named in messages: its URL, or the command. */
 export function describeTarget(target: LiveTarget): string {
   return target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ');
+}
+
+/**
+ * The client's answer to a server→client request, as a JSON-RPC response: what `onRequest` gives, -32601 when
+ * there is no handler, -32603 when it throws. Shared by the stdio and HTTP live peers.
+ */
+export async function answerServerRequest(
+  request: RpcRequest,
+  onRequest: ((request: RpcRequest) => Promise<LiveAnswer> | LiveAnswer) | undefined,
+): Promise<Json> {
+  let answer: LiveAnswer;
+  if (!onRequest) {
+    answer = { error: { code: -32601, message: `Method not found: ${request.method}` } };
+  } else {
+    try {
+      answer = await onRequest(request);
+    } catch (err) {
+      answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+  return { jsonrpc: '2.0', id: request.id, ...answer } as Json;
 }

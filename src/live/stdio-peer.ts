@@ -5,7 +5,16 @@ import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
-import type { LivePeer, LivePeerHooks } from './live-peer.js';
+import {
+  answerServerRequest,
+  type ChildLike,
+  LIVE_DEFAULTS,
+  type LiveExit,
+  type LiveOutcome,
+  type LivePeer,
+  type LivePeerHooks,
+  type Spawn,
+} from './peer.js';
 
 /**
  * The client side of a live stdio MCP server, for `verify` and `run --mode update`: spawn it, frame its stdout into
@@ -13,61 +22,6 @@ import type { LivePeer, LivePeerHooks } from './live-peer.js';
  * server asks of the client (sampling, elicitation, roots) through a callback. Non-JSON lines are skipped, as the
  * SDK's own stdio reader does.
  */
-
-/** What a server→client request gets back: the `result` or `error` member of the answer. */
-export type LiveAnswer = { result: Json } | { error: { code: number; message: string; data?: Json } };
-
-/** How a request to the live server ended. */
-export type LiveOutcome =
-  /** `status`: the HTTP status of an error the server answered for the request as a whole (its body, with our id). */
-  | { kind: 'response'; message: JsonObject; status?: number }
-  | { kind: 'timeout'; ms: number }
-  /** The server exited (or closed its stdout) before answering. */
-  | { kind: 'exit'; exit: LiveExit }
-  /** The request could not be carried (an HTTP upstream unreachable, or failing): the message says why. */
-  | { kind: 'error'; message: string };
-
-export interface LiveExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Why a session without a process ended (an HTTP upstream's stream went away). */
-  reason?: string;
-}
-
-/** What LiveServer needs of a child process: the shape of a Node `ChildProcess` spawned with piped stdio. */
-export interface ChildLike {
-  readonly pid?: number | undefined;
-  readonly stdin: {
-    readonly writable: boolean;
-    write(chunk: Uint8Array): boolean;
-    end(): unknown;
-    on(event: 'error', listener: (error: Error) => void): unknown;
-  };
-  readonly stdout: {
-    readonly readableEnded: boolean;
-    readonly destroyed: boolean;
-    on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-    once(event: 'close', listener: () => void): unknown;
-  };
-  /** null when stderr is inherited. */
-  readonly stderr: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null;
-  once(event: 'spawn', listener: () => void): unknown;
-  once(event: 'error', listener: (error: Error & { code?: string }) => void): unknown;
-  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-  kill(signal?: NodeJS.Signals): boolean;
-}
-
-export interface SpawnOptions {
-  stdio: ['pipe', 'pipe', 'pipe' | 'inherit'];
-  env: Record<string, string | undefined>;
-  cwd?: string;
-}
-
-/**
- * How a server process is started: Node's `child_process.spawn` fits. Passed in, so that src/replay imports no
- * `node:` module and a host can start servers its own way.
- */
-export type Spawn = (command: string, args: string[], options: SpawnOptions) => ChildLike;
 
 /**
  * A live stdio server: how to start it, plus the hooks every live peer takes (see LivePeerHooks: the sink
@@ -84,18 +38,6 @@ export interface LiveServerOptions extends LivePeerHooks {
   onSkipped?: ((text: string) => void) | undefined;
   maxLineBytes?: number | undefined;
 }
-
-export const LIVE_DEFAULTS = {
-  requestTimeoutMs: 30_000,
-  /** After stdin is closed, how long the server may take to exit on its own before SIGTERM (then SIGKILL). */
-  exitGraceMs: 2000,
-  killAfterMs: 2000,
-  /** Once the server exited, how long its stdout may take to close (a grandchild may hold it). */
-  drainMs: 1000,
-  maxLineBytes: 64 * 1024 * 1024,
-  /** How much of the server's stderr is kept for error messages. */
-  stderrTailBytes: 4096,
-} as const;
 
 interface Pending {
   settle: (outcome: LiveOutcome) => void;
@@ -339,27 +281,6 @@ export class LiveServer implements LivePeer {
   private async answer(request: RpcRequest): Promise<void> {
     void this.send(await answerServerRequest(request, this.options.onRequest));
   }
-}
-
-/**
- * The client's answer to a server→client request, as a JSON-RPC response: what `onRequest` gives, -32601 when
- * there is no handler, -32603 when it throws. Shared by the stdio and HTTP live peers.
- */
-export async function answerServerRequest(
-  request: RpcRequest,
-  onRequest: ((request: RpcRequest) => Promise<LiveAnswer> | LiveAnswer) | undefined,
-): Promise<Json> {
-  let answer: LiveAnswer;
-  if (!onRequest) {
-    answer = { error: { code: -32601, message: `Method not found: ${request.method}` } };
-  } else {
-    try {
-      answer = await onRequest(request);
-    } catch (err) {
-      answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
-    }
-  }
-  return { jsonrpc: '2.0', id: request.id, ...answer } as Json;
 }
 
 type Capture = ReturnType<typeof captureTo>;

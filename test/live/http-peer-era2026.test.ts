@@ -4,7 +4,7 @@
  * the server checks (a wrong Mcp-Method or Mcp-Name is refused), there is no session, and the GET stream is 405.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpLivePeer } from '../../src/replay/live-http.js';
+import { HttpLivePeer } from '../../src/live/http-peer.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 import type { HttpLine } from '../../src/trace/types.js';

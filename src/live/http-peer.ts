@@ -12,8 +12,15 @@ import type { Json } from '../trace/types.js';
 import { upstreamCapture } from '../upstream/capture.js';
 import { createUpstream } from '../upstream/index.js';
 import type { Upstream, UpstreamMessage } from '../upstream/types.js';
-import { answerServerRequest, LIVE_DEFAULTS, type LiveExit, type LiveOutcome } from './live.js';
-import type { HttpTarget, LivePeer, LivePeerHooks } from './live-peer.js';
+import {
+  answerServerRequest,
+  type HttpTarget,
+  LIVE_DEFAULTS,
+  type LiveExit,
+  type LiveOutcome,
+  type LivePeer,
+  type LivePeerHooks,
+} from './peer.js';
 
 /**
  * The client side of a live remote MCP server over Streamable HTTP or legacy SSE, for `verify --upstream` and

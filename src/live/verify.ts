@@ -1,20 +1,26 @@
-import type { TraceSink } from '../sink/sink.js';
-import { isObject, type JsonObject } from '../trace/jsonrpc.js';
-import type { Json, RecordBody } from '../trace/types.js';
-import type { Cassette, CassetteExchange } from './cassette/cassette.js';
-import { describeRequest } from './cassette/describe.js';
-import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from './cassette/diff.js';
-import { requestStateOf } from './cassette/mrtr.js';
+import type { Cassette, CassetteExchange } from '../replay/cassette/cassette.js';
+import { describeRequest } from '../replay/cassette/describe.js';
+import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
+import { requestStateOf } from '../replay/cassette/mrtr.js';
 import {
   createNormalizer,
   DEFAULT_NORMALIZATION,
   type NormalizationRules,
   type Normalizer,
-} from './cassette/normalize.js';
-import { compileIgnorePath, type IgnorePath } from './cassette/paths.js';
+} from '../replay/cassette/normalize.js';
+import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
+import type { TraceSink } from '../sink/sink.js';
+import { isObject, type JsonObject } from '../trace/jsonrpc.js';
+import type { Json, RecordBody } from '../trace/types.js';
 import { answerComparer } from './compare.js';
-import type { LiveExit, LiveOutcome } from './live.js';
-import { type LivePeer, type LiveTargetFields, liveTargetOf, startLivePeer } from './live-peer.js';
+import {
+  type LiveExit,
+  type LiveOutcome,
+  type LivePeer,
+  type LiveTargetFields,
+  liveTargetOf,
+} from './peer.js';
+import { startLivePeer } from './start-peer.js';
 import { AnswerBook } from './verify-answers.js';
 import { type VerifySession, verifySessions } from './verify-sessions.js';
 

@@ -6,7 +6,6 @@ import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { loadCassette } from '../../src/replay/cassette/load.js';
 import {
   appendToCassette,
   formatAge,
@@ -16,11 +15,12 @@ import {
   type RunMode,
   runMode,
   runSettings,
-} from '../../src/replay/run.js';
+} from '../../src/live/run.js';
+import { loadCassette } from '../../src/replay/cassette/load.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
-import { call, fakeClient, req, res, traceLines } from './helpers.js';
+import { call, fakeClient, req, res, traceLines } from '../replay/helpers.js';
 
 const DAY = 86_400_000;
 const INTEROP = join(import.meta.dirname, '..', 'fixtures', 'interop');

@@ -1,7 +1,8 @@
 import { TapedeckError } from '../errors.js';
 import { loadRedaction, type RedactionOptions } from '../redact/setup.js';
+import type { Redactor } from '../redact/types.js';
 import { FileSink } from '../sink/file.js';
-import { noRedaction, type Redactor, type TraceSink } from '../sink/sink.js';
+import { noRedaction, type TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { newMeta } from '../trace/meta.js';
 import type { Json, MetaLine, TransportKind } from '../trace/types.js';

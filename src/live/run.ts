@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import type { Redactor } from '../sink/sink.js';
+import type { Redactor } from '../redact/types.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
 import { keepsFormatAsTapedeck, type TraceFormat } from '../trace/import/opened.js';
 import { noFollowTraceFiles, openTrace, removeFiles, writePrivateFile } from '../trace/io.js';

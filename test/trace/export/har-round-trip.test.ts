@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toHar } from '../../../src/trace/export/har.js';
+import { toHar } from '../../../src/redact/har.js';
 import { loadTrace, openTrace } from '../../../src/trace/io.js';
 import { isMessageLine, type MessageLine, type MetaLine, type TraceLine } from '../../../src/trace/types.js';
 import { useCliHarness } from '../../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { TapedeckError } from '../errors.js';
 import { RUN_MODES, type RunMode } from './modes.js';
-import type { ProjectConfig } from './project-file.js';
+import type { ProjectConfig } from './project-config.js';
 
 /** The keys a project file may hold (`$schema` for editors). */
 const KEYS = ['$schema', 'mode', 'cassetteDir'] as const;

@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import type { RunMode } from './modes.js';
+import type { ProjectConfig } from './project-config.js';
 
 /**
  * The project file, `tapedeck.config.json`: settings that belong to a project, not to a command line, and so reach
@@ -20,14 +20,6 @@ import type { RunMode } from './modes.js';
  */
 
 export const PROJECT_FILE_NAME = 'tapedeck.config.json';
-
-export interface ProjectConfig {
-  /** The file's absolute path. */
-  path: string;
-  mode?: RunMode | undefined;
-  /** Absolute: the folder relative cassette paths are taken from. */
-  cassetteDir?: string | undefined;
-}
 
 /**
  * The nearest project file above each of `starts` in turn (the working folder first, then the cassette's folder),

@@ -7,7 +7,7 @@ import { withExtension } from '../trace/segments.js';
 import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
 import { RUN_MODES, type RunMode } from './modes.js';
-import type { ProjectConfig } from './project-file.js';
+import type { ProjectConfig } from './project-config.js';
 
 /**
  * `tapedeck run`: the VCR front door. The mode decides whether the session is recorded, replayed, updated or just

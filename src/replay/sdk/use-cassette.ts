@@ -6,7 +6,8 @@ import {
 } from '../../capture/record-transport.js';
 import type { McpTransport } from '../../capture/sdk-transport.js';
 import { TapedeckError } from '../../errors.js';
-import { findProjectFile, type ProjectConfig } from '../../live/project-file.js';
+import type { ProjectConfig } from '../../live/project-config.js';
+import { findProjectFile } from '../../live/project-file.js';
 import { RUN_DEFAULTS } from '../../live/run.js';
 import { nodeTraceFiles } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';

@@ -1,4 +1,4 @@
-import type { Cassette } from '../replay/cassette/cassette.js';
+import type { Cassette } from '../replay/cassette/types.js';
 import type { ReplayChannel } from '../replay/engine/channel.js';
 import { REPLAY_ERROR_CODES } from '../replay/engine/codes.js';
 import { ReplayEngine } from '../replay/engine/engine.js';

@@ -1,6 +1,6 @@
-import type { Cassette } from '../replay/cassette/cassette.js';
 import { describeRequest } from '../replay/cassette/describe.js';
 import type { Normalizer } from '../replay/cassette/normalize.js';
+import type { Cassette } from '../replay/cassette/types.js';
 import { isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
 import type { LiveAnswer } from './peer.js';
 

@@ -1,4 +1,4 @@
-import type { Cassette, CassetteExchange, ClientNotification } from '../replay/cassette/cassette.js';
+import type { Cassette, CassetteExchange, ClientNotification } from '../replay/cassette/types.js';
 import { isObject } from '../trace/jsonrpc.js';
 
 /**

@@ -1,4 +1,3 @@
-import type { Cassette, CassetteExchange } from '../replay/cassette/cassette.js';
 import { describeRequest } from '../replay/cassette/describe.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
 import { requestStateOf } from '../replay/cassette/mrtr.js';
@@ -9,6 +8,7 @@ import {
   type Normalizer,
 } from '../replay/cassette/normalize.js';
 import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
+import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
 import type { TraceSink } from '../sink/sink.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import type { Json, RecordBody } from '../trace/types.js';

@@ -52,19 +52,7 @@ export {
   type VerifyReport,
   verifyCassette,
 } from '../live/verify.js';
-export {
-  type Anchor,
-  buildCassette,
-  type Cassette,
-  type CassetteExchange,
-  type CassetteOptions,
-  type ClientNotification,
-  type KeyedExchange,
-  keyQueues,
-  type MrtrRound,
-  type ServerMessage,
-  type UnsolicitedMessage,
-} from './cassette/cassette.js';
+export { buildCassette, type CassetteOptions, type KeyedExchange, keyQueues } from './cassette/cassette.js';
 export { DESCRIBE_MAX, describeRequest } from './cassette/describe.js';
 export {
   childPath,
@@ -98,6 +86,15 @@ export {
   redactionSummaryOf,
   requestRedactor,
 } from './cassette/redacted.js';
+export type {
+  Anchor,
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  MrtrRound,
+  ServerMessage,
+  UnsolicitedMessage,
+} from './cassette/types.js';
 export { linkedChannels, type ReplayChannel } from './engine/channel.js';
 export { REPLAY_ERROR_CODES } from './engine/codes.js';
 export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';

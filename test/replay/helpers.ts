@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { buildCassette, type Cassette, type CassetteOptions } from '../../src/replay/cassette/cassette.js';
+import { buildCassette, type CassetteOptions } from '../../src/replay/cassette/cassette.js';
+import type { Cassette } from '../../src/replay/cassette/types.js';
 import { linkedChannels } from '../../src/replay/engine/channel.js';
 import { ReplayEngine, type ReplayEvent } from '../../src/replay/engine/engine.js';
 import type { ReplayOptions } from '../../src/replay/options.js';

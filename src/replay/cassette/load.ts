@@ -3,7 +3,8 @@ import type { TraceFormat } from '../../trace/import/opened.js';
 import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../../trace/io.js';
 import type { ReadMode, TraceDiagnostic } from '../../trace/reader.js';
 import type { MetaLine } from '../../trace/types.js';
-import { buildCassette, type Cassette } from './cassette.js';
+import { buildCassette } from './cassette.js';
+import type { Cassette } from './types.js';
 
 /**
  * Opening a cassette file: any trace format tapedeck reads (tapedeck / mcp-tape JSONL with rotated segments,

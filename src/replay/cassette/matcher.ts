@@ -1,10 +1,11 @@
 import type { JsonObject } from '../../trace/jsonrpc.js';
 import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.js';
-import { type Cassette, type CassetteExchange, type KeyedExchange, RequestIndex } from './cassette.js';
+import { type KeyedExchange, RequestIndex } from './cassette.js';
 import { describeRequest } from './describe.js';
 import { explainMiss, type Miss } from './miss.js';
 import { requestStateOf, responseState } from './mrtr.js';
 import { createNormalizer, type NormalizedRequest, type Normalizer } from './normalize.js';
+import type { Cassette, CassetteExchange } from './types.js';
 
 /**
  * Matching live requests to recorded exchanges, with the bookkeeping of what was served: keyed queues (identical

@@ -1,7 +1,8 @@
-import type { CassetteExchange, KeyedExchange } from './cassette.js';
+import type { KeyedExchange } from './cassette.js';
 import { describeRequest } from './describe.js';
 import { type DiffOptions, diffSize, formatDiff, type StructuralDiff, structuralDiff } from './diff.js';
 import type { NormalizedRequest } from './normalize.js';
+import type { CassetteExchange } from './types.js';
 
 /**
  * Misses: a live request replay cannot answer, explained in one line — what was asked, the closest recorded

@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
-import type { CassetteExchange } from './cassette.js';
 import { canonicalJson } from './normalize.js';
+import type { CassetteExchange } from './types.js';
 
 /**
  * 2026-07-28 multi-round-trip requests (MRTR): a request answered with `resultType: "input_required"` is retried with

@@ -1,5 +1,6 @@
 import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../../trace/exchange.js';
 import { formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
+import { linkRounds } from './mrtr.js';
 import type {
   Anchor,
   Cassette,
@@ -8,8 +9,7 @@ import type {
   MrtrRound,
   ServerMessage,
   UnsolicitedMessage,
-} from './cassette.js';
-import { linkRounds } from './mrtr.js';
+} from './types.js';
 
 /**
  * Turns one server's pairing events into scripts: each server message goes to the script of the client request

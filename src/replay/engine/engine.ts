@@ -10,16 +10,16 @@ import {
   type RpcRequest,
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
+import { describeRequest } from '../cassette/describe.js';
+import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
+import { Matcher, type MatchReport } from '../cassette/matcher.js';
+import type { Miss } from '../cassette/miss.js';
 import type {
   Cassette,
   CassetteExchange,
   ClientNotification,
   UnsolicitedMessage,
-} from '../cassette/cassette.js';
-import { describeRequest } from '../cassette/describe.js';
-import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
-import { Matcher, type MatchReport } from '../cassette/matcher.js';
-import type { Miss } from '../cassette/miss.js';
+} from '../cassette/types.js';
 import { type EngineOptions, type ReplayOptions, scaledDelay, withDefaults } from '../options.js';
 import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';

@@ -5,7 +5,7 @@ import type {
   CassetteExchange,
   ServerMessage,
   UnsolicitedMessage,
-} from '../cassette/cassette.js';
+} from '../cassette/types.js';
 
 /**
  * What replay sends after one live client message, in recorded order: an exchange's script with the unsolicited

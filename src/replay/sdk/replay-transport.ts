@@ -7,9 +7,9 @@ import type {
 import { TapedeckError } from '../../errors.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Json } from '../../trace/types.js';
-import type { Cassette } from '../cassette/cassette.js';
 import { loadCassette } from '../cassette/load.js';
 import { type CassetteRedactionOptions, cassetteRedaction } from '../cassette/redacted.js';
+import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from '../engine/channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
 import { withFallbacks } from '../engine/fallback.js';

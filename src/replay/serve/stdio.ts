@@ -1,6 +1,6 @@
 import { classifyMessage, idKey } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import type { Cassette } from '../cassette/cassette.js';
+import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from '../engine/channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
 import { type Fallback, withFallbacks } from '../engine/fallback.js';

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildCassette, type Cassette } from '../../../src/replay/cassette/cassette.js';
+import { buildCassette } from '../../../src/replay/cassette/cassette.js';
+import type { Cassette } from '../../../src/replay/cassette/types.js';
 import { discoverAnswer } from '../../../src/replay/engine/fallback.js';
 import { serveStdio } from '../../../src/replay/serve/stdio.js';
 import { loadTrace } from '../../../src/trace/io.js';

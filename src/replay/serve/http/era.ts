@@ -1,5 +1,5 @@
 import { isObject, type RpcItem, requestTarget } from '../../../trace/jsonrpc.js';
-import type { Cassette } from '../../cassette/cassette.js';
+import type { Cassette } from '../../cassette/types.js';
 import { type HeaderBag, header } from './http-types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { idKey, isObject, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
 import type { Json } from '../../../trace/types.js';
-import type { Cassette } from '../../cassette/cassette.js';
+import type { Cassette } from '../../cassette/types.js';
 import type { ReplayChannel } from '../../engine/channel.js';
 import { ReplayEngine } from '../../engine/engine.js';
 import { withFallbacks } from '../../engine/fallback.js';

@@ -1,5 +1,5 @@
-import type { Cassette } from '../../cassette/cassette.js';
 import { findHttpAnswer } from '../../cassette/http-answers.js';
+import type { Cassette } from '../../cassette/types.js';
 import type { HttpServeEvent } from './events.js';
 import type { HttpRequestLike, HttpResponseLike } from './http-types.js';
 

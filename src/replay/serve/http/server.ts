@@ -1,6 +1,6 @@
 import { TapedeckError } from '../../../errors.js';
 import { duplicateHost } from '../../../local-names.js';
-import type { Cassette } from '../../cassette/cassette.js';
+import type { Cassette } from '../../cassette/types.js';
 import type { ReplayReport } from '../../engine/engine.js';
 import { FrontDoor } from './door.js';
 import { isModernOnly } from './era.js';

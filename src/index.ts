@@ -8,6 +8,7 @@ export {
   type RedactConfig,
   type RedactRule,
   summarize as summarizeRedaction,
+  toHar,
 } from './redact/index.js';
 export { loadRedaction, type Redaction, type RedactionOptions } from './redact/setup.js';
 export * from './replay/index.js';

@@ -13,10 +13,11 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/collector/crash.test.ts': 'asserts 0700/0600 modes of the collector home',
   'test/collector/file-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
-  'test/collector/record-live.test.ts': 'stops a recorder with SIGTERM and expects its graceful end',
+  'test/cli/record-live.test.ts': 'stops a recorder with SIGTERM and expects its graceful end',
   'test/collector/viewer.test.ts':
     'makes a symlink, which Windows allows only with developer mode or as admin',
-  'test/conformance/server-scenarios.test.ts': 'stops a recorder with SIGTERM and expects its graceful end',
+  'test/e2e/conformance/server-scenarios.test.ts':
+    'stops a recorder with SIGTERM and expects its graceful end',
   'test/e2e/era2026.test.ts': 'expects a recorder stopped with SIGTERM to write its end line',
   'test/e2e/faults.test.ts': 'writes to /dev/full and kills with POSIX signals',
   'test/e2e/lifecycle.test.ts': 'POSIX signals, 128+n exit codes, sh servers and chmod',
@@ -35,20 +36,20 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/mcp/symlinks.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
   'test/mcp/tools.test.ts': 'asserts 0600/0700 modes of recordings',
-  'test/proxy-http/cli.test.ts': 'expects the proxy to close its trace on SIGTERM',
-  'test/replay-http/era2026-http.test.ts': 'expects replay --http to report on SIGTERM',
-  'test/replay-http/everything-http.test.ts': 'expects replay --http to report on SIGTERM and SIGINT',
-  'test/replay-http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
-  'test/replay/in-place-links.test.ts':
+  'test/proxy/http/cli.test.ts': 'expects the proxy to close its trace on SIGTERM',
+  'test/replay/serve/http/era2026-http.test.ts': 'expects replay --http to report on SIGTERM',
+  'test/replay/serve/http/everything-http.test.ts': 'expects replay --http to report on SIGTERM and SIGINT',
+  'test/replay/serve/http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
+  'test/cli/in-place-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
-  'test/replay/run.test.ts': 'asserts 0600 cassette modes',
-  'test/replay/transport.test.ts': 'asserts 0600 trace modes',
-  'test/replay/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
-  'test/trace/convert-cli.test.ts': 'asserts 0600/0700 output modes',
-  'test/trace/export-har.test.ts': 'asserts 0600 output modes',
-  'test/unit/file-sink-links.test.ts':
+  'test/live/run.test.ts': 'asserts 0600 cassette modes',
+  'test/capture/record-transport.test.ts': 'asserts 0600 trace modes',
+  'test/replay/sdk/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
+  'test/cli/convert.test.ts': 'asserts 0600/0700 output modes',
+  'test/trace/export/har.test.ts': 'asserts 0600 output modes',
+  'test/sink/file-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
-  'test/unit/file-sink.test.ts': 'asserts 0600/0700 modes and writes to /dev/full',
+  'test/sink/file.test.ts': 'asserts 0600/0700 modes and writes to /dev/full',
   'test/viewer/report.test.ts': 'asserts 0600 report modes',
   'test/viewer/view-command.test.ts':
     'puts an sh script on PATH as xdg-open and stops the server with SIGINT',
@@ -57,5 +58,5 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/loop/example.test.ts':
     'installs tapedeck into the copy with directory symlinks, which Windows allows only with developer mode or as admin',
   'test/loop/instrument-stdio.test.ts': 'kills a server with SIGTERM and asserts 0600 trace modes',
-  'test/unit/cassette-file.test.ts': 'asserts 0600 modes and sets file times on the probe stash',
+  'test/sink/cassette-file.test.ts': 'asserts 0600 modes and sets file times on the probe stash',
 };

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
 
@@ -14,6 +15,93 @@ function sourceFiles(dir: string): string[] {
 }
 
 const NODE_IMPORT = /from ['"]node:|require\(['"]node:|from ['"](fs|path|os|crypto|stream)['"]/;
+
+/**
+ * The layers of src/, lowest first. A module may import its own layer, the other folders of its rank and anything
+ * ranked below; never a folder ranked above (folders of one rank may import each other; the cycle check keeps that
+ * from going round in a circle). The top-level files are the base every layer may use; the package's
+ * main entry (index.ts) names everything, so it sits on top. A new folder must be given a rank here.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  [
+    'errors.ts',
+    'version.ts',
+    'local-names.ts',
+    'no-follow.ts',
+    'listen.ts',
+    'process-signals.ts',
+    'viewer-headers.ts',
+  ],
+  ['trace'],
+  ['redact'],
+  // process/ starts servers for the recorders, live peers, useCassette and install above it, and frames a server's
+  // stdout with capture's line framer: the stdio counterpart of upstream/, ranked with it.
+  ['capture', 'sink', 'upstream', 'process'],
+  ['proxy', 'replay', 'live', 'instrument'],
+  ['collector', 'mcp', 'install'],
+  ['cli'],
+  ['index.ts'],
+];
+
+/** A module's layer: its top-level folder under src/, or the file's own name for a top-level file. */
+const layerOf = (file: string) => file.split('/')[1]!;
+const rankOf = (layer: string) => {
+  const rank = LAYERS.findIndex((names) => names.includes(layer));
+  return rank < 0 ? undefined : rank;
+};
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+/**
+ * Every import between modules of src/, as repository paths: static and dynamic imports, re-exports and type-only
+ * imports alike (a type that points up a layer ties the layers together as firmly as a value does).
+ */
+function moduleGraph(): { files: string[]; edges: Edge[] } {
+  const files = sourceFiles(join(root, 'src')).map((file) => relative(root, file).split(sep).join('/'));
+  const edges: Edge[] = [];
+  for (const from of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(root, from), 'utf8'), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const to = posix.join(posix.dirname(from), fileName).replace(/\.js$/, '.ts');
+      expect(files, `${from} imports ${fileName}, which is no source file`).toContain(to);
+      edges.push({ from, to });
+    }
+  }
+  return { files, edges };
+}
+
+/** The import cycles of a graph, one per strongly connected component, each as a path back to its start. */
+function cycles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const found: string[][] = [];
+  const done = new Set<string>();
+  for (const start of [...next.keys()].sort()) {
+    if (done.has(start)) continue;
+    // Depth-first from `start`; a module already on the path closes a cycle.
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    const visit = (node: string) => {
+      if (onPath.has(node)) {
+        found.push([...path.slice(path.indexOf(node)), node]);
+        return;
+      }
+      if (done.has(node)) return;
+      path.push(node);
+      onPath.add(node);
+      for (const to of next.get(node) ?? []) visit(to);
+      path.pop();
+      onPath.delete(node);
+      done.add(node);
+    };
+    visit(start);
+  }
+  return found;
+}
 
 describe('the project', () => {
   it('keeps src/trace pure so the web viewer can import it: only io.ts touches node: modules', () => {
@@ -31,11 +119,31 @@ describe('the project', () => {
     expect(VERSION).toBe(pkg.version);
   });
 
-  it('never lets imports flow up from trace/ into capture, sink, proxy or cli', () => {
-    const upward = sourceFiles(join(root, 'src', 'trace')).filter((file) =>
-      /from ['"]\.\.\/(\.\.\/)?(capture|sink|proxy|cli)\//.test(readFileSync(file, 'utf8')),
-    );
+  it('imports only down the layers: no module imports a folder ranked above its own', () => {
+    const { edges, files } = moduleGraph();
+    const unranked = [...new Set(files.map(layerOf))].filter((layer) => rankOf(layer) === undefined);
+    expect(unranked, 'every top-level file and folder of src/ needs a rank in LAYERS').toEqual([]);
+    const upward = edges
+      .filter(({ from, to }) => rankOf(layerOf(to))! > rankOf(layerOf(from))!)
+      .map(({ from, to }) => `${from} → ${to} (${layerOf(from)} is below ${layerOf(to)})`);
     expect(upward).toEqual([]);
+  });
+
+  it('has no import cycles, type-only imports included', () => {
+    const { edges } = moduleGraph();
+    expect(cycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('keeps src/replay and src/live free of node: imports, so in-process and browser hosts can use them', () => {
+    for (const folder of ['replay', 'live']) {
+      const files = sourceFiles(join(root, 'src', folder));
+      expect(files.length).toBeGreaterThan(5);
+      // Subfolders too (serve/http/ loads node:http lazily, inside the function that serves).
+      const offenders = files
+        .filter((file) => /from ['"]node:/.test(readFileSync(file, 'utf8')))
+        .map((file) => relative(root, file));
+      expect(offenders).toEqual([]);
+    }
   });
 
   it('keeps every source file a readable size (split past ~400 lines)', () => {

@@ -4,6 +4,7 @@
  */
 export { ApiError, type ApiErrorCode } from './api-error.js';
 export { type LineColumns, LineIndexer } from './columns.js';
+export type { CollectorContext } from './context.js';
 export { openDatabase } from './database.js';
 export { checkHostOrigin, LIVE_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from './guard.js';
 export { defaultDbPath, loadOrCreateToken, readToken, shownPath, tokenPath } from './home.js';
@@ -25,7 +26,7 @@ export {
   traceSummary,
 } from './queries.js';
 export { applyRetention, type RetentionResult } from './retention.js';
-export { type CollectorContext, createApp } from './routes.js';
+export { createApp } from './routes.js';
 export { type Collector, startCollector } from './server.js';
 export type { ShareInfo } from './shares.js';
 export { TRACE_ID, type TraceRow, type TraceState, TraceStore } from './store.js';

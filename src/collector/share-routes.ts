@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { ApiError } from './api-error.js';
+import { type CollectorContext, requireWrite } from './context.js';
 import { type Ctx, type Env, jsonBody, lifetime } from './http.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
 import { traceSummary } from './queries.js';
-import { type CollectorContext, requireWrite } from './routes.js';
 import {
   createShare,
   listShares,

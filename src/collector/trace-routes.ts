@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { TRACE_FORMATS } from '../trace/import/opened.js';
 import { ApiError } from './api-error.js';
 import { LineIndexer } from './columns.js';
+import { type CollectorContext, requireRead, requireWrite } from './context.js';
 import {
   bodyChunks,
   type Ctx,
@@ -19,7 +20,6 @@ import { ingestJsonl } from './ingest.js';
 import type { ShareGrant } from './live.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
 import { pageLines, searchTraces, traceSummary } from './queries.js';
-import { type CollectorContext, requireRead, requireWrite } from './routes.js';
 import { TRACE_ID, type TraceRow } from './store.js';
 import { ingestUpload } from './upload.js';
 

@@ -1,7 +1,7 @@
 import type { TransportKind } from '../trace/types.js';
 import type { HttpRequestFacts } from './http-context.js';
 import type { Implementation } from './types.js';
-import type { WireLog } from './wire-log.js';
+import type { IncomingExtra, WireLog } from './wire-log.js';
 
 /** A message kept whole for `relatedMessages: 'full'`; `hr` on the performance clock. */
 export interface RawRelated {
@@ -12,14 +12,6 @@ export interface RawRelated {
 
 /** How a capture ended on the wire; the final outcome (ok / tool_error / error) is decided off the request path. */
 export type CaptureEnd = 'answered' | 'cancelled' | 'closed';
-
-/** The transport-level facts of an incoming message, as the SDK hands them over. */
-export interface IncomingExtra {
-  requestInfo?: { headers: Record<string, string | string[] | undefined>; url?: URL } | undefined;
-  authInfo?:
-    | { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> }
-    | undefined;
-}
 
 /** What a connection knows about itself; read when a capture is processed (it changes only at initialize). */
 export interface ConnectionFacts {

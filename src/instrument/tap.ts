@@ -1,14 +1,8 @@
 import type { TransportKind } from '../trace/types.js';
-import type {
-  Capture,
-  CaptureEnd,
-  CaptureQueue,
-  ConnectionFacts,
-  IncomingExtra,
-  RelatedCounts,
-} from './capture.js';
+import type { Capture, CaptureEnd, CaptureQueue, ConnectionFacts, RelatedCounts } from './capture.js';
 import type { HttpRequestFacts } from './http-context.js';
 import type { Implementation } from './types.js';
+import type { IncomingExtra, WireTap } from './wire-log.js';
 
 type Id = string | number;
 type Message = {
@@ -24,7 +18,7 @@ type Message = {
  * server sent on the request's behalf, then hands finished requests to the queue. It runs off the request path,
  * on the messages the WireLog kept (with the clock reading taken as each one passed).
  */
-export class ConnectionTap implements ConnectionFacts {
+export class ConnectionTap implements ConnectionFacts, WireTap {
   client: Implementation | undefined;
   protocolVersion: string | undefined;
   server: Implementation | undefined;

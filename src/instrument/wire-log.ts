@@ -1,6 +1,27 @@
-import type { IncomingExtra } from './capture.js';
 import { currentHttpFacts, type HttpRequestFacts } from './http-context.js';
-import type { ConnectionTap } from './tap.js';
+
+/** The transport-level facts of an incoming message, as the SDK hands them over. */
+export interface IncomingExtra {
+  requestInfo?: { headers: Record<string, string | string[] | undefined>; url?: URL } | undefined;
+  authInfo?:
+    | { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> }
+    | undefined;
+}
+
+/**
+ * What the log hands each message to when it is processed: the connection's tap (tap.ts). The log keeps messages
+ * as it got them and never looks inside; the tap knows their shape.
+ */
+export interface WireTap {
+  incoming(
+    message: never,
+    extra: IncomingExtra | undefined,
+    hr: number,
+    http: HttpRequestFacts | undefined,
+  ): void;
+  outgoing(message: never, relatedRequestId: string | number | undefined, hr: number): void;
+  closed(hr: number): void;
+}
 
 const IN = 0;
 const OUT = 1;
@@ -32,17 +53,17 @@ export class WireLog {
   }
 
   /** A message from the client. */
-  incoming(tap: ConnectionTap, message: unknown, extra: IncomingExtra | undefined): void {
+  incoming(tap: WireTap, message: unknown, extra: IncomingExtra | undefined): void {
     this.append(tap, IN, message, extra, currentHttpFacts());
   }
 
   /** A message to the client, with the relatedRequestId the SDK passed to `send`. */
-  outgoing(tap: ConnectionTap, message: unknown, relatedRequestId: string | number | undefined): void {
+  outgoing(tap: WireTap, message: unknown, relatedRequestId: string | number | undefined): void {
     this.append(tap, OUT, message, relatedRequestId, undefined);
   }
 
   /** The connection closed. */
-  closed(tap: ConnectionTap): void {
+  closed(tap: WireTap): void {
     this.append(tap, CLOSE, undefined, undefined, undefined);
   }
 
@@ -52,7 +73,7 @@ export class WireLog {
     if (entries.length === 0) return;
     this.entries = [];
     for (let i = 0; i < entries.length; i += STRIDE) {
-      const tap = entries[i] as ConnectionTap;
+      const tap = entries[i] as WireTap;
       const hr = entries[i + 4] as number;
       try {
         switch (entries[i + 1]) {
@@ -76,7 +97,7 @@ export class WireLog {
     }
   }
 
-  private append(tap: ConnectionTap, kind: number, message: unknown, aux: unknown, http: unknown): void {
+  private append(tap: WireTap, kind: number, message: unknown, aux: unknown, http: unknown): void {
     const entries = this.entries;
     entries.push(tap, kind, message, aux, performance.now(), http);
     this.wake(entries.length / STRIDE, entries.length >= this.limitSlots);

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../replay/normalize.js';
+import { canonicalJson } from '../replay/cassette/normalize.js';
 import { type JsonObject, toolName } from '../trace/jsonrpc.js';
 import { computeStats, type TraceStats } from '../trace/stats.js';
 import type { Json } from '../trace/types.js';

@@ -4,8 +4,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { listenOn } from '../listen.js';
 import { duplicateHost } from '../local-names.js';
-import { rejectForeign } from '../replay/http/guard.js';
-import { listenUrl } from '../replay/http/options.js';
+import { rejectForeign } from '../replay/serve/http/guard.js';
+import { listenUrl } from '../replay/serve/http/options.js';
 import { createMcpServer } from './server.js';
 import type { TrajectoryService } from './tools.js';
 

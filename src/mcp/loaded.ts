@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { buildCassette, type Cassette, type CassetteExchange } from '../replay/cassette.js';
+import { buildCassette } from '../replay/cassette/cassette.js';
+import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
 import type { TraceEntry } from '../trace/import/opened.js';
 import { loadTrace, noFollowTraceFiles } from '../trace/io.js';
 import { isObject, type JsonObject, type RpcId } from '../trace/jsonrpc.js';

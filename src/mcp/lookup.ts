@@ -1,6 +1,6 @@
-import { Matcher } from '../replay/matcher.js';
-import { compileIgnorePath } from '../replay/paths.js';
-import { cassetteRedaction, type RequestRedactor } from '../replay/redacted.js';
+import { Matcher } from '../replay/cassette/matcher.js';
+import { compileIgnorePath } from '../replay/cassette/paths.js';
+import { cassetteRedaction, type RequestRedactor } from '../replay/cassette/redacted.js';
 import { isObject, type JsonObject, type RpcId } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import { givenResponse, type LoadedTrajectory, recordedAt, responseLineOf } from './loaded.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Redactor } from '../sink/sink.js';
+import type { Redactor } from '../redact/types.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import { Recording, type TraceTally, tallyTrace } from './recording.js';

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { openNoFollow, readNoFollow } from '../no-follow.js';
-import { noRedaction, type Redactor } from '../sink/sink.js';
+import type { Redactor } from '../redact/types.js';
+import { noRedaction } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import { newMeta } from '../trace/meta.js';

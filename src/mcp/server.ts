@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Redactor } from '../sink/sink.js';
+import type { Redactor } from '../redact/types.js';
 import { VERSION } from '../version.js';
 import { TrajectoryCache } from './loaded.js';
 import { TrajectoryRecorder } from './recorder.js';

@@ -1,4 +1,3 @@
-import type { Redactor } from '../sink/sink.js';
 import type {
   HttpLine,
   Json,
@@ -15,7 +14,7 @@ import { hideInHeaders } from './header-values.js';
 import { formatMarker } from './marker.js';
 import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
 import { TraceState } from './state.js';
-import type { RedactConfig } from './types.js';
+import type { RedactConfig, Redactor } from './types.js';
 import { type Hits, hideable } from './values.js';
 import { hideInJson, hideInString } from './walk.js';
 

@@ -8,6 +8,7 @@ export { DEFAULT_RULES, PROVIDER_RULE_COUNT, RULE_FAMILIES, type RuleFamily } fr
 export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets, previewOf } from './detect.js';
 export { createRedactor, failedLine, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
 export { ENTROPY_DEFAULTS, looksLikeSecret, shannonEntropy } from './entropy.js';
+export { toHar } from './har.js';
 export { CREDENTIAL_HEADER_RULES, CREDENTIAL_HEADER_WORDS, HARMLESS_HEADERS } from './headers.js';
 export { type PathSegment, type PathSelector, parsePath } from './jsonpath.js';
 export { splitKeyWords } from './key-words.js';

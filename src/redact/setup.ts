@@ -1,9 +1,8 @@
-import type { Redactor } from '../sink/sink.js';
 import { type CompiledRules, compile, summarize } from './compile.js';
 import { loadRedactConfig, type RedactEnvironment, type RedactFlags } from './config.js';
 import { redactorOf } from './engine.js';
 import { createKeyedHasher, loadRedactKey } from './key-store.js';
-import type { RedactConfig, RedactionSummary, RedactRule } from './types.js';
+import type { RedactConfig, RedactionSummary, Redactor, RedactRule } from './types.js';
 
 /**
  * A recorder's redaction, set up the way `tapedeck record` sets it up: the built-in rules, the user and project

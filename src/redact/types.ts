@@ -1,3 +1,5 @@
+import type { TraceLine } from '../trace/types.js';
+
 /**
  * Redaction rules as data. A rule names what to hide; the engine (engine.ts) applies a set of them to trace
  * lines, and only ever to the trace copy — forwarded bytes are never touched.
@@ -99,3 +101,12 @@ export interface RedactionSummary {
  * stays free of I/O and platform modules.
  */
 export type ValueHasher = (value: string) => string;
+
+/**
+ * The redaction seam: every line passes through it before it is stored (a sink's `redact` option; createRedactor
+ * makes one from rules). It must return a line of the same kind; it must not mutate its argument (the forwarded
+ * bytes are never affected either way, but a caller may still hold the object).
+ *
+ * @example const redact: Redactor = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+ */
+export type Redactor = <L extends TraceLine>(line: L) => L;

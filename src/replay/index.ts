@@ -1,20 +1,59 @@
 export {
-  type Anchor,
-  buildCassette,
-  type Cassette,
-  type CassetteExchange,
-  type CassetteOptions,
-  type ClientNotification,
-  type KeyedExchange,
-  keyQueues,
-  type MrtrRound,
-  type ServerMessage,
-  type UnsolicitedMessage,
-} from './cassette.js';
-export { linkedChannels, type ReplayChannel } from './channel.js';
-export { REPLAY_ERROR_CODES } from './codes.js';
-export { type AnswerComparison, answerComparer } from './compare.js';
-export { DESCRIBE_MAX, describeRequest } from './describe.js';
+  type RecordingTransport,
+  type RecordTransportOptions,
+  recordTransport,
+} from '../capture/record-transport.js';
+export type { McpTransport, TransportMessage, TransportSendOptions } from '../capture/sdk-transport.js';
+export { type AnswerComparison, answerComparer } from '../live/compare.js';
+export { HttpLivePeer } from '../live/http-peer.js';
+export {
+  type ChildLike,
+  describeTarget,
+  type HttpTarget,
+  LIVE_DEFAULTS,
+  type LiveAnswer,
+  type LiveExit,
+  type LiveOutcome,
+  type LivePeer,
+  type LivePeerHooks,
+  type LiveTarget,
+  type LiveTargetFields,
+  liveTargetOf,
+  type Spawn,
+  type SpawnOptions,
+  type StdioTarget,
+} from '../live/peer.js';
+export {
+  type AppendOptions,
+  appendToCassette,
+  EXPIRED_POLICIES,
+  type ExpiredPolicy,
+  planRun,
+  RUN_DEFAULTS,
+  RUN_MODES,
+  type RunMode,
+  type RunPlan,
+} from '../live/run.js';
+export { startLivePeer } from '../live/start-peer.js';
+export { LiveServer, type LiveServerOptions } from '../live/stdio-peer.js';
+export {
+  serveUpdate,
+  UPDATE_DEFAULTS,
+  type UpdateOptions,
+  type UpdateOutcome,
+  type UpdateSession,
+} from '../live/update.js';
+export {
+  type ExchangeVerdict,
+  type SessionReport,
+  VERIFY_DEFAULTS,
+  type VerdictStatus,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyCassette,
+} from '../live/verify.js';
+export { buildCassette, type CassetteOptions, type KeyedExchange, keyQueues } from './cassette/cassette.js';
+export { DESCRIBE_MAX, describeRequest } from './cassette/describe.js';
 export {
   childPath,
   DIFF_DEFAULTS,
@@ -25,49 +64,11 @@ export {
   formatValue,
   type StructuralDiff,
   structuralDiff,
-} from './diff.js';
-export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine.js';
-export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './fallback.js';
-export {
-  HTTP_REPLAY_DEFAULTS,
-  type HttpFlavour,
-  type HttpReplayOptions,
-  type HttpReplayServer,
-  type HttpServeEvent,
-  type HttpServeOutcome,
-  listenUrl,
-  parseListenAddress,
-  type SessionKind,
-  servedPath,
-  serveHttp,
-} from './http/index.js';
-export {
-  type ChildLike,
-  LIVE_DEFAULTS,
-  type LiveAnswer,
-  type LiveExit,
-  type LiveOutcome,
-  LiveServer,
-  type LiveServerOptions,
-  type Spawn,
-  type SpawnOptions,
-} from './live.js';
-export { HttpLivePeer } from './live-http.js';
-export {
-  describeTarget,
-  type HttpTarget,
-  type LivePeer,
-  type LivePeerHooks,
-  type LiveTarget,
-  type LiveTargetFields,
-  liveTargetOf,
-  type StdioTarget,
-  startLivePeer,
-} from './live-peer.js';
-export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './load.js';
-export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './matcher.js';
-export { explainMiss, type Miss, type MissReason } from './miss.js';
-export { isRetry, linkRounds, requestStateOf } from './mrtr.js';
+} from './cassette/diff.js';
+export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './cassette/load.js';
+export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './cassette/matcher.js';
+export { explainMiss, type Miss, type MissReason } from './cassette/miss.js';
+export { isRetry, linkRounds, requestStateOf } from './cassette/mrtr.js';
 export {
   canonicalJson,
   createNormalizer,
@@ -76,7 +77,29 @@ export {
   type NormalizedRequest,
   type Normalizer,
   type NormalizerOptions,
-} from './normalize.js';
+} from './cassette/normalize.js';
+export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './cassette/paths.js';
+export {
+  type CassetteRedactionOptions,
+  cassetteRedaction,
+  type RequestRedactor,
+  redactionSummaryOf,
+  requestRedactor,
+} from './cassette/redacted.js';
+export type {
+  Anchor,
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  MrtrRound,
+  ServerMessage,
+  UnsolicitedMessage,
+} from './cassette/types.js';
+export { linkedChannels, type ReplayChannel } from './engine/channel.js';
+export { REPLAY_ERROR_CODES } from './engine/codes.js';
+export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
+export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './engine/fallback.js';
+export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './engine/rewrite.js';
 export {
   type CustomMatcher,
   type EngineOptions,
@@ -90,59 +113,11 @@ export {
   type Timing,
   withDefaults,
 } from './options.js';
-export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './paths.js';
 export {
-  type CassetteRedactionOptions,
-  cassetteRedaction,
-  type RequestRedactor,
-  redactionSummaryOf,
-  requestRedactor,
-} from './redacted.js';
-export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
-export {
-  type AppendOptions,
-  appendToCassette,
-  EXPIRED_POLICIES,
-  type ExpiredPolicy,
-  planRun,
-  RUN_DEFAULTS,
-  RUN_MODES,
-  type RunMode,
-  type RunPlan,
-} from './run.js';
-export {
-  SERVE_DEFAULTS,
-  type ServeEvent,
-  type ServeOutcome,
-  type ServeStdioOptions,
-  type StdioReplayServer,
-  serveStdio,
-} from './serve.js';
-export {
-  type SkippedLine,
-  STDIO_CHANNEL_DEFAULTS,
-  type StdioChannel,
-  type StdioChannelOptions,
-  stdioChannel,
-} from './stdio.js';
-export {
-  type McpTransport,
-  type RecordingTransport,
-  type RecordTransportOptions,
   type ReplayTransport,
   type ReplayTransportOptions,
-  recordTransport,
   replayTransport,
-  type TransportMessage,
-  type TransportSendOptions,
-} from './transport.js';
-export {
-  serveUpdate,
-  UPDATE_DEFAULTS,
-  type UpdateOptions,
-  type UpdateOutcome,
-  type UpdateSession,
-} from './update.js';
+} from './sdk/replay-transport.js';
 export {
   CASSETTE_MODES,
   type CassetteMode,
@@ -150,13 +125,32 @@ export {
   cassettePath,
   type UseCassetteOptions,
   useCassette,
-} from './use-cassette.js';
+} from './sdk/use-cassette.js';
 export {
-  type ExchangeVerdict,
-  type SessionReport,
-  VERIFY_DEFAULTS,
-  type VerdictStatus,
-  type VerifyOptions,
-  type VerifyReport,
-  verifyCassette,
-} from './verify.js';
+  HTTP_REPLAY_DEFAULTS,
+  type HttpFlavour,
+  type HttpReplayOptions,
+  type HttpReplayServer,
+  type HttpServeEvent,
+  type HttpServeOutcome,
+  listenUrl,
+  parseListenAddress,
+  type SessionKind,
+  servedPath,
+  serveHttp,
+} from './serve/http/index.js';
+export {
+  SERVE_DEFAULTS,
+  type ServeEvent,
+  type ServeOutcome,
+  type ServeStdioOptions,
+  type StdioReplayServer,
+  serveStdio,
+} from './serve/stdio.js';
+export {
+  type SkippedLine,
+  STDIO_CHANNEL_DEFAULTS,
+  type StdioChannel,
+  type StdioChannelOptions,
+  stdioChannel,
+} from './serve/stdio-channel.js';

@@ -1,8 +1,12 @@
 import { TapedeckError } from '../errors.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
-import { DIFF_DEFAULTS, type DiffOptions } from './diff.js';
-import { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
-import type { IgnorePath } from './paths.js';
+import { DIFF_DEFAULTS, type DiffOptions } from './cassette/diff.js';
+import {
+  DEFAULT_NORMALIZATION,
+  type NormalizationRules,
+  type NormalizedRequest,
+} from './cassette/normalize.js';
+import type { IgnorePath } from './cassette/paths.js';
 
 /**
  * Every replay knob, with its default, in one place.

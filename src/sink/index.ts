@@ -1,3 +1,4 @@
+export type { Redactor } from '../redact/types.js';
 export {
   CollectorSink,
   type CollectorSinkOptions,
@@ -26,6 +27,5 @@ export {
   type BaseSinkOptions,
   type EndInfo,
   noRedaction,
-  type Redactor,
   type TraceSink,
 } from './sink.js';

@@ -1,22 +1,9 @@
+import type { Redactor } from '../redact/types.js';
 import { encodeLine, encodeMessageLine, timestamp } from '../trace/encode.js';
 import { countFailures } from '../trace/jsonrpc.js';
-import type {
-  EndCounts,
-  EndLine,
-  EventLine,
-  MetaLine,
-  RecordBody,
-  RecordLine,
-  TraceLine,
-} from '../trace/types.js';
+import type { EndCounts, EndLine, EventLine, MetaLine, RecordBody, RecordLine } from '../trace/types.js';
 
-/**
- * The redaction seam: every line passes through it before it is stored. It must return a line of the same kind;
- * it must not mutate its argument (the forwarded bytes are never affected either way, but a caller may still hold
- * the object). Identity until redaction rules plug in.
- */
-export type Redactor = <L extends TraceLine>(line: L) => L;
-
+/** Lines stored as they come: the sink's redactor until redaction rules plug in. */
 export const noRedaction: Redactor = (line) => line;
 
 /** What an `end` line says beyond what the sink counts itself. */

@@ -30,7 +30,7 @@ export type AlignKind = 'same' | 'changed' | 'added' | 'removed';
 export interface AlignOptions {
   /**
    * Locations left out of requests (`$.params.arguments.timestamp`) and of answers (`$.result.content[0].text`),
-   * compiled (strings compile with `compileIgnorePath`, src/replay/paths.ts).
+   * compiled (strings compile with `compileIgnorePath`, src/replay/cassette/paths.ts).
    */
   ignore?: readonly IgnorePath[];
   /** What request normalization drops (default: DEFAULT_NORMALIZATION, as replay). */

@@ -3,8 +3,8 @@ import type { Json } from './types.js';
 /**
  * Ignore paths: JSONPath locations left out of a comparison (`$.params.arguments.timestamp` in a request,
  * `$.result.content[0].text` in an answer). Comparing only needs one question answered per location — "does this
- * path select it?" — so a compiled path is that predicate. Strings compile with `compileIgnorePath` (src/replay/paths.ts,
- * on the JSONPath subset redaction rules use); callers may pass their own {@link IgnorePath} objects.
+ * path select it?" — so a compiled path is that predicate. Strings compile with `compileIgnorePath`
+ * (src/replay/cassette/paths.ts, on the JSONPath subset redaction rules use); callers may pass their own {@link IgnorePath} objects.
  */
 
 /** One concrete location inside a JSON value: object keys and array indexes from the root. */

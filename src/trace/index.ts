@@ -15,7 +15,6 @@ export {
 } from './align.js';
 export { type Decoded, decodeLine, decodeValue } from './decode.js';
 export { encodeLine, timestamp } from './encode.js';
-export { toHar } from './export/har.js';
 export { toMcpTape } from './export/mcp-tape.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
+import { freePort, startUpstream } from '../helpers/http-proxy.js';
 import { readTrace, spawnTapedeck } from '../helpers/proxy.js';
-import { freePort, startUpstream } from '../proxy-http/helpers.js';
 
 const io = useCliHarness('tapedeck-record-inputs-');
 

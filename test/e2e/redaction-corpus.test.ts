@@ -13,9 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningEverything, startEverything } from '../helpers/http-proxy.js';
 import { EVERYTHING_SERVER } from '../helpers/peers.js';
 import { FIXTURE_SERVERS, makeTempDir, removeTempDir, TAPEDECK_BIN } from '../helpers/proxy.js';
-import { type RunningEverything, startEverything } from '../proxy-http/helpers.js';
 import { type CorpusSecret, corpus, fragments, singleLine } from './corpus/secrets.js';
 
 const CORPUS = corpus();

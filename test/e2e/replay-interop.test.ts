@@ -9,8 +9,8 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { Cassette } from '../../src/replay/cassette.js';
-import { loadCassette } from '../../src/replay/load.js';
+import { loadCassette } from '../../src/replay/cassette/load.js';
+import type { Cassette } from '../../src/replay/cassette/types.js';
 import type { Json } from '../../src/trace/types.js';
 import { connectSession, replayCommand } from '../helpers/replay.js';
 import { INTEROP } from '../replay/helpers.js';

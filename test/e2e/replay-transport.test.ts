@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordTransport, replayTransport } from '../../src/replay/transport.js';
+import { recordTransport } from '../../src/capture/record-transport.js';
+import { replayTransport } from '../../src/replay/sdk/replay-transport.js';
 import { loadTrace } from '../../src/trace/io.js';
 import { EVERYTHING_SERVER, makeTempDir, REPO_ROOT, removeTempDir } from '../helpers/peers.js';
 

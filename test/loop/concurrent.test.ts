@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadCassette } from '../../src/replay/load.js';
+import { loadCassette } from '../../src/replay/cassette/load.js';
 import { fixtureServer, makeTempDir, removeTempDir, spawnTapedeck } from '../helpers/proxy.js';
 
 let dir: string;

@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpAnswerCollector } from '../../src/replay/http-answers.js';
+import { HttpAnswerCollector } from '../../src/replay/cassette/http-answers.js';
 import type { TraceLine } from '../../src/trace/types.js';
+import { type RunningEverything, startEverything, startRecording } from '../helpers/http-proxy.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
-import { type RunningEverything, startEverything, startRecording } from '../proxy-http/helpers.js';
-import { rawRequest, startHttpReplay } from '../replay-http/helpers.js';
+import { rawRequest, startHttpReplay } from '../replay/serve/http/helpers.js';
 import { firstText, mcpRemote, saveRecording, sdkStdio } from './peers.js';
 
 let dir: string;

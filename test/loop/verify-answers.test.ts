@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream } from '../helpers/http-proxy.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
 import { fixtureServer, spawnTapedeck } from '../helpers/proxy.js';
-import { startUpstream } from '../proxy-http/helpers.js';
 
 let dir: string;
 let cassette: string;

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecording } from '../helpers/http-proxy.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
 import { spawnTapedeck } from '../helpers/proxy.js';
-import { startRecording } from '../proxy-http/helpers.js';
 import { startLoopServer } from './http-server.js';
 import { firstText, inspector1Http, inspector2Http, mcpRemote, saveRecording, sdkStdio } from './peers.js';
 

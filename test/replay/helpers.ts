@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { buildCassette, type Cassette, type CassetteOptions } from '../../src/replay/cassette.js';
-import { linkedChannels } from '../../src/replay/channel.js';
-import { ReplayEngine, type ReplayEvent } from '../../src/replay/engine.js';
+import { buildCassette, type CassetteOptions } from '../../src/replay/cassette/cassette.js';
+import type { Cassette } from '../../src/replay/cassette/types.js';
+import { linkedChannels } from '../../src/replay/engine/channel.js';
+import { ReplayEngine, type ReplayEvent } from '../../src/replay/engine/engine.js';
 import type { ReplayOptions } from '../../src/replay/options.js';
 import { loadTrace } from '../../src/trace/io.js';
 import { isObject, type JsonObject } from '../../src/trace/jsonrpc.js';

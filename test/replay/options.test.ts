@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTiming, REPLAY_DEFAULTS, scaledDelay, withDefaults } from '../../src/replay/options.js';
 
@@ -43,17 +41,5 @@ describe('replay options', () => {
     expect(scaledDelay(1000, 'recorded', 60_000)).toBe(1000);
     expect(scaledDelay(1000, 4, 60_000)).toBe(250);
     expect(scaledDelay(600_000, 'recorded', 60_000)).toBe(60_000);
-  });
-});
-
-describe('src/replay', () => {
-  it('imports no node: modules, so in-process and browser hosts can use it', () => {
-    const dir = join(import.meta.dirname, '..', '..', 'src', 'replay');
-    // Subfolders too (http/ loads node:http lazily, inside the function that serves).
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) =>
-      name.endsWith('.ts'),
-    );
-    const offenders = files.filter((name) => /from ['"]node:/.test(readFileSync(join(dir, name), 'utf8')));
-    expect(offenders).toEqual([]);
   });
 });

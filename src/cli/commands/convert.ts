@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { toHar } from '../../trace/export/har.js';
+import { toHar } from '../../redact/har.js';
 import { toMcpTape } from '../../trace/export/mcp-tape.js';
 import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';

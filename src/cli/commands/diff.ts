@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { compileIgnorePath, type IgnorePath } from '../../replay/paths.js';
+import { compileIgnorePath, type IgnorePath } from '../../replay/cassette/paths.js';
 import { alignTraces, type TraceAlignment } from '../../trace/align.js';
 import type { Exchange } from '../../trace/exchange.js';
 import { loadTrace } from '../../trace/io.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../mcp/store.js';
 import { summarize } from '../../redact/index.js';
-import { parseListenAddress } from '../../replay/http/options.js';
+import { parseListenAddress } from '../../replay/serve/http/options.js';
 import { usageError } from '../errors.js';
 import { holdSignals } from '../signals.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readToken, tokenPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { TapedeckError } from '../../errors.js';
-import { parseDuration } from '../../replay/run.js';
+import { parseDuration } from '../../live/run.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import { finishStdout, openStdout } from '../../proxy/streams.js';
-import type { DiscoverAnswer } from '../../replay/fallback.js';
-import type { HttpServeEvent, HttpServeOutcome } from '../../replay/http/index.js';
-import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/http/options.js';
-import { loadCassette } from '../../replay/load.js';
+import { loadCassette } from '../../replay/cassette/load.js';
+import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { cassetteRedaction } from '../../replay/cassette/redacted.js';
+import type { DiscoverAnswer } from '../../replay/engine/fallback.js';
 import {
   type MatchMode,
   parseTiming,
@@ -11,10 +12,9 @@ import {
   type RepeatMode,
   type Timing,
 } from '../../replay/options.js';
-import { compileIgnorePath } from '../../replay/paths.js';
-import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
-import { cassetteRedaction } from '../../replay/redacted.js';
-import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve.js';
+import type { HttpServeEvent, HttpServeOutcome } from '../../replay/serve/http/index.js';
+import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/serve/http/options.js';
+import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { EXIT, usageError } from '../errors.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
@@ -203,7 +203,7 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
   if (settings.front.kind === 'http') {
     const front = settings.front;
     // Loaded only for --http: a stdio replay (a mock server a test suite starts per test) should not pay for it.
-    const { serveHttp } = await import('../../replay/http/server.js');
+    const { serveHttp } = await import('../../replay/serve/http/server.js');
     const server = await serveHttp(loaded.cassette, {
       host: front.host,
       port: front.port,

@@ -19,7 +19,7 @@ import { type RuleFlags, redactionFrom } from './redact.js';
 /**
  * `tapedeck run` in record and passthrough modes: the stdio recording proxy (or the stdio-to-HTTP bridge) in front
  * of the live server, recording the session aside and settling it onto the cassette when it is over (see
- * src/replay/cassette-file.ts: a probe never replaces a cassette, concurrent runs never interleave one).
+ * src/sink/cassette-file.ts: a probe never replaces a cassette, concurrent runs never interleave one).
  */
 
 /** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */

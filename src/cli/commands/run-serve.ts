@@ -1,10 +1,10 @@
+import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
+import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
-import type { LoadedCassette } from '../../replay/load.js';
+import type { LoadedCassette } from '../../replay/cassette/load.js';
+import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
-import { cassetteRedaction } from '../../replay/redacted.js';
-import { appendToCassette, type ExpiredPolicy } from '../../replay/run.js';
-import { type ServeOutcome, serveStdio } from '../../replay/serve.js';
-import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../replay/update.js';
+import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { refuseLink } from '../../no-follow.js';
-import { type LoadedCassette, loadCassette } from '../../replay/load.js';
-import { compileIgnorePath } from '../../replay/paths.js';
-import { PROJECT_FILE_NAME, projectFor } from '../../replay/project-file.js';
+import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
   parseDuration,
@@ -15,7 +12,10 @@ import {
   runCassette,
   runMode,
   updateRefusal,
-} from '../../replay/run.js';
+} from '../../live/run.js';
+import { refuseLink } from '../../no-follow.js';
+import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
+import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { usageError } from '../errors.js';
 import { addMatchFlags } from '../match-flags.js';
 import { parsePositiveInt } from '../parse.js';

@@ -2,14 +2,14 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
+import type { Spawn } from '../../live/peer.js';
+import { updateRefusal } from '../../live/run.js';
+import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../live/verify.js';
 import { serverExitCode, spawnServer } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
-import { formatValue } from '../../replay/diff.js';
-import type { Spawn } from '../../replay/live.js';
-import { loadCassette } from '../../replay/load.js';
-import { compileIgnorePath } from '../../replay/paths.js';
-import { updateRefusal } from '../../replay/run.js';
-import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../replay/verify.js';
+import { formatValue } from '../../replay/cassette/diff.js';
+import { loadCassette } from '../../replay/cassette/load.js';
+import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { MemorySink } from '../../sink/memory.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
@@ -339,7 +339,7 @@ export function serverCommand(self: Command, commandArgs: string[], name: string
 }
 
 /**
- * Starting a server as the replay layer takes it (src/replay imports no node: module itself): spawnServer, which
+ * Starting a server as the live peers take it (src/live imports no node: module itself): spawnServer, which
  * finds `npx.cmd` on Windows and whose kill() ends the server's whole process tree there.
  */
 export const nodeSpawn: Spawn = (command, args, options) =>

@@ -1,4 +1,4 @@
-import { describeRequest } from '../../replay/describe.js';
+import { describeRequest } from '../../replay/cassette/describe.js';
 import type { AlignedItem, AlignKind, TraceAlignment, ValueChange, ValueDiff } from '../../trace/align.js';
 import type { Exchange } from '../../trace/exchange.js';
 import { formatValue } from '../../trace/json-diff.js';

@@ -1,6 +1,6 @@
-import { formatDiff } from '../../replay/diff.js';
-import type { MatchReport } from '../../replay/matcher.js';
-import type { ServeEvent } from '../../replay/serve.js';
+import { formatDiff } from '../../replay/cassette/diff.js';
+import type { MatchReport } from '../../replay/cassette/matcher.js';
+import type { ServeEvent } from '../../replay/serve/stdio.js';
 
 const UNUSED_SHOWN = 20;
 

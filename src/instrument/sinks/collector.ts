@@ -1,6 +1,6 @@
 import { createRedactor } from '../../redact/engine.js';
-import type { RedactConfig } from '../../redact/types.js';
-import { BaseSink, type Redactor } from '../../sink/sink.js';
+import type { RedactConfig, Redactor } from '../../redact/types.js';
+import { BaseSink } from '../../sink/sink.js';
 import type { EndLine, MetaLine, RecordLine } from '../../trace/types.js';
 import { INSTRUMENT_DEFAULTS } from '../defaults.js';
 import type { CollectorDestination, EventSink, RequestEvent } from '../types.js';

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRedactor } from '../../redact/engine.js';
-import type { RedactConfig } from '../../redact/types.js';
+import type { RedactConfig, Redactor } from '../../redact/types.js';
 import { FileSink } from '../../sink/file.js';
-import type { Redactor } from '../../sink/sink.js';
 import { INSTRUMENT_DEFAULTS } from '../defaults.js';
 import type { EventSink, FilesDestination, RequestEvent } from '../types.js';
 import { linesOf, metaOf } from './lines.js';

@@ -1,17 +1,8 @@
 import { TapedeckError } from '../../errors.js';
-import {
-  type CompiledRules,
-  compile,
-  formatMarker,
-  isMarker,
-  MARKER_PREFIX,
-  redactHeaders,
-  redactJson,
-  redactText,
-} from '../../redact/index.js';
 import { PRODUCER } from '../../version.js';
 import type { OpenedTrace } from '../import/opened.js';
-import type { HttpLine, MessageLine, MetaLine, TextLine } from '../types.js';
+import type { HttpLine, Json, MessageLine, MetaLine, TextLine } from '../types.js';
+import { decodeQuery, splitQuery } from './query.js';
 
 /**
  * Export of an HTTP trace — a recording (`record --upstream`, the bridge), an HTTP exchange capture, a HAR file —
@@ -20,16 +11,22 @@ import type { HttpLine, MessageLine, MetaLine, TextLine } from '../types.js';
  * from the messages that travelled on the exchange: the JSON-RPC text of a JSON body, `id:` / `data:` events for
  * an event stream. Bodies tapedeck recorded only by their envelope (OAuth metadata, say) stay empty.
  *
- * Only a trace tapedeck recorded is known to be redacted, so every head, URL, query and body is redacted here
- * (the built-in rules unless told otherwise); markers redact to themselves, so what a recording hid stays as it
- * was hidden. Cookies appear only in their redacted headers. Times are the trace's, to the millisecond: `send`
- * ends with the request body, `wait` with the response head, `receive` with the last message of the response.
+ * Only a trace tapedeck recorded is known to be redacted, so every head, URL, query and body passes through a
+ * HarRedaction on its way in: the format knows where the values are, the redaction module (src/redact/har.ts,
+ * `toHar`) knows how to hide them. Cookies appear only in their redacted headers. Times are the trace's, to the
+ * millisecond: `send` ends with the request body, `wait` with the response head, `receive` with the last message
+ * of the response.
  */
 
-/** How a HAR document is written. */
-export interface HarOptions {
-  /** The rules heads, URLs and bodies are redacted with; by default the built-in rules, as markers. */
-  redact?: CompiledRules | undefined;
+/** What a HAR document's values pass through before they are written: every head, URL, body and event id. */
+export interface HarRedaction {
+  /** A non-JSON body, an SSE event id. */
+  text(value: string): string;
+  /** A message's JSON. */
+  json(value: Json): Json;
+  headers(headers: HttpLine['headers']): HttpLine['headers'];
+  /** A whole URL, its query included. */
+  url(url: string): string;
 }
 
 interface HarHeader {
@@ -89,41 +86,30 @@ interface Open {
 
 const encoder = new TextEncoder();
 
-let builtIn: CompiledRules | undefined;
-
-/** The built-in rules, compiled once. */
-function builtInRules(): CompiledRules {
-  builtIn ??= compile({ defaults: true, rules: [], mode: 'marker' });
-  return builtIn;
-}
-
 /**
- * The HAR document of an HTTP trace. Fails with TapedeckError('input') for a trace that holds no HTTP exchange
- * (a stdio recording has no HTTP to show).
+ * The HAR document of an HTTP trace, every value passed through `redaction`. Fails with TapedeckError('input')
+ * for a trace that holds no HTTP exchange (a stdio recording has no HTTP to show). Callers outside tapedeck use
+ * `toHar`, which redacts with rules (the built-in ones by default).
  *
  * @example
- * const trace = await openTrace('traces/remote.jsonl');
- * await writePrivateFile('remote.har', [await toHar(trace, 'traces/remote.jsonl')]);
- * // With a project's rules on top of the built-in ones:
- * await toHar(trace, 'remote', { redact: compile({ defaults: true, rules: projectRules, mode: 'marker' }) });
+ * const har = await buildHar(trace, 'remote.jsonl', harRedaction(rules));
  */
-export async function toHar(
+export async function buildHar(
   trace: Pick<OpenedTrace, 'meta' | 'lines'>,
-  name = trace.meta.label,
-  options: HarOptions = {},
+  name: string,
+  redaction: HarRedaction,
 ): Promise<string> {
-  const rules = options.redact ?? builtInRules();
   const open = new Map<string, Open>();
   const done: Open[] = [];
   for await (const { line } of trace.lines()) {
     if (line.type === 'http') {
-      httpLine(line, open, done, trace.meta, rules);
+      httpLine(line, open, done, trace.meta, redaction);
       continue;
     }
     const body = line as MessageLine | TextLine;
     const key = exchangeOf(body);
     const exchange = key === undefined ? undefined : open.get(key);
-    const part = exchange === undefined ? undefined : partOf(body, rules);
+    const part = exchange === undefined ? undefined : partOf(body, redaction);
     if (exchange === undefined || part === undefined) continue;
     const at = Date.parse(line.t);
     exchange.last = Math.max(exchange.last, at);
@@ -163,13 +149,13 @@ function exchangeOf(line: MessageLine | TextLine): string | undefined {
 }
 
 /** A message's (or a non-JSON text's) part of a body, redacted; undefined for lines that carry no body. */
-function partOf(line: MessageLine | TextLine, rules: CompiledRules): Part | undefined {
+function partOf(line: MessageLine | TextLine, redaction: HarRedaction): Part | undefined {
   if (line.type === 'text') {
-    return typeof line.text === 'string' ? { text: redactText(line.text, rules) } : undefined;
+    return typeof line.text === 'string' ? { text: redaction.text(line.text) } : undefined;
   }
   if (line.type !== undefined || !('raw' in line)) return undefined;
-  const text = JSON.stringify(redactJson(line.raw, rules));
-  const eventId = typeof line.eventId === 'string' ? redactText(line.eventId, rules) : undefined;
+  const text = JSON.stringify(redaction.json(line.raw));
+  const eventId = typeof line.eventId === 'string' ? redaction.text(line.eventId) : undefined;
   return { text, eventId };
 }
 
@@ -178,7 +164,7 @@ function httpLine(
   open: Map<string, Open>,
   done: Open[],
   meta: MetaLine,
-  rules: CompiledRules,
+  redaction: HarRedaction,
 ): void {
   const stream = line.stream ?? line.conn;
   const at = Date.parse(line.t);
@@ -187,7 +173,7 @@ function httpLine(
     const previous = open.get(stream);
     if (previous) done.push(previous);
     // A line without a URL was made by a capture that had none; the trace's own URL is then the best known.
-    const url = redactUrl(line.url ?? meta.url ?? '', rules);
+    const url = redaction.url(line.url ?? meta.url ?? '');
     open.set(stream, {
       entry: {
         startedDateTime: new Date(at).toISOString(),
@@ -197,7 +183,7 @@ function httpLine(
           url,
           httpVersion: 'HTTP/1.1',
           cookies: [],
-          headers: harHeaders(redactHeaders(heads, rules)),
+          headers: harHeaders(redaction.headers(heads)),
           queryString: queryOf(url),
           headersSize: -1,
           bodySize: 0,
@@ -232,7 +218,7 @@ function httpLine(
   exchange.answered = at;
   exchange.last = Math.max(exchange.last, at);
   exchange.entry.response.status = line.status ?? 0;
-  exchange.entry.response.headers = harHeaders(redactHeaders(heads, rules));
+  exchange.entry.response.headers = harHeaders(redaction.headers(heads));
   exchange.responseType = headerOf(heads, 'content-type') ?? '';
 }
 
@@ -305,79 +291,4 @@ function queryOf(url: string): HarHeader[] {
   return splitQuery(url).pairs.flatMap(({ name, value }) =>
     name === '' && value === undefined ? [] : [{ name: decodeQuery(name), value: decodeQuery(value ?? '') }],
   );
-}
-
-/**
- * The URL with the value rules applied to it as written and to each query parameter as decoded (a token behind
- * `%20` or `+` is still found), and a parameter whose name falls under a key rule (`access_token`) hidden whole.
- * A parameter that changed is written back encoded, its markers as they are.
- */
-function redactUrl(url: string, rules: CompiledRules): string {
-  const text = redactText(url, rules);
-  const { query, pairs } = splitQuery(text);
-  if (query === undefined) return text;
-  const written = pairs
-    .map(({ name, value }) => {
-      const key = hideQueryPart(name, rules);
-      if (value === undefined) return key;
-      const rule = rules.keys.match(decodeQuery(key));
-      const decoded = decodeQuery(value);
-      const hidden =
-        rule !== undefined && decoded !== '' && !isMarker(decoded)
-          ? formatMarker(rule, decoded, rules.style)
-          : hideQueryPart(value, rules);
-      return `${key}=${hidden}`;
-    })
-    .join('&');
-  return `${text.slice(0, query.start)}${written}${text.slice(query.end)}`;
-}
-
-/** A query name or value, as written, with the value rules applied to its decoded form. */
-function hideQueryPart(raw: string, rules: CompiledRules): string {
-  const decoded = decodeQuery(raw);
-  const hidden = redactText(decoded, rules);
-  return hidden === decoded ? raw : encodeQuery(hidden);
-}
-
-interface QueryPair {
-  name: string;
-  value: string | undefined;
-}
-
-/** Where a URL's query is (after `?`, before `#`) and its `&`-separated pairs, as written. */
-function splitQuery(url: string): { query?: { start: number; end: number }; pairs: QueryPair[] } {
-  const mark = url.indexOf('?');
-  if (mark < 0) return { pairs: [] };
-  const hash = url.indexOf('#', mark);
-  const query = { start: mark + 1, end: hash < 0 ? url.length : hash };
-  const pairs = url
-    .slice(query.start, query.end)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      return eq < 0
-        ? { name: pair, value: undefined }
-        : { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
-    });
-  return { query, pairs };
-}
-
-function decodeQuery(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replaceAll('+', ' '));
-  } catch {
-    // Not valid percent-encoding: the text is what was sent.
-    return raw;
-  }
-}
-
-/** Splits a text around its markers, keeping them. */
-const MARKERS = /(\[REDACTED:[A-Za-z0-9_.:-]{1,80}\])/;
-
-/** Percent-encodes a query part but leaves its markers readable (`[`, `:` and `]` pass in a query). */
-function encodeQuery(text: string): string {
-  return text
-    .split(MARKERS)
-    .map((piece) => (piece.startsWith(MARKER_PREFIX) ? piece : encodeURIComponent(piece)))
-    .join('');
 }

@@ -114,7 +114,11 @@ describe('reading files into the viewer', () => {
       model,
       abort.signal,
     );
-    await vi.waitFor(() => expect(model.sources[0]?.rows.length).toBe(firstRows));
+    await vi.waitFor(() => {
+      expect(model.sources[0]?.rows.length).toBe(firstRows);
+      // The progress note follows the batch it counts; the page sees both before it moves on.
+      expect(model.loading).toBeDefined();
+    });
     abort.abort();
     growing.push(text.subarray(half));
     growing.finish();

@@ -1,0 +1,243 @@
+import { TapedeckError } from '../../errors.js';
+import type { TraceEntry } from '../../trace/import/opened.js';
+import { jsonHash, sameJson, textHash } from '../../trace/json-hash.js';
+import { type PairEvent, Pairer } from '../../trace/pairing.js';
+import type { MetaLine, TraceLine } from '../../trace/types.js';
+import { HttpAnswerCollector } from './http-answers.js';
+import type { NormalizedRequest, Normalizer } from './normalize.js';
+import { ServerScriptBuilder } from './script-builder.js';
+import type { Cassette, CassetteExchange } from './types.js';
+
+/**
+ * Building a cassette (types.ts says what one is) from a trace: pairing attributes every server message, the script
+ * builder turns one server's events into scripts; the index and queues here are what matching looks requests up in.
+ */
+
+/** What buildCassette reads: trace lines, the entries of `lines()`, or the batches of `batches()`. */
+export type CassetteSource = TraceLine | TraceEntry | readonly TraceEntry[];
+
+export interface CassetteOptions {
+  /** Which server of a multi-server trace (mcporter records several per file). */
+  server?: string;
+  /** The trace's meta (openTrace gives it apart from lines()): default server name and transport for pairing. */
+  meta?: MetaLine;
+}
+
+/**
+ * Builds a cassette from trace lines — `TraceLine`s, the `TraceEntry`s of `openTrace(...).lines()`, or the
+ * batches of `openTrace(...).batches()` (the fast way for big files).
+ * Throws TapedeckError('usage') naming the servers present when `server` is unknown, or when the trace holds
+ * several servers and none was chosen.
+ *
+ * @example
+ * const trace = await openTrace('session.jsonl');
+ * const cassette = await buildCassette(trace.batches(), { meta: trace.meta });
+ * cassette.exchanges.map((x) => x.method) // → ['initialize', 'tools/list', 'tools/call', …]
+ */
+export async function buildCassette(
+  lines: Iterable<CassetteSource> | AsyncIterable<CassetteSource>,
+  options: CassetteOptions = {},
+): Promise<Cassette> {
+  // Events carry each message's parent; the pairer need not keep children lists as well.
+  const pairer = new Pairer({ children: 'none' });
+  const builders = new Map<string, ServerScriptBuilder>();
+  const http = new HttpAnswerCollector();
+  const aliases: Record<string, string> = {};
+  let fallback = options.meta?.server ?? '';
+  const builderFor = (server: string | undefined): ServerScriptBuilder => {
+    const name = server ?? fallback;
+    let builder = builders.get(name);
+    if (!builder) {
+      builder = new ServerScriptBuilder();
+      builders.set(name, builder);
+    }
+    return builder;
+  };
+  let order = 0;
+  /** The text of the line being fed, when its entry has it. */
+  let text: string | undefined;
+  const onEvent = (event: PairEvent) => {
+    if (event.kind === 'line') return;
+    const server =
+      event.kind === 'unanswered' ? event.exchange.server : (event.ref.line.server as string | undefined);
+    builderFor(server).push(event, order++, text);
+  };
+  const feed = (line: TraceLine, lineNo: number | undefined, lineText?: string) => {
+    if (line.type === 'meta' && typeof line.server === 'string') fallback = line.server;
+    if (line.type === 'http' || (line.type === undefined && line.stream !== undefined)) http.push(line);
+    else if (line.type === 'event' && line.name === 'session') {
+      if (typeof line.conn === 'string' && typeof line.sessionId === 'string')
+        aliases[line.conn] = line.sessionId;
+    }
+    text = lineText;
+    pairer.pushEach(line, lineNo, onEvent);
+  };
+  if (options.meta) feed(options.meta, undefined);
+  const feedItem = (item: TraceLine | TraceEntry) => {
+    // A TraceEntry wraps its line; a TraceLine never has both `line` and `file`.
+    if ('line' in item && 'file' in item) {
+      const entry = item as TraceEntry;
+      feed(entry.line, entry.lineNo, entry.text);
+    } else feed(item as TraceLine, undefined);
+  };
+  for await (const item of lines) {
+    if (Array.isArray(item)) for (const one of item as readonly TraceEntry[]) feedItem(one);
+    else feedItem(item as TraceLine | TraceEntry);
+  }
+  text = undefined;
+  for (const event of pairer.finish()) {
+    if (event.kind === 'unanswered') builderFor(event.exchange.server).push(event, order++);
+  }
+  const servers = [...builders.keys()].filter((name) => name !== '');
+  const chosen = chooseServer([...builders.keys()], servers, options.server);
+  const builder = builders.get(chosen) ?? new ServerScriptBuilder();
+  const httpAnswers = http.finish();
+  return {
+    server: chosen === '' ? undefined : chosen,
+    servers,
+    ...builder.finish(),
+    ...(httpAnswers.length > 0 ? { httpAnswers } : {}),
+    ...(Object.keys(aliases).length > 0 ? { sessionAliases: aliases } : {}),
+  };
+}
+
+function chooseServer(keys: string[], named: string[], wanted: string | undefined): string {
+  const list = named.map((name) => JSON.stringify(name)).join(', ');
+  if (wanted !== undefined) {
+    if (keys.includes(wanted)) return wanted;
+    if (named.length === 0) {
+      throw new TapedeckError(
+        'usage',
+        `no server "${wanted}" in the cassette: it names no servers (leave the server option out)`,
+      );
+    }
+    throw new TapedeckError(
+      'usage',
+      `no server "${wanted}" in the cassette; it holds ${list}: choose one with the server option (--server)`,
+    );
+  }
+  if (keys.length > 1) {
+    const what = keys.includes('') ? `${list} and lines without a server` : list;
+    throw new TapedeckError(
+      'usage',
+      `the cassette holds ${keys.length} servers (${what}): choose one with the server option (--server)`,
+    );
+  }
+  return keys[0] ?? '';
+}
+
+/** A recorded exchange with its normalized request and matching key. */
+export interface KeyedExchange {
+  exchange: CassetteExchange;
+  normalized: NormalizedRequest;
+  readonly key: string;
+}
+
+/** A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). */
+class IndexedExchange implements KeyedExchange {
+  private text: string | undefined;
+
+  constructor(
+    readonly exchange: CassetteExchange,
+    readonly normalized: NormalizedRequest,
+    private readonly normalizer: Normalizer,
+  ) {}
+
+  get key(): string {
+    this.text ??= this.normalizer.key(this.normalized);
+    return this.text;
+  }
+}
+
+/**
+ * The hash of a normalized request: equal keys give equal hashes. Kept to 30 bits, so it is a small integer that a
+ * Map hashes directly instead of a boxed number.
+ */
+export function requestHash(request: NormalizedRequest): number {
+  return jsonHash(request.params, textHash(request.method)) & 0x3fffffff;
+}
+
+function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
+  return a.method === b.method && sameJson(a.params, b.params);
+}
+
+/**
+ * The cassette's exchanges in queues of equal matching keys, each in recorded order, found by the requests'
+ * structural hash — the same grouping as {@link keyQueues} without building every key's text.
+ */
+export class RequestIndex {
+  readonly all: KeyedExchange[] = [];
+  /**
+   * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
+   * kept as its entry alone, and becomes an array when a second joins it or it is first asked for.
+   */
+  private readonly first = new Map<number, KeyedExchange | KeyedExchange[]>();
+  /** Further queues whose requests differ but share a hash with the first. */
+  private readonly more = new Map<number, KeyedExchange[][]>();
+
+  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer) {
+    for (const exchange of exchanges) {
+      const normalized = normalizer.normalize(exchange.method, exchange.request.params);
+      const entry = new IndexedExchange(exchange, normalized, normalizer);
+      this.all.push(entry);
+      const hash = requestHash(normalized);
+      // One lookup for the common case, a request unlike any before it.
+      const first = this.first.get(hash);
+      if (first === undefined) this.first.set(hash, entry);
+      else if (sameRequest(headOf(first).normalized, normalized)) {
+        if (Array.isArray(first)) first.push(entry);
+        else this.first.set(hash, [first, entry]);
+      } else this.addToMore(hash, entry);
+    }
+  }
+
+  /** An entry whose hash is shared with a different request's. */
+  private addToMore(hash: number, entry: KeyedExchange): void {
+    const others = this.more.get(hash);
+    const queue = others?.find((other) => sameRequest(other[0]!.normalized, entry.normalized));
+    if (queue !== undefined) queue.push(entry);
+    else if (others !== undefined) others.push([entry]);
+    else this.more.set(hash, [[entry]]);
+  }
+
+  /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
+  queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
+    const first = this.first.get(hash);
+    if (first === undefined) return undefined;
+    if (sameRequest(headOf(first).normalized, request)) {
+      if (Array.isArray(first)) return first;
+      // A queue keeps its identity from here on: the matcher remembers how far each one is used.
+      const queue = [first];
+      this.first.set(hash, queue);
+      return queue;
+    }
+    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+  }
+}
+
+function headOf(queue: KeyedExchange | KeyedExchange[]): KeyedExchange {
+  return Array.isArray(queue) ? queue[0]! : queue;
+}
+
+/**
+ * The cassette's exchanges keyed by matching key: each queue in recorded order, so identical requests replay in
+ * the order they were recorded. Keys depend on the normalizer, so the index is built per replay setup.
+ *
+ * @example keyQueues(cassette.exchanges, createNormalizer()).get('tools/list {}')?.length // → 2
+ */
+export function keyQueues(
+  exchanges: readonly CassetteExchange[],
+  normalizer: Normalizer,
+): { all: KeyedExchange[]; byKey: Map<string, KeyedExchange[]> } {
+  const all: KeyedExchange[] = [];
+  const byKey = new Map<string, KeyedExchange[]>();
+  for (const exchange of exchanges) {
+    const normalized = normalizer.normalize(exchange.method, exchange.request.params);
+    const keyed = { exchange, normalized, key: normalizer.key(normalized) };
+    all.push(keyed);
+    const queue = byKey.get(keyed.key);
+    if (queue) queue.push(keyed);
+    else byKey.set(keyed.key, [keyed]);
+  }
+  return { all, byKey };
+}

@@ -1,0 +1,212 @@
+import type { JsonObject } from '../../trace/jsonrpc.js';
+import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.js';
+import { type KeyedExchange, RequestIndex } from './cassette.js';
+import { describeRequest } from './describe.js';
+import { explainMiss, type Miss } from './miss.js';
+import { requestStateOf, responseState } from './mrtr.js';
+import { createNormalizer, type NormalizedRequest, type Normalizer } from './normalize.js';
+import type { Cassette, CassetteExchange } from './types.js';
+
+/**
+ * Matching live requests to recorded exchanges, with the bookkeeping of what was served: keyed queues (identical
+ * requests in recorded order), `ordered` mode, `repeat`, MRTR rounds, misses that explain themselves, and the
+ * used / unused report.
+ */
+
+export type MatchResult =
+  | {
+      kind: 'hit';
+      exchange: CassetteExchange;
+      /** Served again after its queue ran out (`repeat: 'last'` or a method in `repeatMethods`). */
+      repeated: boolean;
+      request: NormalizedRequest;
+    }
+  | { kind: 'miss'; miss: Miss };
+
+/** The 2026-era discovery request: answered wherever it is asked, never required. */
+const DISCOVER = 'server/discover';
+
+export interface UnusedExchange {
+  ordinal: number;
+  method: string;
+  /** The request in short, e.g. `tools/call echo {"message":"hi"}`. */
+  summary: string;
+  lineNo: number | undefined;
+}
+
+export interface MatchReport {
+  used: number;
+  total: number;
+  unused: UnusedExchange[];
+  repeats: number;
+  misses: Miss[];
+  /** One line, e.g. `used 7 of 9 recorded exchanges; unused: #3 tools/call echo {"message":"hi"} (line 12), …`. */
+  summary: string;
+}
+
+/**
+ * @example
+ * const matcher = new Matcher(cassette, { match: 'ordered' });
+ * const result = matcher.match('tools/call', { name: 'get-sum', arguments: { a: 1, b: 2 } });
+ * if (result.kind === 'miss') console.error(result.miss.message);
+ * matcher.report().summary // → 'used 1 of 9 recorded exchanges; unused: …'
+ */
+export class Matcher {
+  readonly normalizer: Normalizer;
+  private readonly options: MatchOptions;
+  private readonly entries: KeyedExchange[];
+  private readonly index: RequestIndex;
+  private readonly used = new Set<CassetteExchange>();
+  /** `requestState` a served `input_required` handed out → the exchange that handed it out. */
+  private readonly states = new Map<string, number>();
+  private readonly misses: Miss[] = [];
+  private repeats = 0;
+  /** Per key queue: everything before this index is used (see firstUnused). */
+  private readonly heads = new WeakMap<KeyedExchange[], number>();
+  /** Everything before this ordinal is used (the `ordered` cursor). */
+  private cursor = 0;
+
+  constructor(cassette: Cassette, options: ReplayOptions | MatchOptions = {}) {
+    this.options = withDefaults(options);
+    const { ignore, normalize, normalization, redact } = this.options;
+    this.normalizer = createNormalizer({
+      rules: normalization,
+      ignore,
+      ...(normalize ? { normalize } : {}),
+      ...(redact ? { redact } : {}),
+    });
+    this.index = new RequestIndex(cassette.exchanges, this.normalizer);
+    this.entries = this.index.all;
+  }
+
+  /** Finds the recorded exchange for a live request and marks it served, or explains the miss. */
+  match(method: string, params: JsonObject | undefined): MatchResult {
+    const live = this.normalizer.normalize(method, params);
+    const candidates = this.candidates(live);
+    const head = this.firstUnused(candidates);
+    const chosen = this.preferRound(candidates, head, params) ?? candidates[head];
+    // Discovery stands outside the recorded order: a stdio client may ask it in a probe process of its own.
+    const expected = this.options.match === 'ordered' && method !== DISCOVER ? this.expected() : undefined;
+    if (chosen) {
+      if (expected && chosen !== expected)
+        return this.miss(explainMiss('out-of-order', live, this.context(expected, 0)));
+      this.serve(chosen);
+      return { kind: 'hit', exchange: chosen.exchange, repeated: false, request: live };
+    }
+    const last = candidates[candidates.length - 1];
+    if (last && (this.options.repeat === 'last' || this.options.repeatMethods.includes(method))) {
+      this.repeats++;
+      return { kind: 'hit', exchange: last.exchange, repeated: true, request: live };
+    }
+    const reason = last ? 'used-up' : 'unknown';
+    return this.miss(explainMiss(reason, live, this.context(expected, candidates.length)));
+  }
+
+  /** True once every recorded exchange was served. */
+  get done(): boolean {
+    return this.used.size === this.entries.length;
+  }
+
+  /**
+   * What was used and what was not. An unused `server/discover` is neither listed nor counted: a 2026-era stdio
+   * client asks it in a probe process of its own (another replay process answered it), and a client that already
+   * knows the server's era does not ask it at all.
+   */
+  report(): MatchReport {
+    const unused = this.entries
+      .filter((entry) => !this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER)
+      .map(({ exchange, normalized }) => ({
+        ordinal: exchange.ordinal,
+        method: exchange.method,
+        summary: describeRequest(normalized),
+        lineNo: exchange.lineNo,
+      }));
+    const total = this.entries.filter(
+      (entry) => this.used.has(entry.exchange) || entry.exchange.method !== DISCOVER,
+    ).length;
+    let summary = `used ${this.used.size} of ${total} recorded exchange${total === 1 ? '' : 's'}`;
+    if (unused.length > 0) {
+      const shown = unused
+        .slice(0, 5)
+        .map((u) => `#${u.ordinal} ${u.summary}${u.lineNo ? ` (line ${u.lineNo})` : ''}`);
+      if (unused.length > shown.length) shown.push(`and ${unused.length - shown.length} more`);
+      summary += `; unused: ${shown.join(', ')}`;
+    }
+    return { used: this.used.size, total, unused, repeats: this.repeats, misses: [...this.misses], summary };
+  }
+
+  /** Recorded exchanges the live request may be served from, in recorded order. */
+  private candidates(live: NormalizedRequest): KeyedExchange[] {
+    const matchers = this.options.matchers;
+    if (matchers.length === 0) return this.index.queue(live) ?? [];
+    const key = this.normalizer.key(live);
+    // Custom matchers can accept what the key does not, so every recording of the method is a candidate.
+    return this.entries.filter((entry) => {
+      if (entry.normalized.method !== live.method) return false;
+      for (const matcher of matchers) {
+        const verdict = matcher(live, entry.normalized);
+        if (verdict !== undefined) return verdict;
+      }
+      return entry.key === key;
+    });
+  }
+
+  /** An MRTR retry echoing a `requestState` we served goes to the round after the one that handed it out. */
+  private preferRound(
+    candidates: KeyedExchange[],
+    head: number,
+    params: JsonObject | undefined,
+  ): KeyedExchange | undefined {
+    const state = requestStateOf(params);
+    const previous = state === undefined ? undefined : this.states.get(state);
+    if (previous === undefined) return undefined;
+    for (let i = head; i < candidates.length; i++) {
+      const entry = candidates[i]!;
+      if (!this.used.has(entry.exchange) && entry.exchange.mrtr?.previous === previous) return entry;
+    }
+    return undefined;
+  }
+
+  /**
+   * Index of the first unused candidate. A key's queue is mostly served front to back, so where its used prefix
+   * ends is remembered per queue: serving N identical requests costs O(N), not O(N²).
+   */
+  private firstUnused(candidates: KeyedExchange[]): number {
+    let i = this.heads.get(candidates) ?? 0;
+    while (i < candidates.length && this.used.has(candidates[i]!.exchange)) i++;
+    this.heads.set(candidates, i);
+    return i;
+  }
+
+  private serve(entry: KeyedExchange): void {
+    this.used.add(entry.exchange);
+    const state = responseState(entry.exchange);
+    if (state !== undefined) this.states.set(state, entry.exchange.ordinal);
+    while (this.cursor < this.entries.length && this.used.has(this.entries[this.cursor]!.exchange))
+      this.cursor++;
+  }
+
+  /** The next exchange `ordered` expects: the first unused one, discovery left out. */
+  private expected(): KeyedExchange | undefined {
+    for (let i = this.cursor; i < this.entries.length; i++) {
+      const entry = this.entries[i]!;
+      if (!this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER) return entry;
+    }
+    return undefined;
+  }
+
+  private context(expected: KeyedExchange | undefined, recorded: number) {
+    return {
+      entries: this.entries,
+      used: (exchange: CassetteExchange) => this.used.has(exchange),
+      expected,
+      recorded,
+      diff: this.options.diff,
+    };
+  }
+
+  private miss(miss: Miss): MatchResult {
+    this.misses.push(miss);
+    return { kind: 'miss', miss };
+  }
+}

@@ -1,0 +1,305 @@
+import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../../trace/exchange.js';
+import { formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
+import { linkRounds } from './mrtr.js';
+import type {
+  Anchor,
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  MrtrRound,
+  ServerMessage,
+  UnsolicitedMessage,
+} from './types.js';
+
+/**
+ * Turns one server's pairing events into scripts: each server message goes to the script of the client request
+ * pairing attributed it to, or becomes unsolicited, anchored to the client message before it. Notifications of a
+ * 2026-era subscription are unsolicited too (tagged with their `subscriptions/listen`): a `list_changed` follows
+ * whatever the client did that changed the list, not the listen request.
+ *
+ * @example
+ * const builder = new ServerScriptBuilder();
+ * let order = 0;
+ * for (const event of pairTrace(lines)) if (event.kind !== 'line') builder.push(event, order++);
+ * const { exchanges, unsolicited } = builder.finish();
+ */
+export class ServerScriptBuilder {
+  private readonly exchanges: CassetteExchange[] = [];
+  private readonly unsolicited: UnsolicitedMessage[] = [];
+  private readonly notifications: ClientNotification[] = [];
+  private readonly warnings: string[] = [];
+  /** Server→client requests waiting for the client's answer, with the time their `atMs` counts from. */
+  private readonly asks = new Map<
+    Exchange,
+    { message: ServerMessage; from: number | undefined; owner: Owner }
+  >();
+  /**
+   * Per connection (an HTTP recording holds several MCP sessions): the client message the next unsolicited server
+   * message on that connection would follow.
+   */
+  private readonly last = new Map<string, Last>();
+  /** Time of the trace's first message: what `start` anchors count from. */
+  private startTime: number | undefined;
+
+  /**
+   * Takes one pairing event of this server; `order` is its position in the trace (strictly increasing), `text` the
+   * JSON text of its trace line when known — a response is then kept as that text until it is first read.
+   */
+  push(event: Exclude<PairEvent, { kind: 'line' }>, order: number, text?: string): void {
+    if (event.kind !== 'unanswered' && this.startTime === undefined) this.startTime = event.ref.time;
+    switch (event.kind) {
+      case 'request':
+        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order);
+        else this.serverMessage('request', event.ref, order, event.exchange.parent, false, event.exchange);
+        return;
+      case 'response':
+        if (event.exchange.dir === 'in') this.clientExchangeAnswered(event.exchange, event.ref, order, text);
+        else this.clientAnswered(event.exchange, event.ref);
+        return;
+      case 'notification':
+        if (event.ref.line.dir === 'in') this.clientNotification(event.ref, order);
+        else
+          this.serverMessage('notification', event.ref, order, event.parent, event.via === 'subscriptionId');
+        return;
+      case 'unanswered': {
+        const exchange = this.open(event.exchange);
+        if (exchange) {
+          exchange.outcome = 'unanswered';
+          exchange.cancelled = event.exchange.cancelled;
+        }
+        return;
+      }
+      case 'orphan':
+        this.warn(event.ref, `response to unknown id ${formatId(event.response.id)} left out`);
+        return;
+      case 'invalid':
+        this.warn(event.ref, `invalid message left out: ${event.reason}`);
+        return;
+    }
+  }
+
+  /**
+   * The cassette parts, with MRTR rounds linked. Call it once the pairer has finished: its `unanswered` events
+   * carry the cancellations of the requests left open.
+   */
+  finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
+    linkRounds(this.exchanges);
+    return {
+      exchanges: this.exchanges,
+      unsolicited: this.unsolicited,
+      notifications: this.notifications,
+      warnings: this.warnings,
+    };
+  }
+
+  private clientRequest(paired: Exchange, ref: MessageRef, order: number): void {
+    const exchange = new RecordedExchange(this.exchanges.length, paired, rawItem(ref), order, ref);
+    this.exchanges.push(exchange);
+    // An open request's cassette exchange hangs on its pairing record: no lookup table to keep per request.
+    paired.attached = exchange;
+    // Every request moves its connection's anchor: the anchor object itself is made only if a message needs it.
+    const conn = connOf(ref);
+    const last = this.last.get(conn);
+    if (last === undefined)
+      this.last.set(conn, { anchor: undefined, exchange: exchange.ordinal, time: ref.time });
+    else {
+      last.anchor = undefined;
+      last.exchange = exchange.ordinal;
+      last.time = ref.time;
+    }
+  }
+
+  private clientExchangeAnswered(paired: Exchange, ref: MessageRef, order: number, text?: string): void {
+    const exchange = this.open(paired);
+    if (!exchange) return;
+    // A line of one message can stand for it until it is served; a batch's item is taken out now.
+    if (text !== undefined && ref.item === undefined) exchange.responseLine(text);
+    else exchange.response = rawItem(ref);
+    exchange.respondedAtMs = since(ref.time, exchange.time);
+    exchange.responseOrder = order;
+    exchange.outcome = paired.outcome;
+    // Only an open request can be cancelled or get server messages: its pairing record is done with.
+    exchange.cancelled = paired.cancelled;
+    paired.attached = undefined;
+  }
+
+  /** The client answered a server→client request: a client message, so later unsolicited ones follow it. */
+  private clientAnswered(paired: Exchange, ref: MessageRef): void {
+    const ask = this.asks.get(paired);
+    if (!ask) return;
+    this.asks.delete(paired);
+    ask.message.answer = rawItem(ref);
+    ask.message.answeredAtMs = since(ref.time, ask.from);
+    this.last.set(
+      connOf(ref),
+      ask.owner.kind === 'exchange'
+        ? { anchor: undefined, exchange: ask.owner.exchange.ordinal, time: ask.owner.exchange.time }
+        : { anchor: { kind: 'answer', unsolicited: ask.owner.index }, exchange: -1, time: ref.time },
+    );
+  }
+
+  private clientNotification(ref: MessageRef, order: number): void {
+    const message = rawItem(ref);
+    const index = this.notifications.length;
+    const method = typeof message.method === 'string' ? message.method : '';
+    const conn = typeof ref.line.conn === 'string' ? ref.line.conn : undefined;
+    this.notifications.push({ index, method, message, time: ref.time, order, lineNo: ref.lineNo, conn });
+    this.last.set(connOf(ref), {
+      anchor: { kind: 'notification', notification: index },
+      exchange: -1,
+      time: ref.time,
+    });
+  }
+
+  private serverMessage(
+    kind: ServerMessage['kind'],
+    ref: MessageRef,
+    order: number,
+    parent: Exchange | undefined,
+    subscribed: boolean,
+    ask?: Exchange,
+  ): void {
+    const message = rawItem(ref);
+    const base = {
+      kind,
+      method: typeof message.method === 'string' ? message.method : '',
+      message,
+      answer: undefined,
+      answeredAtMs: undefined,
+      order,
+      lineNo: ref.lineNo,
+    };
+    const owner = subscribed ? undefined : this.clientOwner(parent);
+    if (owner) {
+      const step: ServerMessage = { ...base, atMs: since(ref.time, owner.time) };
+      // The builder made every non-empty script itself: it is a list of its own to add to.
+      if (owner.script === NO_SCRIPT) owner.script = [step];
+      else (owner.script as ServerMessage[]).push(step);
+      if (ask)
+        this.asks.set(ask, { message: step, from: owner.time, owner: { kind: 'exchange', exchange: owner } });
+      return;
+    }
+    const listen = subscribed ? this.clientOwner(parent) : undefined;
+    const last = this.last.get(connOf(ref));
+    const from = last === undefined ? this.startTime : last.time;
+    let anchor: Anchor = START;
+    if (last !== undefined) {
+      last.anchor ??= { kind: 'request', exchange: last.exchange };
+      anchor = last.anchor;
+    }
+    const unsolicited: UnsolicitedMessage = {
+      ...base,
+      atMs: since(ref.time, from),
+      index: this.unsolicited.length,
+      anchor,
+      subscription: listen?.ordinal,
+    };
+    this.unsolicited.push(unsolicited);
+    if (ask) this.asks.set(ask, { message: unsolicited, from, owner: unsolicited });
+  }
+
+  /** The client request a server message belongs to: its parent, or the parent of the server request it concerns. */
+  private clientOwner(parent: Exchange | undefined): CassetteExchange | undefined {
+    for (let at = parent; at; at = at.parent) if (at.dir === 'in') return this.open(at);
+    return undefined;
+  }
+
+  /** The cassette exchange of a client request still open (this builder attached it), or undefined. */
+  private open(paired: Exchange): RecordedExchange | undefined {
+    return paired.attached as RecordedExchange | undefined;
+  }
+
+  private warn(ref: MessageRef, text: string): void {
+    this.warnings.push(ref.lineNo === undefined ? text : `line ${ref.lineNo}: ${text}`);
+  }
+}
+
+type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
+
+/**
+ * A cassette exchange as the builder makes it. Its response may be held as the text of its trace line and parsed
+ * when first read: a big cassette's responses are parsed as the session asks for them, and the garbage collector
+ * never copies the ones it does not ask for.
+ */
+class RecordedExchange implements CassetteExchange {
+  ordinal: number;
+  method: string;
+  request: RpcRequest;
+  message: JsonObject;
+  script: readonly ServerMessage[] = NO_SCRIPT;
+  respondedAtMs: number | undefined = undefined;
+  responseOrder: number | undefined = undefined;
+  outcome: ExchangeOutcome = 'open';
+  cancelled = false;
+  conn: string | undefined;
+  order: number;
+  lineNo: number | undefined;
+  time: number | undefined;
+  mrtr: MrtrRound | undefined = undefined;
+  #response: JsonObject | undefined = undefined;
+  #responseText: string | undefined = undefined;
+
+  constructor(ordinal: number, paired: Exchange, message: JsonObject, order: number, ref: MessageRef) {
+    this.ordinal = ordinal;
+    this.method = paired.method;
+    this.request = paired.request;
+    this.message = message;
+    this.conn = paired.conn;
+    this.order = order;
+    this.lineNo = ref.lineNo;
+    this.time = ref.time;
+  }
+
+  get response(): JsonObject | undefined {
+    if (this.#responseText !== undefined) {
+      this.#response = messageOfLine(this.#responseText);
+      this.#responseText = undefined;
+    }
+    return this.#response;
+  }
+
+  set response(response: JsonObject | undefined) {
+    this.#response = response;
+    this.#responseText = undefined;
+  }
+
+  /** Holds the response as the JSON text of its trace line (one message, not a batch). */
+  responseLine(text: string): void {
+    this.#response = undefined;
+    this.#responseText = text;
+  }
+}
+
+/** The message of a trace line's text, as rawItem takes it from the parsed line. */
+function messageOfLine(text: string): JsonObject {
+  const line = JSON.parse(text) as { raw?: unknown };
+  return isObject(line.raw) ? line.raw : {};
+}
+
+/** The script of every request the server said nothing in between about: one list, not one per request. */
+const NO_SCRIPT: readonly ServerMessage[] = Object.freeze([]);
+
+const START: Anchor = { kind: 'start' };
+
+/** The client message the next unsolicited server message would follow: `anchor`, or request `exchange`'s. */
+interface Last {
+  anchor: Anchor | undefined;
+  exchange: number;
+  time: number | undefined;
+}
+
+/** The connection a message travelled on ('' when the trace names none, as over stdio). */
+function connOf(ref: MessageRef): string {
+  return typeof ref.line.conn === 'string' ? ref.line.conn : '';
+}
+
+/** The JSON-RPC object of one item (a batch line holds several). */
+function rawItem(ref: MessageRef): JsonObject {
+  const raw =
+    ref.item === undefined ? ref.line.raw : Array.isArray(ref.line.raw) ? ref.line.raw[ref.item] : null;
+  return isObject(raw) ? raw : {};
+}
+
+function since(time: number | undefined, from: number | undefined): number {
+  return time !== undefined && from !== undefined ? Math.max(0, time - from) : 0;
+}

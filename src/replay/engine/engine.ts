@@ -1,0 +1,403 @@
+import {
+  cancelledRequestId,
+  classifyMessage,
+  idKey,
+  isObject,
+  type JsonObject,
+  progressToken,
+  type RpcId,
+  type RpcNotification,
+  type RpcRequest,
+} from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
+import { describeRequest } from '../cassette/describe.js';
+import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
+import { Matcher, type MatchReport } from '../cassette/matcher.js';
+import type { Miss } from '../cassette/miss.js';
+import type {
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  UnsolicitedMessage,
+} from '../cassette/types.js';
+import { type EngineOptions, type ReplayOptions, scaledDelay, withDefaults } from '../options.js';
+import type { ReplayChannel } from './channel.js';
+import { REPLAY_ERROR_CODES } from './codes.js';
+import { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
+import { anchoredTimeline, exchangeTimeline, type TimelineItem, unsolicitedByAnchor } from './timeline.js';
+import { Playback, Waits } from './waits.js';
+
+/**
+ * The mock server: plays a cassette to a live client over a {@link ReplayChannel}. A client request is matched,
+ * then its script plays — progress and logs rewritten to the live request, server→client requests sent with fresh
+ * ids and their answers awaited (with a timeout) — then the response goes out with the live id. Unsolicited server
+ * messages follow the live client message that matches the one they followed in the recording.
+ */
+
+export type ReplayEvent =
+  | { kind: 'hit'; exchange: CassetteExchange; id: RpcId; repeated: boolean }
+  | { kind: 'miss'; miss: Miss; id: RpcId }
+  | { kind: 'answer'; answer: AnswerCheck }
+  | { kind: 'timeout'; method: string; exchange: number | undefined; message: string }
+  /**
+   * The matched exchange has no recorded response (the recording ended first, or the response's line was
+   * unreadable): the client got a JSON-RPC error instead of waiting forever.
+   */
+  | { kind: 'no-response'; exchange: number; message: string }
+  /** A client message replay had no use for (an answer nobody waits for, an invalid message). */
+  | { kind: 'stray'; reason: string; message: Json }
+  /** Sending failed (the channel went away): the playback stops, the engine carries on. */
+  | { kind: 'error'; error: unknown };
+
+/** How the client's answer to a replayed server→client request compares with the recorded one. */
+export interface AnswerCheck {
+  method: string;
+  /** The exchange whose script asked, or undefined for an unsolicited request. */
+  exchange: number | undefined;
+  /** True when the answer differs — or when the recording holds no answer to compare with. */
+  differs: boolean;
+  /** `$.result…` / `$.error…` paths; undefined when there was nothing recorded to compare. */
+  diff: StructuralDiff | undefined;
+}
+
+/** The matcher's report (used / unused / misses) plus what the client's answers and timeouts said. */
+export interface ReplayReport extends MatchReport {
+  answers: AnswerCheck[];
+  /** One line per server→client request the client left unanswered (in time, or before the session ended). */
+  timeouts: string[];
+}
+
+/** The pause between a script's last notification and its response when the recorded gap is not replayed. */
+const NOTIFICATION_SETTLE_MS = 2;
+
+/** Requests a server answers only when the client lets go of them: their recordings end without a response. */
+const LONG_LIVED = new Set(['subscriptions/listen']);
+
+/**
+ * Construct it on a channel (it listens at once), call `start()` when the client is connected, `close()` at the end.
+ * Never hangs: recorded gaps are capped (`maxDelayMs`), answers wait at most `answerTimeoutMs`, close() ends both.
+ *
+ * @example
+ * const [server, client] = linkedChannels();
+ * const engine = new ReplayEngine(cassette, server, { timing: 'none' });
+ * engine.start();
+ * client.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }); // → the recorded tools/list result, id 1
+ * await engine.idle(); console.log(engine.report().summary); engine.close();
+ */
+export class ReplayEngine {
+  readonly matcher: Matcher;
+  private readonly options: EngineOptions;
+  private readonly anchored: Map<string, UnsolicitedMessage[]>;
+  private readonly notificationQueues = new Map<string, ClientNotification[]>();
+  private readonly waits = new Waits();
+  /** Live request id key → its playback, for `notifications/cancelled`. */
+  private readonly playing = new Map<string, Playback>();
+  /** Recorded listen ordinal → live listen id. */
+  private readonly subscriptions = new Map<number, RpcId>();
+  private readonly listeners: ((event: ReplayEvent) => void)[] = [];
+  private readonly answers: AnswerCheck[] = [];
+  private readonly timeouts: string[] = [];
+  /**
+   * Server→client requests sent and not yet answered, by their live id; `blocking` when the client's own request
+   * still waits behind it for its response.
+   */
+  private readonly asking = new Map<
+    number,
+    { method: string; playback: Playback; exchange: CassetteExchange | undefined; blocking: boolean }
+  >();
+  private readonly idleWaiters: (() => void)[] = [];
+  private running = 0;
+  private nextId = 0;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    cassette: Cassette,
+    private readonly channel: ReplayChannel,
+    options: ReplayOptions = {},
+  ) {
+    this.options = withDefaults(options);
+    this.matcher = new Matcher(cassette, this.options);
+    this.anchored = unsolicitedByAnchor(cassette);
+    for (const notification of cassette.notifications) {
+      const queue = this.notificationQueues.get(notification.method);
+      if (queue) queue.push(notification);
+      else this.notificationQueues.set(notification.method, [notification]);
+    }
+    channel.onMessage((message) => this.receive(message));
+  }
+
+  /** Listens to what happens (hits, misses, answers, timeouts). */
+  onEvent(listener: (event: ReplayEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Plays what the server sent before any client message (rare: most servers wait to be asked). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.playAnchor('start');
+  }
+
+  /** Resolves when nothing is playing. */
+  idle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops every playback and wait; nothing is sent afterwards. A server→client request whose answer the client's
+   * own request was still waiting for counts as unanswered, as a timeout would. One sent after that response (a
+   * `roots/list` the session ended on) is how sessions end, not a failure.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, ask] of this.asking) {
+      if (ask.blocking && !ask.playback.cancelled)
+        this.unanswered(ask.method, id, ask.exchange, 'before the session ended');
+    }
+    this.asking.clear();
+    this.waits.close();
+  }
+
+  report(): ReplayReport {
+    return { ...this.matcher.report(), answers: [...this.answers], timeouts: [...this.timeouts] };
+  }
+
+  private receive(raw: Json): void {
+    try {
+      this.dispatch(raw);
+    } catch (error) {
+      // A channel whose send throws must not take the client's side of the channel down with it.
+      this.emit({ kind: 'error', error });
+    }
+  }
+
+  private dispatch(raw: Json): void {
+    if (this.closed) return;
+    // Batches (legal before 2025-06-18) are taken apart; each item is answered on its own.
+    for (const item of Array.isArray(raw) ? raw : [raw]) {
+      const message = classifyMessage(item);
+      if (message.kind === 'request') this.onRequest(message);
+      else if (message.kind === 'notification') this.onNotification(message);
+      else if (message.kind === 'response' && message.id !== null && isObject(item)) {
+        if (!this.waits.deliver(idKey(message.id), item))
+          this.emit({ kind: 'stray', reason: 'an answer to no request replay sent', message: item });
+      } else {
+        this.emit({
+          kind: 'stray',
+          reason: 'not a JSON-RPC request, notification or response',
+          message: item,
+        });
+        this.send(errorResponse(null, REPLAY_ERROR_CODES.invalidRequest, 'Invalid Request'));
+      }
+    }
+  }
+
+  private onRequest(request: RpcRequest): void {
+    const result = this.matcher.match(request.method, request.params);
+    if (result.kind === 'miss') {
+      this.emit({ kind: 'miss', miss: result.miss, id: request.id });
+      const data = { tapedeck: missData(result.miss) };
+      this.send(errorResponse(request.id, REPLAY_ERROR_CODES.miss, result.miss.message, data));
+      return;
+    }
+    const { exchange, repeated } = result;
+    this.emit({ kind: 'hit', exchange, id: request.id, repeated });
+    if (exchange.method === 'subscriptions/listen') this.subscriptions.set(exchange.ordinal, request.id);
+    const live: LiveIds = {
+      id: request.id,
+      progressToken: progressToken(request),
+      ids: new Map([[idKey(exchange.request.id), request.id]]),
+      subscriptions: this.subscriptions,
+    };
+    // Unsolicited messages happened once; a repeated exchange replays its own script only.
+    const anchored = repeated ? [] : this.takeAnchored(`request:${exchange.ordinal}`);
+    const playback = new Playback();
+    this.playing.set(idKey(request.id), playback);
+    this.run(exchangeTimeline(exchange, anchored), live, playback, exchange).finally(() => {
+      if (this.playing.get(idKey(request.id)) === playback) this.playing.delete(idKey(request.id));
+    });
+  }
+
+  private onNotification(notification: RpcNotification): void {
+    const cancelled = cancelledRequestId(notification);
+    if (cancelled !== undefined) {
+      this.playing.get(idKey(cancelled))?.cancel();
+      for (const [ordinal, id] of this.subscriptions)
+        if (idKey(id) === idKey(cancelled)) this.subscriptions.delete(ordinal);
+    }
+    // The recorded notification this one stands for: the next unmatched one with the same method.
+    const recorded = this.notificationQueues.get(notification.method)?.shift();
+    if (recorded) this.playAnchor(`notification:${recorded.index}`);
+  }
+
+  private playAnchor(key: string): void {
+    const anchored = this.takeAnchored(key);
+    if (anchored.length === 0) return;
+    const live: LiveIds = {
+      id: undefined,
+      progressToken: undefined,
+      ids: new Map(),
+      subscriptions: this.subscriptions,
+    };
+    void this.run(anchoredTimeline(anchored), live, new Playback(), undefined);
+  }
+
+  private takeAnchored(key: string): UnsolicitedMessage[] {
+    const anchored = this.anchored.get(key) ?? [];
+    this.anchored.delete(key);
+    return anchored;
+  }
+
+  private async run(
+    items: TimelineItem[],
+    live: LiveIds,
+    playback: Playback,
+    exchange: CassetteExchange | undefined,
+  ): Promise<void> {
+    this.running++;
+    try {
+      await this.play(items, live, playback, exchange);
+    } catch (error) {
+      this.emit({ kind: 'error', error });
+    } finally {
+      if (--this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private async play(
+    items: TimelineItem[],
+    live: LiveIds,
+    playback: Playback,
+    exchange: CassetteExchange | undefined,
+  ): Promise<void> {
+    let clock = 0;
+    let responded = false;
+    let notified = false;
+    for (const item of items) {
+      const delay = scaledDelay(item.atMs - clock, this.options.timing, this.options.maxDelayMs);
+      // A client may take notifications in a later task than the response that came in the same read (the SDK
+      // does: progress that arrives with the response is dropped), so a response never goes out in the same turn
+      // as the notifications before it.
+      const settle = delay === 0 && notified && item.kind === 'response' ? NOTIFICATION_SETTLE_MS : 0;
+      if (delay > 0 || settle > 0) await this.waits.sleep(Math.max(delay, settle), playback);
+      if (this.closed || playback.cancelled) return;
+      clock = Math.max(clock, item.atMs);
+      if (item.kind === 'response') {
+        if (live.id !== undefined) this.send(rewriteResponse(item.response, live.id));
+        responded = true;
+        continue;
+      }
+      const message = rewriteServerMessage(item.message.message, live, item.unsolicited?.subscription);
+      if (!message) continue;
+      if (item.message.kind === 'notification') {
+        this.send(message);
+        notified = true;
+        continue;
+      }
+      const id = this.nextId++;
+      const recordedId = item.message.message.id;
+      if (typeof recordedId === 'string' || typeof recordedId === 'number')
+        live.ids.set(idKey(recordedId), id);
+      this.send({ ...message, id });
+      const blocking = live.id !== undefined && !responded;
+      this.asking.set(id, { method: item.message.method, playback, exchange, blocking });
+      const outcome = await this.waits.answer(idKey(id), this.options.answerTimeoutMs, playback);
+      this.asking.delete(id);
+      if (outcome.kind === 'stopped' || this.closed || playback.cancelled) return;
+      if (outcome.kind === 'timeout') {
+        this.timedOut(item.message.method, id, live, exchange);
+        return;
+      }
+      this.checkAnswer(item.message.method, item.message.answer, outcome.message, exchange);
+      clock = Math.max(clock, item.message.answeredAtMs ?? clock);
+      if (item.unsolicited) this.playAnchor(`answer:${item.unsolicited.index}`);
+    }
+    if (exchange && exchange.response === undefined && live.id !== undefined)
+      this.noResponse(exchange, live.id);
+  }
+
+  /**
+   * A matched exchange the recording never saw answered. A long-lived request stays open, as it did; one the
+   * recorded client cancelled waits for the live client's cancellation; any other gets an error at once — the
+   * recording ended first, or its response line was unreadable — so the client is not left waiting.
+   */
+  private noResponse(exchange: CassetteExchange, id: RpcId): void {
+    if (LONG_LIVED.has(exchange.method) || exchange.cancelled) return;
+    const where = exchange.lineNo === undefined ? '' : ` (line ${exchange.lineNo})`;
+    const message = `the recording holds no response to ${this.describe(exchange)}${where}: it ended, or the response's line could not be read, before the server answered`;
+    this.emit({ kind: 'no-response', exchange: exchange.ordinal, message });
+    this.send(errorResponse(id, REPLAY_ERROR_CODES.noResponse, message));
+  }
+
+  private describe(exchange: CassetteExchange): string {
+    return describeRequest(this.matcher.normalizer.normalize(exchange.method, exchange.request.params));
+  }
+
+  private timedOut(method: string, id: number, live: LiveIds, exchange: CassetteExchange | undefined): void {
+    const within = `within ${this.options.answerTimeoutMs} ms`;
+    const message = this.unanswered(method, id, exchange, within, '--client-timeout / answerTimeoutMs, or ');
+    if (live.id !== undefined) this.send(errorResponse(live.id, REPLAY_ERROR_CODES.answerTimeout, message));
+  }
+
+  /** Counts a server→client request the client did not answer `when` (in time, or before the end). */
+  private unanswered(
+    method: string,
+    id: number,
+    exchange: CassetteExchange | undefined,
+    when: string,
+    raise = '',
+  ): string {
+    const waiting = exchange ? `the recorded ${this.describe(exchange)} needs it` : 'it was sent unsolicited';
+    const message = `the client did not answer ${method} (id ${id}) ${when}; ${waiting} (${raise ? `raise ${raise}` : ''}check the client handles ${method})`;
+    this.timeouts.push(message);
+    this.emit({ kind: 'timeout', method, exchange: exchange?.ordinal, message });
+    return message;
+  }
+
+  private checkAnswer(
+    method: string,
+    recorded: JsonObject | undefined,
+    answer: JsonObject,
+    exchange: CassetteExchange | undefined,
+  ): void {
+    const diff = recorded
+      ? structuralDiff(outcomeOf(recorded), outcomeOf(answer), '$', this.options.diff)
+      : undefined;
+    const check: AnswerCheck = {
+      method,
+      exchange: exchange?.ordinal,
+      differs: diff === undefined || diff.total > 0,
+      diff,
+    };
+    this.answers.push(check);
+    this.emit({ kind: 'answer', answer: check });
+  }
+
+  private send(message: JsonObject): void {
+    if (!this.closed) this.channel.send(message);
+  }
+
+  private emit(event: ReplayEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** What an answer says, without its envelope (`jsonrpc`, `id`). */
+function outcomeOf(message: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  if ('result' in message) out.result = message.result ?? null;
+  if ('error' in message) out.error = message.error ?? null;
+  return out;
+}
+
+/** The miss as error data: enough for a tool to show the diff without parsing the message. */
+function missData(miss: Miss): Json {
+  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.request) };
+  if (miss.closest) data.closest = { ordinal: miss.closest.ordinal, line: miss.closest.lineNo ?? null };
+  if (miss.diff) data.diff = miss.diff.entries.map((entry) => ({ ...entry }));
+  if (miss.expected) data.expected = { ordinal: miss.expected.ordinal, line: miss.expected.lineNo ?? null };
+  return data;
+}

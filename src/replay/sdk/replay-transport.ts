@@ -1,0 +1,180 @@
+import type {
+  TransportCallback as Callback,
+  McpTransport,
+  TransportMessage,
+  TransportSendOptions,
+} from '../../capture/sdk-transport.js';
+import { TapedeckError } from '../../errors.js';
+import type { TraceDiagnostic } from '../../trace/reader.js';
+import type { Json } from '../../trace/types.js';
+import { loadCassette } from '../cassette/load.js';
+import { type CassetteRedactionOptions, cassetteRedaction } from '../cassette/redacted.js';
+import type { Cassette } from '../cassette/types.js';
+import type { ReplayChannel } from '../engine/channel.js';
+import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
+import { withFallbacks } from '../engine/fallback.js';
+import type { ReplayOptions } from '../options.js';
+
+/**
+ * The official SDK's seam on the replay side: `replayTransport` is a Transport a Client connects to instead of a
+ * server, and the cassette answers. (Its counterpart, recordTransport, is a capture point: src/capture.)
+ */
+
+export interface ReplayTransportOptions extends ReplayOptions {
+  /** Which server of a multi-server cassette file. */
+  server?: string | undefined;
+  /** Hits, misses, answers, timeouts as they happen. */
+  onEvent?: ((event: ReplayEvent) => void) | undefined;
+  /** Problems reading the cassette file (corrupt lines skipped …). */
+  onDiagnostic?: ((diagnostic: TraceDiagnostic) => void) | undefined;
+  /**
+   * A cassette whose meta line says it was redacted gets requests redacted by the same rules before matching
+   * (built-ins as recorded, the user / project / `$TAPEDECK_REDACT` rules, plus these), so a live secret matches its
+   * marker. `false`: match requests as they are. Ignored when `redact` is given.
+   */
+  redaction?: CassetteRedactionOptions | false | undefined;
+}
+
+/**
+ * A Transport that is the recorded server: what the client sends is matched against the cassette and answered as
+ * recorded (progress, sampling / elicitation / roots requests to the client included). Each message reaches the
+ * client in its own macrotask, as from a wire, so the SDK's asynchronous notification handling sees it in order.
+ */
+export class ReplayTransport implements McpTransport {
+  onclose?: Callback<[]> | undefined;
+  onerror?: Callback<[error: Error]> | undefined;
+  onmessage?: Callback<[message: TransportMessage, extra?: unknown]> | undefined;
+  /** Always undefined: a Client that sees a session id skips `initialize`, and the cassette holds it. */
+  readonly sessionId: string | undefined = undefined;
+  private engine: ReplayEngine | undefined;
+  private loaded: Cassette | undefined;
+  private opening: Promise<void> | undefined;
+  private receive: ((message: Json) => void) | undefined;
+  private readonly outbox: Json[] = [];
+  private scheduled = false;
+  private closed = false;
+  private readonly drained: (() => void)[] = [];
+
+  constructor(
+    private readonly source: Cassette | string,
+    private readonly options: ReplayTransportOptions = {},
+  ) {}
+
+  /** The cassette being replayed (once started, for a path). */
+  get cassette(): Cassette | undefined {
+    return this.loaded;
+  }
+
+  start(): Promise<void> {
+    this.opening ??= this.open();
+    return this.opening;
+  }
+
+  async send(message: TransportMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.closed) throw new TapedeckError('usage', 'the replay transport is closed: connect a new one');
+    if (!this.receive)
+      throw new TapedeckError('usage', 'the replay transport was not started: call start() first');
+    // A copy, as over a wire: neither side can change the other's objects.
+    this.receive(JSON.parse(JSON.stringify(message)) as Json);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine?.close();
+    this.outbox.length = 0;
+    this.settleDrained();
+    this.onclose?.();
+  }
+
+  /** A no-op: replay answers in whatever protocol version the recording used. */
+  setProtocolVersion(_version: string): void {}
+
+  /**
+   * Used and unused exchanges, misses, the client's answers. Throws before start().
+   *
+   * @example expect(transport.report().unused).toEqual([])
+   */
+  report(): ReplayReport {
+    if (!this.engine) throw new TapedeckError('usage', 'report() needs a started replay transport');
+    return this.engine.report();
+  }
+
+  /** Resolves once nothing is playing and every message replay sent has been delivered. */
+  async idle(): Promise<void> {
+    await this.engine?.idle();
+    if (this.outbox.length === 0 && !this.scheduled) return;
+    await new Promise<void>((resolve) => this.drained.push(resolve));
+  }
+
+  private async open(): Promise<void> {
+    const { server, onEvent, onDiagnostic, redaction, ...engineOptions } = this.options;
+    const loaded =
+      typeof this.source === 'string'
+        ? await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })
+        : undefined;
+    const cassette = loaded?.cassette ?? (this.source as Cassette);
+    this.loaded = cassette;
+    if (engineOptions.redact === undefined && redaction !== false)
+      engineOptions.redact = await cassetteRedaction(loaded?.meta, redaction ?? {});
+    const channel: ReplayChannel = {
+      send: (message) => this.deliver(message),
+      onMessage: (handler) => {
+        this.receive = handler;
+      },
+    };
+    const engine = new ReplayEngine(cassette, withFallbacks(channel, cassette), engineOptions);
+    engine.onEvent((event) => {
+      onEvent?.(event);
+      if (event.kind === 'error')
+        this.onerror?.(event.error instanceof Error ? event.error : new Error(String(event.error)));
+    });
+    this.engine = engine;
+    engine.start();
+  }
+
+  private deliver(message: Json): void {
+    if (this.closed) return;
+    this.outbox.push(JSON.parse(JSON.stringify(message)) as Json);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.outbox.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const next = this.outbox.shift();
+      if (next !== undefined && !this.closed) {
+        try {
+          this.onmessage?.(next as unknown as TransportMessage);
+        } catch (error) {
+          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      this.schedule();
+      this.settleDrained();
+    });
+  }
+
+  private settleDrained(): void {
+    if (this.outbox.length > 0 && !this.closed) return;
+    for (const resolve of this.drained.splice(0)) resolve();
+  }
+}
+
+/**
+ * A Transport backed by a cassette, for in-process tests: a path is read when the client connects (start()).
+ *
+ * @example
+ * const transport = replayTransport('fixtures/session.jsonl');
+ * await client.connect(transport);
+ * await client.callTool({ name: 'echo', arguments: { message: 'hi' } }); // → the recorded result
+ * expect(transport.report().unused).toEqual([]);
+ */
+export function replayTransport(
+  cassette: Cassette | string,
+  options: ReplayTransportOptions = {},
+): ReplayTransport {
+  return new ReplayTransport(cassette, options);
+}

@@ -1,0 +1,230 @@
+import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
+import type { Json } from '../../trace/types.js';
+import type { ReplayChannel } from '../engine/channel.js';
+
+/**
+ * The replay engine's channel over a byte stream pair (a stdio MCP server's stdin and stdout): newline-delimited
+ * JSON, framed on bytes. Lines that are not JSON (a banner, a stray log) are skipped and reported, never fatal —
+ * as the SDK's own stdio reader does. Output is written in order with backpressure: while the client does not
+ * read, nothing more is read from it either.
+ */
+
+/** What the channel needs of its input: a Node readable (process.stdin, a socket, a PassThrough). */
+export interface ByteReader {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  once(event: 'end' | 'close', listener: () => void): unknown;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/** What the channel needs of its output: a Node writable (a socket on fd 1, a PassThrough). */
+export interface ByteWriter {
+  readonly writable: boolean;
+  write(chunk: string): boolean;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+}
+
+export interface StdioChannelOptions {
+  /** Longer lines cannot be parsed without holding them whole: they are skipped (and reported) instead. */
+  maxLineBytes?: number;
+  /**
+   * Pause after a `notifications/progress` before writing the next message. The SDK client handles notifications
+   * a microtask later than responses, so progress that reaches it in the same read as the response is lost; as a
+   * live server's progress is spread over time, replay keeps a small gap.
+   */
+  progressGapMs?: number;
+  /** Messages queued for output past which reading input pauses (alongside the output's own backpressure). */
+  maxQueued?: number;
+  /** Told about every line that was not delivered. */
+  onSkipped?: (line: SkippedLine) => void;
+  /** Told when a message handler throws (the channel carries on). */
+  onError?: (error: unknown) => void;
+}
+
+/** A line of input the channel did not deliver. */
+export type SkippedLine =
+  | { reason: 'not-json'; text: string }
+  | { reason: 'oversize'; size: number; maxLineBytes: number };
+
+export const STDIO_CHANNEL_DEFAULTS = {
+  maxLineBytes: 64 * 1024 * 1024,
+  progressGapMs: 10,
+  maxQueued: 1024,
+} as const;
+
+export interface StdioChannel extends ReplayChannel {
+  /** Resolves when the input has ended (EOF), closed or failed. */
+  readonly ended: Promise<void>;
+  /** Resolves once everything sent so far is handed to the output (or the output has gone away). */
+  flush(): Promise<void>;
+  /** Stops reading input and drops later sends; what is already queued is still written. */
+  close(): void;
+}
+
+interface Queued {
+  text: string;
+  progress: boolean;
+}
+
+/**
+ * Joins a readable (client → us) and a writable (us → client) into a ReplayChannel.
+ *
+ * @example
+ * const channel = stdioChannel(process.stdin, openStdout().stream, { onSkipped: (l) => console.error(l) });
+ * const engine = new ReplayEngine(cassette, channel);
+ * engine.start(); await channel.ended;
+ */
+export function stdioChannel(
+  input: ByteReader,
+  output: ByteWriter,
+  options: StdioChannelOptions = {},
+): StdioChannel {
+  const maxLineBytes = options.maxLineBytes ?? STDIO_CHANNEL_DEFAULTS.maxLineBytes;
+  const progressGapMs = options.progressGapMs ?? STDIO_CHANNEL_DEFAULTS.progressGapMs;
+  const maxQueued = options.maxQueued ?? STDIO_CHANNEL_DEFAULTS.maxQueued;
+  const handlers: ((message: Json) => void)[] = [];
+  const queue: Queued[] = [];
+  const flushWaiters: (() => void)[] = [];
+  let blocked = false;
+  let gapUntil = 0;
+  let gapScheduled = false;
+  let gone = false;
+  let closed = false;
+  let reading = true;
+
+  const deliver = (message: Json) => {
+    for (const handler of handlers) {
+      try {
+        handler(message);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    }
+  };
+  const framer = new LineFramer({
+    maxLineBytes,
+    onLine: (line: FramedLine) => {
+      if (line.kind === 'oversize') {
+        options.onSkipped?.({ reason: 'oversize', size: line.size, maxLineBytes });
+        return;
+      }
+      const text = line.bytes.toString('utf8', 0, line.crlf ? line.bytes.length - 1 : line.bytes.length);
+      if (text.trim() === '') return;
+      let message: Json;
+      try {
+        message = JSON.parse(text) as Json;
+      } catch {
+        options.onSkipped?.({ reason: 'not-json', text });
+        return;
+      }
+      deliver(message);
+    },
+  });
+
+  const onData = (chunk: Buffer) => {
+    if (!closed) framer.push(chunk);
+  };
+  input.on('data', onData);
+  const ended = new Promise<void>((resolve) => {
+    const finish = () => {
+      if (!closed) framer.end();
+      resolve();
+    };
+    input.once('end', finish);
+    input.once('close', finish);
+    input.once('error', () => resolve());
+  });
+
+  output.on('error', () => {
+    // The client went away (EPIPE): nothing more can reach it.
+    gone = true;
+    queue.length = 0;
+    settleFlush();
+  });
+
+  /** Input is read only while output keeps up: a client that stops reading stops being read. */
+  function updateReading(): void {
+    const want = !closed && !blocked && queue.length < maxQueued;
+    if (want === reading) return;
+    reading = want;
+    if (want) input.resume();
+    else input.pause();
+  }
+
+  function settleFlush(): void {
+    if (queue.length > 0 && !gone) return;
+    if (blocked && !gone) return;
+    for (const resolve of flushWaiters.splice(0)) resolve();
+  }
+
+  function pump(): void {
+    while (queue.length > 0 && !blocked && !gone) {
+      const wait = gapUntil - Date.now();
+      if (wait > 0) {
+        if (!gapScheduled) {
+          gapScheduled = true;
+          setTimeout(() => {
+            gapScheduled = false;
+            pump();
+          }, wait);
+        }
+        break;
+      }
+      const next = queue.shift()!;
+      if (!output.writable) {
+        gone = true;
+        queue.length = 0;
+        break;
+      }
+      const ok = output.write(next.text);
+      if (next.progress) gapUntil = Date.now() + progressGapMs;
+      if (!ok) {
+        blocked = true;
+        const resume = () => {
+          output.off('drain', resume);
+          output.off('close', resume);
+          blocked = false;
+          pump();
+        };
+        output.once('drain', resume);
+        output.once('close', resume);
+      }
+    }
+    updateReading();
+    settleFlush();
+  }
+
+  return {
+    ended,
+    send(message) {
+      if (closed || gone) return;
+      const progress =
+        typeof message === 'object' &&
+        message !== null &&
+        !Array.isArray(message) &&
+        message.method === 'notifications/progress';
+      queue.push({ text: `${JSON.stringify(message)}\n`, progress });
+      pump();
+    },
+    onMessage(handler) {
+      handlers.push(handler);
+    },
+    flush() {
+      return new Promise((resolve) => {
+        flushWaiters.push(resolve);
+        settleFlush();
+      });
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      input.off('data', onData);
+      input.pause();
+      reading = false;
+    },
+  };
+}

@@ -95,11 +95,13 @@ describe('the published package', () => {
       .map((key) => (key === '.' ? 'tapedeck' : `tapedeck/${key.slice(2)}`));
     const source = [
       ...names.map((name, i) => `import * as entry${i} from '${name}';`),
+      "import { TapedeckError, openTrace as open, useCassette as use, verifyCassette as verify, instrument as inst } from 'tapedeck';",
       "import { openTrace } from 'tapedeck/trace/io';",
       "import { alignTraces, type TraceLine } from 'tapedeck/trace';",
       "import { replayTransport, recordTransport, useCassette, serveHttp } from 'tapedeck/replay';",
       "import { instrument, createRecorder, httpMiddleware } from 'tapedeck/instrument';",
       "import { startCollector } from 'tapedeck/collector';",
+      "import { verifyCassette, serveUpdate, appendToCassette } from 'tapedeck/live';",
       "import { createRedactor } from 'tapedeck/redact';",
       "import { FileSink } from 'tapedeck/sink';",
       "import { runStdioProxy } from 'tapedeck/proxy';",
@@ -107,7 +109,7 @@ describe('the published package', () => {
       "import { serveMcpHttp } from 'tapedeck/mcp';",
       "import { runInstall } from 'tapedeck/install';",
       "const line: TraceLine = { t: '2026-01-01T00:00:00.000Z', dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } };",
-      `export const used = [${names.map((_, i) => `entry${i}`).join(', ')}, line, openTrace, alignTraces, replayTransport, recordTransport, useCassette, serveHttp, instrument, createRecorder, httpMiddleware, startCollector, createRedactor, FileSink, runStdioProxy, PipeCapture, serveMcpHttp, runInstall];`,
+      `export const used = [${names.map((_, i) => `entry${i}`).join(', ')}, line, TapedeckError, open, use, verify, inst, openTrace, alignTraces, replayTransport, recordTransport, useCassette, serveHttp, instrument, createRecorder, httpMiddleware, startCollector, verifyCassette, serveUpdate, appendToCassette, createRedactor, FileSink, runStdioProxy, PipeCapture, serveMcpHttp, runInstall];`,
       '',
     ].join('\n');
     writeFileSync(join(project, 'index.ts'), source);

@@ -1,32 +1,17 @@
 /**
- * The collector: a local HTTP service that stores traces in SQLite, serves them to the web viewer (pages, JSONL,
- * a live websocket) and takes uploads and live recordings. See routes.ts for the API.
+ * `tapedeck/collector`: a local HTTP service that stores traces in SQLite, serves them to the web viewer (pages,
+ * JSONL, a live websocket) and takes uploads and live recordings. See routes.ts for the API. It needs the optional
+ * `better-sqlite3`, loaded when the collector starts. Its routes, queries, schema and guards are internal.
  */
-export { ApiError, type ApiErrorCode } from './api-error.js';
-export { type LineColumns, LineIndexer } from './columns.js';
-export type { CollectorContext } from './context.js';
-export { openDatabase } from './database.js';
-export { checkHostOrigin, LIVE_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from './guard.js';
-export { defaultDbPath, loadOrCreateToken, readToken, shownPath, tokenPath } from './home.js';
+export type { ApiErrorCode } from './api-error.js';
+export { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from './home.js';
 export {
   COLLECTOR_DEFAULTS,
   type CollectorOptions,
-  isLoopback,
   type LiveOptions,
-  parseDuration,
   type RateLimit,
   type Retention,
+  type UploadLimits,
 } from './options.js';
-export {
-  type LineFilter,
-  pageLines,
-  searchTraces,
-  type TraceQuery,
-  type TraceSummary,
-  traceSummary,
-} from './queries.js';
-export { applyRetention, type RetentionResult } from './retention.js';
-export { createApp } from './routes.js';
+export type { RetentionResult } from './retention.js';
 export { type Collector, startCollector } from './server.js';
-export type { ShareInfo } from './shares.js';
-export { TRACE_ID, type TraceRow, type TraceState, TraceStore } from './store.js';

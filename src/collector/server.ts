@@ -26,6 +26,7 @@ export interface Collector {
   port: number;
   token: string;
   dbPath: string;
+  /** @internal the store behind the API */
   store: TraceStore;
   /** Uploads dropped at start because they were never acknowledged (the collector stopped mid-upload). */
   unfinishedRemoved: number;

@@ -1,37 +1,23 @@
 /**
- * Wrapping and unwrapping the servers of MCP client configs (Claude Code, Claude Desktop, Cursor, VS Code,
- * Windsurf, Gemini CLI, Antigravity, Codex) with `tapedeck record`.
+ * `tapedeck/install`: wrapping and unwrapping the servers of MCP client configs (Claude Code, Claude Desktop,
+ * Cursor, VS Code, Windsurf, Gemini CLI, Antigravity, Codex) with `tapedeck record`. runInstall plans, reports
+ * and (unless a dry run) writes; config parsing, encodings, markers and each client's paths are internal.
  */
-export { BACKUP_SUFFIX, type FileOutcome, type RunOptions, runInstall, writeConfig } from './apply.js';
-export {
-  currentTapedeck,
-  remoteArgs,
-  resolveExecutable,
-  stdioPrefix,
-  type TapedeckCommand,
-} from './command.js';
-export { type ConfigEncoding, decodeConfig, encodeConfig } from './encoding.js';
-export { classifyEntry, type EntryKind, MARKER_KEY, type Marker, parseMarker } from './entry.js';
-export {
-  type FilePlan,
-  type InstallMode,
-  type PlanOptions,
-  planFile,
-  type RemotePolicy,
-  type ServerReport,
-  type ServerState,
+export { type FileOutcome, type RunOptions, runInstall } from './apply.js';
+export { currentTapedeck, type TapedeckCommand } from './command.js';
+export type {
+  FilePlan,
+  InstallMode,
+  PlanOptions,
+  RemotePolicy,
+  ServerReport,
+  ServerState,
 } from './plan.js';
 export {
-  appConfigHome,
   type ConfigLocation,
-  claudeDesktopPath,
-  claudeDesktopPaths,
-  displayPath,
   type InstallEnv,
-  parseTargets,
+  type MapPath,
   TARGET_IDS,
-  TARGETS,
   type TargetId,
-  uniqueLocations,
 } from './targets.js';
-export { applyTextEdits, unifiedDiff } from './text.js';
+export type { ConfigProblem } from './text.js';

@@ -25,7 +25,7 @@ export interface HttpMiddlewareOptions {
 }
 
 /** Express / connect / node:http shape: `(req, res, next)`. */
-type NodeNext = (err?: unknown) => void;
+export type NodeNext = (err?: unknown) => void;
 
 /** Hono shape: `(c, next)`; `c.req.raw` is a web Request, `c.env.incoming` node's request under @hono/node-server. */
 export interface HonoContextLike {

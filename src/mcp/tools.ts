@@ -23,10 +23,16 @@ import type { TrajectoryStore } from './store.js';
  * and prompts written for it work unchanged; the rest read trajectories the way the tapedeck CLI does.
  */
 
-/** What the tools work on; one per server process, shared by every connected session. */
+/**
+ * What the tools work on; one per server process, shared by every connected session. Made by
+ * createTrajectoryService and handed on as it is: its parts are tapedeck's own.
+ */
 export interface TrajectoryService {
+  /** @internal */
   store: TrajectoryStore;
+  /** @internal */
   recorder: TrajectoryRecorder;
+  /** @internal */
   cache: TrajectoryCache;
   log: (message: string) => void;
 }

@@ -1,32 +1,21 @@
+/**
+ * `tapedeck/proxy`: the recorders that sit between a client and a server — the stdio proxy, the recording HTTP
+ * reverse proxy, and the stdio bridge to a server reached over HTTP. Pumps, stdout handling, the HTTP recorder's
+ * parts and the command line's session wrappers are internal.
+ */
+export type { UpstreamTimeouts, UpstreamTransport } from '../upstream/types.js';
 export {
   HTTP_BRIDGE_DEFAULTS,
   type HttpBridgeOptions,
   type HttpBridgeResult,
-  recordHttpSession,
   runHttpBridge,
-} from './bridge/index.js';
-export {
-  HTTP_PROXY_DEFAULTS,
-  HTTP_RECORDER_DEFAULTS,
-  type HttpExchangeHooks,
-  HttpExchangeRecorder,
-  type HttpProxy,
-  type HttpProxyOptions,
-  HttpRecorder,
-  type HttpRecorderOptions,
-  type HttpRequestFacts,
-  shownUrl,
-  startHttpProxy,
-  traceHeaders,
-  upstreamLabel,
-} from './http/index.js';
-export { drainWithin, Pump } from './pump.js';
-export { recordStdioSession, type StdioSessionOptions } from './session.js';
-export { type StartedServer, type StartServerOptions, startServer } from './start.js';
+} from './bridge/bridge.js';
+export type { ProxyNotice } from './http/context.js';
+export { HTTP_PROXY_DEFAULTS, type HttpProxy, type HttpProxyOptions, startHttpProxy } from './http/server.js';
+export type { StartedServer } from './start.js';
 export {
   runStdioProxy,
   STDIO_PROXY_DEFAULTS,
   type StdioProxyOptions,
   type StdioProxyResult,
 } from './stdio.js';
-export { finishStdout, openStdout, type ProxyStdout } from './streams.js';

@@ -10,17 +10,31 @@ import { regexHazard } from './regex-safety.js';
 import { sha256Hex } from './sha256.js';
 import type { RedactConfig, RedactionSummary, RedactMode, RedactRule, ValueHasher } from './types.js';
 
-/** A redaction setup checked and made ready to run. Build it once with {@link compile}; it is safe to share. */
+/**
+ * A redaction setup checked and made ready to run. Build it once with {@link compile}; it is safe to share. Users
+ * hand it to the redaction functions; the matchers it holds are the engine's own (marked internal).
+ */
 export interface CompiledRules {
   readonly style: MarkerStyle;
+  /** @internal */
   readonly keys: KeyMatcher;
+  /** @internal */
   readonly headers: readonly CompiledHeaderRule[];
+  /** @internal */
   readonly paths: readonly (readonly PathSegment[])[];
+  /** @internal */
   readonly pathIds: readonly string[];
+  /** @internal */
   readonly values: readonly ValueMatcher[];
-  /** The hints of every value matcher, ready to look for. */
+  /**
+   * The hints of every value matcher, ready to look for.
+   * @internal
+   */
   readonly hints: HintPlan;
-  /** The value matchers a text without a token run can match (not gated by one), in order, and their hints. */
+  /**
+   * The value matchers a text without a token run can match (not gated by one), in order, and their hints.
+   * @internal
+   */
   readonly free: { readonly order: readonly number[]; readonly hints: HintPlan };
   /**
    * The id of the rule that keeps the MCP session id as a stable hash, when one applies: the same hash then stands

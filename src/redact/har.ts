@@ -34,7 +34,7 @@ function builtInRules(): CompiledRules {
  *
  * @example
  * const trace = await openTrace('traces/remote.jsonl');
- * await writePrivateFile('remote.har', [await toHar(trace, 'traces/remote.jsonl')]);
+ * await writeFile('remote.har', await toHar(trace, 'traces/remote.jsonl'), { mode: 0o600 });
  * // With a project's rules on top of the built-in ones:
  * await toHar(trace, 'remote', { redact: compile({ defaults: true, rules: projectRules, mode: 'marker' }) });
  */

@@ -16,7 +16,7 @@ type Headers = HttpLine['headers'];
  *
  * @example redactHeaders({ Authorization: 'Bearer abc', Accept: '*\/*' }, compiled) // { Authorization: '[REDACTED:authorization-header]', Accept: '*\/*' }
  */
-export function redactHeaders(headers: Headers, compiled: CompiledRules): Headers {
+export function redactHeaders(headers: HttpLine['headers'], compiled: CompiledRules): HttpLine['headers'] {
   return hideInHeaders(headers, compiled);
 }
 

@@ -1,26 +1,17 @@
 /**
- * Redaction: rules as data, an engine that applies them to trace lines (copies, never the forwarded bytes), and
- * detection for `scan`. Pure — no node: imports; `hash` mode gets its keyed hash injected as a ValueHasher.
+ * `tapedeck/redact`: redaction rules as data, the engine that applies them to trace lines (copies, never the
+ * forwarded bytes), and detection for `scan`. Pure — no node: imports at run time; `hash` mode gets its keyed hash
+ * injected as a ValueHasher. Loading a user's and a project's rules from their files (`loadRedaction`) does I/O
+ * and is exported, with its types, by the main entry. Markers, hints, walking and the providers' tables are internal.
  */
+
 export { redactArgv } from './argv.js';
 export { type CompiledRules, type CompileOptions, compile, summarize } from './compile.js';
-export { DEFAULT_RULES, PROVIDER_RULE_COUNT, RULE_FAMILIES, type RuleFamily } from './defaults.js';
-export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets, previewOf } from './detect.js';
-export { createRedactor, failedLine, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
-export { ENTROPY_DEFAULTS, looksLikeSecret, shannonEntropy } from './entropy.js';
-export { toHar } from './har.js';
-export { CREDENTIAL_HEADER_RULES, CREDENTIAL_HEADER_WORDS, HARMLESS_HEADERS } from './headers.js';
-export { type PathSegment, type PathSelector, parsePath } from './jsonpath.js';
-export { splitKeyWords } from './key-words.js';
-export {
-  canonicalJson,
-  formatMarker,
-  isMarker,
-  MARKER_PREFIX,
-  type MarkerStyle,
-  REDACTION_ERROR_MARKER,
-  RULE_ID,
-} from './marker.js';
+export { DEFAULT_RULES, RULE_FAMILIES, type RuleFamily } from './defaults.js';
+export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets } from './detect.js';
+export { createRedactor, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
+export { type HarOptions, toHar } from './har.js';
+export type { MarkerStyle } from './marker.js';
 export { TraceState } from './state.js';
 export type {
   HeaderRule,
@@ -30,9 +21,11 @@ export type {
   RedactConfig,
   RedactionSummary,
   RedactMode,
+  Redactor,
   RedactRule,
   RegexRule,
+  RuleBase,
   ValueHasher,
 } from './types.js';
 export { type Hits, redactText } from './values.js';
-export { hideInString, redactJson } from './walk.js';
+export { redactJson } from './walk.js';

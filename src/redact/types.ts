@@ -8,7 +8,8 @@ import type { TraceLine } from '../trace/types.js';
 /** How a hidden value is written: `marker` → `[REDACTED:<rule>]`; `hash` → `[REDACTED:<rule>:<12 hex of HMAC>]`. */
 export type RedactMode = 'marker' | 'hash';
 
-interface RuleBase {
+/** What every rule has. */
+export interface RuleBase {
   /** The name shown in markers (`[REDACTED:<id>]`) and in `scan` reports. Defaults to one derived from the rule. */
   id?: string;
 }

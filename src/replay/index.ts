@@ -1,91 +1,27 @@
+/**
+ * `tapedeck/replay`: a recording stands in for its server. In-process through the official SDK's Transport
+ * (replayTransport, useCassette; recordTransport makes the recording), or served to whatever connects over stdio
+ * or HTTP; cassettes loaded or built from lines; the knobs and the report. What talks to a live server (verify,
+ * update) is `tapedeck/live`; the engine, matcher, normalizer and channels behind these are internal.
+ */
 export {
   type RecordingTransport,
   type RecordTransportOptions,
   recordTransport,
 } from '../capture/record-transport.js';
-export type { McpTransport, TransportMessage, TransportSendOptions } from '../capture/sdk-transport.js';
-export { type AnswerComparison, answerComparer } from '../live/compare.js';
-export { HttpLivePeer } from '../live/http-peer.js';
-export {
-  type ChildLike,
-  describeTarget,
-  type HttpTarget,
-  LIVE_DEFAULTS,
-  type LiveAnswer,
-  type LiveExit,
-  type LiveOutcome,
-  type LivePeer,
-  type LivePeerHooks,
-  type LiveTarget,
-  type LiveTargetFields,
-  liveTargetOf,
-  type Spawn,
-  type SpawnOptions,
-  type StdioTarget,
-} from '../live/peer.js';
-export {
-  type AppendOptions,
-  appendToCassette,
-  EXPIRED_POLICIES,
-  type ExpiredPolicy,
-  planRun,
-  RUN_DEFAULTS,
-  RUN_MODES,
-  type RunMode,
-  type RunPlan,
-} from '../live/run.js';
-export { startLivePeer } from '../live/start-peer.js';
-export { LiveServer, type LiveServerOptions } from '../live/stdio-peer.js';
-export {
-  serveUpdate,
-  UPDATE_DEFAULTS,
-  type UpdateOptions,
-  type UpdateOutcome,
-  type UpdateSession,
-} from '../live/update.js';
-export {
-  type ExchangeVerdict,
-  type SessionReport,
-  VERIFY_DEFAULTS,
-  type VerdictStatus,
-  type VerifyOptions,
-  type VerifyReport,
-  verifyCassette,
-} from '../live/verify.js';
-export { buildCassette, type CassetteOptions, type KeyedExchange, keyQueues } from './cassette/cassette.js';
-export { DESCRIBE_MAX, describeRequest } from './cassette/describe.js';
-export {
-  childPath,
-  DIFF_DEFAULTS,
-  type DiffEntry,
-  type DiffOptions,
-  diffSize,
-  formatDiff,
-  formatValue,
-  type StructuralDiff,
-  structuralDiff,
-} from './cassette/diff.js';
+export type {
+  McpTransport,
+  TransportCallback,
+  TransportMessage,
+  TransportSendOptions,
+} from '../capture/sdk-transport.js';
+export { buildCassette, type CassetteOptions, type CassetteSource } from './cassette/cassette.js';
+export type { RecordedHttpAnswer } from './cassette/http-answers.js';
 export { type LoadCassetteOptions, type LoadedCassette, loadCassette } from './cassette/load.js';
-export { Matcher, type MatchReport, type MatchResult, type UnusedExchange } from './cassette/matcher.js';
-export { explainMiss, type Miss, type MissReason } from './cassette/miss.js';
-export { isRetry, linkRounds, requestStateOf } from './cassette/mrtr.js';
-export {
-  canonicalJson,
-  createNormalizer,
-  DEFAULT_NORMALIZATION,
-  type NormalizationRules,
-  type NormalizedRequest,
-  type Normalizer,
-  type NormalizerOptions,
-} from './cassette/normalize.js';
-export { compileIgnorePath, type IgnorePath, type JsonLocation, removePaths } from './cassette/paths.js';
-export {
-  type CassetteRedactionOptions,
-  cassetteRedaction,
-  type RequestRedactor,
-  redactionSummaryOf,
-  requestRedactor,
-} from './cassette/redacted.js';
+export type { MatchReport, MatchResult, UnusedExchange } from './cassette/matcher.js';
+export type { Miss, MissReason } from './cassette/miss.js';
+export { compileIgnorePath } from './cassette/paths.js';
+export type { CassetteRedactionOptions, RequestRedactor } from './cassette/redacted.js';
 export type {
   Anchor,
   Cassette,
@@ -95,23 +31,18 @@ export type {
   ServerMessage,
   UnsolicitedMessage,
 } from './cassette/types.js';
-export { linkedChannels, type ReplayChannel } from './engine/channel.js';
 export { REPLAY_ERROR_CODES } from './engine/codes.js';
-export { type AnswerCheck, ReplayEngine, type ReplayEvent, type ReplayReport } from './engine/engine.js';
-export { type DiscoverAnswer, discoverAnswer, type Fallback, withFallbacks } from './engine/fallback.js';
-export { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './engine/rewrite.js';
+export type { AnswerCheck, ReplayEvent, ReplayReport } from './engine/engine.js';
+export type { DiscoverAnswer, Fallback } from './engine/fallback.js';
 export {
   type CustomMatcher,
   type EngineOptions,
   type MatchMode,
   type MatchOptions,
-  parseTiming,
   REPLAY_DEFAULTS,
   type RepeatMode,
   type ReplayOptions,
-  scaledDelay,
   type Timing,
-  withDefaults,
 } from './options.js';
 export {
   type ReplayTransport,
@@ -126,19 +57,9 @@ export {
   type UseCassetteOptions,
   useCassette,
 } from './sdk/use-cassette.js';
-export {
-  HTTP_REPLAY_DEFAULTS,
-  type HttpFlavour,
-  type HttpReplayOptions,
-  type HttpReplayServer,
-  type HttpServeEvent,
-  type HttpServeOutcome,
-  listenUrl,
-  parseListenAddress,
-  type SessionKind,
-  servedPath,
-  serveHttp,
-} from './serve/http/index.js';
+export type { HttpServeEvent, SessionKind } from './serve/http/events.js';
+export { HTTP_REPLAY_DEFAULTS, type HttpFlavour, type HttpReplayOptions } from './serve/http/options.js';
+export { type HttpReplayServer, type HttpServeOutcome, serveHttp } from './serve/http/server.js';
 export {
   SERVE_DEFAULTS,
   type ServeEvent,
@@ -147,10 +68,9 @@ export {
   type StdioReplayServer,
   serveStdio,
 } from './serve/stdio.js';
-export {
-  type SkippedLine,
-  STDIO_CHANNEL_DEFAULTS,
-  type StdioChannel,
-  type StdioChannelOptions,
-  stdioChannel,
+export type {
+  ByteReader,
+  ByteWriter,
+  SkippedLine,
+  StdioChannelOptions,
 } from './serve/stdio-channel.js';

@@ -19,6 +19,7 @@ export interface CollectorSinkOptions extends BaseSinkOptions, Omit<CollectorPos
  * sink.start(meta); sink.append(body); await sink.close({ reason: 'producer_shutdown' });
  */
 export class CollectorSink extends BaseSink {
+  /** @internal the delivery queue, for its counts */
   readonly poster: CollectorPoster;
 
   constructor(options: CollectorSinkOptions) {
@@ -62,6 +63,7 @@ export interface LiveFileSinkOptions extends FileSinkOptions {
  * const sink = new LiveFileSink({ path, redact, collector: { url, token, traceId } });
  */
 export class LiveFileSink extends FileSink {
+  /** @internal the delivery queue, for its counts */
   readonly poster: CollectorPoster;
 
   constructor(options: LiveFileSinkOptions) {

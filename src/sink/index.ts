@@ -1,3 +1,8 @@
+/**
+ * `tapedeck/sink`: where captured lines go. The TraceSink contract and BaseSink, which does sequence numbers,
+ * counts, redaction and the end line so a sink of your own only stores text; the file, memory and collector sinks.
+ * The collector's client and poster, naming and cassette files are internal.
+ */
 export type { Redactor } from '../redact/types.js';
 export {
   CollectorSink,
@@ -5,23 +10,16 @@ export {
   LiveFileSink,
   type LiveFileSinkOptions,
 } from './collector.js';
+export type { CollectorPosterOptions } from './collector-poster.js';
 export {
-  type CollectorClientOptions,
-  collectorBase,
-  collectorRequest,
-  createLiveTrace,
-  type LiveTrace,
-} from './collector-client.js';
-export {
-  COLLECTOR_POSTER_DEFAULTS,
-  CollectorPoster,
-  type CollectorPosterOptions,
-  type PosterStats,
-} from './collector-poster.js';
-export { FILE_SINK_DEFAULTS, FileSink, type FileSinkOptions } from './file.js';
+  type ExistingFile,
+  FILE_SINK_DEFAULTS,
+  FileSink,
+  type FileSinkOptions,
+  type TraceFileTarget,
+} from './file.js';
 export { MemorySink } from './memory.js';
-export { deriveLabel, safeLabel, traceFileName } from './naming.js';
-export { defaultTraceDir, segmentPath } from './paths.js';
+export { defaultTraceDir } from './paths.js';
 export {
   BaseSink,
   type BaseSinkOptions,

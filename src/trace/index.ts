@@ -1,3 +1,10 @@
+/**
+ * `tapedeck/trace`: the trace format, pure — it runs in a browser, and the web viewer imports it by this name.
+ * Line kinds and their JSONL encoding; opening a trace of any importable format through a TraceFiles (node's is in
+ * `tapedeck/trace/io`); what a message is and what it is about; pairing requests with answers; statistics;
+ * two traces lined up; other tools' formats written out. The readers, importers and segment planning behind
+ * `openTraceWith` are internal.
+ */
 // The error the trace functions throw (unknown format, a file not found, a line too long), so a user of this
 // entry alone (a browser, which cannot load the main entry) can tell failures apart by their code.
 export { TapedeckError, type TapedeckErrorCode } from '../errors.js';
@@ -13,23 +20,13 @@ export {
   type ValueChange,
   type ValueDiff,
 } from './align.js';
-export { type Decoded, decodeLine, decodeValue } from './decode.js';
-export { encodeLine, timestamp } from './encode.js';
+export { type Decoded, decodeLine } from './decode.js';
+export { encodeLine } from './encode.js';
 export { toMcpTape } from './export/mcp-tape.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';
 export type { IgnorePath, JsonLocation } from './ignore-paths.js';
-export { detectDocumentFormat, detectHead, detectLineFormat, type HeadVerdict } from './import/detect.js';
 export { memoryTraceFiles, type TraceFiles } from './import/files.js';
-export { httpExchangesToTrace, isHttpExchanges } from './import/http-exchanges.js';
-export {
-  isMcporterRecord,
-  type McporterScan,
-  mcporterEntries,
-  mcporterMeta,
-  scanMcporter,
-} from './import/mcporter.js';
-export { nativeEntries, openNative } from './import/native.js';
 export { openTraceWith } from './import/open.js';
 export {
   type OpenedTrace,
@@ -38,15 +35,13 @@ export {
   type TraceEntry,
   type TraceFormat,
 } from './import/opened.js';
-export { isShackDocument, shackToTrace } from './import/shack.js';
+export type { DiffEntry, DiffOptions, StructuralDiff } from './json-diff.js';
 export {
-  cancelledRequestId,
   classifyMessage,
   formatId,
-  idKey,
   isErrorResult,
+  type JsonObject,
   messageItems,
-  progressToken,
   promptName,
   type RpcBatch,
   type RpcErrorObject,
@@ -61,10 +56,9 @@ export {
   resourceUri,
   responseOutcome,
   rpcError,
-  subscriptionId,
   toolName,
 } from './jsonrpc.js';
-export { type NewMetaFields, newMeta } from './meta.js';
+export { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
 export {
   type Attribution,
   collectExchanges,
@@ -79,27 +73,8 @@ export {
   pairTrace,
   pairTraceAsync,
 } from './pairing.js';
-export {
-  type DiagnosticCode,
-  DiagnosticLog,
-  type JsonLine,
-  type RawLine,
-  type ReadLine,
-  type ReadMode,
-  readFirstLine,
-  readJsonLines,
-  readTraceLines,
-  splitLines,
-  type TraceDiagnostic,
-} from './reader.js';
-export {
-  parseSegmentName,
-  planSegments,
-  segmentFileName,
-  siblingCandidates,
-  splitPath,
-  type TraceSegment,
-} from './segments.js';
+export type { DiagnosticCode, ReadMode, TraceDiagnostic } from './reader.js';
+export { splitPath, type TraceSegment } from './segments.js';
 export {
   type CallStats,
   computeStats,
@@ -113,6 +88,25 @@ export {
   type ToolStats,
   type TraceStats,
   type UnansweredStats,
-  utf8Length,
 } from './stats.js';
-export * from './types.js';
+export {
+  type Direction,
+  type EndCounts,
+  type EndLine,
+  type EndReason,
+  type EventLine,
+  type EventName,
+  type HttpLine,
+  isMessageLine,
+  type Json,
+  type MessageLine,
+  type MetaLine,
+  type Producer,
+  type RecordBody,
+  type RecordLine,
+  type StderrLine,
+  type TextLine,
+  TRACE_VERSION,
+  type TraceLine,
+  type TransportKind,
+} from './types.js';

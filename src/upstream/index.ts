@@ -7,7 +7,22 @@ export { ERA2026_VERSION_KEY, eraVersionOf, postHeaders } from './headers.js';
 export { LegacySseUpstream } from './legacy.js';
 export { readSse, type SseEvent } from './sse.js';
 export { StreamableUpstream } from './streamable.js';
-export * from './types.js';
+export {
+  type HttpEnvelope,
+  type SendResult,
+  type SentMessage,
+  UPSTREAM_DEFAULTS,
+  UPSTREAM_TRANSPORTS,
+  type Upstream,
+  UpstreamError,
+  type UpstreamErrorKind,
+  type UpstreamEvent,
+  type UpstreamHooks,
+  type UpstreamMessage,
+  type UpstreamOptions,
+  type UpstreamTimeouts,
+  type UpstreamTransport,
+} from './types.js';
 
 /**
  * A raw MCP client of a remote server, by transport: Streamable HTTP (default) or legacy SSE. Call `start()`

@@ -2,12 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  httpMiddleware,
-  type InstrumentOptions,
-  instrument,
-  truncateJson,
-} from '../../src/instrument/index.js';
+import { httpMiddleware, type InstrumentOptions, instrument } from '../../src/instrument/index.js';
+import { truncateJson } from '../../src/instrument/values.js';
 import { eventsOf, linkClient, memoryEvents } from './helpers.js';
 
 const CREDENTIALS = {

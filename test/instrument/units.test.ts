@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../src/instrument/clock.js';
+import { targetOf } from '../../src/instrument/event.js';
 import { bearerToken, checkUser, identityOf } from '../../src/instrument/identity.js';
-import { parseTraceparent, targetOf, traceContextOf } from '../../src/instrument/index.js';
 import { BoundedQueue } from '../../src/instrument/queue.js';
 import type { ConnectionTap } from '../../src/instrument/tap.js';
+import { parseTraceparent, traceContextOf } from '../../src/instrument/trace-context.js';
 import { WireLog } from '../../src/instrument/wire-log.js';
 
 describe('instrument helpers', () => {

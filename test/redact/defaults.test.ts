@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compile,
-  DEFAULT_RULES,
-  RULE_ID,
-  redactHeaders,
-  redactJson,
-  redactText,
-} from '../../src/redact/index.js';
+import { compile, DEFAULT_RULES, redactHeaders, redactJson, redactText } from '../../src/redact/index.js';
+import { RULE_ID } from '../../src/redact/marker.js';
 import { regexHazard } from '../../src/redact/regex-safety.js';
 
 const compiled = compile({ defaults: true, rules: [], mode: 'marker' });

@@ -1,14 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  compile,
-  createRedactor,
-  findSecrets,
-  looksLikeSecret,
-  previewOf,
-  type RedactConfig,
-  shannonEntropy,
-} from '../../src/redact/index.js';
+import { previewOf } from '../../src/redact/detect.js';
+import { looksLikeSecret, shannonEntropy } from '../../src/redact/entropy.js';
+import { compile, createRedactor, findSecrets, type RedactConfig } from '../../src/redact/index.js';
 import type { TraceLine } from '../../src/trace/types.js';
 
 const T = '2026-11-29T22:15:23.264Z';

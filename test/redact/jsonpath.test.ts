@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compile, parsePath, type RedactRule, redactJson } from '../../src/redact/index.js';
+import { compile, type RedactRule, redactJson } from '../../src/redact/index.js';
+import { parsePath } from '../../src/redact/jsonpath.js';
 import type { Json } from '../../src/trace/types.js';
 
 function byPaths(...paths: string[]) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compile, PROVIDER_RULE_COUNT, RULE_FAMILIES, redactText } from '../../src/redact/index.js';
+import { PROVIDER_RULE_COUNT } from '../../src/redact/defaults.js';
+import { compile, RULE_FAMILIES, redactText } from '../../src/redact/index.js';
 import { hasTokenRun } from '../../src/redact/patterns.js';
 import { PROVIDER_FAMILIES } from '../../src/redact/providers/index.js';
 import type { RegexRule } from '../../src/redact/types.js';

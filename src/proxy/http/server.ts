@@ -55,7 +55,10 @@ export interface HttpProxy {
   readonly url: string;
   readonly host: string;
   readonly port: number;
-  /** The recorder the exchanges go through (its sink is the trace). */
+  /**
+   * The recorder the exchanges go through (its sink is the trace).
+   * @internal
+   */
   readonly recorder: HttpRecorder;
   /**
    * Stops taking connections, lets open exchanges finish for up to `graceMs` (event streams rarely do), cuts

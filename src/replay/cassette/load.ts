@@ -43,7 +43,7 @@ export interface LoadedCassette {
  *
  * @example
  * const { cassette } = await loadCassette('fixtures/session.jsonl', { onDiagnostic: (d) => console.warn(d.message) });
- * new ReplayEngine(cassette, channel);
+ * const { done } = serveStdio(cassette, { input: process.stdin, output: process.stdout });
  */
 export async function loadCassette(path: string, options: LoadCassetteOptions = {}): Promise<LoadedCassette> {
   const diagnostics: TraceDiagnostic[] = [];

@@ -8,14 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../../../src/cli/main.js';
 import { buildCassette } from '../../../../src/replay/cassette/cassette.js';
-import {
-  type Cassette,
-  type HttpReplayServer,
-  listenUrl,
-  parseListenAddress,
-  servedPath,
-  serveHttp,
-} from '../../../../src/replay/index.js';
+import { type Cassette, type HttpReplayServer, serveHttp } from '../../../../src/replay/index.js';
+import { listenUrl, parseListenAddress, servedPath } from '../../../../src/replay/serve/http/options.js';
 import type { Json, TraceLine } from '../../../../src/trace/types.js';
 import { useCliHarness } from '../../../helpers/cli.js';
 import { rawRequest, sseEvents } from './helpers.js';

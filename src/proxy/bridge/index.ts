@@ -1,7 +1,0 @@
-export {
-  HTTP_BRIDGE_DEFAULTS,
-  type HttpBridgeOptions,
-  type HttpBridgeResult,
-  runHttpBridge,
-} from './bridge.js';
-export { recordHttpSession } from './session.js';

@@ -61,8 +61,9 @@ export interface SpawnOptions {
 }
 
 /**
- * How a server process is started: Node's `child_process.spawn` fits. Passed in, so that src/live imports no
- * `node:` module and a host can start servers its own way.
+ * How a server process is started: Node's `child_process.spawn` fits (TypeScript needs it named `spawn as Spawn`:
+ * none of its overloads is this one shape). Passed in, so that src/live imports no `node:` module and a host can
+ * start servers its own way.
  */
 export type Spawn = (command: string, args: string[], options: SpawnOptions) => ChildLike;
 

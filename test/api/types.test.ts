@@ -4,6 +4,7 @@
  * by the type checker (`npm run typecheck`, part of `npm test`); each `@ts-expect-error` line is a misuse that must
  * keep failing to compile. The run-time test of each only makes sure the names are really exported.
  */
+import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -27,6 +28,7 @@ import {
   useCassette,
 } from '../../src/index.js';
 import { createRecorder, httpMiddleware, type InstrumentOptions } from '../../src/instrument/index.js';
+import { type Spawn, verifyCassette } from '../../src/live/index.js';
 import { type RecordingTransport, recordTransport } from '../../src/replay/index.js';
 import type { EndLine, RecordLine, TraceFormat } from '../../src/trace/index.js';
 import * as io from '../../src/trace/io-entry.js';
@@ -100,6 +102,21 @@ describe('replayTransport', () => {
     expectTypeOf<RecordingTransport>().toExtend<Transport>();
     // @ts-expect-error a recording needs somewhere to go
     expectTypeOf(recordTransport).toBeCallableWith({} as StdioClientTransport);
+  });
+});
+
+describe('verifyCassette', () => {
+  it("starts a command's server with the spawn it is given: node's own, named as Spawn", () => {
+    // Node's spawn is typed by overloads, none of them this exact shape; at run time it is what Spawn describes.
+    expectTypeOf(spawn).not.toExtend<Spawn>();
+    expectTypeOf(verifyCassette).toBeCallableWith({} as Cassette, {
+      spawn: spawn as Spawn,
+      command: 'node',
+      args: ['server.js'],
+    });
+    expectTypeOf(verifyCassette).toBeCallableWith({} as Cassette, {
+      upstream: { url: 'http://127.0.0.1:3001/mcp' },
+    });
   });
 });
 

@@ -6,12 +6,6 @@ import { CollectorSink } from './collector.js';
 import { FilesSink } from './files.js';
 import { OtlpSink } from './otlp.js';
 
-export { COLLECTOR_ROUTES, CollectorSink } from './collector.js';
-export { FilesSink } from './files.js';
-export { linesOf, metaOf, sessionLabel } from './lines.js';
-export { OtlpSink } from './otlp.js';
-export { errorType, MCP_ATTRIBUTES, spanAttributes, spanName } from './otlp-attributes.js';
-
 /** What every sink may need from the recorder. */
 export interface SinkContext {
   uploadTimeout: number;

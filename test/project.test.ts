@@ -31,6 +31,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'listen.ts',
     'process-signals.ts',
     'viewer-headers.ts',
+    'scheduler.ts',
   ],
   ['trace'],
   ['redact'],

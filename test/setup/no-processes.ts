@@ -22,7 +22,9 @@ export const STARTERS = [
 ] as const;
 
 /** The calls refused since the last test ended (on globalThis: every file of a worker shares one record). */
-const started: string[] = ((globalThis as { [RECORD]?: string[] })[RECORD] ??= []);
+const shared = globalThis as { [RECORD]?: string[] };
+shared[RECORD] ??= [];
+const started = shared[RECORD];
 
 for (const name of STARTERS) {
   const refuse = (command: unknown) => {

@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { POSIX_ONLY } from './test/platform.js';
+import { BROWSER_FILES, E2E_FILES, E2E_FOLDERS } from './test/projects.js';
 import { TRACE_ENTRY_ALIAS } from './viewer/trace-entry.js';
 
 // On Windows the test files that assert POSIX-only behaviour (file modes, signals, sh scripts) are left out, each
@@ -11,15 +13,54 @@ if (leftOut.length > 0)
       leftOut.map((file) => `  ${file}: ${POSIX_ONLY[file]}`).join('\n'),
   );
 
+const e2e = [...E2E_FOLDERS, ...Object.keys(E2E_FILES)];
+const exclude = [...configDefaults.exclude, ...leftOut];
+
+// Three projects (test/projects.ts says which file runs where), run one after the other by `npm test`:
+// `unit` first, on every core; then `e2e`, whose real servers two cores do not like many of at once; then the
+// browser tests. Projects with different worker counts need a group order of their own.
 export default defineConfig({
-  // The viewer's modules, tested in node, import the trace module by its public name.
+  // The viewer's modules, tested in node, import the trace module by its public name (every project: unit runs
+  // test/viewer/data and source, browser the built viewer's tests, which import the same helpers).
   resolve: { alias: [TRACE_ENTRY_ALIAS] },
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...leftOut],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // End-to-end tests spawn real servers; two cores do not like many at once.
-    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...exclude, ...e2e, ...BROWSER_FILES],
+          setupFiles: ['test/setup/no-processes.ts'],
+          maxWorkers: availableParallelism(),
+          // One module graph per worker instead of one per file: most of a unit file's time was spent importing
+          // the modules the previous file had already loaded. Tests restore what they change (spies, env, timers).
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: e2e.map((pattern) => (pattern.endsWith('/**') ? `${pattern}/*.test.ts` : pattern)),
+          exclude,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: [...BROWSER_FILES],
+          exclude,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
   },
 });

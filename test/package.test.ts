@@ -173,3 +173,17 @@ describe('the published package', () => {
     expect(serve.stderr.split('\n')).toHaveLength(2);
   }, 60_000);
 });
+
+describe('the built checkout', () => {
+  it('resolves every subpath export of the built package by its public name', () => {
+    const names = Object.keys(pkg.exports)
+      .filter((key) => key !== './package.json')
+      .map((key) => (key === '.' ? 'tapedeck' : `tapedeck/${key.slice(2)}`));
+    expect(names).toContain('tapedeck/trace');
+    const script = `for (const name of ${JSON.stringify(names)}) { const m = await import(name); if (Object.keys(m).length === 0) throw new Error(name + ' exports nothing'); }`;
+    // Node resolves a package's own name through its exports map (self-reference), exactly as a user's import would.
+    expect(() =>
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root }),
+    ).not.toThrow();
+  });
+});

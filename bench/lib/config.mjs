@@ -80,6 +80,11 @@ export const TARGETS = {
   redactBase64Ms: 20,
   /** time(100 MB) / time(10 MB): at most this (linear, with a little slack). */
   redactScaleRatio: 12,
+  /**
+   * time(5 MB) / time(0.5 MB) on the inputs built to make rules backtrack: at most this. Linear is about 10×,
+   * quadratic 100×; the slack is for inputs full of matches, whose redacted copy grows with them.
+   */
+  redactAdversarialRatio: 20,
   /** replayTransport in process, one request in flight (and pipelined): at least this many requests/s. */
   replayRequestsPerSec: 50_000,
   /** Cassette index build (loadCassette + engine) per 100 MB of cassette file: at most this many seconds. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createRedactor } from '../../dist/redact/index.js';
+import { compile, createRedactor, redactText } from '../../dist/redact/index.js';
 import { median } from './stats.mjs';
 
 const T = '2026-01-01T00:00:00.000Z';
@@ -118,5 +118,60 @@ export async function redactBench(config, onRound = () => {}) {
     floorSmallMs: median(floorSmall),
     floorBigMs: median(floorBig),
     floorRatio: median(floorBig) / median(floorSmall),
+    adversarial: adversarialBench(config, onRound),
   };
+}
+
+/**
+ * Inputs built to make a careless rule backtrack or rescan: a rule's prefix over and over with what must follow
+ * it missing (JWT starts, PEM headers with no END, schemes with no credential, user:pass with no @), markers, and
+ * real matches back to back. Each is timed at 0.5 MB and 5 MB; the growth is judged against one plain memchr pass
+ * over the same two strings, so what memory alone adds is not counted against the rules.
+ */
+export const ADVERSARIAL_INPUTS = [
+  ['a run of JWT starts', 'eyJ'],
+  ['header lines with no END', '-----BEGIN PRIVATE KEY-----'],
+  ['schemes with no credential', 'Bearer '],
+  ['user:pass prefixes with no @', '://user:'],
+  ['markers', '[REDACTED:x] '],
+  ['many real matches', 'sk-abcdefghijklmnopqrstuvwxyz '],
+];
+
+function adversarialBench(config, onRound) {
+  const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
+  const rows = [];
+  for (const [name, unit] of ADVERSARIAL_INPUTS) {
+    const text = (n) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const small = text(MB / 2);
+    const large = text(5 * MB);
+    redactText(small, compiled);
+    const smallMs = [];
+    const largeMs = [];
+    const floorSmall = [];
+    const floorLarge = [];
+    for (let round = 1; round <= config.redactRounds; round += 1) {
+      smallMs.push(timeText(small, compiled));
+      largeMs.push(timeText(large, compiled));
+      floorSmall.push(memoryPass(small));
+      floorLarge.push(memoryPass(large));
+    }
+    const row = {
+      name,
+      smallMs: median(smallMs),
+      largeMs: median(largeMs),
+      ratio: median(largeMs) / Math.max(median(smallMs), 0.01),
+      floorRatio: median(floorLarge) / Math.max(median(floorSmall), 0.01),
+    };
+    onRound(
+      `${name}: 0.5 MB ${row.smallMs.toFixed(1)} ms, 5 MB ${row.largeMs.toFixed(1)} ms (×${row.ratio.toFixed(1)}, one pass ×${row.floorRatio.toFixed(1)})`,
+    );
+    rows.push(row);
+  }
+  return rows;
+}
+
+function timeText(text, compiled) {
+  const started = performance.now();
+  redactText(text, compiled);
+  return performance.now() - started;
 }

@@ -68,6 +68,14 @@ export function judgeRedaction(r) {
       target: TARGETS.redactScaleRatio,
       pass: r.scaleRatio <= TARGETS.redactScaleRatio || r.scaleRatio <= 1.25 * r.floorRatio,
     },
+    // 10× the input: linear is about 10× the time; anything quadratic is 100×.
+    adversarial: r.adversarial.map((row) => ({
+      name: row.name,
+      value: row.ratio,
+      floor: row.floorRatio,
+      target: TARGETS.redactAdversarialRatio,
+      pass: row.ratio <= TARGETS.redactAdversarialRatio || row.ratio <= 1.25 * row.floorRatio,
+    })),
   };
 }
 
@@ -268,6 +276,13 @@ export function renderSummary(results) {
     `≤ ${rv.scale.target}`,
     verdict(rv.scale.pass),
   ]);
+  for (const row of rv.adversarial)
+    rows.push([
+      `redaction time 5 MB / 0.5 MB, ${row.name} (memory floor ${fmt.ratio(row.floor)})`,
+      fmt.ratio(row.value),
+      `≤ ${row.target}`,
+      verdict(row.pass),
+    ]);
   const pv = results.verdicts.replay;
   if (pv) {
     rows.push([

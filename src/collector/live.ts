@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { delay, every, realScheduler, type Scheduler, type Timer } from '../scheduler.js';
 import type { LiveOptions } from './options.js';
 import { pageLines } from './queries.js';
 import type { StoredLine, TraceStore } from './store.js';
@@ -51,28 +52,28 @@ interface Viewer {
   state: 'snapshot' | 'live';
   lastSent: number;
   dropped: number;
-  dropTimer: NodeJS.Timeout | undefined;
+  dropTimer: Timer | undefined;
   alive: boolean;
   share: ShareGrant | undefined;
-  expiry: NodeJS.Timeout | undefined;
+  expiry: Timer | undefined;
 }
 
 export class LiveHub {
   private readonly viewers = new Map<string, Set<Viewer>>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly stopHeartbeat: () => void;
 
   constructor(
     private readonly store: TraceStore,
     private readonly options: LiveOptions,
-    private readonly now: () => number = Date.now,
+    /** The clock of heartbeats, share expiry and the waits for a slow viewer (see src/scheduler.ts). */
+    private readonly scheduler: Scheduler = realScheduler,
   ) {
     store.on({
       append: (id, lines) => this.append(id, lines),
       end: (id, text) => this.end(id, text),
       remove: (id) => this.removed(id),
     });
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
-    this.heartbeat.unref();
+    this.stopHeartbeat = every(options.heartbeatMs, () => this.beat(), scheduler);
   }
 
   /**
@@ -121,7 +122,7 @@ export class LiveHub {
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
+    this.stopHeartbeat();
     for (const set of this.viewers.values()) for (const viewer of set) viewer.ws.terminate();
     this.viewers.clear();
   }
@@ -131,7 +132,7 @@ export class LiveHub {
     const page = this.options.snapshotLines;
     while (ws.readyState === OPEN) {
       if (ws.bufferedAmount > this.options.maxBufferedBytes) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await delay(10, this.scheduler);
         continue;
       }
       const lines = pageLines(this.store, viewer.n, viewer.lastSent, page);
@@ -205,23 +206,25 @@ export class LiveHub {
       this.flushDrops(viewer);
       if (viewer.dropped > 0) this.watchDrops(viewer);
     };
-    viewer.dropTimer = setTimeout(check, 25);
-    viewer.dropTimer.unref();
+    viewer.dropTimer = this.scheduler.setTimeout(check, 25, { unref: true });
   }
 
   private armExpiry(viewer: Viewer, share: ShareGrant): void {
-    const left = share.expiresMs - this.now();
+    const left = share.expiresMs - this.scheduler.now();
     if (left <= 0) {
       viewer.ws.close(4410, 'share expired');
       return;
     }
-    viewer.expiry = setTimeout(() => this.armExpiry(viewer, share), Math.min(left, MAX_TIMER_MS));
-    viewer.expiry.unref();
+    viewer.expiry = this.scheduler.setTimeout(
+      () => this.armExpiry(viewer, share),
+      Math.min(left, MAX_TIMER_MS),
+      { unref: true },
+    );
   }
 
   private detach(viewer: Viewer): void {
-    if (viewer.dropTimer !== undefined) clearTimeout(viewer.dropTimer);
-    if (viewer.expiry !== undefined) clearTimeout(viewer.expiry);
+    this.scheduler.clearTimeout(viewer.dropTimer);
+    this.scheduler.clearTimeout(viewer.expiry);
     const set = this.viewers.get(viewer.traceId);
     set?.delete(viewer);
     if (set?.size === 0) this.viewers.delete(viewer.traceId);

@@ -1,3 +1,5 @@
+import type { Scheduler } from '../scheduler.js';
+
 /**
  * The collector's knobs as data, with their defaults in one place. The CLI (`tapedeck serve`) fills these from
  * flags; `record --live` and tests build them directly.
@@ -65,8 +67,10 @@ export interface CollectorOptions {
   live?: Partial<LiveOptions>;
   /** Where the built web viewer is (index.html and assets); default `<package>/dist/viewer`. */
   viewerDir?: string;
-  /** The clock, for tests. */
+  /** The clock of stored times, retention and share expiry; default the scheduler's. */
   now?: () => number;
+  /** The clock and timers of heartbeats, retention runs and share expiry (see src/scheduler.ts). */
+  scheduler?: Scheduler;
 }
 
 export const COLLECTOR_DEFAULTS = {

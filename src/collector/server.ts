@@ -1,22 +1,12 @@
 import type { Server } from 'node:http';
-import { dirname } from 'node:path';
-import { createAdaptorServer, upgradeWebSocket, type WebSocketServerLike } from '@hono/node-server';
-import type { UpgradeWebSocket } from 'hono/ws';
+import { createAdaptorServer, type WebSocketServerLike } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { TapedeckError } from '../errors.js';
-import { hostName } from '../local-names.js';
-import type { LineIndexer } from './columns.js';
-import type { CollectorContext } from './context.js';
-import { openDatabase } from './database.js';
+import { openCollectorApp } from './app.js';
 import { LIVE_PROTOCOL } from './guard.js';
-import { LiveHub } from './live.js';
-import { COLLECTOR_DEFAULTS, type CollectorOptions, isLoopback } from './options.js';
-import { TokenBuckets } from './rate-limit.js';
-import { applyRetention, type RetentionResult } from './retention.js';
-import { createApp } from './routes.js';
-import { Slots } from './slots.js';
-import { TraceStore } from './store.js';
-import { defaultViewerDir } from './viewer-files.js';
+import { COLLECTOR_DEFAULTS, type CollectorOptions } from './options.js';
+import type { RetentionResult } from './retention.js';
+import type { TraceStore } from './store.js';
 
 /** A running collector. */
 export interface Collector {
@@ -45,63 +35,24 @@ export interface Collector {
  * console.error(`collector on ${collector.url}`); … await collector.close();
  */
 export async function startCollector(options: CollectorOptions): Promise<Collector> {
-  const now = options.now ?? Date.now;
-  const host = options.host ?? COLLECTOR_DEFAULTS.host;
-  const db = openDatabase(options.dbPath);
-  const store = new TraceStore(db, now);
-  const unfinishedRemoved = store.removeUnfinished();
-  const retention = { ...COLLECTOR_DEFAULTS.retention, ...options.retention };
-  const retain = () => applyRetention(store, retention, now());
-  retain();
+  const opened = openCollectorApp(options);
+  const { host, store } = opened;
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 64 * 1024,
     handleProtocols: (protocols) => (protocols.has(LIVE_PROTOCOL) ? LIVE_PROTOCOL : false),
   });
-  const uploads = { ...COLLECTOR_DEFAULTS.uploads, ...options.uploads };
-  const hub = new LiveHub(store, { ...COLLECTOR_DEFAULTS.live, ...options.live }, now);
-  const allowHosts = new Set((options.allowHosts ?? []).map((name) => hostName(name)));
-  const wildcard = host === '0.0.0.0' || host === '::';
-  if (!isLoopback(host) && !wildcard) allowHosts.add(hostName(host.includes(':') ? `[${host}]` : host));
-  const ctx: CollectorContext = {
-    store,
-    hub,
-    token: options.token,
-    readNeedsToken: options.requireReadToken ?? !isLoopback(host),
-    allowHosts,
-    buckets: new TokenBuckets(options.rateLimit ?? COLLECTOR_DEFAULTS.rateLimit, now),
-    maxBodyBytes: options.maxBodyBytes ?? COLLECTOR_DEFAULTS.maxBodyBytes,
-    maxJsonBytes: COLLECTOR_DEFAULTS.maxJsonBytes,
-    batchLines: COLLECTOR_DEFAULTS.batchLines,
-    uploads,
-    slots: new Slots(uploads.concurrent),
-    spoolDir: dirname(options.dbPath),
-    viewerDir: options.viewerDir ?? defaultViewerDir(),
-    now,
-    indexers: new Map<number, LineIndexer>(),
-    upgradeWebSocket: upgradeWebSocket as unknown as UpgradeWebSocket,
-  };
-  const app = createApp(ctx);
   const server = createAdaptorServer({
-    fetch: app.fetch,
+    fetch: opened.app.fetch,
     hostname: host,
     websocket: { server: wss as unknown as WebSocketServerLike },
   }) as Server;
   try {
     await listen(server, options.port ?? COLLECTOR_DEFAULTS.port, host);
   } catch (err) {
-    hub.close();
-    db.close();
+    opened.close();
     throw err;
   }
-  const timer = setInterval(() => {
-    try {
-      retain();
-    } catch {
-      // A busy database (another process writing) tries again at the next interval.
-    }
-  }, retention.intervalMs);
-  timer.unref();
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
   let closing: Promise<void> | undefined;
@@ -112,18 +63,17 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     token: options.token,
     dbPath: options.dbPath,
     store,
-    unfinishedRemoved,
-    retain,
+    unfinishedRemoved: opened.unfinishedRemoved,
+    retain: opened.retain,
     close() {
       closing ??= (async () => {
-        clearInterval(timer);
-        hub.close();
+        opened.hub.close();
         wss.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        db.close();
+        opened.close();
       })();
       return closing;
     },

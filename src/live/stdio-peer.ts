@@ -1,6 +1,7 @@
 import { type FramedLine, LineFramer } from '../capture/line-framer.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import { TapedeckError } from '../errors.js';
+import { delay } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';
@@ -222,10 +223,16 @@ export class LiveServer implements LivePeer {
     this.closing ??= (async () => {
       if (!this.exit) {
         this.child.stdin.end();
-        const graceful = await Promise.race([this.exited, delay(LIVE_DEFAULTS.exitGraceMs)]);
+        const graceful = await Promise.race([
+          this.exited,
+          delay(LIVE_DEFAULTS.exitGraceMs).then(() => false as const),
+        ]);
         if (!graceful) {
           this.child.kill('SIGTERM');
-          const terminated = await Promise.race([this.exited, delay(LIVE_DEFAULTS.killAfterMs)]);
+          const terminated = await Promise.race([
+            this.exited,
+            delay(LIVE_DEFAULTS.killAfterMs).then(() => false as const),
+          ]);
           if (!terminated) this.child.kill('SIGKILL');
         }
       }
@@ -306,8 +313,4 @@ function captureTo(sink: TraceSink) {
       event('exit', { exitCode: exit.code, signal: exit.signal, durationMs });
     },
   };
-}
-
-function delay(ms: number): Promise<false> {
-  return new Promise((resolve) => setTimeout(() => resolve(false), ms).unref());
 }

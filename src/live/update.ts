@@ -12,6 +12,7 @@ import {
   type StdioChannelOptions,
   stdioChannel,
 } from '../replay/serve/stdio-channel.js';
+import { delay } from '../scheduler.js';
 import { timestamp } from '../trace/encode.js';
 import {
   cancelledRequestId,
@@ -108,7 +109,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
   } = options;
   const target = liveTargetOf({ spawn, command, args, env, cwd, upstream });
   const { requestTimeoutMs, ...engineOptions } = rest;
-  const answerTimeoutMs = withDefaults(engineOptions).answerTimeoutMs;
+  const { answerTimeoutMs, scheduler } = withDefaults(engineOptions);
   const timeoutMs = requestTimeoutMs ?? UPDATE_DEFAULTS.requestTimeoutMs;
   const emit = (event: UpdateEvent) => onEvent?.(event);
   const client = stdioChannel(input, output, {
@@ -323,7 +324,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     const recordIt = broughtUp;
     return new Promise((resolve) => {
       const settle = (answer: JsonObject | undefined) => {
-        clearTimeout(timer);
+        scheduler.clearTimeout(timer);
         relays.delete(idKey(id));
         if (!answer) {
           resolve({
@@ -338,7 +339,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
         if ('error' in answer && isObject(answer.error)) resolve({ error: answer.error as never });
         else resolve({ result: answer.result ?? null });
       };
-      const timer = setTimeout(() => settle(undefined), eof ? 0 : answerTimeoutMs);
+      const timer = scheduler.setTimeout(() => settle(undefined), eof ? 0 : answerTimeoutMs);
       relays.set(idKey(id), settle);
       client.send(message);
       if (recordIt) record('out', message);
@@ -371,7 +372,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     engine.close();
     client.close();
     const liveExit = live ? await liveServer?.close() : undefined;
-    await Promise.race([client.flush(), delay(drainMs ?? UPDATE_DEFAULTS.drainMs)]);
+    await Promise.race([client.flush(), delay(drainMs ?? UPDATE_DEFAULTS.drainMs, scheduler)]);
     const replay: ServeOutcome = {
       report: engine.report(),
       ended,
@@ -381,8 +382,4 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     return { replay, forwarded, failed, lines: lines.filter((line) => !open.has(line)), liveExit };
   };
   return { done: run(), stop: () => stop() };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import { realScheduler, type Scheduler } from '../scheduler.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
 import { DIFF_DEFAULTS, type DiffOptions } from './cassette/diff.js';
 import {
@@ -57,6 +58,8 @@ export interface EngineOptions extends MatchOptions {
   answerTimeoutMs: number;
   /** The longest single recorded gap replayed under `recorded` timing; longer idle gaps are cut to it. */
   maxDelayMs: number;
+  /** The clock recorded gaps and answer waits run on: the real one, or a test's (see src/scheduler.ts). */
+  scheduler: Scheduler;
 }
 
 export const REPLAY_DEFAULTS: EngineOptions = {
@@ -73,6 +76,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   timing: 'none',
   answerTimeoutMs: 30_000,
   maxDelayMs: 60_000,
+  scheduler: realScheduler,
 };
 
 /** Options as callers give them: any subset over REPLAY_DEFAULTS; undefined (a flag left off) means the default. */
@@ -119,6 +123,9 @@ function checkOptions(options: EngineOptions): void {
   for (const name of ['ignore', 'repeatMethods', 'matchers'] as const) {
     if (!Array.isArray(options[name])) throw bad(name, 'an array', options[name]);
   }
+  const { scheduler } = options;
+  if (typeof scheduler?.setTimeout !== 'function' || typeof scheduler.now !== 'function')
+    throw bad('scheduler', 'a Scheduler (now, setTimeout, clearTimeout)', scheduler);
 }
 
 function shown(value: unknown): string {

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import { realScheduler, type Scheduler, type Timer } from '../scheduler.js';
 import { collectorBase, createLiveTrace, errorText } from './collector-client.js';
 
 /**
@@ -37,6 +38,8 @@ export interface CollectorPosterOptions {
   /** Where the one-per-kind warnings go. */
   warn?: (message: string) => void;
   fetch?: typeof fetch;
+  /** The clock batching, backoff and the close deadline run on (see src/scheduler.ts). */
+  scheduler?: Scheduler;
 }
 
 export const COLLECTOR_POSTER_DEFAULTS = {
@@ -62,15 +65,18 @@ type Outcome = 'ok' | 'retry' | 'give_up';
 
 export class CollectorPoster {
   readonly stats: PosterStats = { sent: 0, dropped: 0, retries: 0 };
-  private readonly o: Required<Omit<CollectorPosterOptions, 'traceId' | 'label' | 'droppedLine' | 'fetch'>> &
+  private readonly o: Required<
+    Omit<CollectorPosterOptions, 'traceId' | 'label' | 'droppedLine' | 'fetch' | 'scheduler'>
+  > &
     CollectorPosterOptions;
+  private readonly clock: Scheduler;
   private traceId: string | undefined;
   private queue: string[] = [];
   private queuedBytes = 0;
   /** Dropped and not yet reported in an event line. */
   private unreported = 0;
   private pumping = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private deadline = Number.POSITIVE_INFINITY;
   private closed = false;
   private idle: (() => void) | undefined;
@@ -88,6 +94,7 @@ export class CollectorPoster {
       url: collectorBase(options.url),
     };
     this.traceId = options.traceId;
+    this.clock = options.scheduler ?? realScheduler;
   }
 
   /** The live trace's id, once known. */
@@ -129,25 +136,25 @@ export class CollectorPoster {
   /** Delivers what is queued (giving up after `closeTimeoutMs`), then accepts nothing more. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.deadline = Date.now() + this.o.closeTimeoutMs;
+    this.deadline = this.clock.now() + this.o.closeTimeoutMs;
     this.wake?.();
     if (this.queue.length > 0 || this.pumping) {
       await new Promise<void>((resolve) => {
         // Not unref'd: a closing recorder may have nothing else left to keep it running (its server stopped, its
         // stdin closed), and it must still deliver the last lines — or give up at the deadline.
-        const timer = setTimeout(() => {
+        const timer = this.clock.setTimeout(() => {
           this.inflight?.abort();
           resolve();
         }, this.o.closeTimeoutMs);
         this.idle = () => {
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
           resolve();
         };
         this.kick(0);
       });
     }
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.queuedBytes = 0;
     this.drop(this.queue.splice(0).length);
   }
@@ -163,13 +170,16 @@ export class CollectorPoster {
     if (this.pumping) return;
     if (this.timer !== undefined) {
       if (delay > 0) return;
-      clearTimeout(this.timer);
+      this.clock.clearTimeout(this.timer);
     }
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.pump();
-    }, delay);
-    this.timer.unref();
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.pump();
+      },
+      delay,
+      { unref: true },
+    );
   }
 
   private async pump(): Promise<void> {
@@ -177,7 +187,7 @@ export class CollectorPoster {
     try {
       let attempt = 0;
       while (this.queue.length > 0) {
-        if (Date.now() > this.deadline) break;
+        if (this.clock.now() > this.deadline) break;
         const count = this.batchSize();
         const outcome = await this.send(this.queue.slice(0, count).join(''));
         if (outcome === 'retry') {
@@ -198,7 +208,7 @@ export class CollectorPoster {
       }
     } finally {
       this.pumping = false;
-      if (this.queue.length === 0 || Date.now() > this.deadline) {
+      if (this.queue.length === 0 || this.clock.now() > this.deadline) {
         const idle = this.idle;
         this.idle = undefined;
         idle?.();
@@ -223,8 +233,7 @@ export class CollectorPoster {
     const fetcher = this.o.fetch ?? fetch;
     const controller = new AbortController();
     this.inflight = controller;
-    const timeout = setTimeout(() => controller.abort(), this.o.requestTimeoutMs);
-    timeout.unref();
+    const timeout = this.clock.setTimeout(() => controller.abort(), this.o.requestTimeoutMs, { unref: true });
     try {
       if (this.traceId === undefined) {
         this.traceId = (
@@ -263,7 +272,7 @@ export class CollectorPoster {
       );
       return 'retry';
     } finally {
-      clearTimeout(timeout);
+      this.clock.clearTimeout(timeout);
       this.inflight = undefined;
     }
   }
@@ -274,12 +283,12 @@ export class CollectorPoster {
   }
 
   private sleep(ms: number): Promise<void> {
-    const left = this.deadline - Date.now();
+    const left = this.deadline - this.clock.now();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, Math.min(ms, left)));
-      timer.unref();
+      const clock = this.clock;
+      const timer = clock.setTimeout(done, Math.max(0, Math.min(ms, left)), { unref: true });
       function done() {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         resolve();
       }
       this.wake = done;

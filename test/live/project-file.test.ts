@@ -15,6 +15,8 @@ import {
 import { parseProjectFile } from '../../src/live/project-file-parse.js';
 import { useCliHarness } from '../helpers/cli.js';
 
+/** The real working folder, taken before the harness stands in for process.cwd(). */
+const startedIn = process.cwd();
 const io = useCliHarness('tapedeck-project-');
 const FILE = '/repo/tapedeck.config.json';
 const parse = (text: string) => parseProjectFile(FILE, text, (dir) => `/repo/${dir}`);
@@ -74,7 +76,6 @@ describe('reading a project file', () => {
 
 describe('a bad project file stops run and replay before anything runs', () => {
   it.each([['run'], ['replay']])('%s exits 2 with the file and the key in one line', async (command) => {
-    const cwd = process.cwd();
     writeFileSync(join(io.dir, PROJECT_FILE_NAME), '{"mode":"sometimes"}');
     process.chdir(io.dir);
     try {
@@ -84,7 +85,8 @@ describe('a bad project file stops run and replay before anything runs', () => {
           : ['replay', join(io.dir, 's.jsonl')];
       expect(await run(args)).toBe(2);
     } finally {
-      process.chdir(cwd);
+      // Back to the folder the run started in (process.cwd() is the harness's stand-in here, not the real one).
+      process.chdir(startedIn);
     }
     expect(io.stderr).toBe(
       `tapedeck: ${join(io.dir, PROJECT_FILE_NAME)}: "mode" must be one of auto, record, replay, update, passthrough; got "sometimes"\n`,

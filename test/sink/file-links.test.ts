@@ -3,28 +3,33 @@
  * and not at the active file it reopens after a rotation — where a link planted in the instant between the rename
  * and the reopen would otherwise receive the rest of the session.
  */
-import * as fs from 'node:fs';
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileSink, type FileSinkOptions } from '../../src/sink/file.js';
 import { makeTempDir, removeTempDir } from '../helpers/proxy.js';
 
 /** Runs `after` right after the next rename the sink makes (the rotation's), once. */
 const renameHook: { after?: ((from: string, to: string) => void) | undefined } = {};
 
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...real,
-    renameSync: (from: fs.PathLike, to: fs.PathLike) => {
-      real.renameSync(from, to);
-      const after = renameHook.after;
-      renameHook.after = undefined;
-      after?.(String(from), String(to));
-    },
-  };
-});
+const realRename = fs.renameSync;
+
+/**
+ * node:fs's renameSync with the hook after it, for every module (the sink imports it by name: syncing the built-in
+ * module's exports updates that binding). Patched for this file's tests only, whichever modules are loaded already.
+ */
+function hookRenames(on: boolean): void {
+  fs.renameSync = on
+    ? (from, to) => {
+        realRename(from, to);
+        const after = renameHook.after;
+        renameHook.after = undefined;
+        after?.(String(from), String(to));
+      }
+    : realRename;
+  syncBuiltinESMExports();
+}
 
 const RC = 'export PATH=/usr/bin:/bin\n';
 
@@ -48,12 +53,14 @@ const message = (i: number) => ({
 let dir: string;
 let outside: string;
 beforeEach(async () => {
+  hookRenames(true);
   dir = await makeTempDir('tapedeck-sink-links-');
   outside = join(dir, 'outside');
   mkdirSync(outside);
   mkdirSync(join(dir, 'traces'));
 });
 afterEach(async () => {
+  hookRenames(false);
   renameHook.after = undefined;
   await removeTempDir(dir);
 });

@@ -1,5 +1,6 @@
 import { createRedactor } from '../../redact/engine.js';
 import type { RedactConfig, Redactor } from '../../redact/types.js';
+import { delay } from '../../scheduler.js';
 import { BaseSink } from '../../sink/sink.js';
 import type { EndLine, MetaLine, RecordLine } from '../../trace/types.js';
 import { INSTRUMENT_DEFAULTS } from '../defaults.js';
@@ -53,10 +54,6 @@ class TryError extends Error {
   ) {
     super(message);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function retryAfterMs(header: string | null): number | undefined {
@@ -160,7 +157,7 @@ export class CollectorSink implements EventSink {
         }
         if (!last.retry || attempt === this.attempts) break;
         const backoff = this.backoffMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
-        await sleep(Math.min(INSTRUMENT_DEFAULTS.collectorMaxBackoffMs, last.afterMs ?? backoff));
+        await delay(Math.min(INSTRUMENT_DEFAULTS.collectorMaxBackoffMs, last.afterMs ?? backoff));
       }
     }
     throw new Error(

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
+import { delay } from '../../scheduler.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import { idKey, messageItems, type RpcId } from '../../trace/jsonrpc.js';
@@ -281,8 +282,4 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
     };
   }
   return { exitCode: 0, reason, failed };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -89,7 +89,7 @@ export class ReplayEngine {
   private readonly options: EngineOptions;
   private readonly anchored: Map<string, UnsolicitedMessage[]>;
   private readonly notificationQueues = new Map<string, ClientNotification[]>();
-  private readonly waits = new Waits();
+  private readonly waits: Waits;
   /** Live request id key → its playback, for `notifications/cancelled`. */
   private readonly playing = new Map<string, Playback>();
   /** Recorded listen ordinal → live listen id. */
@@ -117,6 +117,7 @@ export class ReplayEngine {
     options: ReplayOptions = {},
   ) {
     this.options = withDefaults(options);
+    this.waits = new Waits(this.options.scheduler);
     this.matcher = new Matcher(cassette, this.options);
     this.anchored = unsolicitedByAnchor(cassette);
     for (const notification of cassette.notifications) {

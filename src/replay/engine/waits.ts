@@ -1,8 +1,10 @@
+import { realScheduler, type Scheduler } from '../../scheduler.js';
 import type { JsonObject } from '../../trace/jsonrpc.js';
 
 /**
- * Every wait replay does — recorded gaps and client answers — with a timer, so nothing waits forever, and a way to
- * stop them all at once (engine closed) or per playback (the client cancelled the request).
+ * Every wait replay does — recorded gaps and client answers — with a timer on the engine's scheduler, so nothing
+ * waits forever, and a way to stop them all at once (engine closed) or per playback (the client cancelled the
+ * request).
  */
 
 /** One playing timeline; cancelling it wakes its waits. */
@@ -31,6 +33,8 @@ export class Waits {
   private readonly stops = new Set<() => void>();
   private readonly answers = new Map<string, (message: JsonObject) => void>();
   private closed = false;
+
+  constructor(private readonly scheduler: Scheduler = realScheduler) {}
 
   /** Resolves after `ms`, or early when the waits are closed or `playback` is cancelled. */
   sleep(ms: number, playback: Playback): Promise<void> {
@@ -76,14 +80,14 @@ export class Waits {
     return new Promise<T>((resolve) => {
       let unregister: (() => void) | undefined;
       const settle = (value: T) => {
-        clearTimeout(timer);
+        this.scheduler.clearTimeout(timer);
         this.stops.delete(stop);
         unsubscribe();
         unregister?.();
         resolve(value);
       };
       const stop = () => settle(stopped);
-      const timer = setTimeout(() => settle(timedOut()), ms);
+      const timer = this.scheduler.setTimeout(() => settle(timedOut()), ms);
       this.stops.add(stop);
       const unsubscribe = playback.onCancel(stop);
       unregister = register?.(settle);

@@ -1,3 +1,4 @@
+import { delay, realScheduler } from '../../scheduler.js';
 import { classifyMessage, idKey } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { Cassette } from '../cassette/types.js';
@@ -117,7 +118,8 @@ export function serveStdio(cassette: Cassette, options: ServeStdioOptions): Stdi
     }
     engine.close();
     channel.close();
-    await Promise.race([channel.flush(), delay(drainMs ?? SERVE_DEFAULTS.drainMs)]);
+    const scheduler = engineOptions.scheduler ?? realScheduler;
+    await Promise.race([channel.flush(), delay(drainMs ?? SERVE_DEFAULTS.drainMs, scheduler)]);
     return {
       report: engine.report(),
       ended,
@@ -126,8 +128,4 @@ export function serveStdio(cassette: Cassette, options: ServeStdioOptions): Stdi
     };
   };
   return { done: run(), stop: () => stop() };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,0 +1,53 @@
+/**
+ * Which vitest project runs each test file (vitest.config.ts reads this): `unit` — in process, no child processes,
+ * no browser, every core, seconds; `e2e` — real processes and real peers, two at a time; `browser` — the viewer
+ * in Chromium. A test file is unit unless listed here. The unit project's guard (test/setup/no-processes.ts) fails
+ * any unit test that starts a process, naming this file.
+ */
+
+/** Folders whose every test file runs real processes: cross-module end-to-end suites and the fixture loop. */
+export const E2E_FOLDERS: readonly string[] = ['test/e2e/**', 'test/loop/**'];
+
+/** Test files elsewhere that start processes, each with what it starts. */
+export const E2E_FILES: Readonly<Record<string, string>> = {
+  'test/package.test.ts': 'npm pack, tar, tsc and the installed binary',
+  'test/process/spawn.test.ts': 'real processes through spawnServer and its tree stop',
+  'test/cli/commands.test.ts': 'the built CLI, to see which modules a command loads',
+  'test/cli/early-spawn.test.ts': "record's early server start, with real servers",
+  'test/cli/last.test.ts': 'the built CLI recording real servers',
+  'test/cli/record-inputs.test.ts': 'the built CLI',
+  'test/cli/record-live.test.ts': 'the built CLI recording real servers with --live',
+  'test/collector/crash.test.ts': '`tapedeck serve` as a process, killed with SIGKILL',
+  'test/install/wrapped-starts.test.ts': 'the built `tapedeck install` and the entries it writes, started',
+  'test/instrument/delivery.test.ts': 'a process that exits with an instrumented server still delivering',
+  'test/instrument/transports.test.ts': 'an instrumented stdio server as a process',
+  'test/live/verify.test.ts': 'the configurable fixture server as a process',
+  'test/mcp/http-inspector.test.ts': 'the MCP Inspector CLI and `tapedeck mcp`',
+  'test/mcp/resume.test.ts': '`tapedeck mcp` processes, one killed',
+  'test/mcp/shack-usage.test.ts': '`tapedeck mcp` with JSON-RPC lines piped in',
+  'test/mcp/symlinks.test.ts': '`tapedeck mcp` over stdio',
+  'test/mcp/tools.test.ts': '`tapedeck mcp` over stdio',
+  'test/proxy/bridge/bridge-everything.test.ts': 'server-everything, the bridge and the Inspector CLI',
+  'test/proxy/bridge/upstream-cli.test.ts': 'server-everything and the built CLI',
+  'test/proxy/http/cli.test.ts': 'the built CLI, stopped with SIGTERM',
+  'test/proxy/http/everything-sse.test.ts': 'server-everything in sse mode',
+  'test/proxy/http/everything-streamable.test.ts': 'server-everything over Streamable HTTP',
+  'test/proxy/http/inspector.test.ts': 'server-everything and the Inspector CLI',
+  'test/proxy/http/resumption.test.ts': 'server-everything, which keeps an event store',
+  'test/replay/sdk/use-cassette.test.ts': 'server-everything, recorded once',
+  'test/replay/serve/http/era2026-http.test.ts': 'the v2 server and the built CLI',
+  'test/replay/serve/http/everything-http.test.ts': 'server-everything and the built CLI',
+  'test/replay/serve/http/http-cassette.test.ts': 'the built CLI',
+  'test/viewer/view-command.test.ts': 'the built `tapedeck view`',
+  'test/sink/collector-exit.test.ts': 'the built collector sink in a process with nothing else to wait for',
+};
+
+/**
+ * The viewer driven in Debian's Chromium (test/viewer/browser.ts). Without Chromium they skip, saying so, unless
+ * TAPEDECK_REQUIRE_BROWSER=1 (CI) makes that a failure.
+ */
+export const BROWSER_FILES: readonly string[] = [
+  'test/viewer/viewer.test.ts',
+  'test/viewer/collector.test.ts',
+  'test/viewer/report.test.ts',
+];

@@ -69,7 +69,7 @@ export interface CollectorOptions {
   viewerDir?: string;
   /** The clock of stored times, retention and share expiry; default the scheduler's. */
   now?: () => number;
-  /** The clock and timers of heartbeats, retention runs and share expiry (see src/scheduler.ts). */
+  /** @internal The clock and timers of heartbeats, retention runs and share expiry (see src/scheduler.ts). */
   scheduler?: Scheduler;
 }
 

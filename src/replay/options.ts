@@ -58,7 +58,7 @@ export interface EngineOptions extends MatchOptions {
   answerTimeoutMs: number;
   /** The longest single recorded gap replayed under `recorded` timing; longer idle gaps are cut to it. */
   maxDelayMs: number;
-  /** The clock recorded gaps and answer waits run on: the real one, or a test's (see src/scheduler.ts). */
+  /** @internal The clock recorded gaps and answer waits run on: the real one, or a test's (see src/scheduler.ts). */
   scheduler: Scheduler;
 }
 

@@ -38,7 +38,7 @@ export interface CollectorPosterOptions {
   /** Where the one-per-kind warnings go. */
   warn?: (message: string) => void;
   fetch?: typeof fetch;
-  /** The clock batching, backoff and the close deadline run on (see src/scheduler.ts). */
+  /** @internal The clock batching, backoff and the close deadline run on (see src/scheduler.ts). */
   scheduler?: Scheduler;
 }
 

@@ -2,6 +2,9 @@
  * Redaction: rules as data, an engine that applies them to trace lines (copies, never the forwarded bytes), and
  * detection for `scan`. Pure — no node: imports; `hash` mode gets its keyed hash injected as a ValueHasher.
  */
+
+// Defined with the trace format (matching keys use it too); exported here as before, for hashing values alike.
+export { canonicalJson } from '../trace/canonical-json.js';
 export { redactArgv } from './argv.js';
 export { type CompiledRules, type CompileOptions, compile, summarize } from './compile.js';
 export { DEFAULT_RULES, PROVIDER_RULE_COUNT, RULE_FAMILIES, type RuleFamily } from './defaults.js';
@@ -13,7 +16,6 @@ export { CREDENTIAL_HEADER_RULES, CREDENTIAL_HEADER_WORDS, HARMLESS_HEADERS } fr
 export { type PathSegment, type PathSelector, parsePath } from './jsonpath.js';
 export { splitKeyWords } from './key-words.js';
 export {
-  canonicalJson,
   formatMarker,
   isMarker,
   MARKER_PREFIX,

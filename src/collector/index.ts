@@ -2,6 +2,9 @@
  * The collector: a local HTTP service that stores traces in SQLite, serves them to the web viewer (pages, JSONL,
  * a live websocket) and takes uploads and live recordings. See routes.ts for the API.
  */
+
+// The duration grammar every flag and API field shares (defined with the other units).
+export { parseDuration } from '../units.js';
 export { ApiError, type ApiErrorCode } from './api-error.js';
 export { type LineColumns, LineIndexer } from './columns.js';
 export type { CollectorContext } from './context.js';
@@ -13,7 +16,6 @@ export {
   type CollectorOptions,
   isLoopback,
   type LiveOptions,
-  parseDuration,
   type RateLimit,
   type Retention,
 } from './options.js';

@@ -3,7 +3,6 @@ import { TapedeckError } from '../../errors.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
-  parseDuration,
   parseExpiredPolicy,
   planRun,
   RUN_DEFAULTS,
@@ -18,7 +17,7 @@ import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { usageError } from '../errors.js';
 import { addMatchFlags } from '../match-flags.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from './record-bridge.js';
@@ -135,7 +134,7 @@ function settingsFrom(flags: RunFlags): RunSettings {
     match: flags.match,
     ignore: flags.ignore,
     allowUnused: flags.allowUnused === true,
-    maxAgeMs: flags.maxAge === undefined ? undefined : parseDuration('--max-age', flags.maxAge),
+    maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
     rules: flags,

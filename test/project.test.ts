@@ -31,6 +31,8 @@ const LAYERS: readonly (readonly string[])[] = [
     'listen.ts',
     'process-signals.ts',
     'viewer-headers.ts',
+    'units.ts',
+    'timeouts.ts',
   ],
   ['trace'],
   ['redact'],

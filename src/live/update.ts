@@ -12,6 +12,7 @@ import {
   type StdioChannelOptions,
   stdioChannel,
 } from '../replay/serve/stdio-channel.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { timestamp } from '../trace/encode.js';
 import {
   cancelledRequestId,
@@ -81,7 +82,7 @@ export interface UpdateSession {
   stop(): void;
 }
 
-export const UPDATE_DEFAULTS = { requestTimeoutMs: 30_000, drainMs: 5000 } as const;
+export const UPDATE_DEFAULTS = { requestTimeoutMs: ANSWER_TIMEOUT_MS, drainMs: 5000 } as const;
 
 /**
  * Serves `cassette` over a stdio pair, forwarding misses to the server `command`.

@@ -15,6 +15,7 @@ import {
 import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { usageError } from '../errors.js';
 import { addMatchFlags } from '../match-flags.js';
 import { parseDurationFlag, parsePositiveInt } from '../parse.js';
@@ -69,7 +70,11 @@ export function registerRun(program: Command): void {
     .option('--server <name>', 'replay and update: which server of a cassette that holds several (mcporter)')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
-    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
+    .option(
+      '--timeout <ms>',
+      'update: how long a request forwarded to the live server may take',
+      String(ANSWER_TIMEOUT_MS),
+    )
     .option(
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',

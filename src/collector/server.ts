@@ -16,7 +16,7 @@ import { applyRetention, type RetentionResult } from './retention.js';
 import { createApp } from './routes.js';
 import { Slots } from './slots.js';
 import { TraceStore } from './store.js';
-import { defaultViewerDir } from './viewer-files.js';
+import { viewerDir } from './viewer-files.js';
 
 /** A running collector. */
 export interface Collector {
@@ -75,7 +75,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     uploads,
     slots: new Slots(uploads.concurrent),
     spoolDir: dirname(options.dbPath),
-    viewerDir: options.viewerDir ?? defaultViewerDir(),
+    viewerDir: options.viewerDir ?? viewerDir(),
     now,
     indexers: new Map<number, LineIndexer>(),
     upgradeWebSocket: upgradeWebSocket as unknown as UpgradeWebSocket,

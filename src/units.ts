@@ -1,7 +1,8 @@
 /**
  * Sizes and durations as people write and read them: one duration grammar for every flag and API field that takes
- * one (`30d`, `12h`, `1.5m`, `500ms`), and one way of scaling a byte count to a unit, written in the style of the
- * place it is shown in (a terminal table, an error message, the web viewer, a report's size). Pure.
+ * one (`30d`, `12h`, `1.5m`, `500ms`); latencies and offsets into a trace as the timeline and the viewer show
+ * them; and one way of scaling a byte count to a unit, written in the style of the place it is shown in (a
+ * terminal table, an error message, the web viewer, a report's size). Pure.
  */
 
 const DURATION_UNITS: Readonly<Record<string, number>> = {
@@ -25,6 +26,27 @@ export function parseDuration(value: string): number | undefined {
   if (!match) return undefined;
   const ms = Math.round(Number(match[1]) * (DURATION_UNITS[match[2]!.toLowerCase()] as number));
   return ms >= 1 ? ms : undefined;
+}
+
+/**
+ * An offset from the start of a trace, to the millisecond.
+ *
+ * @example formatOffset(12_345) // → '+12.345s'
+ */
+export function formatOffset(ms: number): string {
+  return `${ms < 0 ? '-' : '+'}${(Math.abs(ms) / 1000).toFixed(3)}s`;
+}
+
+/**
+ * A latency: whole milliseconds below 10 s, seconds with one decimal from there; `spaced` puts a space before the
+ * unit (the viewer's cells), the terminal's columns go without.
+ *
+ * @example formatLatency(2005) // → '2005ms'
+ * @example formatLatency(12_340, { spaced: true }) // → '12.3 s'
+ */
+export function formatLatency(ms: number, { spaced = false }: { spaced?: boolean } = {}): string {
+  const gap = spaced ? ' ' : '';
+  return ms < 10_000 ? `${Math.round(ms)}${gap}ms` : `${(ms / 1000).toFixed(1)}${gap}s`;
 }
 
 /** One unit of a byte style: its name, and how many decimals a count in it gets. */

@@ -1,4 +1,3 @@
-import { describeRequest } from '../replay/cassette/describe.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
 import { requestStateOf } from '../replay/cassette/mrtr.js';
 import {
@@ -11,6 +10,7 @@ import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js'
 import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
 import type { TraceSink } from '../sink/sink.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
+import { describeRequest } from '../trace/describe.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import type { Json, RecordBody } from '../trace/types.js';
 import { answerComparer } from './compare.js';

@@ -52,8 +52,8 @@ export {
   type VerifyReport,
   verifyCassette,
 } from '../live/verify.js';
+export { DESCRIBE_MAX, describeRequest } from '../trace/describe.js';
 export { buildCassette, type CassetteOptions, type KeyedExchange, keyQueues } from './cassette/cassette.js';
-export { DESCRIBE_MAX, describeRequest } from './cassette/describe.js';
 export {
   childPath,
   DIFF_DEFAULTS,

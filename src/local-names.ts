@@ -42,6 +42,8 @@ export type HostVerdict =
 
 /**
  * Checks a request's `Host` and, when a browser sent one, its `Origin`; `allowed` says which other names pass.
+ * A listener whose every URL is its own (`tapedeck view`: a token in each) passes its `port`: `Host` must then
+ * name it too, as a browser that really meant this listener always does.
  *
  * `Host` must be a local name or an allowed one. `Origin` must be the listener's own origin — `http://` and the very
  * host and port the request was sent to — or name a host the user allowed: a local name is not enough, since a page
@@ -55,10 +57,12 @@ export function judgeHostOrigin(
   host: string | undefined,
   origin: string | undefined,
   allowed: (name: string) => boolean,
+  port?: number,
 ): HostVerdict {
   if (host === undefined || host.trim() === '') return { kind: 'no-host' };
   const name = hostName(host);
   if (!isLocalName(name) && !allowed(name)) return { kind: 'host', name };
+  if (port !== undefined && hostPort(host) !== port) return { kind: 'host', name };
   if (origin === undefined) return { kind: 'ok' };
   let url: URL;
   try {
@@ -72,6 +76,14 @@ export function judgeHostOrigin(
   const originName = hostName(url.host);
   if (originName !== '' && (allowed(originName) || allowed(url.host.toLowerCase()))) return { kind: 'ok' };
   return { kind: 'origin', name: originName, own: `http://${own}` };
+}
+
+/** The port a `Host` value names (80 when it names none); NaN when what follows the name is no port. */
+function hostPort(host: string): number {
+  const value = host.trim();
+  const rest = value.slice(hostName(value).length);
+  if (rest === '') return 80;
+  return /^:\d{1,5}$/.test(rest) ? Number(rest.slice(1)) : Number.NaN;
 }
 
 /** A `Host` value as a URL's `host` reads it: lower case, without the default port 80. */

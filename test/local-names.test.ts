@@ -58,6 +58,19 @@ describe('local names (DNS-rebinding protection)', () => {
     expect(judgeHostOrigin('trace.example', 'https://trace.example', allowed)).toEqual({ kind: 'ok' });
   });
 
+  it('holds a listener that passes its port to Host naming that port', () => {
+    const none = () => false;
+    expect(judgeHostOrigin('127.0.0.1:7420', undefined, none, 7420)).toEqual({ kind: 'ok' });
+    expect(judgeHostOrigin('localhost:7420', 'http://localhost:7420', none, 7420)).toEqual({ kind: 'ok' });
+    expect(judgeHostOrigin('localhost', undefined, none, 80)).toEqual({ kind: 'ok' });
+    for (const host of ['127.0.0.1:7421', 'localhost', '127.0.0.1:7420x', '[::1]:80'])
+      expect(judgeHostOrigin(host, undefined, none, 7420)).toMatchObject({ kind: 'host' });
+    expect(judgeHostOrigin('evil.example:7420', undefined, none, 7420)).toEqual({
+      kind: 'host',
+      name: 'evil.example',
+    });
+  });
+
   it('counts Host headers in the raw headers', () => {
     expect(duplicateHost(['Host', 'a', 'Accept', '*/*'])).toBeUndefined();
     expect(duplicateHost(undefined)).toBeUndefined();

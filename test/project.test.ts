@@ -31,6 +31,8 @@ const LAYERS: readonly (readonly string[])[] = [
     'process-signals.ts',
     'viewer-headers.ts',
     'scheduler.ts',
+    'units.ts',
+    'timeouts.ts',
   ],
   ['trace'],
   ['redact'],

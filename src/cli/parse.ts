@@ -1,3 +1,4 @@
+import { parseDuration } from '../units.js';
 import { usageError } from './errors.js';
 
 const UNITS: Record<string, number> = {
@@ -34,4 +35,20 @@ export function parsePositiveInt(flag: string, value: string): number {
     throw usageError(`${flag} must be a whole number of at least 1; got '${value}'`);
   }
   return Number(value);
+}
+
+/**
+ * Parses a duration such as `30d`, `12h`, `1.5m` or `500ms` (src/units.ts has the grammar). Throws a usage error
+ * naming the flag and the value otherwise.
+ *
+ * @example parseDurationFlag('--max-age', '30d') === 2_592_000_000
+ */
+export function parseDurationFlag(flag: string, value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    throw usageError(
+      `${flag} must be a duration such as 30d, 12h, 90m, 45s, 2w or 500ms (units ms, s, m, h, d, w); got '${value}'`,
+    );
+  }
+  return ms;
 }

@@ -1,12 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { basename, dirname, extname, resolve, sep } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { readViewerFile, readViewerPage, viewerDir } from '../collector/viewer-files.js';
 import { listenOn } from '../listen.js';
 import { duplicateHost, judgeHostOrigin } from '../local-names.js';
 import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
-import { readViewerPage, viewerDir, withConfig } from './viewer-assets.js';
+import { withConfig } from './viewer-assets.js';
 
 /**
  * The local server behind `tapedeck view`: the built viewer and the given trace files, on 127.0.0.1 only, every
@@ -39,15 +40,6 @@ export interface ViewServer {
   token: string;
   close(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
 
 // The token is in the URL: never cached, never handed to another site in a Referer (see VIEWER_SECURITY_HEADERS).
 const SECURITY_HEADERS = { ...VIEWER_SECURITY_HEADERS, 'cache-control': 'no-store' };
@@ -119,7 +111,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     const rest = parts.slice(2).join('/');
     if (rest === '' || rest === 'index.html')
-      return send(res, 200, TYPES['.html']!, index, req.method === 'HEAD');
+      return send(res, 200, 'text/html; charset=utf-8', index, req.method === 'HEAD');
     if (rest === 'api/files') {
       const files = await Promise.all(
         options.files.map(async (f, i) => ({
@@ -136,14 +128,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (!file) return send(res, 404, 'text/plain; charset=utf-8', 'no such file\n');
       return streamFile(res, file.file, 'application/octet-stream', req.method === 'HEAD');
     }
-    if (rest.startsWith('assets/') && !rest.split('/').includes('..')) {
-      const path = resolve(dir, rest);
-      if (!path.startsWith(resolve(dir) + sep))
-        return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
-      const type = TYPES[extname(path)] ?? 'application/octet-stream';
-      const body = await readFile(path).catch(() => undefined);
-      if (body === undefined) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
-      return send(res, 200, type, body, req.method === 'HEAD');
+    if (rest.startsWith('assets/')) {
+      const asset = await readViewerFile(dir, rest);
+      if (asset === undefined) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+      return send(res, 200, asset.type, asset.body, req.method === 'HEAD');
     }
     return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   }
@@ -164,16 +152,15 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
 /**
  * Why a request is refused for its Host or Origin (DNS rebinding, cross-site pages, another local port), or
- * undefined: Host must be this server's address and port, Origin its own origin (the shared guard).
+ * undefined: by the guard every listener shares, with this server's port required in Host.
  */
 export function refuse(req: Pick<IncomingMessage, 'headers'>, port: number): string | undefined {
-  const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const host = req.headers.host?.toLowerCase();
-  if (host === undefined || !allowed.has(host)) return `forbidden: Host '${host ?? ''}' is not this server`;
+  const host = req.headers.host;
   const origin = req.headers.origin;
-  if (judgeHostOrigin(host, origin, () => false).kind !== 'ok') {
-    return `forbidden: Origin '${origin}' is not this server`;
-  }
+  const verdict = judgeHostOrigin(host, origin, () => false, port);
+  if (verdict.kind === 'no-host' || verdict.kind === 'host')
+    return `forbidden: Host '${host?.toLowerCase() ?? ''}' is not this server`;
+  if (verdict.kind !== 'ok') return `forbidden: Origin '${origin}' is not this server`;
   return undefined;
 }
 

@@ -1,30 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { readViewerPage, viewerDir } from '../collector/viewer-files.js';
 import { TapedeckError } from '../errors.js';
 
 /**
- * The built web viewer (`vite build` → dist/viewer/: index.html, one script, one stylesheet) as `tapedeck view`
- * serves it and `tapedeck report` inlines it.
+ * The built web viewer (`vite build` → dist/viewer/: index.html, one script, one stylesheet; found and read by
+ * src/collector/viewer-files.ts) made into pages: with `tapedeck view`'s config element, or whole, inlined, for
+ * `tapedeck report`.
  */
-
-/** `<package>/dist/viewer`, found from this module in either src/cli or dist/cli. */
-export function viewerDir(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'viewer');
-}
-
-/** The viewer's index.html; fails with one line saying how to build it. */
-export async function readViewerPage(dir = viewerDir()): Promise<string> {
-  try {
-    return await readFile(join(dir, 'index.html'), 'utf8');
-  } catch {
-    throw new TapedeckError(
-      'io',
-      `the web viewer is not built (no ${join(dir, 'index.html')}); run npm run build in the tapedeck folder`,
-    );
-  }
-}
 
 /** Where index.html references its script and stylesheet (relative URLs, `./assets/…`). */
 function assetRefs(page: string): { script: string | undefined; styles: string[] } {

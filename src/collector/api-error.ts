@@ -1,3 +1,4 @@
+import { BYTE_STYLES, formatBytes } from '../units.js';
 /**
  * Failures the API answers with: an HTTP status, a stable string code and one line fit to show a person. Every
  * error response has the body `{"error":{"code","message", …details}}`.
@@ -41,21 +42,8 @@ export function tooLarge(limit: number): ApiError {
   return new ApiError(
     413,
     'payload_too_large',
-    `request body is over the limit of ${formatBytes(limit)} (${limit} bytes); start the collector with a larger --max-body`,
+    `request body is over the limit of ${formatBytes(limit, BYTE_STYLES.prose)} (${limit} bytes); start the collector with a larger --max-body`,
     { limit },
     { connection: 'close' },
   );
-}
-
-/** A byte count as a person reads it. @example formatBytes(1536) === '1.5 KiB' */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  if (unit === 0) return `${bytes} bytes`;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -15,7 +15,7 @@ import { applyRetention, type RetentionResult } from './retention.js';
 import { createApp } from './routes.js';
 import { Slots } from './slots.js';
 import { TraceStore } from './store.js';
-import { defaultViewerDir } from './viewer-files.js';
+import { viewerDir } from './viewer-files.js';
 
 /** A collector without its listener: the store, the live hub and the Hono app that serves them. */
 export interface CollectorApp {
@@ -72,7 +72,7 @@ export function openCollectorApp(options: CollectorOptions): CollectorApp {
     uploads,
     slots: new Slots(uploads.concurrent),
     spoolDir: dirname(options.dbPath),
-    viewerDir: options.viewerDir ?? defaultViewerDir(),
+    viewerDir: options.viewerDir ?? viewerDir(),
     now,
     indexers: new Map<number, LineIndexer>(),
     upgradeWebSocket: upgradeWebSocket as unknown as UpgradeWebSocket,

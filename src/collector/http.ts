@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
+import { parseDuration } from '../units.js';
 import { ApiError, tooLarge } from './api-error.js';
-import { parseDuration } from './options.js';
 
 /** Request helpers shared by the routes: bodies within a limit, query values checked with clear 400s. */
 

@@ -1,7 +1,8 @@
 import { decodeValue } from '../trace/decode.js';
 import { LineSplitter } from '../trace/reader.js';
 import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
-import { ApiError, formatBytes } from './api-error.js';
+import { BYTE_STYLES, formatBytes } from '../units.js';
+import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
 import type { LineBatch, TraceStore, WriteMode } from './store.js';
 
@@ -144,7 +145,7 @@ export function lineTooLong(lineNo: number, limit: number): ApiError {
   return new ApiError(
     413,
     'payload_too_large',
-    `line ${lineNo} is longer than the limit of ${formatBytes(limit)} for one line; start the collector with a larger --max-line`,
+    `line ${lineNo} is longer than the limit of ${formatBytes(limit, BYTE_STYLES.prose)} for one line; start the collector with a larger --max-line`,
     { line: lineNo, limit },
     { connection: 'close' },
   );

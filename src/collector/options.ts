@@ -99,27 +99,6 @@ export const COLLECTOR_DEFAULTS = {
   maxShareTtlMs: 365 * 24 * 60 * 60 * 1000,
 } as const;
 
-const DURATION_UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-/**
- * Parses a duration such as `30d`, `12h`, `90m`, `45s`, `2w` or `1500ms`; undefined when it is not one.
- *
- * @example parseDuration('30d') === 2_592_000_000
- */
-export function parseDuration(value: string): number | undefined {
-  const match = /^(\d+)\s*(ms|s|m|h|d|w)$/i.exec(value.trim());
-  if (!match) return undefined;
-  const ms = Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]!;
-  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
-}
-
 /** True for an address that only this machine can reach. @example isLoopback('127.0.0.1') === true */
 export function isLoopback(host: string): boolean {
   const name = host.toLowerCase().replace(/^\[|\]$/g, '');

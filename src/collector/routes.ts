@@ -75,7 +75,7 @@ import { checkHostOrigin, hasToken } from './guard.js';
 import type { Env } from './http.js';
 import { shareRoutes } from './share-routes.js';
 import { traceRoutes } from './trace-routes.js';
-import { viewerFile } from './viewer-files.js';
+import { viewerResponse } from './viewer-files.js';
 
 /**
  * The collector as a Hono app: the guards, the API and the viewer's files.
@@ -123,7 +123,7 @@ export function createApp(ctx: CollectorContext): Hono<Env> {
     throw new ApiError(404, 'not_found', `no such API route: ${c.req.method} ${new URL(c.req.url).pathname}`);
   });
   app.get('*', async (c) => {
-    const response = await viewerFile(ctx.viewerDir, new URL(c.req.url).pathname);
+    const response = await viewerResponse(ctx.viewerDir, new URL(c.req.url).pathname);
     if (response === undefined) throw new ApiError(404, 'not_found', 'no such file');
     return response;
   });

@@ -1,5 +1,6 @@
 import { TapedeckError } from '../errors.js';
 import type { TraceSink } from '../sink/sink.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject, RpcId, RpcNotification, RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import type { UpstreamTimeouts, UpstreamTransport } from '../upstream/types.js';
@@ -69,7 +70,7 @@ export type Spawn = (command: string, args: string[], options: SpawnOptions) => 
 
 /** Every live peer's timeouts and limits; the stdio peer's own (exit, drain, line and stderr sizes) as well. */
 export const LIVE_DEFAULTS = {
-  requestTimeoutMs: 30_000,
+  requestTimeoutMs: ANSWER_TIMEOUT_MS,
   /** After stdin is closed, how long the server may take to exit on its own before SIGTERM (then SIGKILL). */
   exitGraceMs: 2000,
   killAfterMs: 2000,

@@ -46,32 +46,6 @@ export function parseExpiredPolicy(value: string): ExpiredPolicy {
   throw new TapedeckError('usage', `--expired must be one of ${EXPIRED_POLICIES.join(', ')}; got '${value}'`);
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-};
-
-/**
- * A duration such as `30d`, `12h`, `90m`, `45s`, `2w` or `500ms`, in ms.
- *
- * @example parseDuration('--max-age', '30d') // → 2592000000
- */
-export function parseDuration(flag: string, value: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/i.exec(value.trim());
-  const unit = match ? DURATION_UNITS[match[2]!.toLowerCase()] : undefined;
-  if (!match || unit === undefined || Number(match[1]) <= 0) {
-    throw new TapedeckError(
-      'usage',
-      `${flag} must be a duration such as 30d, 12h, 90m, 45s, 2w or 500ms (units ms, s, m, h, d, w); got '${value}'`,
-    );
-  }
-  return Math.round(Number(match[1]) * unit);
-}
-
 /**
  * A duration for people, in its largest unit that says it well: `45 days`, `3 hours`, `90 minutes` (not `1 hour`
  * for 1.5 h: under 10 of a unit, a remainder moves down a unit).

@@ -13,6 +13,7 @@ import {
   stdioChannel,
 } from '../replay/serve/stdio-channel.js';
 import { delay } from '../scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { timestamp } from '../trace/encode.js';
 import {
   cancelledRequestId,
@@ -82,7 +83,7 @@ export interface UpdateSession {
   stop(): void;
 }
 
-export const UPDATE_DEFAULTS = { requestTimeoutMs: 30_000, drainMs: 5000 } as const;
+export const UPDATE_DEFAULTS = { requestTimeoutMs: ANSWER_TIMEOUT_MS, drainMs: 5000 } as const;
 
 /**
  * Serves `cassette` over a stdio pair, forwarding misses to the server `command`.

@@ -1,6 +1,6 @@
-import { describeRequest } from '../replay/cassette/describe.js';
 import type { Normalizer } from '../replay/cassette/normalize.js';
 import type { Cassette } from '../replay/cassette/types.js';
+import { describeRequest } from '../trace/describe.js';
 import { isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
 import type { LiveAnswer } from './peer.js';
 

@@ -1,4 +1,3 @@
-import { describeRequest } from '../replay/cassette/describe.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
 import { requestStateOf } from '../replay/cassette/mrtr.js';
 import {
@@ -10,6 +9,8 @@ import {
 import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
 import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
 import type { TraceSink } from '../sink/sink.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
+import { describeRequest } from '../trace/describe.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import type { Json, RecordBody } from '../trace/types.js';
 import { answerComparer } from './compare.js';
@@ -55,7 +56,7 @@ export interface VerifyOptions extends LiveTargetFields {
 }
 
 export const VERIFY_DEFAULTS = {
-  timeoutMs: 30_000,
+  timeoutMs: ANSWER_TIMEOUT_MS,
   /**
    * A new server build bumps its version every release, and `instructions` is prose for the model: neither is
    * behaviour a client depends on. Protocol version, capabilities and the server's name are compared.

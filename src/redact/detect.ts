@@ -1,8 +1,9 @@
+import { canonicalJson } from '../trace/canonical-json.js';
 import type { Json, TraceLine } from '../trace/types.js';
 import type { CompiledRules } from './compile.js';
 import { redactLine } from './engine.js';
 import { randomTokens } from './entropy.js';
-import { canonicalJson, markerSpans } from './marker.js';
+import { markerSpans } from './marker.js';
 import type { TraceState } from './state.js';
 import type { Hits } from './values.js';
 

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../trace/canonical-json.js';
 import type { Json } from '../trace/types.js';
 import type { RedactMode, ValueHasher } from './types.js';
 
@@ -54,18 +55,4 @@ export function markerSpans(text: string): Array<[number, number]> {
     spans.push([m.index, m.index + m[0].length]);
   }
   return spans;
-}
-
-/**
- * JSON with object keys sorted at every level, so equal values hash alike whatever their key order. Builds the
- * text itself rather than re-creating objects, so `__proto__` keys stay plain data.
- *
- * @example canonicalJson({ b: [1, { d: 2, c: 3 }], a: null }) // '{"a":null,"b":[1,{"c":3,"d":2}]}'
- */
-export function canonicalJson(value: Json): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  const record = value as Record<string, Json>;
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key] as Json)}`).join(',')}}`;
 }

@@ -1,5 +1,6 @@
 import { TapedeckError } from '../errors.js';
 import { realScheduler, type Scheduler } from '../scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
 import { DIFF_DEFAULTS, type DiffOptions } from './cassette/diff.js';
 import {
@@ -74,7 +75,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   diff: DIFF_DEFAULTS,
   redact: undefined,
   timing: 'none',
-  answerTimeoutMs: 30_000,
+  answerTimeoutMs: ANSWER_TIMEOUT_MS,
   maxDelayMs: 60_000,
   scheduler: realScheduler,
 };

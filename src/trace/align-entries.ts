@@ -1,8 +1,9 @@
 import { TapedeckError } from '../errors.js';
+import { canonicalJson } from './canonical-json.js';
 import type { Exchange } from './exchange.js';
 import { type IgnorePath, removePaths } from './ignore-paths.js';
 import { type JsonObject, type RpcResponse, requestTarget } from './jsonrpc.js';
-import { canonicalJson, type NormalizationRules, type Normalizer } from './normalize.js';
+import type { NormalizationRules, Normalizer } from './normalize.js';
 import { answerOutcome } from './outcome.js';
 import type { Json } from './types.js';
 

@@ -9,6 +9,14 @@
 // entry alone (a browser, which cannot load the main entry) can tell failures apart by their code.
 export { TapedeckError, type TapedeckErrorCode } from '../errors.js';
 export {
+  BYTE_STYLES,
+  type ByteStyle,
+  type ByteUnit,
+  formatBytes,
+  formatLatency,
+  formatOffset,
+} from '../units.js';
+export {
   ALIGN_DEFAULTS,
   type AlignedItem,
   type AlignKind,
@@ -20,8 +28,11 @@ export {
   type ValueChange,
   type ValueDiff,
 } from './align.js';
-export { type Decoded, decodeLine } from './decode.js';
-export { encodeLine } from './encode.js';
+export { type Decoded, decodeLine, decodeValue } from './decode.js';
+// Messages in a phrase and the units of sizes and times, as the viewer shows them.
+export { clip, compact, idTag, requestLabel } from './describe.js';
+export { argumentSummary, base64Bytes, requestSummary, resultSummary } from './describe-summary.js';
+export { encodeLine, timestamp } from './encode.js';
 export { toMcpTape } from './export/mcp-tape.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';

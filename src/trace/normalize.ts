@@ -1,6 +1,6 @@
+import { canonicalJson } from './canonical-json.js';
 import { type IgnorePath, removePaths } from './ignore-paths.js';
 import { isObject, type JsonObject } from './jsonrpc.js';
-import type { Json } from './types.js';
 
 /**
  * Normalization: what of a request takes part in matching. Harmless drift — ids, progress tokens, trace context,
@@ -147,59 +147,4 @@ function normalizeMeta(rules: NormalizationRules, meta: JsonObject): JsonObject 
     out[key] = value;
   }
   return out;
-}
-
-/**
- * JSON with object keys sorted at every depth and no whitespace: equal values give equal text.
- *
- * @example canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }) // → '{"a":[{"c":3,"d":2}],"b":1}'
- */
-export function canonicalJson(value: Json | undefined): string {
-  // The native stringify of a key-sorted view: several times faster than building the text by hand, and it gives
-  // flat strings, which hash cheaply as Map keys and take less memory than concatenated ones.
-  return value === undefined ? 'undefined' : JSON.stringify(sortedKeys(value));
-}
-
-/** `value` itself when every object in it has its keys in order already, else a copy that has. */
-function sortedKeys(value: Json): Json {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let copy: Json[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i] as Json;
-      const sorted = sortedKeys(item);
-      if (sorted !== item) {
-        copy ??= value.slice();
-        copy[i] = sorted;
-      }
-    }
-    return copy ?? value;
-  }
-  const keys = Object.keys(value);
-  let inOrder = true;
-  for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) <= (keys[i] as string);
-  if (!inOrder) keys.sort();
-  let copy: JsonObject | undefined;
-  for (const key of keys) {
-    const item = value[key] as Json;
-    const sorted = sortedKeys(item);
-    if (sorted === item && inOrder && copy === undefined) continue;
-    if (copy === undefined) {
-      copy = {};
-      // Rebuild in sorted order; in the already-ordered case, catch up on the keys passed so far.
-      if (inOrder)
-        for (const before of keys)
-          if (before === key) break;
-          else define(copy, before, value[before] as Json);
-    }
-    define(copy, key, sorted);
-  }
-  return copy ?? value;
-}
-
-/** Sets an own property, `__proto__` included (plain assignment would change the prototype instead). */
-function define(object: JsonObject, key: string, value: Json): void {
-  if (key === '__proto__')
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
 }

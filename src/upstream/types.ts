@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { RpcId } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 
@@ -85,7 +86,7 @@ export interface UpstreamTimeouts {
 export const UPSTREAM_DEFAULTS = {
   transport: 'streamable' as UpstreamTransport,
   timeouts: {
-    headersMs: 30_000,
+    headersMs: ANSWER_TIMEOUT_MS,
     answerMs: 10 * 60_000,
     endpointMs: 10_000,
     closeMs: 3000,

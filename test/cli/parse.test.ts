@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseByteSize, parsePositiveInt } from '../../src/cli/parse.js';
+import { parseByteSize, parseDurationFlag, parsePositiveInt } from '../../src/cli/parse.js';
 import { TapedeckError } from '../../src/errors.js';
 
 function usageFailure(run: () => unknown): TapedeckError {
@@ -53,6 +53,22 @@ describe('parsePositiveInt', () => {
       const err = usageFailure(() => parsePositiveInt('--max-files', text));
       expect(err.message).toContain('--max-files');
       expect(err.message).toContain(`'${text}'`);
+    },
+  );
+});
+
+describe('parseDurationFlag', () => {
+  it('reads durations in ms, s, m, h, d and w', () => {
+    expect(parseDurationFlag('--max-age', '30d')).toBe(30 * 86_400_000);
+    expect(parseDurationFlag('--max-age', '1.5m')).toBe(90_000);
+  });
+
+  it.each(['30', 'soon', '0d', '-1d', '3 fortnights'])(
+    'refuses the duration %j, naming the forms it takes',
+    (value) => {
+      expect(usageFailure(() => parseDurationFlag('--max-age', value)).message).toBe(
+        `--max-age must be a duration such as 30d, 12h, 90m, 45s, 2w or 500ms (units ms, s, m, h, d, w); got '${value}'`,
+      );
     },
   );
 });

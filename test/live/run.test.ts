@@ -9,7 +9,6 @@ import { run } from '../../src/cli/main.js';
 import {
   appendToCassette,
   formatAge,
-  parseDuration,
   parseRunMode,
   planRun,
   type RunMode,
@@ -27,23 +26,6 @@ const INTEROP = join(import.meta.dirname, '..', 'fixtures', 'interop');
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 
 describe('choosing the mode', () => {
-  it('reads durations in ms, s, m, h, d and w', () => {
-    expect(parseDuration('--max-age', '30d')).toBe(30 * DAY);
-    expect(parseDuration('--max-age', '12h')).toBe(12 * 3_600_000);
-    expect(parseDuration('--max-age', '1.5m')).toBe(90_000);
-    expect(parseDuration('--max-age', '2w')).toBe(14 * DAY);
-    expect(parseDuration('--max-age', '500ms')).toBe(500);
-  });
-
-  it.each(['30', 'soon', '0d', '-1d', '3 fortnights'])(
-    'refuses the duration %j, naming the forms it takes',
-    (value) => {
-      expect(() => parseDuration('--max-age', value)).toThrow(
-        `--max-age must be a duration such as 30d, 12h, 90m, 45s, 2w or 500ms (units ms, s, m, h, d, w); got '${value}'`,
-      );
-    },
-  );
-
   it('names the valid modes and where the bad one came from', () => {
     expect(() => parseRunMode('rewind', 'TAPEDECK_MODE')).toThrow(
       "TAPEDECK_MODE must be one of auto, record, replay, update, passthrough; got 'rewind'",

@@ -28,10 +28,12 @@ describe('the redaction engine', () => {
     expect(files).toContain('src/redact/engine.ts');
     expect(files).toContain('src/redact/detect.ts');
     expect(modules).toEqual([]);
-    // Outside src/redact: the pure trace format (lines, the HAR document redact/har.ts fills) and two constants;
+    // Outside src/redact: the pure trace format (lines, canonical JSON, the HAR document redact/har.ts fills) and two
+    // constants;
     // nothing reaches I/O code such as the file sink.
     expect(files.filter((file) => !file.startsWith('src/redact/'))).toEqual([
       'src/errors.ts',
+      'src/trace/canonical-json.ts',
       'src/trace/decode.ts',
       'src/trace/export/har.ts',
       'src/trace/export/query.ts',

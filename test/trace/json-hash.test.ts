@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/trace/canonical-json.js';
 import { jsonHash, sameJson } from '../../src/trace/json-hash.js';
-import { canonicalJson } from '../../src/trace/normalize.js';
 import type { Json } from '../../src/trace/types.js';
 
 /** A small deterministic generator (mulberry32), so a failure reproduces. */

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { readToken, tokenPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { TapedeckError } from '../../errors.js';
-import { parseDuration } from '../../live/run.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
+import { parseDuration } from '../../units.js';
 import { usageError } from '../errors.js';
 import { renderScanReport } from '../format/scan-report.js';
 import { addRuleFlags, type RuleFlags } from './redact.js';
@@ -81,10 +81,8 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
   const base = collectorUrl(options.to);
   // Checked here, before anything is uploaded: a collector that refused it would leave an unshared trace behind.
   const maxDays = COLLECTOR_DEFAULTS.maxShareTtlMs / 86_400_000;
-  if (
-    !/^\d+\s*(ms|s|m|h|d|w)$/i.test(options.expires.trim()) ||
-    parseDuration('--expires', options.expires) > COLLECTOR_DEFAULTS.maxShareTtlMs
-  )
+  const expires = parseDuration(options.expires);
+  if (expires === undefined || expires > COLLECTOR_DEFAULTS.maxShareTtlMs)
     throw usageError(
       `--expires must be a duration such as 7d or 12h, at most ${maxDays}d; got '${options.expires}'`,
     );

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
+import { BYTE_STYLES, formatBytes } from '../../units.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
@@ -99,10 +100,7 @@ export function registerReport(program: Command): void {
       const result = await writeReport(paths, options, (d) =>
         process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`),
       );
-      const size =
-        result.bytes < 1024 * 1024
-          ? `${Math.ceil(result.bytes / 1024)} KB`
-          : `${(result.bytes / 1024 / 1024).toFixed(1)} MB`;
+      const size = formatBytes(result.bytes, BYTE_STYLES.file);
       process.stdout.write(
         `tapedeck: wrote ${result.file} (${result.traces} ${result.traces === 1 ? 'trace' : 'traces'}, ${size}); open ${pathToFileURL(result.file).href}\n`,
       );

@@ -3,7 +3,6 @@ import { TapedeckError } from '../../errors.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
-  parseDuration,
   parseExpiredPolicy,
   planRun,
   RUN_DEFAULTS,
@@ -16,9 +15,10 @@ import {
 import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { usageError } from '../errors.js';
 import { addMatchFlags } from '../match-flags.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { holdSignals } from '../signals.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from './record-bridge.js';
@@ -70,7 +70,11 @@ export function registerRun(program: Command): void {
     .option('--server <name>', 'replay and update: which server of a cassette that holds several (mcporter)')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
-    .option('--timeout <ms>', 'update: how long a request forwarded to the live server may take', '30000')
+    .option(
+      '--timeout <ms>',
+      'update: how long a request forwarded to the live server may take',
+      String(ANSWER_TIMEOUT_MS),
+    )
     .option(
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
@@ -135,7 +139,7 @@ function settingsFrom(flags: RunFlags): RunSettings {
     match: flags.match,
     ignore: flags.ignore,
     allowUnused: flags.allowUnused === true,
-    maxAgeMs: flags.maxAge === undefined ? undefined : parseDuration('--max-age', flags.maxAge),
+    maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
     rules: flags,

@@ -11,6 +11,7 @@ import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { MemorySink } from '../../sink/memory.js';
+import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
@@ -64,7 +65,7 @@ export function registerVerify(program: Command): void {
       'exit 0 when the only finding is a server request the recorded client never answered (as the Inspector leaves roots/list)',
     )
     .option('--json', 'print the report as JSON ("version": 1)')
-    .option('--timeout <ms>', 'how long each request may take', '30000')
+    .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
   upstreamOptions(command)
     .addHelpText(
@@ -106,7 +107,7 @@ export function registerVerify(program: Command): void {
           throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
         }
       }
-      const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? '30000');
+      const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
       process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs);
     });
 }

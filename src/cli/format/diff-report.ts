@@ -1,10 +1,10 @@
-import { describeRequest } from '../../replay/cassette/describe.js';
 import type { AlignedItem, AlignKind, TraceAlignment, ValueChange, ValueDiff } from '../../trace/align.js';
+import { describeRequest } from '../../trace/describe.js';
 import type { Exchange } from '../../trace/exchange.js';
 import { formatValue } from '../../trace/json-diff.js';
 import { createNormalizer } from '../../trace/normalize.js';
+import { formatLatency } from '../../units.js';
 import { type Palette, palette } from './color.js';
-import { formatLatency } from './timeline.js';
 
 /**
  * The output of `tapedeck diff`: one line per request with a kind marker, what was asked and the latency change; under

@@ -1,8 +1,8 @@
 import { formatId } from '../../trace/jsonrpc.js';
 import type { CallStats, DirectionStats, TraceStats } from '../../trace/stats.js';
+import { formatBytes, formatLatency } from '../../units.js';
 import { type Palette, palette } from './color.js';
-import { type Column, formatBytes, formatDuration, renderTable } from './table.js';
-import { formatLatency } from './timeline.js';
+import { type Column, formatDuration, renderTable } from './table.js';
 
 /**
  * The human report of `tapedeck stats`: session facts, then tables per method, per tool and per notification,

@@ -36,23 +36,6 @@ export function renderTable(
 }
 
 /**
- * Formats a byte count with binary units.
- *
- * @example formatBytes(1536) // → '1.5 KiB'
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/**
  * Formats a duration for a report line.
  *
  * @example formatDuration(14142) // → '14.142s'   formatDuration(3_723_000) // → '1h02m03s'

@@ -1,15 +1,9 @@
-import { formatId, type RpcId } from '../../trace/jsonrpc.js';
+import { clip, idTag, notificationLabel, requestLabel } from '../../trace/describe.js';
+import { notificationDetail, requestDetail, responseDetail } from '../../trace/describe-detail.js';
 import type { Exchange, MessageRef, PairEvent } from '../../trace/pairing.js';
 import type { Direction, TraceLine } from '../../trace/types.js';
+import { formatLatency, formatOffset } from '../../units.js';
 import { type Palette, padEnd, padStart, palette, visibleWidth } from './color.js';
-import {
-  clip,
-  notificationDetail,
-  notificationLabel,
-  requestDetail,
-  requestLabel,
-  responseDetail,
-} from './summary.js';
 
 /**
  * The `tapedeck show` timeline: one row per message, time offset from the start of the session, direction arrow,
@@ -29,29 +23,6 @@ const HEAD = 50;
 const TIME = 9;
 /** Detail length when the width is unknown: keeps rows under ~125 columns, paste-friendly. */
 const DETAIL = 64;
-
-/**
- * Formats an offset in ms as the timeline's time column.
- *
- * @example formatOffset(1234) // → '+1.234s'
- */
-export function formatOffset(ms: number): string {
-  const sign = ms < 0 ? '-' : '+';
-  return `${sign}${(Math.abs(ms) / 1000).toFixed(3)}s`;
-}
-
-/**
- * Formats a latency for people: ms below 10 s, seconds above.
- *
- * @example formatLatency(2005) // → '2005ms'
- */
-export function formatLatency(ms: number): string {
-  return ms < 10_000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
-}
-
-function idTag(id: RpcId): string {
-  return `#${typeof id === 'number' ? id : formatId(id)}`;
-}
 
 /**
  * Turns pairing events into timeline rows, remembering the session start (the meta's `startedAt`, else the first

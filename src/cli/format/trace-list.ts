@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
+import { formatBytes } from '../../units.js';
 import type { ListedTrace } from '../trace-list.js';
 import { palette } from './color.js';
-import { type Column, formatBytes, formatDuration, renderTable } from './table.js';
+import { type Column, formatDuration, renderTable } from './table.js';
 
 /** `tapedeck ls` output: a table for people, or one JSON object per trace for scripts. */
 

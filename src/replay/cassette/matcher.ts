@@ -1,7 +1,7 @@
+import { describeRequest } from '../../trace/describe.js';
 import type { JsonObject } from '../../trace/jsonrpc.js';
 import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.js';
 import { type KeyedExchange, RequestIndex } from './cassette.js';
-import { describeRequest } from './describe.js';
 import { explainMiss, type Miss } from './miss.js';
 import { requestStateOf, responseState } from './mrtr.js';
 import { createNormalizer, type NormalizedRequest, type Normalizer } from './normalize.js';

@@ -1,5 +1,5 @@
+import { describeRequest } from '../../trace/describe.js';
 import type { KeyedExchange } from './cassette.js';
-import { describeRequest } from './describe.js';
 import { type DiffOptions, diffSize, formatDiff, type StructuralDiff, structuralDiff } from './diff.js';
 import type { NormalizedRequest } from './normalize.js';
 import type { CassetteExchange } from './types.js';

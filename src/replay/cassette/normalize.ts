@@ -10,8 +10,8 @@ import { compileIgnorePath, type IgnorePath } from './paths.js';
  * key requests exactly as replay does. Here it takes ignore paths as the user writes them.
  */
 
+export { canonicalJson } from '../../trace/canonical-json.js';
 export {
-  canonicalJson,
   DEFAULT_NORMALIZATION,
   type NormalizationRules,
   type NormalizedRequest,

@@ -1,3 +1,4 @@
+import { describeRequest } from '../../trace/describe.js';
 import {
   cancelledRequestId,
   classifyMessage,
@@ -10,7 +11,6 @@ import {
   type RpcRequest,
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import { describeRequest } from '../cassette/describe.js';
 import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
 import { Matcher, type MatchReport } from '../cassette/matcher.js';
 import type { Miss } from '../cassette/miss.js';

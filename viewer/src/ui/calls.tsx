@@ -1,8 +1,8 @@
 import { useMemo } from 'preact/hooks';
-import { toolName } from 'tapedeck/trace';
+import { argumentSummary, formatOffset, resultSummary, toolName } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
-import { argumentSummary, formatLatency, formatOffset, resultSummary } from '../data/summary.js';
+import { formatLatency } from '../data/summary.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export const CALL_COLUMNS = ['time', 'tool', 'args', 'result', 'latency', 'status'] as const;

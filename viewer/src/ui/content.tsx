@@ -1,6 +1,7 @@
 import type { ComponentChild } from 'preact';
 import type { Json } from 'tapedeck/trace';
-import { base64Bytes, formatBytes } from '../data/summary.js';
+import { base64Bytes } from 'tapedeck/trace';
+import { formatBytes } from '../data/summary.js';
 
 type JsonRecord = { [key: string]: Json };
 

@@ -1,8 +1,9 @@
 import type { ComponentChild } from 'preact';
 import type { Attribution, Exchange, Json } from 'tapedeck/trace';
+import { formatOffset, idTag } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
-import { formatLatency, formatOffset, idTag, rowTitle } from '../data/summary.js';
+import { formatLatency, rowTitle } from '../data/summary.js';
 import { ContentList } from './content.js';
 import { CopyButton } from './copy.js';
 import { JsonTree } from './json-tree.js';

@@ -1,6 +1,7 @@
+import { formatOffset, idTag } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
-import { formatLatency, formatOffset, idTag, rowDetail, rowTitle } from '../data/summary.js';
+import { formatLatency, rowDetail, rowTitle } from '../data/summary.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export const ROW_HEIGHT = 26;

@@ -1,94 +1,20 @@
+import { clip, contentText, count, metaOf, str, who, withoutMeta } from './describe.js';
 import {
   formatId,
   isObject,
-  type JsonObject,
   type RpcNotification,
   type RpcRequest,
   type RpcResponse,
   requestTarget,
-} from '../../trace/jsonrpc.js';
-import type { Json } from '../../trace/types.js';
+} from './jsonrpc.js';
 
 /**
- * One-line, human summaries of MCP messages for the timeline: what a person scanning a session wants to see next
- * to the method name (arguments, the first line of a tool's answer, a log message), never the whole payload.
+ * The `tapedeck show` timeline's detail of a message: what a person scanning a session wants to see next to the
+ * method name (arguments, the first line of a tool's answer, a log message), at most DETAIL_MAX characters.
  */
 
-// Summaries are bounded here; the timeline cuts them again to the space a row has.
-const MAX = 300;
-
 /**
- * Collapses whitespace and cuts text to `max` characters with an ellipsis.
- *
- * @example clip('a\n  b', 10) // → 'a b'
- */
-export function clip(text: string, max = MAX): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-/** Compact JSON without `_meta` (protocol bookkeeping, not what the call was about). */
-function compact(value: Json | undefined): string {
-  if (value === undefined) return '';
-  if (isObject(value)) {
-    const { _meta, ...rest } = value;
-    void _meta;
-    return Object.keys(rest).length === 0 ? '' : JSON.stringify(rest);
-  }
-  return JSON.stringify(value);
-}
-
-function str(value: Json | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function who(info: Json | undefined): string | undefined {
-  if (!isObject(info)) return undefined;
-  const name = str(info.name);
-  const version = str(info.version);
-  return name ? (version ? `${name} ${version}` : name) : undefined;
-}
-
-function count(list: Json | undefined, noun: string): string | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return `${list.length} ${noun}${list.length === 1 ? '' : 's'}`;
-}
-
-/** First text of an MCP content block list (tool results, sampling). */
-function contentText(content: Json | undefined): string | undefined {
-  const blocks = Array.isArray(content) ? content : content === undefined ? [] : [content];
-  const parts: string[] = [];
-  for (const block of blocks) {
-    if (!isObject(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-    else if (typeof block.type === 'string') parts.push(`[${block.type}]`);
-  }
-  return parts.length > 0 ? parts.join(' ') : undefined;
-}
-
-function metaOf(params: JsonObject | undefined): JsonObject | undefined {
-  return isObject(params?._meta) ? params._meta : undefined;
-}
-
-/**
- * A request's headline: method plus what it is about (tool name, resource uri, prompt name).
- *
- * @example requestLabel({ kind: 'request', id: 5, method: 'tools/call', params: { name: 'echo' } }) // → 'tools/call echo'
- */
-export function requestLabel(request: RpcRequest): string {
-  const target = requestTarget(request);
-  return target === undefined ? request.method : `${request.method} ${target}`;
-}
-
-/** Notification headline: method plus resource uri when there is one. */
-export function notificationLabel(notification: RpcNotification): string {
-  const target = requestTarget(notification);
-  return target === undefined ? notification.method : `${notification.method} ${target}`;
-}
-
-/**
- * The interesting part of a request's params.
+ * The timeline's detail of a request: the interesting part of its params.
  *
  * @example requestDetail({ kind: 'request', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { m: 'hi' } } }) // → '{"m":"hi"}'
  */
@@ -109,10 +35,10 @@ export function requestDetail(request: RpcRequest): string {
       const round = isObject(p?.inputResponses)
         ? ` · answers ${Object.keys(p.inputResponses).join(', ')}`
         : '';
-      return clip(compact(p?.arguments) + round);
+      return clip(withoutMeta(p?.arguments) + round);
     }
     case 'prompts/get':
-      return clip(compact(p?.arguments));
+      return clip(withoutMeta(p?.arguments));
     case 'sampling/createMessage': {
       const messages = Array.isArray(p?.messages) ? p.messages : [];
       const last = messages.at(-1);
@@ -125,13 +51,13 @@ export function requestDetail(request: RpcRequest): string {
       return str(p?.level) ?? '';
     default: {
       if (requestTarget(request) !== undefined) return '';
-      return clip(compact(p));
+      return clip(withoutMeta(p));
     }
   }
 }
 
 /**
- * The interesting part of a response, given the method of the request it answers.
+ * The timeline's detail of a response, given the method of the request it answers.
  *
  * @example responseDetail('tools/list', { kind: 'response', id: 1, result: { tools: [] }, error: undefined }) // → '0 tools'
  */
@@ -182,14 +108,14 @@ export function responseDetail(method: string, response: RpcResponse): string {
       return clip(`${str(r.action) ?? ''}${fields}`);
     }
     case 'tools/call':
-      return clip(contentText(r.content) ?? compact(r.structuredContent));
+      return clip(contentText(r.content) ?? withoutMeta(r.structuredContent));
     default:
-      return clip(compact(r));
+      return clip(withoutMeta(r));
   }
 }
 
 /**
- * The interesting part of a notification.
+ * The timeline's detail of a notification.
  *
  * @example notificationDetail({ kind: 'notification', method: 'notifications/progress', params: { progress: 1, total: 4 } }) // → '1/4'
  */
@@ -203,7 +129,7 @@ export function notificationDetail(notification: RpcNotification): string {
       return clip(`${progress}${total}${message ? ` ${message}` : ''}`);
     }
     case 'notifications/message': {
-      const data = typeof p?.data === 'string' ? p.data : compact(p?.data);
+      const data = typeof p?.data === 'string' ? p.data : withoutMeta(p?.data);
       const logger = str(p?.logger);
       return clip(`${str(p?.level) ?? ''}${logger ? ` [${logger}]` : ''} ${data}`);
     }
@@ -215,6 +141,6 @@ export function notificationDetail(notification: RpcNotification): string {
     }
     default:
       if (requestTarget(notification) !== undefined) return '';
-      return clip(compact(p));
+      return clip(withoutMeta(p));
   }
 }

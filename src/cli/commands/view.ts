@@ -6,6 +6,7 @@ import { TapedeckError } from '../../errors.js';
 import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
+import { frameAncestor } from '../../viewer-headers.js';
 import { usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
 import { parsePositiveInt } from '../parse.js';
@@ -16,6 +17,8 @@ export interface ViewOptions {
   /** false with --no-open. */
   open?: boolean;
   port?: number;
+  /** Pages allowed to frame the viewer (`--embed`, repeatable), already checked. */
+  embed?: string[];
 }
 
 export interface ViewIo {
@@ -121,10 +124,15 @@ export async function viewTraces(
   const server = await startViewServer({
     files: viewFiles(files),
     ...(options.port ? { port: options.port } : {}),
+    ...(options.embed?.length ? { frameAncestors: options.embed } : {}),
   });
   const count = paths.length === 1 ? 'the trace' : `${paths.length} traces`;
   io.stdout.write(`tapedeck: viewing ${count} at ${server.url}\n`);
   io.stderr.write('tapedeck: serving on 127.0.0.1 only; press Ctrl-C to stop\n');
+  if (options.embed?.length)
+    io.stderr.write(
+      `tapedeck: pages at ${options.embed.join(', ')} may frame the viewer; embed it as ${embedUrl(server.url)}\n`,
+    );
   io.onListening?.(server);
   if (options.open !== false) openBrowser(server.url, io);
   await new Promise<void>((done) => {
@@ -148,6 +156,27 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * An --embed value (repeatable): an origin that may frame the viewer. A bad one is a usage error naming it.
+ *
+ * @example collectEmbed('https://dash.example.com', []) // → ['https://dash.example.com']
+ */
+export function collectEmbed(value: string, previous: string[] = []): string[] {
+  const source = frameAncestor(value);
+  if (source === undefined)
+    throw usageError(
+      `--embed takes an origin that may frame the viewer (https://dash.example.com, http://localhost:3000, ` +
+        `http://localhost:*, vscode-webview:, self, or * for any page); got '${value}'`,
+    );
+  return previous.includes(source) ? previous : [...previous, source];
+}
+
+/** The viewer's address in embed mode: `?embed=1` before the hash. */
+function embedUrl(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? `${url}?embed=1` : `${url.slice(0, at)}?embed=1${url.slice(at)}`;
+}
+
 /** How many of a folder's newest traces `view DIR` opens unless --newest says otherwise. */
 const NEWEST_DEFAULT = 5;
 
@@ -162,6 +191,11 @@ export function registerView(program: Command): void {
     )
     .option('--no-open', 'print the URL only; do not start a browser')
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
+    .option(
+      '--embed <origin>',
+      'let pages of this origin frame the viewer (repeatable; open it with ?embed=1 for the view alone)',
+      collectEmbed,
+    )
     .option(
       '--newest <n>',
       'for a folder: open its n newest traces',
@@ -179,8 +213,10 @@ export function registerView(program: Command): void {
         '  tapedeck view calls.jsonl --no-open         # on a machine without a browser; open the URL elsewhere',
         '  tapedeck view --last                        # the newest trace of the recording folder',
         '  tapedeck view ./traces --newest 3           # the 3 newest traces of a folder, merged by time',
+        '  tapedeck view calls.jsonl --embed http://localhost:3000   # a dashboard there may frame it (?embed=1)',
         '',
         'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
+        'No page may frame the viewer unless --embed names it (frame-ancestors in its content security policy).',
         'For a file to share, see tapedeck report.',
       ].join('\n'),
     )

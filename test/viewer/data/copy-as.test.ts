@@ -60,9 +60,8 @@ describe('copy a request as', () => {
     expect(lines[0]).toBe(
       '# mcp-session-id, authorization were redacted in the trace: put real values in before running',
     );
-    expect(lines[1]).toBe('curl -X POST http://127.0.0.1:39211/mcp \\');
-    // The answer is an event stream: printed as it comes.
-    expect(curl.text).toContain('  -N \\\n');
+    // The answer is an event stream: -N prints it as it comes.
+    expect(lines[1]).toBe('curl -N -X POST http://127.0.0.1:39211/mcp \\');
     expect(curl.text).toContain("-H 'mcp-session-id: [REDACTED:mcp-session-id:e17389e971d2]'");
     expect(curl.text).toContain("-H 'mcp-protocol-version: 2025-11-25'");
     expect(curl.text).toContain("-H 'authorization: [REDACTED:authorization-header]'");

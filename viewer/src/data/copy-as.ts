@@ -96,7 +96,7 @@ export interface CurlCommand {
  */
 export function curlCommand(head: HttpLine, body: Json, meta: MetaLine): CurlCommand {
   const url = absoluteUrl(head.url ?? meta.url ?? '', meta.url);
-  const parts = [`curl -X ${head.method ?? 'POST'} ${shellQuote(url)}`];
+  const parts: string[] = [];
   const redacted: string[] = [];
   let stream = false;
   const headers = typeof head.headers === 'object' && head.headers !== null ? head.headers : {};
@@ -109,7 +109,7 @@ export function curlCommand(head: HttpLine, body: Json, meta: MetaLine): CurlCom
     }
   }
   if ((head.method ?? 'POST') !== 'GET') parts.push(`--data-raw ${shellQuote(JSON.stringify(body))}`);
-  if (stream) parts.splice(1, 0, '-N');
+  parts.unshift(`curl${stream ? ' -N' : ''} -X ${head.method ?? 'POST'} ${shellQuote(url)}`);
   const note =
     redacted.length === 0
       ? ''

@@ -7,6 +7,7 @@ import type { Opened, TraceListing, TraceRef, TraceSource } from '../source/trac
 import { Calls } from './calls.js';
 import { Detail } from './detail.js';
 import { DiffView } from './diff.js';
+import { ExportMenu } from './export-menu.js';
 import { FilterBar } from './filter-bar.js';
 import { Header } from './header.js';
 import { Home } from './home.js';
@@ -15,6 +16,8 @@ import { StatusBar } from './status-bar.js';
 import { Timeline } from './timeline.js';
 import { Tools } from './tools.js';
 import { useRoute, useVersion } from './use-route.js';
+import { WaterfallView } from './waterfall.js';
+import { useWaterfall } from './waterfall-data.js';
 
 /**
  * The whole viewer: the route, which view shows the traces, and the source they come from. `page` is the source
@@ -116,6 +119,7 @@ export function App({ page }: { page: TraceSource }) {
     [model, version, compiled],
   );
   const lists = useMemo(() => facets(model), [model, version]);
+  const bars = useWaterfall(model, rows, version, route.view === 'waterfall');
 
   const openLocal = (files: ArrayLike<LocalFile>) => {
     show(localSource(files));
@@ -168,7 +172,7 @@ export function App({ page }: { page: TraceSource }) {
         go={go}
         openFiles={openLocal}
       />
-      {model && (view === 'timeline' || view === 'calls') ? (
+      {model && (view === 'timeline' || view === 'calls' || view === 'waterfall') ? (
         <FilterBar
           params={p}
           set={set}
@@ -179,16 +183,31 @@ export function App({ page }: { page: TraceSource }) {
           shown={rows.length}
           total={allRows.length}
           noun="rows"
-        />
+        >
+          <ExportMenu model={model} rows={rows} />
+        </FilterBar>
       ) : null}
       <main
-        class={`view v-${view}${detail && (view === 'timeline' || view === 'calls') ? ' with-detail' : ''}`}
+        class={`view v-${view}${detail && (view === 'timeline' || view === 'calls' || view === 'waterfall') ? ' with-detail' : ''}`}
       >
         {!model || view === 'home' ? (
           <Home open={openLocal} traces={listing.traces} listError={listing.error} />
         ) : view === 'timeline' ? (
           <>
             <Timeline model={model} rows={rows} selected={p.sel} select={select} />
+            {detail}
+          </>
+        ) : view === 'waterfall' && bars ? (
+          <>
+            <WaterfallView
+              bars={bars}
+              zero={model.start() ?? bars.start}
+              version={version}
+              span={p.span}
+              setSpan={(span) => set({ span })}
+              selected={p.sel}
+              select={select}
+            />
             {detail}
           </>
         ) : view === 'calls' ? (

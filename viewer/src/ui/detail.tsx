@@ -7,6 +7,7 @@ import { formatLatency, rowTitle } from '../data/summary.js';
 import { ContentList } from './content.js';
 import { CopyButton } from './copy.js';
 import { JsonTree } from './json-tree.js';
+import { RequestTools } from './request-tools.js';
 
 export interface DetailProps {
   model: TraceModel;
@@ -63,6 +64,7 @@ export function Detail({ model, row, select, link, openRaw, close }: DetailProps
           </button>
         ) : null}
       </div>
+      {exchange ? <RequestTools model={model} row={row} exchange={exchange} /> : null}
       {exchange ? (
         <ExchangeDetail model={model} exchange={exchange} select={select} />
       ) : (

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface FilterBarProps {
@@ -11,6 +12,8 @@ export interface FilterBarProps {
   shown: number;
   total: number;
   noun: string;
+  /** Actions on the rows shown (export), placed before the count. */
+  children?: ComponentChildren;
 }
 
 /** Typing settles for this long before the rows are filtered (100k rows take a moment). */
@@ -154,6 +157,7 @@ export function FilterBar(props: FilterBarProps) {
           Clear
         </button>
       ) : null}
+      {props.children}
       <span class="count" data-shown={props.shown} data-total={props.total}>
         {props.error ? <span class="err">{props.error}</span> : null}
         {props.shown === props.total

@@ -3,6 +3,7 @@ import { type CallStats, type Exchange, percentile, toolName } from 'tapedeck/tr
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';
+import { ToolInsights } from './tool-insights.js';
 
 export interface ToolsProps {
   source: SourceModel;
@@ -81,6 +82,7 @@ export function Tools({ source, version, openTool, openMethod }: ToolsProps) {
   return (
     <div class="tools">
       <Summary source={source} />
+      <ToolInsights source={source} version={version} openTool={openTool} />
       <h2>Tools</h2>
       {toolRows.length === 0 ? (
         <p class="empty">No tools/call in this trace.</p>

@@ -7,6 +7,8 @@ import { readViewerFile, readViewerPage, viewerDir } from '../collector/viewer-f
 import { listenOn } from '../listen.js';
 import { duplicateHost, judgeHostOrigin } from '../local-names.js';
 import { viewerSecurityHeaders } from '../viewer-headers.js';
+import { pagedRoutes } from './paged/routes.js';
+import type { TraceIndex } from './paged/trace-index.js';
 import { withConfig } from './viewer-assets.js';
 
 /**
@@ -36,6 +38,11 @@ export interface ViewServerOptions {
    * default, and then no page may.
    */
   frameAncestors?: readonly string[];
+  /**
+   * A trace too big for the browser, indexed here: the page asks for it a page at a time (`api/paged/…`, see
+   * paged/routes.ts) instead of downloading the files.
+   */
+  paged?: TraceIndex;
 }
 
 export interface ViewServer {
@@ -87,7 +94,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const dir = options.dir ?? viewerDir();
   const page = await readViewerPage(dir);
   const token = options.token ?? randomBytes(16).toString('hex');
-  const index = withConfig(page, { mode: 'files', api: 'api/' });
+  const index = withConfig(page, { mode: options.paged ? 'paged' : 'files', api: 'api/' });
+  const paged = options.paged ? pagedRoutes(options.paged) : undefined;
   const headers = securityHeaders(options.frameAncestors);
   let port = 0;
   const server: Server = createServer((req, res) => {
@@ -132,6 +140,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       );
       return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ files }));
     }
+    if (paged && rest.startsWith('api/paged/') && (await paged(rest.slice(10), url.searchParams, res)))
+      return;
     const fileMatch = /^api\/files\/(\d+)$/.exec(rest);
     if (fileMatch) {
       const file = options.files[Number(fileMatch[1])];

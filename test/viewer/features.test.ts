@@ -120,7 +120,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
       page: Page,
       click: () => Promise<void>,
     ): Promise<{ name: string; text: string }> => {
-      const [file] = (await Promise.all([page.waitForEvent('download'), click()])) as [Download, void];
+      const [file] = (await Promise.all([page.waitForEvent('download'), click()])) as [Download, undefined];
       return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
     };
 

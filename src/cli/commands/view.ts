@@ -9,6 +9,8 @@ import { openTrace } from '../../trace/io.js';
 import { frameAncestor } from '../../viewer-headers.js';
 import { usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
+import { pagingPlan } from '../paged/plan.js';
+import { TraceIndex } from '../paged/trace-index.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
@@ -19,6 +21,8 @@ export interface ViewOptions {
   port?: number;
   /** Pages allowed to frame the viewer (`--embed`, repeatable), already checked. */
   embed?: string[];
+  /** `--paged` (true), `--no-paged` (false), or decide by size (undefined). */
+  paged?: boolean;
 }
 
 export interface ViewIo {
@@ -121,14 +125,23 @@ export async function viewTraces(
   },
 ): Promise<void> {
   const files = await traceFilesFor(paths);
+  const plan = await pagingPlan(paths, files, options.paged);
+  if (plan.note) io.stderr.write(`tapedeck: ${plan.note}\n`);
+  const shown = viewFiles(files);
+  const index = plan.paged ? await TraceIndex.open(paths[0]!, shown) : undefined;
   const server = await startViewServer({
-    files: viewFiles(files),
+    files: shown,
     ...(options.port ? { port: options.port } : {}),
     ...(options.embed?.length ? { frameAncestors: options.embed } : {}),
+    ...(index ? { paged: index } : {}),
   });
   const count = paths.length === 1 ? 'the trace' : `${paths.length} traces`;
   io.stdout.write(`tapedeck: viewing ${count} at ${server.url}\n`);
   io.stderr.write('tapedeck: serving on 127.0.0.1 only; press Ctrl-C to stop\n');
+  if (index)
+    io.stderr.write(
+      'tapedeck: the trace is served a page at a time (indexing it now); Calls, Diff and Raw need it whole: --no-paged\n',
+    );
   if (options.embed?.length)
     io.stderr.write(
       `tapedeck: pages at ${options.embed.join(', ')} may frame the viewer; embed it as ${embedUrl(server.url)}\n`,
@@ -191,6 +204,8 @@ export function registerView(program: Command): void {
     )
     .option('--no-open', 'print the URL only; do not start a browser')
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
+    .option('--paged', 'serve the trace a page at a time (the default for one trace of 256 MiB or more)')
+    .option('--no-paged', 'hand the browser the whole files, however big')
     .option(
       '--embed <origin>',
       'let pages of this origin frame the viewer (repeatable; open it with ?embed=1 for the view alone)',
@@ -214,6 +229,7 @@ export function registerView(program: Command): void {
         '  tapedeck view --last                        # the newest trace of the recording folder',
         '  tapedeck view ./traces --newest 3           # the 3 newest traces of a folder, merged by time',
         '  tapedeck view calls.jsonl --embed http://localhost:3000   # a dashboard there may frame it (?embed=1)',
+        '  tapedeck view huge.jsonl                    # 256 MiB or more: indexed here, shown a page at a time',
         '',
         'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
         'No page may frame the viewer unless --embed names it (frame-ancestors in its content security policy).',

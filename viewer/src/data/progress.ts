@@ -29,6 +29,9 @@ const asNumber = (value: Json | undefined) =>
  * @example progressOf(exchange) // → { progress: 3, total: 5, fraction: 0.6, message: 'step 3', count: 3, times: [...] }
  */
 export function progressOf(exchange: Exchange): ProgressState | undefined {
+  // A request of a paged trace carries what the server's index knew instead of its notifications.
+  const attached = exchange.attached as { paged?: unknown; progress?: ProgressState } | undefined;
+  if (attached?.paged === true) return attached.progress;
   let state: ProgressState | undefined;
   for (const child of exchange.children) {
     if (child.kind !== 'notification' || child.notification.method !== 'notifications/progress') continue;

@@ -223,6 +223,8 @@ export interface BarSource {
 /** Bars in a range: how many, each by its place (undefined while it is fetched), and where a request's bar is. */
 export interface BarList {
   readonly count: number;
+  /** The count is not known yet (the server has not answered). */
+  readonly loading?: boolean;
   at(index: number): WaterfallBar | undefined;
   /** The place of the bar of the request row `key`, or -1. */
   indexOf(key: string): number;

@@ -180,7 +180,11 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
         </Brush>
       </div>
       {shown.count === 0 ? (
-        <p class="empty">No requests {zoomed ? 'in this stretch of time' : 'in the rows shown'}.</p>
+        <p class="empty">
+          {shown.loading
+            ? 'Loading…'
+            : `No requests ${zoomed ? 'in this stretch of time' : 'in the rows shown'}.`}
+        </p>
       ) : (
         <VirtualList
           class="wf-list"

@@ -96,11 +96,16 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const token = options.token ?? randomBytes(16).toString('hex');
   const index = withConfig(page, { mode: options.paged ? 'paged' : 'files', api: 'api/' });
   const paged = options.paged ? pagedRoutes(options.paged) : undefined;
+  // Requests being answered: a paged trace's indexing steps aside for them.
+  let answering = 0;
+  if (options.paged) options.paged.busy = () => answering > 0;
   const headers = securityHeaders(options.frameAncestors);
   let port = 0;
   const server: Server = createServer((req, res) => {
     // Every answer carries them, refusals and errors too; writeHead adds its own to these.
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    answering++;
+    res.once('close', () => answering--);
     handle(req, res).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
       else res.destroy();

@@ -24,6 +24,8 @@ export class LineOffsets {
     readonly file: string,
     /** The size the server announced: lines appended after it are not this trace's (a recorder still writing). */
     readonly size: number,
+    /** Whether the server is answering someone: the scan then waits a moment between reads. */
+    private readonly busy: () => boolean = () => false,
   ) {
     this.starts.push(0);
     this.done = this.scan().catch((err: unknown) => {
@@ -55,6 +57,8 @@ export class LineOffsets {
         }
         this.scanned += bytesRead;
         this.wake();
+        for (let waited = 0; this.busy() && this.waiting.length === 0 && waited < 50; waited += 2)
+          await new Promise((resume) => setTimeout(resume, 2));
       }
     } finally {
       this.finished = true;

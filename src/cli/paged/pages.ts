@@ -39,6 +39,8 @@ export interface PagedExchange {
   /** How many children it has (the list stops at MAX_CHILDREN). */
   childCount: number;
   progress: { progress: number; total: number | null; message: string | null; count: number } | null;
+  /** Sent whole earlier on the same page: only its facts are repeated. */
+  seen?: true;
 }
 
 /** A message that belongs to a request. */
@@ -224,12 +226,22 @@ export async function rowsPage(
         : null,
     };
   };
+  const sent = new Set<number>();
   return rows.map((row, i) => {
     const ordinal = index.rowExchange.get(row);
     const own = ordinal >= 0 ? exchange(ordinal, false) : null;
     // A row's own line is sent once: the exchange points back to it.
     if (own && index.xRequestRow.get(ordinal) === row) own.line = null;
     if (own && index.xResponseRow.get(ordinal) === row) own.response = null;
+    // An exchange already sent whole on this page (a request, then its answer) is named, not sent again.
+    if (own && sent.has(ordinal)) {
+      own.line = null;
+      own.response = null;
+      own.parent = null;
+      own.children = [];
+      own.seen = true;
+    }
+    if (own) sent.add(ordinal);
     return {
       n: first + i,
       key: index.rowKey(row),

@@ -40,7 +40,9 @@ export const VIAS = ['', 'progressToken', 'subscriptionId', 'requestId', 'stream
 const viaId = (via: Attribution | undefined) => (via === undefined ? 0 : VIAS.indexOf(via));
 
 /** Index this long, then let the server answer what waits (pages of rows while a big trace is indexed). */
-const SLICE_MS = 30;
+const SLICE_MS = 10;
+/** While the server is answering, indexing waits up to this long per slice (a long export must not stall it). */
+const YIELD_MS = 50;
 
 /** Rows the viewer marks red that are not failed exchanges (those are known from the exchange). */
 const FLAG_ERROR = 1;
@@ -135,7 +137,8 @@ export class TraceIndex {
       const size = (await stat(segment.file)).size;
       const path = files.find((f) => f.file === segment.file)?.path ?? segment.file;
       index.fileIndex.set(segment.file, index.files.length);
-      index.files.push({ path, file: segment.file, offsets: new LineOffsets(segment.file, size) });
+      const offsets = new LineOffsets(segment.file, size, () => index.busy());
+      index.files.push({ path, file: segment.file, offsets });
     }
     index.name = (index.files[index.files.length - 1]?.path ?? path).split('/').pop() ?? path;
     index.finished = index.read(trace).catch((err: unknown) => {
@@ -144,6 +147,12 @@ export class TraceIndex {
     });
     return index;
   }
+
+  /**
+   * Whether the server is answering someone (set by the view server): indexing then steps aside, so the first
+   * screen of a big trace does not wait for the index to be built.
+   */
+  busy: () => boolean = () => false;
 
   /** Settles once the whole trace is indexed (or reading failed: see `failure`). */
   finished: Promise<void> = Promise.resolve();
@@ -188,6 +197,9 @@ export class TraceIndex {
       // Reading is quicker than the answers waiting on it: every so often they get their turn.
       if (Date.now() - slice > SLICE_MS) {
         await new Promise((resume) => setImmediate(resume));
+        // A person waiting for a page comes first: the rest of the index can wait a moment.
+        for (let waited = 0; this.busy() && waited < YIELD_MS; waited += 2)
+          await new Promise((resume) => setTimeout(resume, 2));
         slice = Date.now();
       }
     }

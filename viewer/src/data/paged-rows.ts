@@ -69,11 +69,14 @@ function progressState(paged: PagedExchange): ProgressState | undefined {
   };
 }
 
+/** Exchanges kept for sharing between pages (the ones used longest ago are let go). */
+const KEPT_EXCHANGES = 20_000;
+
 /** Builds rows from pages, sharing one Exchange object per request across the rows that show it. */
 export class PagedRows {
   private readonly exchanges = new Map<number, Exchange>();
   /** The request row's key of every exchange built (children included), for links between rows. */
-  readonly keys = new Map<Exchange, string>();
+  readonly keys = new WeakMap<Exchange, string>();
 
   constructor(private readonly src = 0) {}
 
@@ -116,9 +119,15 @@ export class PagedRows {
 
   /** The Exchange of a paged request, built once per ordinal (its answer filled in when a later page has it). */
   exchange(paged: PagedExchange, carrier: PagedRow | undefined): Exchange {
-    const requestText = paged.line ?? carrier?.line ?? '';
-    const responseText = paged.response ?? (paged.responseKey !== null ? carrier?.line : undefined);
     const known = this.exchanges.get(paged.ordinal);
+    // Sent whole by a row before on this page: the carrier is then this exchange's other row.
+    const responseText =
+      paged.response ??
+      (paged.responseKey !== null && (!paged.seen || carrier?.key === paged.responseKey)
+        ? carrier?.line
+        : undefined);
+    const requestText =
+      paged.line ?? (paged.seen && carrier?.key !== paged.key ? undefined : carrier?.line) ?? '';
     if (known) {
       if (!known.response && responseText !== undefined) this.answer(known, paged, responseText);
       return known;
@@ -158,6 +167,7 @@ export class PagedRows {
     exchange.children = paged.children.map((child) => this.child(child));
     if (responseText !== undefined) this.answer(exchange, paged, responseText);
     this.exchanges.set(paged.ordinal, exchange);
+    if (this.exchanges.size > KEPT_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value!);
     this.keys.set(exchange, paged.key);
     return exchange;
   }

@@ -1,8 +1,8 @@
 import { TraceModel } from './model.js';
 import { PagedBars } from './paged-bars.js';
 import { PagedSourceModel } from './paged-source.js';
-import type { PagedApi, PagedInfo, PagedQuery } from './paged-types.js';
-import { PagedView } from './paged-view.js';
+import type { PagedApi, PagedInfo, PagedQuery, PagedRowsPage } from './paged-types.js';
+import { PAGE_ROWS, PagedView } from './paged-view.js';
 
 /** How often the server is asked how far its index got, while it is indexing. */
 const POLL_MS = 500;
@@ -25,6 +25,8 @@ export class PagedTrace {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private statsAsked = false;
+  /** The whole trace's first page, asked for with the info. */
+  private first: Promise<PagedRowsPage | undefined> | undefined;
 
   constructor(private readonly api: PagedApi) {}
 
@@ -39,8 +41,12 @@ export class PagedTrace {
   async start(): Promise<void> {
     this.model.loading = { progress: 0, text: 'Opening the trace…' };
     this.model.changed();
+    // The first page is asked for with the info, not after it: the first screen needs both.
+    const first = this.api.rows({}, 0, PAGE_ROWS).catch(() => undefined);
     try {
-      this.apply(await this.api.info());
+      const info = await this.api.info();
+      this.first = first;
+      this.apply(info);
     } catch (err) {
       this.model.fail('Could not open the trace', err);
     }
@@ -82,9 +88,10 @@ export class PagedTrace {
     const key = JSON.stringify(query);
     let view = this.views.get(key);
     if (!view) {
-      view = new PagedView(this.api, this.source!, query, Object.keys(query).length === 0, () =>
-        this.model.changed(),
-      );
+      const whole = Object.keys(query).length === 0;
+      view = new PagedView(this.api, this.source!, query, whole, () => this.model.changed());
+      if (whole && this.first) view.prime(this.first);
+      this.first = undefined;
       this.views.set(key, view);
       if (this.views.size > 6) this.views.delete(this.views.keys().next().value!);
       const info = this.source!.pagedInfo;

@@ -73,6 +73,8 @@ export interface PagedExchange {
   children: PagedChild[];
   childCount: number;
   progress: PagedProgress | null;
+  /** Sent whole by a row before on the same page (its lines and relations are not repeated). */
+  seen?: true;
 }
 
 export interface PagedRow {

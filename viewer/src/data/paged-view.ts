@@ -1,5 +1,5 @@
 import type { PagedSourceModel } from './paged-source.js';
-import type { PagedApi, PagedQuery } from './paged-types.js';
+import type { PagedApi, PagedQuery, PagedRowsPage } from './paged-types.js';
 import type { Row } from './rows.js';
 
 /** Rows per page asked of the server. */
@@ -47,6 +47,22 @@ export class PagedView {
     } else if (done || Date.now() - this.counted > RECOUNT_MS || !this.known) {
       void this.load(0);
     }
+  }
+
+  /**
+   * The first page, asked for before the view was made (with the trace's info, so the first screen waits for
+   * one round trip, not two); taken instead of asking again.
+   */
+  prime(first: Promise<PagedRowsPage | undefined>): void {
+    this.inflight.add(0);
+    void first.then((page) => {
+      this.inflight.delete(0);
+      if (!page) return void this.load(0);
+      const rows = page.rows.map((paged) => this.source.builder.row(paged));
+      for (const row of rows) this.source.remember(row);
+      this.pages.set(0, { rows, stamp: page.done ? Number.POSITIVE_INFINITY : page.total });
+      this.changed();
+    });
   }
 
   /** The row at `index`, or undefined while its page is fetched (asking for it). */

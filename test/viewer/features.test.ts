@@ -326,9 +326,13 @@ describe.skipIf(NO_BROWSER !== undefined)(
           // A page on another port (another origin) frames the viewer.
           const host: Server = createServer((req, res) => {
             const target = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-            res.writeHead(200, { 'content-type': 'text/html' });
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
             res.end(
-              `<!doctype html><iframe src="${target}" width="${viewport.width - 20}" height="400"></iframe>`,
+              '<!doctype html><body style="font: 14px system-ui; margin: 16px; background: #f5f6f8">' +
+                '<h1 style="font-size: 18px; margin: 0 0 4px">Release 2.4 · nightly agent run</h1>' +
+                '<p style="margin: 0 0 12px; color: #555">The MCP traffic of the run, from tapedeck view --embed</p>' +
+                `<iframe src="${target}" width="${viewport.width - 40}" height="420" ` +
+                'style="border: 1px solid #ccd; border-radius: 6px; background: #fff"></iframe></body>',
             );
           });
           await new Promise<void>((done) => host.listen(0, '127.0.0.1', done));
@@ -347,7 +351,11 @@ describe.skipIf(NO_BROWSER !== undefined)(
           const frame = framing.frameLocator('iframe');
           await frame.locator('.wf-row').first().waitFor();
           expect(await frame.locator('.top').isVisible()).toBe(false);
-          if (viewport.name === 'wide') await framing.screenshot({ path: join(SCREENSHOTS, 'embed.png') });
+          if (viewport.name === 'wide')
+            await framing.screenshot({
+              path: join(SCREENSHOTS, 'embed.png'),
+              clip: { x: 0, y: 0, width: viewport.width, height: 520 },
+            });
 
           await framing.goto(`${hostOrigin}/?src=${embed(refusing)}`);
           await framing.locator('iframe').waitFor({ state: 'attached' });

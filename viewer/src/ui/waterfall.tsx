@@ -172,11 +172,14 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
         <span class="wf-name">Request</span>
         <span class="wf-took">Took</span>
         <Brush class="wf-axis" label="time axis" range={range} onPick={pick} onReset={() => pick(undefined)}>
-          {ticks.map((t) => (
-            <span key={t} class="wf-tick" style={{ left: place(t) }}>
-              {tickLabel(t, step)}
-            </span>
-          ))}
+          {ticks.map((t) =>
+            // A label at the right edge would be cut off: its grid line is enough.
+            (zero + t - range.from) / spanMs < 0.95 ? (
+              <span key={t} class="wf-tick" style={{ left: place(t) }}>
+                {tickLabel(t, step)}
+              </span>
+            ) : null,
+          )}
         </Brush>
       </div>
       {shown.count === 0 ? (

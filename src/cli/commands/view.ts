@@ -197,7 +197,7 @@ const NEWEST_DEFAULT = 5;
 export function registerView(program: Command): void {
   const command = program
     .command('view')
-    .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
+    .description('Open traces in the web viewer: timeline, waterfall, calls, tool time and latency, diff, raw lines.')
     .argument(
       '[trace...]',
       'trace files (any format tapedeck reads; rotated segments are found and stitched), or folders of traces',

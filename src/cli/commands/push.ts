@@ -10,7 +10,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { renderScanReport } from '../format/scan-report.js';
-import { type CliIo, userPath } from '../io.js';
+import { type CliIo, say, userPath } from '../io.js';
 import { scan } from './scan.js';
 
 interface PushOptions extends RuleFlags {
@@ -136,7 +136,7 @@ export async function push(trace: string, options: PushOptions, io: CliIo): Prom
     `/api/v1/traces/${uploaded.id}/shares`,
     { expiresIn: options.expires.trim() },
   );
-  process.stderr.write(`tapedeck: pushed ${trace} to ${base} as ${uploaded.id} (${uploaded.lines} lines)\n`);
+  say(io, `pushed ${trace} to ${base} as ${uploaded.id} (${uploaded.lines} lines)`);
   return {
     id: uploaded.id,
     lines: uploaded.lines,

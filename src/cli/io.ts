@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { createOutput } from './format/output.js';
 
 /**
  * What a command may use of the world it runs in, handed to every command by the runner (src/cli/main.ts): where
@@ -43,6 +44,22 @@ export function processIo(): CliIo {
  */
 export function say(io: CliIo, text: string): void {
   io.stderr.write(`tapedeck: ${text}\n`);
+}
+
+/**
+ * Prints a command's result — what a renderer returned — on stdout, the one way results are written: it waits for
+ * the stream to drain (a big report into a slow pipe is not held in memory twice) and a reader that went away
+ * (`… | head`) ends the output quietly. Resolves false when the reader is gone.
+ *
+ * @example await print(io, renderStats(stats, { color: false }));
+ */
+export async function print(io: CliIo, text: string): Promise<boolean> {
+  const out = createOutput(io.stdout);
+  try {
+    return await out.write(text);
+  } finally {
+    out.dispose();
+  }
 }
 
 /**

@@ -5,21 +5,17 @@ import type { Exchange } from '../../trace/exchange.js';
 import { loadTrace } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 
 export interface DiffFlags {
   json?: boolean;
   ignore: string[];
   server?: string;
   all?: boolean;
-}
-
-export interface DiffIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
 }
 
 /**
@@ -31,9 +27,9 @@ const DIFF_LIMITS = {
   text: { maxValueLength: Number.MAX_SAFE_INTEGER },
 };
 
-/** One trace read whole: its lines for alignment and how to name it and its lines in the report. */
-async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
-  const trace = await loadTrace(path, { onDiagnostic: warn });
+/** One trace read whole: its lines for alignment and how to name it (as the user wrote it) in the report. */
+async function readSide(path: string, io: CliIo, warn: (d: TraceDiagnostic) => void) {
+  const trace = await loadTrace(userPath(io, path), { onDiagnostic: warn });
   const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)];
   const side: DiffSide = {
     path,
@@ -50,22 +46,22 @@ async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
  * Lines two traces up request by request and prints what changed. Resolves to the exit code: 0 the same, 1 they
  * differ (or a trace had corrupt lines), 2 usage.
  *
- * @example process.exitCode = await diffCommand('before.jsonl', 'after.jsonl', { ignore: [] });
+ * @example const code = await diffCommand('before.jsonl', 'after.jsonl', { ignore: [] }, processIo());
  */
 export async function diffCommand(
   pathA: string,
   pathB: string,
   flags: DiffFlags,
-  io: DiffIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+  io: CliIo,
 ): Promise<number> {
   const ignore = compileFlags(flags.ignore);
   let corrupt = 0;
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') corrupt += 1;
     // A live or crashed recording has no end line: nothing the diff needs.
-    if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+    if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
   };
-  const [a, b] = [await readSide(pathA, warn), await readSide(pathB, warn)];
+  const [a, b] = [await readSide(pathA, io, warn), await readSide(pathB, io, warn)];
   const alignment: TraceAlignment = alignTraces(a.lines, b.lines, {
     ignore,
     server: flags.server,
@@ -73,7 +69,8 @@ export async function diffCommand(
     diff: flags.json ? DIFF_LIMITS.json : DIFF_LIMITS.text,
   });
   const sides = [a.side, b.side] as const;
-  io.stdout.write(
+  await print(
+    io,
     flags.json
       ? `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`
       : renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
@@ -92,7 +89,7 @@ function compileFlags(paths: readonly string[]): IgnorePath[] {
 }
 
 /** Registers `tapedeck diff <a> <b> [--json] [--ignore PATH…] [--server NAME] [--all]`. */
-export function registerDiff(program: Command): void {
+export function registerDiff(program: Command, { io, action }: Cli): void {
   program
     .command('diff')
     .description(
@@ -128,7 +125,5 @@ export function registerDiff(program: Command): void {
         'Exit codes: 0 the traces are the same, 1 they differ (or a trace is unreadable), 2 a usage error.',
       ].join('\n'),
     )
-    .action(async (a: string, b: string, flags: DiffFlags) => {
-      process.exitCode = await diffCommand(a, b, flags);
-    });
+    .action(action((a: string, b: string, flags: DiffFlags) => diffCommand(a, b, flags, io)));
 }

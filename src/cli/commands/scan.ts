@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
-import { openTrace, readFromPipe } from '../../trace/io.js';
+import { openTrace } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
@@ -15,7 +15,7 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
   json?: boolean;
@@ -49,7 +49,8 @@ export function registerScan(program: Command, { io, action }: Cli): void {
     .action(
       action(async (input: string, options: ScanOptions) => {
         const report = await scan(input, options, io);
-        io.stdout.write(
+        await print(
+          io,
           options.json ? renderScanJson(report) : renderScanReport(report, useColor(io.stdout, io.env)),
         );
         return report.findings.length > 0 || report.unreadable > 0 ? EXIT.finding : EXIT.ok;
@@ -66,17 +67,22 @@ export function registerScan(program: Command, { io, action }: Cli): void {
 export async function scan(input: string, options: RuleFlags, io: CliIo): Promise<ScanReport> {
   const { compiled } = redactionFrom(options, io);
   let unreadable = 0;
-  const trace = await openTrace(userPath(io, input), {
-    onDiagnostic: (d: TraceDiagnostic) => {
-      // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
-      // checked either, and it is in the file that would be shared.
-      if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
-      // A trace still being written has no end line; that says nothing about secrets.
-      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+  const files = traceFiles(io);
+  const trace = await openTrace(
+    userPath(io, input),
+    {
+      onDiagnostic: (d: TraceDiagnostic) => {
+        // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
+        // checked either, and it is in the file that would be shared.
+        if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
+        // A trace still being written has no end line; that says nothing about secrets.
+        if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+      },
+      // Readers skip lines of a type they do not know, but those lines are in the file all the same.
+      onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
     },
-    // Readers skip lines of a type they do not know, but those lines are in the file all the same.
-    onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
-  });
+    files,
+  );
   const findings: ScanFinding[] = [];
   const unchecked: ScanUnchecked[] = [];
   // One state for the whole trace, in order: a key printed line by line, and conn values that are session ids,
@@ -103,6 +109,6 @@ export async function scan(input: string, options: RuleFlags, io: CliIo): Promis
     check(segment.meta, segment.file, native ? 1 : 0);
   }
   for await (const { line, file, lineNo } of trace.lines()) check(line, file, lineNo);
-  const piped = readFromPipe(input) ? { piped: true as const } : {};
+  const piped = files.fromPipe(input) ? { piped: true as const } : {};
   return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings, unchecked };
 }

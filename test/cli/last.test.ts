@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { traceArguments } from '../../src/cli/flags/last.js';
 import { memoryIo, useCliHarness } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/peers.js';

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listTraces } from '../../src/cli/trace-list.js';
 import { useCliHarness } from '../helpers/cli.js';
 

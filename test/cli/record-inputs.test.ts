@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useCliHarness } from '../helpers/cli.js';
 import { freePort, startUpstream } from '../helpers/http-proxy.js';
 import { readTrace, spawnTapedeck } from '../helpers/proxy.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
 import { DEFAULT_RULES } from '../../src/redact/index.js';
 import { useCliHarness } from '../helpers/cli.js';

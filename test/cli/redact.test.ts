@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openTrace } from '../../src/trace/io.js';
 import { useCliHarness } from '../helpers/cli.js';
 

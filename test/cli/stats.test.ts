@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { traceStats } from '../../src/cli/commands/stats.js';
 import { renderStats } from '../../src/cli/format/stats-report.js';
 import { run } from '../../src/cli/main.js';

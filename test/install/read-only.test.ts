@@ -4,7 +4,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writeConfig } from '../../src/install/apply.js';
 import { useCliHarness } from '../helpers/cli.js';
 

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { currentTapedeck } from '../../src/install/command.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { copyFixture, FIXTURE_FILES, FIXTURES, placeOf } from './fixture-home.js';

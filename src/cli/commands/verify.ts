@@ -23,7 +23,7 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { parsePositiveInt } from '../parse.js';
 
@@ -182,7 +182,8 @@ async function verify(
   }
 
   const corrupt = loaded.errors;
-  io.stdout.write(
+  await print(
+    io,
     flags.json
       ? `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`
       : renderSummary(path, report, updated, flags.allowUnanswered === true),

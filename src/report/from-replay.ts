@@ -22,6 +22,8 @@ export interface ReplayReportInput {
    * (`failures`, one line each).
    */
   forwarded?: { count: number; failures: readonly string[] } | undefined;
+  /** `run` recorded or passed through instead of replaying: why (one skipped case says so). */
+  notReplayed?: string | undefined;
 }
 
 /**
@@ -35,7 +37,16 @@ export function replayReport(input: ReplayReportInput, context: ReportContext): 
   const { report, cassette, forwarded } = input;
   const cases: ReportCase[] = [];
   const used = `${report.used}/${report.total} recorded exchanges used`;
-  if (forwarded) {
+  if (input.notReplayed !== undefined) {
+    cases.push({
+      name: 'not replayed',
+      group: input.command,
+      kind: 'not-replayed',
+      status: 'skipped',
+      message: input.notReplayed,
+      location: { file: cassette },
+    });
+  } else if (forwarded) {
     cases.push({
       name: `requests the cassette does not hold (${forwarded.count} forwarded to the live server)`,
       group: 'update',
@@ -100,7 +111,8 @@ export function replayReport(input: ReplayReportInput, context: ReportContext): 
 function missCase(miss: Miss, i: number, cassette: string): ReportCase {
   const details: string[] = [];
   if (miss.closest && miss.diff) {
-    details.push(`closest recorded request: #${miss.closest.ordinal}`);
+    const line = miss.closest.lineNo === undefined ? '' : ` (line ${miss.closest.lineNo})`;
+    details.push(`closest recorded request: #${miss.closest.ordinal}${line}`);
     const entries = miss.diff.entries.map((e) => ({ path: e.path, left: e.recorded, right: e.live }));
     details.push(diffText(entries, miss.diff.total, ['recorded', 'live']));
   }

@@ -116,7 +116,7 @@ describe('the mappers', () => {
       status: 'failed',
       location: { file: 'fixtures/c.jsonl', line: 2 },
     });
-    expect(miss.details).toMatch(/^closest recorded request: #0\n\$\.params\.arguments\.a/);
+    expect(miss.details).toMatch(/^closest recorded request: #0 \(line 2\)\n\$\.params\.arguments\.a/);
   });
 
   it('scan: each finding fails with its rule, a guess as a warning; the rules are listed once each', () => {

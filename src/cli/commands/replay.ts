@@ -15,7 +15,18 @@ import {
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/serve/http/index.js';
 import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/serve/http/options.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
+import { replayReport } from '../../report/from-replay.js';
+import type { ReportContext } from '../../report/model.js';
 import { EXIT, usageError } from '../errors.js';
+import {
+  addReporterFlag,
+  MCP_SESSION,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
 import { addMatchFlags } from '../match-flags.js';
@@ -34,6 +45,7 @@ interface ReplayFlags extends RuleFlags {
   http?: string;
   sse?: boolean;
   allowHost?: string[];
+  reporter: string[];
 }
 
 /** Where the cassette is served: stdin/stdout, or an HTTP listener. */
@@ -51,6 +63,7 @@ interface ReplaySettings {
   answerTimeoutMs: number | undefined;
   rules: RuleFlags;
   front: Front;
+  reporters: ReporterPlan;
 }
 
 /** How many unused exchanges the end-of-run report lists one by one. */
@@ -100,7 +113,7 @@ export function registerReplay(program: Command): void {
       [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
-  addRuleFlags(addLastFlag(command), { mode: false })
+  addReporterFlag(addRuleFlags(addLastFlag(command), { mode: false }), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -118,6 +131,8 @@ export function registerReplay(program: Command): void {
         '`replaying <cassette> on http://HOST:PORT/<path>` (the path the cassette was recorded on, else /mcp; any\n' +
         'path works). Every live session plays from the one cassette: identical requests are served in recorded\n' +
         'order across sessions. Requests whose Host or Origin is not local get 403 unless --allow-host names it.\n\n' +
+        'A reporter (--reporter junit:FILE | github | json:FILE; files, as stdout is the session) writes a test\n' +
+        'case per miss and per unused exchange when the session ends; github annotations go to stderr.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
@@ -168,6 +183,10 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
         ? undefined
         : parsePositiveInt('--client-timeout', flags.clientTimeout),
     rules: flags,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -186,6 +205,7 @@ function frontFrom(flags: ReplayFlags): Front {
 }
 
 async function replay(path: string, settings: ReplaySettings): Promise<number> {
+  const clock = reportClock();
   const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
   const loaded = await loadCassette(path, {
     server: settings.server,
@@ -222,7 +242,9 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
     try {
       say(`replaying ${path} on ${server.url}`);
       const outcome: HttpServeOutcome = await server.done;
-      return report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, say);
+      const code = report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, say);
+      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context());
+      return code;
     } finally {
       held.release();
     }
@@ -246,10 +268,39 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
     const outcome: ServeOutcome = await server.done;
     // A client that stopped reading must not keep us alive: its loss, the report still goes out.
     await Promise.race([finishStdout(output), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-    return report(outcome, settings, loaded.errors, discover.kind, say);
+    const code = report(outcome, settings, loaded.errors, discover.kind, say);
+    // A 2026-era client's probe process gets only server/discover: its session, elsewhere, reports.
+    if (!(outcome.probe && outcome.report.misses.length === 0))
+      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context());
+    return code;
   } finally {
     held.release();
   }
+}
+
+/** The session's misses and unused exchanges, to each --reporter. */
+async function writeReplayReports(
+  path: string,
+  outcome: ServeOutcome['report'],
+  settings: ReplaySettings,
+  corruptLines: number,
+  context: ReportContext,
+): Promise<void> {
+  if (settings.reporters.reporters.length === 0) return;
+  const cwd = process.cwd();
+  const input = {
+    command: 'replay' as const,
+    cassette: reportPath(path, cwd),
+    report: outcome,
+    allowUnused: settings.allowUnused,
+    corruptLines,
+  };
+  await writeReports(settings.reporters, replayReport(input, context), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd,
+    stdoutTaken: true,
+  });
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */

@@ -5,9 +5,11 @@ import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
+import { replayReport } from '../../report/from-replay.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
+import { type ReporterPlan, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { holdSignals } from '../signals.js';
 import type { UpstreamSpec } from './record-bridge.js';
@@ -33,6 +35,8 @@ export interface RunSettings {
   upstream: UpstreamSpec | undefined;
   /** Which server of a multi-server cassette replay and update serve. */
   server: string | undefined;
+  /** --reporter: CI reports of the session's misses and unused exchanges. */
+  reporters: ReporterPlan;
 }
 
 const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
@@ -53,6 +57,7 @@ function requestRedaction(loaded: LoadedCassette, settings: RunSettings) {
  * @example process.exitCode = await replay(await loadCassette('s.jsonl'), settings);
  */
 export async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<number> {
+  const clock = reportClock();
   const redact = await requestRedaction(loaded, settings);
   const output = openStdout();
   const server = serveStdio(loaded.cassette, {
@@ -64,7 +69,15 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings): Pro
     onEvent: logEvent('replay'),
   });
   const outcome = await untilDone(server, output);
-  return report(outcome, undefined, loaded, settings);
+  const code = report(outcome, undefined, loaded, settings);
+  if (!(outcome.probe && outcome.report.misses.length === 0))
+    await writeRunReports(
+      loaded.path,
+      settings,
+      { report: outcome.report, corruptLines: loaded.errors },
+      clock,
+    );
+  return code;
 }
 
 /**
@@ -73,6 +86,10 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings): Pro
  * @example process.exitCode = await update(loaded, { kind: 'command', argv: ['node', 's.js'] }, settings);
  */
 export async function update(loaded: LoadedCassette, live: LiveSide, settings: RunSettings): Promise<number> {
+  const clock = reportClock();
+  // What the live server could not answer either, one line each, for the reports.
+  const failures: string[] = [];
+  const log = logEvent('update');
   // A bad redaction config fails here, before anything is served.
   const { redactor } = redactionFrom(settings.rules);
   const redact = await requestRedaction(loaded, settings);
@@ -86,7 +103,11 @@ export async function update(loaded: LoadedCassette, live: LiveSide, settings: R
     ignore: settings.ignore,
     requestTimeoutMs: settings.timeoutMs,
     redact,
-    onEvent: logEvent('update'),
+    onEvent: (event) => {
+      if (event.kind === 'forward-failed')
+        failures.push(`${event.method} is not in the cassette and ${event.message}`);
+      log(event);
+    },
   });
   const outcome = await untilDone(session, output);
   if (outcome.lines.length > 0) {
@@ -102,7 +123,52 @@ export async function update(loaded: LoadedCassette, live: LiveSide, settings: R
       `added ${outcome.forwarded} new exchange${outcome.forwarded === 1 ? '' : 's'} to ${loaded.path} (${outcome.lines.length} lines)`,
     );
   }
-  return report(outcome.replay, outcome, loaded, settings);
+  const code = report(outcome.replay, outcome, loaded, settings);
+  if (!(outcome.replay.probe && outcome.replay.report.misses.length === 0)) {
+    const forwarded = { count: outcome.forwarded, failures };
+    await writeRunReports(
+      loaded.path,
+      settings,
+      { report: outcome.replay.report, corruptLines: loaded.errors, forwarded },
+      clock,
+    );
+  }
+  return code;
+}
+
+/**
+ * The run's report to each --reporter: what replay saw, or (record, passthrough) that nothing was replayed.
+ *
+ * @example await writeRunReports('s.jsonl', settings, { notReplayed: 'recording s.jsonl: no cassette there yet' }, clock);
+ */
+export async function writeRunReports(
+  cassette: string,
+  settings: Pick<RunSettings, 'reporters' | 'allowUnused'>,
+  seen: {
+    report?: ServeOutcome['report'];
+    corruptLines?: number;
+    forwarded?: { count: number; failures: string[] };
+    notReplayed?: string;
+  },
+  clock: ReturnType<typeof reportClock>,
+): Promise<void> {
+  if (settings.reporters.reporters.length === 0) return;
+  const cwd = process.cwd();
+  const input = {
+    command: 'run' as const,
+    cassette: reportPath(cassette, cwd),
+    report: seen.report ?? { used: 0, total: 0, unused: [], misses: [], timeouts: [] },
+    allowUnused: settings.allowUnused,
+    corruptLines: seen.corruptLines ?? 0,
+    forwarded: seen.forwarded,
+    notReplayed: seen.notReplayed,
+  };
+  await writeReports(settings.reporters, replayReport(input, clock.context()), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd,
+    stdoutTaken: true,
+  });
 }
 
 async function untilDone<T>(session: { done: Promise<T>; stop(): void }, output: ProxyStdout): Promise<T> {

@@ -17,6 +17,7 @@ import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { usageError } from '../errors.js';
+import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addMatchFlags } from '../match-flags.js';
 import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
@@ -24,10 +25,11 @@ import { holdSignals } from '../signals.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from './record-bridge.js';
 import { addRuleFlags, type RuleFlags } from './redact.js';
 import { type LiveSide, passthrough, recordInto } from './run-record.js';
-import { type RunSettings, replay, update } from './run-serve.js';
+import { type RunSettings, replay, update, writeRunReports } from './run-serve.js';
 import { serverCommand } from './verify.js';
 
 interface RunFlags extends RuleFlags, UpstreamFlags {
+  reporter: string[];
   cassette?: string;
   mode?: string;
   match: string;
@@ -79,7 +81,7 @@ export function registerRun(program: Command): void {
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
     );
-  addRuleFlags(upstreamOptions(command), { mode: false })
+  addReporterFlag(addRuleFlags(upstreamOptions(command), { mode: false }), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -95,6 +97,8 @@ export function registerRun(program: Command): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
+        "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
@@ -145,6 +149,10 @@ function settingsFrom(flags: RunFlags): RunSettings {
     rules: flags,
     upstream: upstreamSpec(flags),
     server: flags.server,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -196,9 +204,15 @@ async function runCommand(
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, live!, settings.rules, exists);
-      case 'passthrough':
-        return await passthrough(live!);
+      case 'passthrough': {
+        const clock = reportClock();
+        const code =
+          plan.mode === 'record'
+            ? await recordInto(cassette, live!, settings.rules, exists)
+            : await passthrough(live!);
+        await writeRunReports(cassette, settings, { notReplayed: plan.why }, clock);
+        return code;
+      }
       case 'replay':
         return await replay(loaded!, settings);
       case 'update':

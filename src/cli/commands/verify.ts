@@ -10,12 +10,21 @@ import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
 import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { verifyReport } from '../../report/from-verify.js';
 import { MemorySink } from '../../sink/memory.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
 import { EXIT, usageError } from '../errors.js';
+import {
+  addReporterFlag,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
 import { parsePositiveInt } from '../parse.js';
 import {
   HEADER_EXAMPLE,
@@ -33,6 +42,7 @@ interface VerifyFlags extends UpstreamFlags {
   update?: boolean;
   json?: boolean;
   timeout?: string;
+  reporter: string[];
 }
 
 /** How many diff entries are printed per divergent exchange. */
@@ -67,7 +77,7 @@ export function registerVerify(program: Command): void {
     .option('--json', 'print the report as JSON ("version": 1)')
     .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
-  upstreamOptions(command)
+  addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -75,6 +85,7 @@ export function registerVerify(program: Command): void {
         "  tapedeck verify traces/session.jsonl --ignore '$.result.content[0].text' -- npx -y my-server\n" +
         '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream http://127.0.0.1:3001/mcp\n' +
+        '  tapedeck verify traces/session.jsonl --reporter junit:reports/verify.xml --reporter github -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream https://mcp.example.com/mcp \\\n' +
         `      ${HEADER_EXAMPLE}   # TOKEN is read from the environment\n\n` +
         'Requests go out one at a time in recorded order (initialize and notifications/initialized included), each\n' +
@@ -84,6 +95,7 @@ export function registerVerify(program: Command): void {
         'again and fails the run unless --allow-unanswered. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
+        'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
         'server that went away, 2 a usage error.',
     )
@@ -108,7 +120,15 @@ export function registerVerify(program: Command): void {
         }
       }
       const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
-      process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs);
+      const reporters = parseReporters(flags.reporter, {
+        formats: ['junit', 'github', 'json'],
+        stdoutTakenBy: flags.json ? '--json' : undefined,
+      });
+      if (flags.update && reporters.reporters.length > 0)
+        throw usageError(
+          '--reporter reports a check, and --update rewrites the cassette instead of checking it: drop one',
+        );
+      process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs, reporters);
     });
 }
 
@@ -118,8 +138,12 @@ async function verify(
   upstream: UpstreamSpec | undefined,
   flags: VerifyFlags,
   timeoutMs: number,
+  reporters: ReporterPlan,
 ): Promise<number> {
+  const clock = reportClock();
   const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+  // The terminal report stays off stdout when a document is written there instead.
+  const quiet = flags.json === true || reporters.replacesStdout;
   // Fails before the server starts when a redaction config is bad, as record does.
   const redaction = flags.update ? redactionFrom({}) : undefined;
   const loaded = await loadCassette(path, {
@@ -157,8 +181,8 @@ async function verify(
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: flags.json ? undefined : (verdict) => printVerdict(verdict),
-    onSession: flags.json ? undefined : printSession,
+    onVerdict: quiet ? undefined : (verdict) => printVerdict(verdict),
+    onSession: quiet ? undefined : printSession,
   });
 
   let updated = false;
@@ -187,7 +211,7 @@ async function verify(
     process.stdout.write(
       `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
     );
-  else {
+  else if (!quiet) {
     for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
     process.stdout.write(`${summaryLine(report)}\n`);
     const unanswered = unansweredLine(report, flags.allowUnanswered === true);
@@ -202,6 +226,21 @@ async function verify(
   if (corrupt > 0)
     say(`${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
   const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
+  if (reporters.reporters.length > 0) {
+    const cwd = process.cwd();
+    const input = {
+      cassette: reportPath(path, cwd),
+      report,
+      allowUnanswered: flags.allowUnanswered === true,
+      corruptLines: corrupt,
+    };
+    await writeReports(reporters, verifyReport(input, clock.context()), {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd,
+      stdoutTaken: flags.json === true,
+    });
+  }
   return report.differed > 0 || report.notes.length > 0 || corrupt > 0 || unanswered ? EXIT.finding : EXIT.ok;
 }
 

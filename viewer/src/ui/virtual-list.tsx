@@ -43,16 +43,21 @@ export function VirtualList(props: VirtualListProps) {
     return () => observer.disconnect();
   }, []);
 
+  // Once per index: a row named before the rows up to it have arrived (a file still loading) is scrolled to when
+  // it arrives, and the user's scrolling afterwards is left alone.
+  const scrolledTo = useRef<number | undefined>(undefined);
   useEffect(() => {
     const el = ref.current;
     const index = props.scrollToIndex;
-    if (!el || index === undefined || index < 0) return;
+    if (!el || index === undefined || index < 0 || index >= count) return;
+    if (scrolledTo.current === index) return;
+    scrolledTo.current = index;
     const rowTop = index * rowHeight;
     if (rowTop < el.scrollTop || rowTop + rowHeight > el.scrollTop + el.clientHeight) {
       el.scrollTop = Math.max(0, rowTop - el.clientHeight / 3);
       setTop(el.scrollTop);
     }
-  }, [props.scrollToIndex, rowHeight]);
+  }, [props.scrollToIndex, rowHeight, count]);
 
   // Pinned: rows added below are scrolled into view in the same frame they are drawn.
   useLayoutEffect(() => {

@@ -62,10 +62,15 @@ export function WrappedList(props: WrappedListProps) {
     [count, box.columns, lineHeight, props.maxChars, props.version],
   );
 
+  // Once per index and width (a row named before it arrived is scrolled to when it does).
+  const scrolledTo = useRef<string | undefined>(undefined);
   useEffect(() => {
     const el = ref.current;
     const index = props.scrollToIndex;
     if (!el || index === undefined || index < 0 || index >= count) return;
+    const at = `${index}/${box.columns}`;
+    if (scrolledTo.current === at) return;
+    scrolledTo.current = at;
     const itemTop = layout.top(index);
     if (itemTop < el.scrollTop || itemTop + layout.heightOf(index) > el.scrollTop + el.clientHeight) {
       el.scrollTop = Math.max(0, itemTop - el.clientHeight / 3);

@@ -82,7 +82,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
         expect(await shown(children.filter({ hasText: 'notifications/progress' }).first())).toContain(
           'via progressToken',
         );
-        await page.screenshot({ path: join(SCREENSHOTS, `guess-${size.name}.png`) });
+        if (size.name === 'desktop') await page.screenshot({ path: join(SCREENSHOTS, 'guess.png') });
 
         // Sampling and elicitation requests over stdio: guesses too (right ones here, but nothing says so).
         const sampling = await open([STDIO_SESSION], '#/timeline?method=create');
@@ -121,7 +121,6 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
             list.map((d) => Number((d as unknown as { dataset: { ms: string } }).dataset.ms)),
           );
         expect(dots.slice(-5)).toEqual(FLAKY_SLOW);
-        await many.screenshot({ path: join(SCREENSHOTS, `tools-${size.name}.png`) });
       });
 
       it('adds dropped and picked traces beside the open one, and refuses a file that is not a trace', async () => {
@@ -189,7 +188,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
           '.diff-detail tr[data-path="$.result.content[0].text"] .now mark.changed',
         );
         expect(await shown(answer)).toMatch(/CHANGED/);
-        await page.screenshot({ path: join(SCREENSHOTS, `diff-excerpt-${size.name}.png`) });
+        if (size.name === 'desktop') await page.screenshot({ path: join(SCREENSHOTS, 'diff-long.png') });
       });
     });
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { computedStyle, launchBrowser, NO_BROWSER, SCREENSHOTS, shown, waitForCount } from './browser.js';
+import { computedStyle, launchBrowser, NO_BROWSER, shown, waitForCount } from './browser.js';
 import { writeManyCalls } from './more-traces.js';
 import { box, HTTP_SESSION, hashOf, SIZES, STDIO_SESSION, ViewPages } from './view-page.js';
 
@@ -142,7 +142,6 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
         const hit = regex.locator('.detail mark.hit').first();
         await hit.waitFor();
         expect(await shown(hit)).toBe('sum of 2');
-        await regex.screenshot({ path: join(SCREENSHOTS, `search-${size.name}.png`) });
       });
 
       it('wraps raw lines on request, each as tall as its text', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorPosition, nextError } from '../data/error-nav.js';
 import { TraceModel } from '../data/model.js';
 import { formatHash, type ViewName, withParams } from '../route.js';
@@ -144,7 +144,11 @@ export function App({ page }: { page: TraceSource }) {
         />
       </>
     ) : null;
-  const errors = listView ? errorPosition(list, selectedIndex) : undefined;
+  // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
+  const errors = useMemo(
+    () => (listView ? errorPosition(list, selectedIndex) : undefined),
+    [list, version, selectedIndex, listView],
+  );
   // What the list on screen shows, of how many: the footer and the filter bar say the same.
   const count: ShownCount =
     view === 'calls'

@@ -16,6 +16,25 @@ export function isTransportRow(row: Row): boolean {
   return row.kind === 'http';
 }
 
+/** How far each source's rows were looked through, and whether a transport row was among them. */
+const scanned = new WeakMap<SourceModel, { rows: number; found: boolean }>();
+
+/**
+ * Whether a trace holds transport lines: an HTTP recording, or any `http` row. Rows are looked at once each, so
+ * asking again while a big trace loads costs only the rows added since.
+ *
+ * @example hasTransportLines(source) // → true for a Streamable HTTP recording
+ */
+export function hasTransportLines(source: SourceModel): boolean {
+  if (source.info.meta.transport === 'http' || source.info.meta.transport === 'sse') return true;
+  const seen = scanned.get(source) ?? { rows: 0, found: false };
+  const rows = source.rows;
+  for (let i = seen.rows; i < rows.length && !seen.found; i++) seen.found = isTransportRow(rows[i]!);
+  seen.rows = rows.length;
+  scanned.set(source, seen);
+  return seen.found;
+}
+
 /**
  * Whether transport lines show when the link does not say: hidden when any open trace was recorded over HTTP.
  *

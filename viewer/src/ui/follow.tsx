@@ -34,7 +34,10 @@ export interface Following {
  */
 export function useFollowing(active: boolean, count: number): Following {
   const [state, setState] = useState<FollowScroll>(() => startFollow(count));
-  useEffect(() => setState((s) => counted(s, count)), [count]);
+  // Only a followed list keeps count: a file being read must not re-render the page for nothing.
+  useEffect(() => {
+    if (active) setState((s) => counted(s, count));
+  }, [count, active]);
   return {
     active,
     paused: state.mode === 'paused',

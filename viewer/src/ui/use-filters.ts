@@ -4,7 +4,7 @@ import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
 import { type Finder, finderOf } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import type { Row } from '../data/rows.js';
-import { isTransportRow, transportShown } from '../data/transport.js';
+import { hasTransportLines, transportShown } from '../data/transport.js';
 
 /** What the link's search and filter parameters leave of the open traces, for the views, the footer and the keys. */
 export interface Filtered {
@@ -94,10 +94,7 @@ function facetsOf(model: TraceModel | undefined) {
     for (const t of source.tools) tools.add(t);
     for (const m of source.methods) methods.add(m);
     calls += source.calls;
-    transport ||=
-      source.info.meta.transport === 'http' ||
-      source.info.meta.transport === 'sse' ||
-      source.rows.some(isTransportRow);
+    transport ||= hasTransportLines(source);
   }
   const servers = model
     ? [

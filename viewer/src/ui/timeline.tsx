@@ -33,8 +33,10 @@ export const SOURCE_HUES = [210, 28, 140, 290, 0, 180, 60, 330];
 
 /**
  * Every message in order: time from the start, direction, what it is, its id, latency (a bar scaled to the
- * slowest request, log scale so fast calls still show), and a one-line summary. Messages that belong to a
- * request are indented under it; failed exchanges are marked red.
+ * slowest request, log scale so fast calls still show, beside its figure), and a one-line summary. Messages that
+ * belong to a request are indented under it — with a dotted connector and a `?` where pairing only guessed that
+ * they do; failed exchanges are marked red; search matches are marked. A followed trace's list keeps its newest
+ * row in view while it is at its end (follow.tsx).
  */
 export function Timeline({
   model,

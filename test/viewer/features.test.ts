@@ -18,7 +18,7 @@ import {
 } from './browser.js';
 import { MCP_TAPE } from './traces.js';
 
-const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http.jsonl');
+const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http-auth.jsonl');
 
 const VIEWPORTS = [
   { name: 'wide', width: 1280, height: 800 },
@@ -109,6 +109,13 @@ describe.skipIf(NO_BROWSER !== undefined)(
         await page.locator('.status[data-loaded="yes"]').waitFor({ state: 'attached', timeout: 20_000 });
       else await loaded(page);
       return page;
+    }
+
+    /** On a phone the filters (and the export buttons with them) fold behind one button: unfold them. */
+    async function unfold(page: Page): Promise<void> {
+      const toggle = page.locator('.filters .more-toggle');
+      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true')
+        await toggle.click();
     }
 
     const clipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
@@ -265,7 +272,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           const saved = await downloaded(page, () =>
             copy.locator('button', { hasText: 'Save cassette' }).click(),
           );
-          expect(saved.name).toMatch(/^everything-http-tools-call-\d+\.jsonl$/);
+          expect(saved.name).toMatch(/^everything-http-auth-tools-call-\d+\.jsonl$/);
           expect(saved.text).toBe(`${cassette.map((l) => JSON.stringify(l)).join('\n')}\n`);
           if (viewport.name === 'narrow') {
             const box = await copy.boundingBox();
@@ -282,10 +289,11 @@ describe.skipIf(NO_BROWSER !== undefined)(
 
         it('exports the filtered rows as JSONL and, for an HTTP recording, as HAR', async () => {
           const page = await open([HTTP], '#/timeline?tool=get-sum', viewport);
+          await unfold(page);
           const jsonl = await downloaded(page, () =>
             page.locator('.export button', { hasText: 'Export JSONL' }).click(),
           );
-          expect(jsonl.name).toBe('everything-http-filtered.jsonl');
+          expect(jsonl.name).toBe('everything-http-auth-filtered.jsonl');
           const lines = jsonl.text
             .trimEnd()
             .split('\n')
@@ -296,17 +304,18 @@ describe.skipIf(NO_BROWSER !== undefined)(
           const har = await downloaded(page, () =>
             page.locator('.export button', { hasText: 'Export HAR' }).click(),
           );
-          expect(har.name).toBe('everything-http-filtered.har');
+          expect(har.name).toBe('everything-http-auth-filtered.har');
           const entries = (
             JSON.parse(har.text) as { log: { entries: { request: { postData?: { text: string } } }[] } }
           ).log.entries;
           expect(entries).toHaveLength(1);
           expect(entries[0]!.request.postData!.text).toContain('get-sum');
           await page
-            .locator('.export .export-note', { hasText: 'Saved everything-http-filtered.har' })
+            .locator('.export .export-note', { hasText: 'Saved everything-http-auth-filtered.har' })
             .waitFor();
 
           const stdio = await open([MCP_TAPE], '#/timeline', viewport);
+          await unfold(stdio);
           await stdio.locator('.export button', { hasText: 'Export HAR' }).click();
           expect(await shown(stdio.locator('.export .export-note'))).toBe(
             'HAR is for HTTP recordings: no HTTP exchange among the rows shown',

@@ -89,6 +89,25 @@ describe.skipIf(NO_BROWSER !== undefined)(
     const count = async (page: Page, list: string) =>
       Number(await page.locator(list).getAttribute('data-count'));
 
+    /** On a phone the filters fold behind one button: unfold them. */
+    async function unfold(page: Page): Promise<void> {
+      const toggle = page.locator('.filters .more-toggle');
+      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true')
+        await toggle.click();
+    }
+
+    /** Scrolls a virtual list down until a row with `text` is drawn. */
+    async function scrollTo(page: Page, list: string, row: string, text: string): Promise<void> {
+      const target = page.locator(`${list} ${row}`, { hasText: text });
+      for (let step = 0; step < 40 && (await target.count()) === 0; step++) {
+        await page.locator(list).evaluate((el) => {
+          el.scrollTop += el.clientHeight / 2;
+        });
+        await page.waitForTimeout(50);
+      }
+      await target.first().scrollIntoViewIfNeeded();
+    }
+
     for (const viewport of VIEWPORTS) {
       describe(`at ${viewport.width}×${viewport.height}`, () => {
         it('shows the timeline a page at a time, the detail pane, and a row far away by its link', async () => {
@@ -98,6 +117,8 @@ describe.skipIf(NO_BROWSER !== undefined)(
             '1 trace · 78 rows · served a page at a time',
           );
           expect(await shown(page.locator('.top .badge'))).toBe('paged');
+          // On a phone a row takes two lines: the call is further down.
+          await scrollTo(page, '.timeline', '.row.k-request', 'trigger-long-running-operation');
           await page
             .locator('.timeline .row.k-request', { hasText: 'trigger-long-running-operation' })
             .click();
@@ -120,6 +141,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
 
         it('searches and filters on the server, kept in the link, exported as the server writes it', async () => {
           const page = await open(many, '#/timeline', viewport);
+          await unfold(page);
           await page.fill('input[aria-label="tool"]', 'tool_3');
           await page.press('input[aria-label="tool"]', 'Enter');
           // A request and an answer per call of tool_3 (ids 3, 10, 17 …); the failed ones are every 97th id.

@@ -5,6 +5,9 @@ import { App } from './ui/app.js';
 import { EmbedLink, isEmbedded } from './ui/embed.js';
 import { PagedApp } from './ui/paged-app.js';
 import './styles.css';
+import './styles/marks.css';
+import './styles/page.css';
+import './styles/narrow.css';
 
 // Embed mode hides the page's chrome with one class on the root (actions.css), so the views need not know.
 const embedded = isEmbedded(location.href);

@@ -18,7 +18,7 @@ import { makeClient } from '../../helpers/sdk-session.js';
 import { openModel, text } from '../open-model.js';
 import { MCP_TAPE } from '../traces.js';
 
-const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http.jsonl');
+const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http-auth.jsonl');
 
 const call = (source: SourceModel, tool: string): Exchange =>
   source.exchanges.find((e) => e.method === 'tools/call' && e.request.params?.name === tool)!;
@@ -36,7 +36,7 @@ describe('copy a request as', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tapedeck-copy-as-'));
     stdio = (await openModel({ 'd0/everything.jsonl': text(MCP_TAPE) })).sources[0]!;
-    http = (await openModel({ 'd0/everything-http.jsonl': text(HTTP) })).sources[0]!;
+    http = (await openModel({ 'd0/everything-http-auth.jsonl': text(HTTP) })).sources[0]!;
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,7 +8,7 @@ import { openModel, text } from '../open-model.js';
 import { MCP_TAPE } from '../traces.js';
 import { SAMPLE } from './sample.js';
 
-const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http.jsonl');
+const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http-auth.jsonl');
 
 const sourcesOf = (model: TraceModel): ExportSource[] =>
   model.sources.map((s) => ({ index: s.index, name: s.info.name, meta: s.info.meta, rows: s.rows }));
@@ -62,13 +62,13 @@ describe('exporting the filtered view', () => {
   });
 
   it('as HAR: the HTTP exchanges the shown rows travelled on, whole and redacted', async () => {
-    const model = await openModel({ 'd0/everything-http.jsonl': text(HTTP) });
+    const model = await openModel({ 'd0/everything-http-auth.jsonl': text(HTTP) });
     const { files, skipped } = await exportHar(
       sourcesOf(model),
       filtered(model, 'trigger-long-running-operation'),
     );
     expect(skipped).toEqual([]);
-    expect(files.map((f) => f.name)).toEqual(['everything-http-filtered.har']);
+    expect(files.map((f) => f.name)).toEqual(['everything-http-auth-filtered.har']);
     const har = JSON.parse(files[0]!.text) as {
       log: {
         entries: {

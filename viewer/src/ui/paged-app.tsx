@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks';
+import { finderOf } from '../data/highlight.js';
 import { PagedTrace } from '../data/paged-trace.js';
 import type { PagedApi } from '../data/paged-types.js';
 import { formatHash, type ViewName } from '../route.js';
@@ -48,6 +49,11 @@ export function PagedApp({ api }: { api: PagedApi }) {
   const select = (key: string | undefined) => set({ sel: key });
   const selected = p.sel && source ? source.row(p.sel) : undefined;
   const listed = view === 'timeline' || view === 'waterfall';
+  // The server searched; the page marks what matched in the rows shown.
+  const find = useMemo(
+    () => (rows?.error ? undefined : finderOf(p.q, p.re === '1')),
+    [p.q, p.re, rows?.error],
+  );
   const detail =
     selected && listed ? (
       <Detail
@@ -57,6 +63,7 @@ export function PagedApp({ api }: { api: PagedApi }) {
         link={() => `${location.href.split('#')[0]}${formatHash(route)}`}
         openRaw={() => go({ ...route, view: 'raw' }, 'push')}
         close={() => select(undefined)}
+        find={find}
       />
     ) : null;
   const start = info?.start ?? 0;
@@ -104,6 +111,8 @@ export function PagedApp({ api }: { api: PagedApi }) {
           shown={rows.count}
           total={info.rows}
           noun="rows"
+          transport={false}
+          transportShown={false}
         >
           <fieldset class="export" aria-label="export the rows shown">
             <a
@@ -123,11 +132,13 @@ export function PagedApp({ api }: { api: PagedApi }) {
         ) : view === 'timeline' ? (
           <>
             <PagedTimeline
+              model={trace.model}
               view={rows}
               start={start}
               maxLatency={info.maxLatency}
               selected={p.sel}
               select={select}
+              find={find}
             />
             {detail}
           </>

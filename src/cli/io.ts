@@ -1,0 +1,112 @@
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { localTraceFiles } from '../trace/io.js';
+import { createOutput } from './format/output.js';
+
+/**
+ * What a command may use of the world it runs in, handed to every command by the runner (src/cli/main.ts): where
+ * its results and notices go, the environment it reads, the folder relative paths start from. In-process runs
+ * (tests, a host embedding the CLI) pass their own; `tapedeck` itself runs with the process's (processIo).
+ *
+ * CliIo is for what a command says, not for what it relays. The long-running commands — record, replay, run,
+ * serve, view, mcp — still own the process's signals, and where an MCP session flows through the process (record's
+ * proxy, replay and run on stdio, mcp) its stdin and stdout: those bytes are the protocol itself, so they stay on
+ * process.stdin / process.stdout whatever CliIo says. A server a command starts inherits the process's own
+ * environment, as any child process does.
+ */
+export interface CliIo {
+  /** Results: what the command was asked for (a timeline, a table, JSON, a share link). */
+  stdout: CliStream;
+  /** Notices (`tapedeck: recording to …`), warnings, and the one line of a failure. */
+  stderr: CliStream;
+  /** What `-` reads, where a command takes a trace from standard input (scan -, redact -, show -, stats -). */
+  stdin: NodeJS.ReadableStream;
+  /** The variables the command reads: TAPEDECK_*, XDG_CONFIG_HOME, NO_COLOR, the `${VAR}`s of --header, PATH … */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The working folder: project files (./.tapedeck/redact.json, .tapedeck.json) are found from it, relative
+   * paths resolve against it. */
+  cwd: string;
+}
+
+/** A stream a command writes to; a terminal says so (colour, the width rows and help are fitted to). */
+export type CliStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * The process's own streams, environment and working folder: what `tapedeck` runs with.
+ *
+ * @example process.exitCode = await run(process.argv.slice(2), processIo());
+ */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Looked up only when read: opening the process's stdin is not free, and most commands never do.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/**
+ * Writes one notice line to stderr, `tapedeck: ` first.
+ *
+ * @example say(io, `recording to ${path}`) // stderr: "tapedeck: recording to /home/me/.tapedeck/traces/…"
+ */
+export function say(io: CliIo, text: string): void {
+  io.stderr.write(`tapedeck: ${text}\n`);
+}
+
+/**
+ * Prints a command's result — what a renderer returned — on stdout, the one way results are written: it waits for
+ * the stream to drain (a big report into a slow pipe is not held in memory twice) and a reader that went away
+ * (`… | head`) ends the output quietly. Resolves false when the reader is gone.
+ *
+ * @example await print(io, renderStats(stats, { color: false }));
+ */
+export async function print(io: CliIo, text: string): Promise<boolean> {
+  const out = createOutput(io.stdout);
+  try {
+    return await out.write(text);
+  } finally {
+    out.dispose();
+  }
+}
+
+const filesOf = new WeakMap<CliIo, ReturnType<typeof localTraceFiles>>();
+
+/**
+ * The trace files a run reads: the local file system, with `-` read from the run's stdin (once, then held).
+ *
+ * @example const files = traceFiles(io); await openTrace('-', {}, files); files.fromPipe('-') // → true
+ */
+export function traceFiles(io: CliIo): ReturnType<typeof localTraceFiles> {
+  let files = filesOf.get(io);
+  if (files === undefined) {
+    files = localTraceFiles(() => io.stdin);
+    filesOf.set(io, files);
+  }
+  return files;
+}
+
+/**
+ * A path the user gave, as the command opens it: against `io.cwd` when relative. Where `io.cwd` is the process's
+ * own working folder the path stays as written, so messages name it as the user wrote it.
+ *
+ * @example userPath(io, 'traces/run.jsonl') // → 'traces/run.jsonl' in a shell; '/tmp/t/traces/run.jsonl' in a test
+ */
+export function userPath(io: CliIo, path: string): string {
+  if (path === '-' || isAbsolute(path) || io.cwd === process.cwd()) return path;
+  return resolve(io.cwd, path);
+}
+
+/**
+ * The home folder as the environment names it ($HOME; %USERPROFILE% on Windows), else the account's.
+ *
+ * @example homeOf(io.env) // → '/home/me'
+ */
+export function homeOf(env: CliIo['env']): string {
+  const named = process.platform === 'win32' ? env.USERPROFILE : env.HOME;
+  return named !== undefined && named !== '' ? named : homedir();
+}

@@ -53,6 +53,12 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long a paged trace's indexing steps aside (ms): while a request is answered (per slice of indexing, so a long
+ * export cannot stall it), and while a page that was just served draws its first screen.
+ */
+const PAGED_YIELD = { answering: 50, firstScreen: 3000 } as const;
+
 /** The token is in the URL: never cached, never handed to another site in a Referer (see viewerSecurityHeaders). */
 function securityHeaders(frameAncestors: readonly string[] | undefined): Record<string, string> {
   return { ...viewerSecurityHeaders(frameAncestors), 'cache-control': 'no-store' };
@@ -96,9 +102,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const token = options.token ?? randomBytes(16).toString('hex');
   const index = withConfig(page, { mode: options.paged ? 'paged' : 'files', api: 'api/' });
   const paged = options.paged ? pagedRoutes(options.paged) : undefined;
-  // Requests being answered: a paged trace's indexing steps aside for them.
+  // Requests being answered, and a page drawing its first screen: a paged trace's indexing steps aside for them.
   let answering = 0;
-  if (options.paged) options.paged.busy = () => answering > 0;
+  let firstScreenUntil = 0;
+  if (options.paged)
+    options.paged.busy = () =>
+      Math.max(answering > 0 ? PAGED_YIELD.answering : 0, Math.max(0, firstScreenUntil - Date.now()));
   const headers = securityHeaders(options.frameAncestors);
   let port = 0;
   const server: Server = createServer((req, res) => {
@@ -133,8 +142,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       return send(res, 405, 'text/plain; charset=utf-8', 'only GET and HEAD\n');
     }
     const rest = parts.slice(2).join('/');
-    if (rest === '' || rest === 'index.html')
+    if (rest === '' || rest === 'index.html') {
+      // Until the page's first rows are served (or a few seconds passed), the index waits.
+      firstScreenUntil = Date.now() + PAGED_YIELD.firstScreen;
       return send(res, 200, 'text/html; charset=utf-8', index, req.method === 'HEAD');
+    }
     if (rest === 'api/files') {
       const files = await Promise.all(
         options.files.map(async (f, i) => ({

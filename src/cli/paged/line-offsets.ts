@@ -3,11 +3,14 @@ import { Column } from './columns.js';
 
 /** Bytes read per look for newlines: a few of these per second keep well ahead of the parsing reader. */
 const CHUNK = 4 * 1024 * 1024;
+/** How far the scan runs ahead of the line the index has reached, unless a line further on is asked for. */
+const AHEAD_LINES = 50_000;
 
 /**
  * Where each line of a file starts, found by a plain scan for newline bytes (far faster than the reader that
- * parses them), so a line named by its number is read back with one positioned read. The scan runs on its own
- * and callers wait for the lines they need.
+ * parses them), so a line named by its number is read back with one positioned read. The scan keeps a little
+ * ahead of the index (`reached`), and goes further when a line there is asked for or the whole file is (a
+ * search), so it never competes with the first screen for the machine.
  *
  * @example const offsets = new LineOffsets('trace.jsonl', size); await offsets.line(42) // → { start, end }
  */
@@ -18,14 +21,18 @@ export class LineOffsets {
   private finished = false;
   private failure: unknown;
   private waiting: (() => void)[] = [];
+  /** The index has reached this line; the scan stays within AHEAD_LINES of it unless asked for more. */
+  private reachedLine = 0;
+  private eager = false;
+  private resume: (() => void) | undefined;
   readonly done: Promise<void>;
 
   constructor(
     readonly file: string,
     /** The size the server announced: lines appended after it are not this trace's (a recorder still writing). */
     readonly size: number,
-    /** Whether the server is answering someone: the scan then waits a moment between reads. */
-    private readonly busy: () => boolean = () => false,
+    /** How long the scan may wait between reads now, in ms (the server is answering someone). */
+    private readonly busy: () => number = () => 0,
   ) {
     this.starts.push(0);
     this.done = this.scan().catch((err: unknown) => {
@@ -36,6 +43,30 @@ export class LineOffsets {
   /** Lines found so far. */
   get count(): number {
     return this.finished ? this.starts.length : this.starts.length - 1;
+  }
+
+  /** The index has read up to line `lineNo`: the scan may run on ahead of it. */
+  reached(lineNo: number): void {
+    this.reachedLine = lineNo;
+    if (this.starts.length <= lineNo + AHEAD_LINES) this.go();
+  }
+
+  /** Scans to the end (a search reads every line), resolving once it has. */
+  whole(): Promise<void> {
+    this.eager = true;
+    this.go();
+    return this.done;
+  }
+
+  /** Where line `lineNo` starts, if the scan has found it. */
+  startOf(lineNo: number): number | undefined {
+    return lineNo >= 1 && lineNo <= this.starts.length ? this.starts.get(lineNo - 1) : undefined;
+  }
+
+  private go(): void {
+    const resume = this.resume;
+    this.resume = undefined;
+    resume?.();
   }
 
   private async scan(): Promise<void> {
@@ -57,8 +88,18 @@ export class LineOffsets {
         }
         this.scanned += bytesRead;
         this.wake();
-        for (let waited = 0; this.busy() && this.waiting.length === 0 && waited < 50; waited += 2)
+        // Someone waiting for a line below the scan is never kept waiting by it.
+        const until = Date.now() + this.busy();
+        while (this.waiting.length === 0 && this.busy() > 0 && Date.now() < until)
           await new Promise((resume) => setTimeout(resume, 2));
+        while (
+          !this.eager &&
+          this.waiting.length === 0 &&
+          this.starts.length > this.reachedLine + AHEAD_LINES
+        )
+          await new Promise<void>((resume) => {
+            this.resume = resume;
+          });
       }
     } finally {
       this.finished = true;
@@ -79,8 +120,12 @@ export class LineOffsets {
    * it; undefined for a line the file does not have.
    */
   async line(lineNo: number): Promise<{ start: number; end: number } | undefined> {
-    while (!this.finished && this.starts.length <= lineNo)
-      await new Promise<void>((r) => this.waiting.push(r));
+    while (!this.finished && this.starts.length <= lineNo) {
+      await new Promise<void>((r) => {
+        this.waiting.push(r);
+        this.go();
+      });
+    }
     if (this.failure !== undefined) throw this.failure;
     if (lineNo < 1 || lineNo > this.count) return undefined;
     const start = this.starts.get(lineNo - 1);

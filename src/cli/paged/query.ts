@@ -89,7 +89,7 @@ async function matchingLines(
 ): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (const indexed of index.files) {
-    await indexed.offsets.done;
+    await indexed.offsets.whole();
     const bits = new Uint8Array(indexed.offsets.count + 2);
     let lineNo = 1;
     let carry = '';

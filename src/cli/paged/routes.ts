@@ -126,7 +126,6 @@ export function pagedRoutes(index: TraceIndex) {
 
 /** What the viewer shows before any page: the trace, and how far the index got. */
 function info(index: TraceIndex) {
-  const lines = index.files.reduce((n, f) => n + f.offsets.count, 0);
   return {
     name: index.name,
     format: index.format,
@@ -136,7 +135,7 @@ function info(index: TraceIndex) {
     requests: index.exchangeCount,
     done: index.done,
     failure: index.failure ?? null,
-    progress: index.done ? 1 : lines === 0 ? 0 : Math.min(0.99, index.linesRead / lines),
+    progress: index.progress,
     start: index.start ?? null,
     end: Number.isFinite(index.last) ? index.last : null,
     maxLatency: index.maxLatency,

@@ -41,8 +41,17 @@ const viaId = (via: Attribution | undefined) => (via === undefined ? 0 : VIAS.in
 
 /** Index this long, then let the server answer what waits (pages of rows while a big trace is indexed). */
 const SLICE_MS = 10;
-/** While the server is answering, indexing waits up to this long per slice (a long export must not stall it). */
-const YIELD_MS = 50;
+
+/**
+ * Waits while `busy` says to: it answers how much longer a wait may last from now (0: no wait), and the wait ends
+ * when it says 0 or the time it allowed at the start has passed.
+ *
+ * @example await stepAside(() => (answering > 0 ? 50 : 0));
+ */
+export async function stepAside(busy: () => number): Promise<void> {
+  const until = Date.now() + busy();
+  while (busy() > 0 && Date.now() < until) await new Promise((resume) => setTimeout(resume, 2));
+}
 
 /** Rows the viewer marks red that are not failed exchanges (those are known from the exchange). */
 const FLAG_ERROR = 1;
@@ -111,8 +120,8 @@ export class TraceIndex {
   start: number | undefined;
   last = Number.NEGATIVE_INFINITY;
   maxLatency = 0;
-  /** Lines read so far, of all the files' lines (for progress). */
-  linesRead = 0;
+  /** The file and line the index has reached (for progress). */
+  position = { file: 0, lineNo: 0 };
   done = false;
   failure: string | undefined;
   /** Changes whenever rows are added or the index finishes: caches of filtered views are keyed by it. */
@@ -149,13 +158,24 @@ export class TraceIndex {
   }
 
   /**
-   * Whether the server is answering someone (set by the view server): indexing then steps aside, so the first
-   * screen of a big trace does not wait for the index to be built.
+   * How long indexing may wait now, in ms (0: not at all), set by the view server: a moment while it answers a
+   * request, longer while a page is drawing its first screen. On a busy machine the browser then has the CPU to
+   * itself, so the first screen of a big trace does not wait for the index to be built.
    */
-  busy: () => boolean = () => false;
+  busy: () => number = () => 0;
 
   /** Settles once the whole trace is indexed (or reading failed: see `failure`). */
   finished: Promise<void> = Promise.resolve();
+
+  /** How far the index got through the trace's bytes, 0..1. */
+  get progress(): number {
+    if (this.done) return 1;
+    const total = this.files.reduce((n, f) => n + f.offsets.size, 0);
+    let at = 0;
+    for (let i = 0; i < this.position.file; i++) at += this.files[i]!.offsets.size;
+    at += this.files[this.position.file]?.offsets.startOf(this.position.lineNo) ?? 0;
+    return total === 0 ? 0 : Math.min(0.99, at / total);
+  }
 
   get rowCount(): number {
     return this.rowKind.length;
@@ -190,16 +210,17 @@ export class TraceIndex {
           const meta = trace.segments.find((s) => s.segment === segment)?.meta;
           if (meta) feed(meta, this.fileIndex.get(entry.file) ?? 0, 0);
         }
-        feed(entry.line, this.fileIndex.get(entry.file) ?? 0, entry.lineNo);
-        this.linesRead = entry.lineNo;
+        const file = this.fileIndex.get(entry.file) ?? 0;
+        feed(entry.line, file, entry.lineNo);
+        this.position = { file, lineNo: entry.lineNo };
       }
+      this.files[this.position.file]?.offsets.reached(this.position.lineNo);
       this.changed();
       // Reading is quicker than the answers waiting on it: every so often they get their turn.
       if (Date.now() - slice > SLICE_MS) {
         await new Promise((resume) => setImmediate(resume));
         // A person waiting for a page comes first: the rest of the index can wait a moment.
-        for (let waited = 0; this.busy() && waited < YIELD_MS; waited += 2)
-          await new Promise((resume) => setTimeout(resume, 2));
+        await stepAside(this.busy);
         slice = Date.now();
       }
     }

@@ -129,6 +129,11 @@ export function PagedApp({ api }: { api: PagedApi }) {
       <main class={`view v-${view}${detail ? ' with-detail' : ''}`}>
         {!source || !rows || !info ? (
           <p class="empty">{trace.model.failures[0] ?? 'Opening the trace…'}</p>
+        ) : view === 'timeline' && !rows.known ? (
+          // A search reads the whole file on the server: seconds for a gigabyte.
+          <p class="empty" role="status">
+            Searching the trace on the server…
+          </p>
         ) : view === 'timeline' ? (
           <>
             <PagedTimeline

@@ -100,14 +100,15 @@ export function displayWidth(text: string): number {
 
 /**
  * Cuts text to at most `width` columns, an ellipsis (one column) included; a wide character that would straddle
- * the edge goes whole. Never splits a grapheme.
+ * the edge goes whole, and so does white space left before the ellipsis. Never splits a grapheme.
  *
  * @example clipWidth('日本語のテキスト', 7) // → '日本語…'
  * @example clipWidth('short', 10) // → 'short'
  */
 export function clipWidth(text: string, width: number): string {
   if (width <= 0) return '';
-  if (PLAIN.test(text)) return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+  if (PLAIN.test(text))
+    return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1)).trimEnd()}…`;
   const kept: string[] = [];
   let used = 0;
   /** How many graphemes the last prefix held that still leaves a column for the ellipsis. */
@@ -115,7 +116,7 @@ export function clipWidth(text: string, width: number): string {
   for (const grapheme of graphemes(text)) {
     const w = graphemeWidth(grapheme);
     // Too long: go back to the last place an ellipsis still fits.
-    if (used + w > width) return `${kept.slice(0, cutAt).join('')}…`;
+    if (used + w > width) return `${kept.slice(0, cutAt).join('').trimEnd()}…`;
     kept.push(grapheme);
     used += w;
     if (used <= width - 1) cutAt = kept.length;

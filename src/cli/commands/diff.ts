@@ -8,6 +8,7 @@ import type { TraceLine } from '../../trace/types.js';
 import { EXIT, usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
+import { terminalWidth } from '../format/wrap.js';
 
 export interface DiffFlags {
   json?: boolean;
@@ -17,7 +18,7 @@ export interface DiffFlags {
 }
 
 export interface DiffIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
 }
@@ -76,7 +77,11 @@ export async function diffCommand(
   io.stdout.write(
     flags.json
       ? `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`
-      : renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
+      : renderDiff(alignment, sides, {
+          color: useColor(io.stdout, io.env),
+          all: flags.all === true,
+          width: terminalWidth(io.stdout, io.env),
+        }),
   );
   return alignment.summary.identical && corrupt === 0 ? EXIT.ok : EXIT.finding;
 }

@@ -4,6 +4,7 @@ import { defaultTraceDir } from '../../sink/paths.js';
 import { usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
+import { terminalWidth } from '../format/wrap.js';
 import { parsePositiveInt } from '../parse.js';
 import { listTraces } from '../trace-list.js';
 
@@ -76,6 +77,7 @@ export function registerLs(program: Command): void {
           dir: folder,
           color: useColor(process.stdout, process.env),
           more: traces.length - shown.length,
+          width: terminalWidth(process.stdout, process.env),
         }),
       );
     });

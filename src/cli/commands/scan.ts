@@ -15,6 +15,7 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
+import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, say, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
@@ -50,7 +51,9 @@ export function registerScan(program: Command, { io, action }: Cli): void {
       action(async (input: string, options: ScanOptions) => {
         const report = await scan(input, options, io);
         io.stdout.write(
-          options.json ? renderScanJson(report) : renderScanReport(report, useColor(io.stdout, io.env)),
+          options.json
+            ? renderScanJson(report)
+            : renderScanReport(report, useColor(io.stdout, io.env), terminalWidth(io.stdout, io.env)),
         );
         return report.findings.length > 0 || report.unreadable > 0 ? EXIT.finding : EXIT.ok;
       }),

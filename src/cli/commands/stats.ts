@@ -7,6 +7,7 @@ import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
+import { terminalWidth } from '../format/wrap.js';
 import { userPath } from '../io.js';
 
 export interface StatsOptions {
@@ -15,7 +16,7 @@ export interface StatsOptions {
 }
 
 export interface StatsIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
 }
@@ -42,8 +43,13 @@ export async function traceStats(
  *
  * @example renderStatsOutput(stats, { json: true }, false)
  */
-export function renderStatsOutput(stats: TraceStats, options: StatsOptions, color: boolean): string {
-  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color });
+export function renderStatsOutput(
+  stats: TraceStats,
+  options: StatsOptions,
+  color: boolean,
+  width?: number,
+): string {
+  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color, width });
 }
 
 /**
@@ -62,7 +68,9 @@ export async function statsCommand(
     // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
     if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
   });
-  io.stdout.write(renderStatsOutput(stats, options, useColor(io.stdout, io.env)));
+  io.stdout.write(
+    renderStatsOutput(stats, options, useColor(io.stdout, io.env), terminalWidth(io.stdout, io.env)),
+  );
   return errors;
 }
 

@@ -181,8 +181,8 @@ describe('the show timeline', () => {
       '  +1.500s  → [batch 1] ping #1',
       '  +1.500s  → [batch 2] ping #2',
       'unanswered requests:',
-      '  +1.500s  → [batch 1] ping #1            never answered',
-      '  +1.500s  → [batch 2] ping #2            never answered',
+      '  +1.500s  → [batch 1] ping #1        never answered',
+      '  +1.500s  → [batch 2] ping #2        never answered',
       '',
     ]);
   });

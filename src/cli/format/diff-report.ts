@@ -168,22 +168,27 @@ export function renderDiff(
     i = stop;
   }
   if (items.length > 0) out.push('');
-  out.push(...fitLine(summaryLine(alignment, c), layout.width));
+  const [summary, latency] = summaryLine(alignment, c);
+  // The latency goes on a line of its own rather than have the sentence break anywhere.
+  if (latency === '' || visibleWidth(`${summary}; ${latency}`) <= layout.width)
+    out.push(...fitLine(latency === '' ? summary : `${summary}; ${latency}`, layout.width));
+  else out.push(...fitLine(summary, layout.width), ...fitLine(latency, layout.width));
   return `${out.join('\n')}\n`;
 }
 
-function summaryLine(alignment: TraceAlignment, c: Palette): string {
+/** The closing sentence, and the latency clause that ends it ('' when no request was in both). */
+function summaryLine(alignment: TraceAlignment, c: Palette): [string, string] {
   const s = alignment.summary;
   const counts = `${s.requests.a} request${s.requests.a === 1 ? '' : 's'} in a, ${s.requests.b} in b`;
-  const latency = s.same + s.changed > 0 ? `; latency ${signed(s.latencyDeltaMs)} in all` : '';
-  if (s.identical) return `${c.green('no differences')}: ${counts}, all the same${latency}`;
+  const latency = s.same + s.changed > 0 ? `latency ${signed(s.latencyDeltaMs)} in all` : '';
+  if (s.identical) return [`${c.green('no differences')}: ${counts}, all the same`, latency];
   const parts = [
     `${s.same} same`,
     c.yellow(`${s.changed} changed`),
     c.red(`${s.removed} removed`),
     c.green(`${s.added} added`),
   ];
-  return `${counts}: ${parts.join(', ')}${latency}`;
+  return [`${counts}: ${parts.join(', ')}`, latency];
 }
 
 /** `tapedeck diff --json`: a stable shape, "version": 1. */

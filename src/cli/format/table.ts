@@ -24,7 +24,7 @@ export interface TableOptions {
   width?: number | undefined;
 }
 
-/** Two spaces between columns. */
+/** Two spaces between columns; one between two columns of numbers when the table must save room. */
 const GAP = 2;
 /** A text column is never narrowed below this, nor below its header. */
 const MIN_COLUMN = 8;
@@ -48,16 +48,23 @@ export function renderTable(
     Math.max(visibleWidth(column.header), ...rows.map((row) => visibleWidth(row[i] ?? ''))),
   );
   const limit = options.width ?? Number.POSITIVE_INFINITY;
-  if (!narrow(columns, widths, limit - visibleWidth(indent))) return stacked(columns, rows, indent, limit);
+  const room = limit - visibleWidth(indent);
+  const gaps = columns.slice(1).map(() => GAP);
+  // Too wide: numbers side by side still read apart with one space, which may spare a name its wrapping.
+  if (sum(widths) + sum(gaps) > room)
+    for (let i = 1; i < columns.length; i++)
+      if (columns[i]!.align === 'right' && columns[i - 1]!.align === 'right') gaps[i - 1] = 1;
+  if (!narrow(columns, widths, room - sum(gaps))) return stacked(columns, rows, indent, limit);
   const line = (cells: readonly string[]) =>
     indent +
     columns
       .map((column, i) => {
         const cell = cells[i] ?? '';
         const width = widths[i] ?? 0;
-        return column.align === 'right' ? padStart(cell, width) : padEnd(cell, width);
+        const gap = i === 0 ? '' : ' '.repeat(gaps[i - 1]!);
+        return gap + (column.align === 'right' ? padStart(cell, width) : padEnd(cell, width));
       })
-      .join(' '.repeat(GAP))
+      .join('')
       .trimEnd();
   const out = [line(columns.map((c) => c.header))];
   for (const row of rows) {
@@ -68,9 +75,13 @@ export function renderTable(
   return `${out.join('\n')}\n`;
 }
 
-/** Narrows the text columns, widest first, until the table fits `room`; false when it cannot. */
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** Narrows the text columns, widest first, until they fit `room`; false when they cannot. */
 function narrow(columns: readonly Column[], widths: number[], room: number): boolean {
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * (columns.length - 1);
+  const total = () => sum(widths);
   // Numbers and ids keep their width; a text column keeps its header whole and at least MIN_COLUMN.
   const chosen = columns.some((column) => column.wrap === true);
   const floor = columns.map((column, i) =>

@@ -35,13 +35,13 @@ const MIN_WRAP = 24;
 
 /**
  * Where the detail column starts for a window `width` columns wide: far enough for most heads, near enough that a
- * detail keeps room on an 80-column terminal (the head column is 31 there, 50 from 123 columns up).
+ * detail keeps room on an 80-column terminal (the head column is 27 there, 50 from 136 columns up).
  *
- * @example detailColumn(80) // → 42
+ * @example detailColumn(80) // → 38
  */
 export function detailColumn(width: number): number {
   const time = 11;
-  const head = Math.max(24, Math.min(50, Math.floor((width - time) * 0.45)));
+  const head = Math.max(24, Math.min(50, Math.floor((width - time) * 0.4)));
   return time + head;
 }
 

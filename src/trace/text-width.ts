@@ -43,11 +43,29 @@ const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 /** Text that is all printable ASCII takes one column a character: no segmenting needed. */
 const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * What joins code points into one character: combining marks, the zero-width joiner, variation selectors, the
+ * keycap mark, Hangul vowel and final jamo, regional indicators (flags), skin tones, tag characters. Text without
+ * any is one character per code point, and is measured without segmenting — the common case, and far faster.
+ */
+const JOINER =
+  /^(?:\u200d|\u20e3|[\ufe00-\ufe0f]|[\u{1f3fb}-\u{1f3ff}]|[\p{M}\u1160-\u11ff\u{1f1e6}-\u{1f1ff}\u{e0020}-\u{e007f}])$/u;
+/** The class of a code point that joins its neighbours (see JOINER). */
+const JOINS = -1;
 
-const segmenter =
-  typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
-    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-    : undefined;
+/**
+ * Made on first use: building one costs milliseconds, which every command that merely loads this module (record,
+ * replay) would pay at start-up; null where the runtime has none.
+ */
+let segmenter: Intl.Segmenter | null | undefined;
+
+function graphemeSegmenter(): Intl.Segmenter | null {
+  segmenter ??=
+    typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
+      ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+      : null;
+  return segmenter;
+}
 
 /**
  * The user-perceived characters of a text, in order (code points where the runtime cannot segment).
@@ -55,11 +73,54 @@ const segmenter =
  * @example [...graphemes('e\u0301👍🏽')] // → ['é', '👍🏽']
  */
 export function* graphemes(text: string): Generator<string> {
-  if (segmenter === undefined) {
+  const by = simpleWidth(text) === JOINS ? graphemeSegmenter() : null;
+  if (by === null) {
     yield* text;
     return;
   }
-  for (const { segment } of segmenter.segment(text)) yield segment;
+  for (const { segment } of by.segment(text)) yield segment;
+}
+
+/** Classes of the code points from U+0300 up met so far (the ones that need a property lookup). */
+const classes = new Map<number, number>();
+
+/** Columns one code point takes on its own (0, 1 or 2), or JOINS for one that joins its neighbours. */
+function codePointClass(code: number): number {
+  // Latin and its neighbours before the combining marks: controls take nothing, the rest one column.
+  if (code < 0x300) return code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0xad ? 0 : 1;
+  let found = classes.get(code);
+  if (found === undefined) {
+    const char = String.fromCodePoint(code);
+    found = JOINER.test(char)
+      ? JOINS
+      : ZERO.test(char)
+        ? 0
+        : EMOJI_PRESENTATION.test(char) || isWide(code)
+          ? 2
+          : 1;
+    // Bounded: a text of every code point there is cannot grow it past this.
+    if (classes.size > 4096) classes.clear();
+    classes.set(code, found);
+  }
+  return found;
+}
+
+/** Columns one code point standing alone takes (a lone mark or joiner: none). */
+function codePointWidth(code: number): number {
+  return Math.max(0, codePointClass(code));
+}
+
+/** The columns of a text with no joining code point, one code point at a time; JOINS when it has one. */
+function simpleWidth(text: string): number {
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i++;
+    const found = codePointClass(code);
+    if (found === JOINS) return JOINS;
+    width += found;
+  }
+  return width;
 }
 
 /**
@@ -71,7 +132,7 @@ export function* graphemes(text: string): Generator<string> {
 export function graphemeWidth(grapheme: string): number {
   const first = grapheme.codePointAt(0);
   if (first === undefined) return 0;
-  if (grapheme.length === 1 && first >= 0x20 && first < 0x7f) return 1;
+  if (grapheme.length === 1 || (grapheme.length === 2 && first > 0xffff)) return codePointWidth(first);
   // A digit, # or * made a keycap (1️⃣) is a picture.
   if (grapheme.includes('\u20e3')) return 2;
   const base = String.fromCodePoint(first);
@@ -93,7 +154,9 @@ export function graphemeWidth(grapheme: string): number {
  */
 export function displayWidth(text: string): number {
   if (PLAIN.test(text)) return text.length;
-  let width = 0;
+  let width = simpleWidth(text);
+  if (width !== JOINS) return width;
+  width = 0;
   for (const grapheme of graphemes(text)) width += graphemeWidth(grapheme);
   return width;
 }

@@ -77,7 +77,7 @@ export function stripAnsi(text: string): string {
  * @example visibleWidth(palette(true).red('日本')) // → 4
  */
 export function visibleWidth(text: string): number {
-  return displayWidth(stripAnsi(text));
+  return displayWidth(text.includes('\u001b') ? stripAnsi(text) : text);
 }
 
 /**

@@ -97,7 +97,9 @@ export function wrapText(text: string, width: number, { fold = true }: { fold?: 
  * @example fitText('a\n  long   text', 8) // → 'a long…'
  */
 export function fitText(text: string, width: number): string {
-  return clipWidth(text.replace(/\s+/g, ' ').trim(), width);
+  // Most previews are folded already (describe-detail.ts): skip the replace for them, it runs for every row.
+  const folded = /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+  return clipWidth(folded.trim(), width);
 }
 
 /**

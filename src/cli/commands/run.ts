@@ -18,6 +18,7 @@ import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { serverCommand } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
@@ -25,7 +26,7 @@ import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
-import { type RunSettings, replay, update } from '../run/serving.js';
+import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
 
 interface RunFlags extends RuleFlags, UpstreamFlags {
@@ -38,6 +39,7 @@ interface RunFlags extends RuleFlags, UpstreamFlags {
   expired: string;
   timeout?: string;
   server?: string;
+  reporter: string[];
 }
 
 /**
@@ -78,7 +80,7 @@ export function registerRun(program: Command, { io, action }: Cli): void {
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
     );
-  addRuleFlags(upstreamOptions(command), { mode: false })
+  addReporterFlag(addRuleFlags(upstreamOptions(command), { mode: false }), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -94,6 +96,8 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
+        "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(
@@ -138,6 +142,10 @@ function settingsFrom(flags: RunFlags, io: CliIo): RunSettings {
     rules: flags,
     upstream: upstreamSpec(flags, io.env),
     server: flags.server,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -190,9 +198,15 @@ async function runCommand(
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, live!, settings.rules, exists, io);
-      case 'passthrough':
-        return await passthrough(live!);
+      case 'passthrough': {
+        const clock = reportClock();
+        const code =
+          plan.mode === 'record'
+            ? await recordInto(cassette, live!, settings.rules, exists, io)
+            : await passthrough(live!);
+        await writeRunReports(cassette, settings, io, clock, { notReplayed: plan.why });
+        return code;
+      }
       case 'replay':
         return await replay(loaded!, settings, io);
       case 'update':

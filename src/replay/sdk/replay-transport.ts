@@ -5,14 +5,17 @@ import type {
   TransportSendOptions,
 } from '../../capture/sdk-transport.js';
 import { TapedeckError } from '../../errors.js';
+import type { FaultOptions } from '../../faults/options.js';
+import { armTimedFaults } from '../../faults/timed.js';
+import { realScheduler } from '../../scheduler.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Json } from '../../trace/types.js';
 import { loadCassette } from '../cassette/load.js';
 import { type CassetteRedactionOptions, cassetteRedaction } from '../cassette/redacted.js';
 import type { Cassette } from '../cassette/types.js';
-import type { ReplayChannel } from '../engine/channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
 import { withFallbacks } from '../engine/fallback.js';
+import { type FaultableChannel, replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
 
 /**
@@ -20,7 +23,12 @@ import type { ReplayOptions } from '../options.js';
  * server, and the cassette answers. (Its counterpart, recordTransport, is a capture point: src/capture.)
  */
 
-export interface ReplayTransportOptions extends ReplayOptions {
+/**
+ * `faults` spoil answers on their way to the client as a stdio server's would be: `malformed` reaches the client as
+ * the parse error its stdio transport reports (`onerror`), `disconnect` closes the transport, `slow-stream` delays
+ * the answer by the time its bytes would take.
+ */
+export interface ReplayTransportOptions extends ReplayOptions, FaultOptions {
   /** Which server of a multi-server cassette file. */
   server?: string | undefined;
   /** Hits, misses, answers, timeouts as they happen. */
@@ -50,7 +58,9 @@ export class ReplayTransport implements McpTransport {
   private loaded: Cassette | undefined;
   private opening: Promise<void> | undefined;
   private receive: ((message: Json) => void) | undefined;
-  private readonly outbox: Json[] = [];
+  /** Messages on their way to the client, and (injected faults) errors its transport would report. */
+  private readonly outbox: ({ message: Json } | { error: Error })[] = [];
+  private disarm: () => void = () => {};
   private scheduled = false;
   private closed = false;
   private readonly drained: (() => void)[] = [];
@@ -81,6 +91,7 @@ export class ReplayTransport implements McpTransport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.disarm();
     this.engine?.close();
     this.outbox.length = 0;
     this.settleDrained();
@@ -108,7 +119,7 @@ export class ReplayTransport implements McpTransport {
   }
 
   private async open(): Promise<void> {
-    const { server, onEvent, onDiagnostic, redaction, ...engineOptions } = this.options;
+    const { server, onEvent, onDiagnostic, redaction, faults, seed, ...engineOptions } = this.options;
     const loaded =
       typeof this.source === 'string'
         ? await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })
@@ -117,13 +128,27 @@ export class ReplayTransport implements McpTransport {
     this.loaded = cassette;
     if (engineOptions.redact === undefined && redaction !== false)
       engineOptions.redact = await cassetteRedaction(loaded?.meta, redaction ?? {});
-    const channel: ReplayChannel = {
+    const scheduler = engineOptions.scheduler ?? realScheduler;
+    const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
+    const channel: FaultableChannel = {
       send: (message) => this.deliver(message),
       onMessage: (handler) => {
         this.receive = handler;
       },
+      sendText: (_message, text) => this.deliverError(parseError(text)),
+      sendSlowly: (message, rate) => {
+        const ms = Math.round((new TextEncoder().encode(JSON.stringify(message)).length * 1000) / rate);
+        scheduler.setTimeout(() => this.deliver(message), ms);
+      },
+      disconnect: () => {
+        // Once the request's own delivery is done: the client sees its transport close, as a server's exit.
+        setImmediate(() => void this.close());
+      },
     };
-    const engine = new ReplayEngine(cassette, withFallbacks(channel, cassette), engineOptions);
+    const faulted = plan
+      ? withFaults(channel, plan, { scheduler, onFault: (fault) => engine.injected(fault) })
+      : channel;
+    const engine = new ReplayEngine(cassette, withFallbacks(faulted, cassette), engineOptions);
     engine.onEvent((event) => {
       onEvent?.(event);
       if (event.kind === 'error')
@@ -131,11 +156,26 @@ export class ReplayTransport implements McpTransport {
     });
     this.engine = engine;
     engine.start();
+    if (plan)
+      this.disarm = armTimedFaults(
+        plan,
+        (fault) => {
+          engine.injected(fault);
+          void this.close();
+        },
+        scheduler,
+      );
   }
 
   private deliver(message: Json): void {
     if (this.closed) return;
-    this.outbox.push(JSON.parse(JSON.stringify(message)) as Json);
+    this.outbox.push({ message: JSON.parse(JSON.stringify(message)) as Json });
+    this.schedule();
+  }
+
+  private deliverError(error: Error): void {
+    if (this.closed) return;
+    this.outbox.push({ error });
     this.schedule();
   }
 
@@ -147,7 +187,8 @@ export class ReplayTransport implements McpTransport {
       const next = this.outbox.shift();
       if (next !== undefined && !this.closed) {
         try {
-          this.onmessage?.(next as unknown as TransportMessage);
+          if ('error' in next) this.onerror?.(next.error);
+          else this.onmessage?.(next.message as unknown as TransportMessage);
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         }
@@ -161,6 +202,16 @@ export class ReplayTransport implements McpTransport {
     if (this.outbox.length > 0 && !this.closed) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
+}
+
+/** The error a client's JSON parser throws on `text`, as its stdio transport would report it. */
+function parseError(text: string): Error {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    if (error instanceof Error) return error;
+  }
+  return new SyntaxError(`not a JSON-RPC message: ${text.slice(0, 80)}`);
 }
 
 /**

@@ -4,7 +4,9 @@ import { findSecrets, TraceState } from '../../redact/index.js';
 import { openTrace, readFromPipe } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
+import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import {
   renderScanJson,
@@ -13,7 +15,7 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
+import { type CliIo, say, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
   json?: boolean;
@@ -26,7 +28,7 @@ interface ScanOptions extends RuleFlags {
  *
  * @example await run(['scan', 'test/fixtures/session.jsonl', '--json']);
  */
-export function registerScan(program: Command): void {
+export function registerScan(program: Command, { io, action }: Cli): void {
   const command = program
     .command('scan')
     .description('Report what in a trace still looks like a secret; exits 1 when anything is found.')
@@ -44,33 +46,33 @@ export function registerScan(program: Command): void {
         'Run it before committing or sharing a trace; redaction is best-effort. Exit codes: 0 clean, 1 findings\n' +
         '(or corrupt lines that could not be checked), 2 a usage error.',
     )
-    .action(async (input: string, options: ScanOptions) => {
-      const report = await scan(input, options);
-      process.stdout.write(
-        options.json
-          ? renderScanJson(report)
-          : renderScanReport(report, useColor(process.stdout, process.env)),
-      );
-      if (report.findings.length > 0 || report.unreadable > 0) process.exitCode = EXIT.finding;
-    });
+    .action(
+      action(async (input: string, options: ScanOptions) => {
+        const report = await scan(input, options, io);
+        io.stdout.write(
+          options.json ? renderScanJson(report) : renderScanReport(report, useColor(io.stdout, io.env)),
+        );
+        return report.findings.length > 0 || report.unreadable > 0 ? EXIT.finding : EXIT.ok;
+      }),
+    );
 }
 
 /**
  * Scans a trace of any importable format, meta lines and file names included. What could not be looked inside (a
  * base64 run too long to decode, JSON nested too deep) is listed as unchecked.
  *
- * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] });
+ * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] }, io);
  */
-export async function scan(input: string, options: RuleFlags): Promise<ScanReport> {
-  const { compiled } = redactionFrom(options);
+export async function scan(input: string, options: RuleFlags, io: CliIo): Promise<ScanReport> {
+  const { compiled } = redactionFrom(options, io);
   let unreadable = 0;
-  const trace = await openTrace(input, {
+  const trace = await openTrace(userPath(io, input), {
     onDiagnostic: (d: TraceDiagnostic) => {
       // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
       // checked either, and it is in the file that would be shared.
       if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
       // A trace still being written has no end line; that says nothing about secrets.
-      if (d.code !== 'missing_end') process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
     },
     // Readers skip lines of a type they do not know, but those lines are in the file all the same.
     onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),

@@ -1,30 +1,31 @@
-import type { ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import type { Spawn } from '../../live/peer.js';
 import { updateRefusal } from '../../live/run.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../live/verify.js';
-import { serverExitCode, spawnServer } from '../../process/spawn.js';
+import { serverExitCode } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
-import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { MemorySink } from '../../sink/memory.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { parsePositiveInt } from '../parse.js';
+import { ignorePaths } from '../flags/match.js';
+import { redactionFrom } from '../flags/rules.js';
+import { serverCommand } from '../flags/server-command.js';
 import {
   HEADER_EXAMPLE,
   type UpstreamFlags,
   type UpstreamSpec,
   upstreamOptions,
   upstreamSpec,
-} from './record-bridge.js';
-import { redactionFrom } from './redact.js';
+} from '../flags/upstream.js';
+import { type CliIo, say, userPath } from '../io.js';
+import { nodeSpawn } from '../node-spawn.js';
+import { parsePositiveInt } from '../parse.js';
 
 interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
@@ -45,7 +46,7 @@ const DIFF_SHOWN = 10;
  *
  * @example await run(['verify', 'session.jsonl', '--', 'node', 'server.js']);
  */
-export function registerVerify(program: Command): void {
+export function registerVerify(program: Command, { io, action }: Cli): void {
   const command = program
     .command('verify')
     .description('Re-run a recorded session against a live server and diff its answers with the recording.')
@@ -87,29 +88,25 @@ export function registerVerify(program: Command): void {
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
         'server that went away, 2 a usage error.',
     )
-    .action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
-      const argv = serverCommand(self, commandArgs, 'verify');
-      const upstream = upstreamSpec(flags);
-      if (argv.length > 0 && upstream) {
-        throw usageError(
-          `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
-        );
-      }
-      if (argv.length === 0 && !upstream) {
-        throw usageError(
-          "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
-        );
-      }
-      for (const path of flags.ignore) {
-        try {
-          compileIgnorePath(path);
-        } catch (err) {
-          throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+    .action(
+      action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
+        const argv = serverCommand(self, commandArgs, 'verify');
+        const upstream = upstreamSpec(flags, io.env);
+        if (argv.length > 0 && upstream) {
+          throw usageError(
+            `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
+          );
         }
-      }
-      const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
-      process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs);
-    });
+        if (argv.length === 0 && !upstream) {
+          throw usageError(
+            "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
+          );
+        }
+        ignorePaths(flags.ignore);
+        const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
+        return await verify(cassette, argv, upstream, flags, timeoutMs, io);
+      }),
+    );
 }
 
 async function verify(
@@ -118,13 +115,14 @@ async function verify(
   upstream: UpstreamSpec | undefined,
   flags: VerifyFlags,
   timeoutMs: number,
+  io: CliIo,
 ): Promise<number> {
-  const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
   // Fails before the server starts when a redaction config is bad, as record does.
-  const redaction = flags.update ? redactionFrom({}) : undefined;
-  const loaded = await loadCassette(path, {
+  const redaction = flags.update ? redactionFrom({}, io) : undefined;
+  const file = userPath(io, path);
+  const loaded = await loadCassette(file, {
     server: flags.server,
-    onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
     // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
   });
@@ -157,8 +155,8 @@ async function verify(
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: flags.json ? undefined : (verdict) => printVerdict(verdict),
-    onSession: flags.json ? undefined : printSession,
+    onVerdict: flags.json ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
+    onSession: flags.json ? undefined : (session) => io.stdout.write(renderSession(session)),
   });
 
   let updated = false;
@@ -172,37 +170,51 @@ async function verify(
     });
     if (report.incomplete) {
       say(
+        io,
         `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,
       );
     } else {
-      await writePrivateFile(path, sink.text);
+      await writePrivateFile(file, sink.text);
       // The live run replaces every segment of a rotated cassette.
-      await removeFiles(loaded.files.filter((file) => file !== path));
+      await removeFiles(loaded.files.filter((segment) => segment !== file));
       updated = true;
     }
   }
 
   const corrupt = loaded.errors;
-  if (flags.json)
-    process.stdout.write(
-      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
-    );
-  else {
-    for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
-    process.stdout.write(`${summaryLine(report)}\n`);
-    const unanswered = unansweredLine(report, flags.allowUnanswered === true);
-    if (unanswered) process.stdout.write(`${unanswered}\n`);
-    if (updated) {
-      const kept = report.total;
-      process.stdout.write(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})\n`);
-    }
-  }
+  io.stdout.write(
+    flags.json
+      ? `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`
+      : renderSummary(path, report, updated, flags.allowUnanswered === true),
+  );
   if (updated) return EXIT.ok;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
-    say(`${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
+    say(io, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
   const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
   return report.differed > 0 || report.notes.length > 0 || corrupt > 0 || unanswered ? EXIT.finding : EXIT.ok;
+}
+
+/**
+ * The end of the text report: notes, the summary line, what the client left unanswered, the update.
+ *
+ * @example renderSummary('s.jsonl', report, false, false) // → 'verified 4 exchanges: 4 match, 0 differ\n'
+ */
+function renderSummary(
+  path: string,
+  report: VerifyReport,
+  updated: boolean,
+  allowUnanswered: boolean,
+): string {
+  const lines = report.notes.map((note) => `✗ ${note}`);
+  lines.push(summaryLine(report));
+  const unanswered = unansweredLine(report, allowUnanswered);
+  if (unanswered) lines.push(unanswered);
+  if (updated) {
+    const kept = report.total;
+    lines.push(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -219,11 +231,11 @@ function unansweredLine(report: VerifyReport, allowed: boolean): string | undefi
     : `✗ ${what}; pass --allow-unanswered to accept it`;
 }
 
-/** A header before each recorded session's verdicts, when there are several. */
-function printSession(session: { number: number; conn: string | undefined; of: number }): void {
-  if (session.of < 2) return;
+/** A header before each recorded session's verdicts, when there are several ('' for one). */
+function renderSession(session: { number: number; conn: string | undefined; of: number }): string {
+  if (session.of < 2) return '';
   const conn = session.conn === undefined ? '' : ` (${session.conn})`;
-  process.stdout.write(`session ${session.number} of ${session.of}${conn}\n`);
+  return `session ${session.number} of ${session.of}${conn}\n`;
 }
 
 /** `verified N exchanges: K match, D differ` (+ skipped). */
@@ -241,14 +253,12 @@ function summaryLine(report: VerifyReport): string {
   return `verified ${report.total} exchange${plural}${sessions}: ${report.matched} match, ${report.differed} differ${differ}${skipped}`;
 }
 
-function printVerdict(verdict: ExchangeVerdict): void {
-  if (verdict.status === 'match') return;
+/** One exchange's verdict as the text report prints it as soon as it is known ('' for a match). */
+function renderVerdict(verdict: ExchangeVerdict): string {
+  if (verdict.status === 'match') return '';
   const line = verdict.lineNo === undefined ? '' : ` (line ${verdict.lineNo})`;
   const head = `#${verdict.ordinal} ${verdict.summary}${line}`;
-  if (verdict.status === 'skipped') {
-    process.stdout.write(`- ${head}: skipped, ${verdict.reason}\n`);
-    return;
-  }
+  if (verdict.status === 'skipped') return `- ${head}: skipped, ${verdict.reason}\n`;
   const out = [`✗ ${head}`];
   if (verdict.reason) out.push(`    ${verdict.reason}`);
   if (verdict.httpStatus !== undefined)
@@ -263,7 +273,7 @@ function printVerdict(verdict: ExchangeVerdict): void {
     const more = verdict.diff.total - Math.min(DIFF_SHOWN, verdict.diff.entries.length);
     if (more > 0) out.push(`    … and ${more} more difference${more === 1 ? '' : 's'}`);
   }
-  process.stdout.write(`${out.join('\n')}\n`);
+  return `${out.join('\n')}\n`;
 }
 
 function jsonReport(
@@ -318,31 +328,3 @@ function jsonReport(
     updated,
   };
 }
-
-/**
- * The words after `--` (commander drops the `--` itself; its raw arguments still show where it was). A word before
- * `--` that commander took for the command is a usage error: the command must not swallow a misplaced argument.
- *
- * @example serverCommand(self, ['node', 'server.js'], 'verify') // → ['node', 'server.js']
- */
-export function serverCommand(self: Command, commandArgs: string[], name: string): string[] {
-  const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
-  const at = rawArgs.indexOf('--');
-  if (at === -1) return [];
-  const after = rawArgs.slice(at + 1);
-  const stray = commandArgs.slice(0, Math.max(0, commandArgs.length - after.length));
-  if (stray.length > 0) {
-    throw usageError(
-      `unexpected argument '${stray[0]}' before '--': the server command goes after '--' (see tapedeck ${name} --help)`,
-    );
-  }
-  return after;
-}
-
-/**
- * Starting a server as the live peers take it (src/live imports no node: module itself): spawnServer, which
- * finds `npx.cmd` on Windows and whose kill() ends the server's whole process tree there.
- */
-export const nodeSpawn: Spawn = (command, args, options) =>
-  // Piped stdin and stdout are never null; stderr is null when inherited, as ChildLike allows.
-  spawnServer(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;

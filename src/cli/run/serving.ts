@@ -1,6 +1,5 @@
 import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
-import { finishStdout, openStdout, type ProxyStdout } from '../../proxy/streams.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
@@ -8,12 +7,13 @@ import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
+import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
+import type { UpstreamSpec } from '../flags/upstream.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { holdSignals } from '../signals.js';
-import type { UpstreamSpec } from './record-bridge.js';
-import { type RuleFlags, redactionFrom } from './redact.js';
-import type { LiveSide } from './run-record.js';
-import { nodeSpawn } from './verify.js';
+import { type CliIo, say } from '../io.js';
+import { nodeSpawn } from '../node-spawn.js';
+import { serveOnStdio } from '../stdio-session.js';
+import type { LiveSide } from './recording.js';
 
 /**
  * `tapedeck run` in replay and update modes: the cassette served on stdio, and in update mode the live server
@@ -35,60 +35,64 @@ export interface RunSettings {
   server: string | undefined;
 }
 
-const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
-
 /** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
-function requestRedaction(loaded: LoadedCassette, settings: RunSettings) {
+function requestRedaction(loaded: LoadedCassette, settings: RunSettings, io: CliIo) {
   return cassetteRedaction(loaded.meta, {
     patterns: settings.rules.redact,
     files: settings.rules.redactFile,
     defaults: settings.rules.redactDefaults,
-    onWarning: (message) => say(`warning: ${message}`),
+    where: redactionWhere(io),
+    onWarning: (message) => say(io, `warning: ${message}`),
   });
 }
 
 /**
  * Serves the cassette on stdio; resolves to the exit code (1 on a miss, or unused exchanges without --allow-unused).
  *
- * @example process.exitCode = await replay(await loadCassette('s.jsonl'), settings);
+ * @example const code = await replay(await loadCassette('s.jsonl'), settings, io);
  */
-export async function replay(loaded: LoadedCassette, settings: RunSettings): Promise<number> {
-  const redact = await requestRedaction(loaded, settings);
-  const output = openStdout();
-  const server = serveStdio(loaded.cassette, {
-    input: process.stdin,
-    output: output.stream,
-    match: settings.match,
-    ignore: settings.ignore,
-    redact,
-    onEvent: logEvent('replay'),
-  });
-  const outcome = await untilDone(server, output);
-  return report(outcome, undefined, loaded, settings);
+export async function replay(loaded: LoadedCassette, settings: RunSettings, io: CliIo): Promise<number> {
+  const redact = await requestRedaction(loaded, settings, io);
+  const outcome = await serveOnStdio((input, output) =>
+    serveStdio(loaded.cassette, {
+      input,
+      output,
+      match: settings.match,
+      ignore: settings.ignore,
+      redact,
+      onEvent: logEvent('replay', io),
+    }),
+  );
+  return report(outcome, undefined, loaded, settings, io);
 }
 
 /**
  * Serves what matches and forwards the rest to the live server, then adds the new exchanges to the cassette.
  *
- * @example process.exitCode = await update(loaded, { kind: 'command', argv: ['node', 's.js'] }, settings);
+ * @example const code = await update(loaded, { kind: 'command', argv: ['node', 's.js'] }, settings, io);
  */
-export async function update(loaded: LoadedCassette, live: LiveSide, settings: RunSettings): Promise<number> {
+export async function update(
+  loaded: LoadedCassette,
+  live: LiveSide,
+  settings: RunSettings,
+  io: CliIo,
+): Promise<number> {
   // A bad redaction config fails here, before anything is served.
-  const { redactor } = redactionFrom(settings.rules);
-  const redact = await requestRedaction(loaded, settings);
-  const output = openStdout();
+  const { redactor } = redactionFrom(settings.rules, io);
+  const redact = await requestRedaction(loaded, settings, io);
   const [command, ...args] = live.kind === 'command' ? live.argv : [];
-  const session = serveUpdate(loaded.cassette, {
-    input: process.stdin,
-    output: output.stream,
-    ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
-    match: settings.match,
-    ignore: settings.ignore,
-    requestTimeoutMs: settings.timeoutMs,
-    redact,
-    onEvent: logEvent('update'),
-  });
-  const outcome = await untilDone(session, output);
+  const outcome = await serveOnStdio((input, output) =>
+    serveUpdate(loaded.cassette, {
+      input,
+      output,
+      ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
+      match: settings.match,
+      ignore: settings.ignore,
+      requestTimeoutMs: settings.timeoutMs,
+      redact,
+      onEvent: logEvent('update', io),
+    }),
+  );
   if (outcome.lines.length > 0) {
     // Under the lock, the lines are added to what the file holds now: another run may have written it meanwhile.
     await withCassetteLock(loaded.path, () =>
@@ -99,44 +103,37 @@ export async function update(loaded: LoadedCassette, live: LiveSide, settings: R
       }),
     );
     say(
+      io,
       `added ${outcome.forwarded} new exchange${outcome.forwarded === 1 ? '' : 's'} to ${loaded.path} (${outcome.lines.length} lines)`,
     );
   }
-  return report(outcome.replay, outcome, loaded, settings);
-}
-
-async function untilDone<T>(session: { done: Promise<T>; stop(): void }, output: ProxyStdout): Promise<T> {
-  const held = holdSignals(() => session.stop());
-  let outcome: T;
-  try {
-    outcome = await session.done;
-  } finally {
-    held.release();
-  }
-  // A client that stopped reading must not keep us alive.
-  await Promise.race([finishStdout(output), new Promise((done) => setTimeout(done, 2000).unref())]);
-  return outcome;
+  return report(outcome.replay, outcome, loaded, settings, io);
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
-function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
+function logEvent(mode: 'replay' | 'update', io: CliIo): (event: UpdateEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'miss':
         // In update mode a miss is forwarded; 'forwarded' / 'forward-failed' say what became of it.
         if (mode === 'replay')
-          say(`miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`);
+          say(
+            io,
+            `miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`,
+          );
         return;
       case 'forwarded':
         say(
+          io,
           `not in the cassette, forwarded to the live server: ${event.method} (id ${JSON.stringify(event.id)})`,
         );
         return;
       case 'forward-failed':
-        say(`error: ${event.method} is not in the cassette and ${event.message}`);
+        say(io, `error: ${event.method} is not in the cassette and ${event.message}`);
         return;
       case 'live-started':
         say(
+          io,
           event.pid === undefined
             ? 'connected to the live server for requests the cassette does not hold'
             : `started the live server (pid ${event.pid}) for requests the cassette does not hold`,
@@ -144,7 +141,7 @@ function logEvent(mode: 'replay' | 'update'): (event: UpdateEvent) => void {
         return;
       default: {
         const line = describeServeEvent(event);
-        if (line !== undefined) say(line);
+        if (line !== undefined) say(io, line);
       }
     }
   };
@@ -156,6 +153,7 @@ function report(
   update: UpdateOutcome | undefined,
   loaded: LoadedCassette,
   settings: RunSettings,
+  io: CliIo,
 ): number {
   const { report } = outcome;
   if (outcome.probe && report.misses.length === 0) return EXIT.ok;
@@ -174,6 +172,6 @@ function report(
     allowUnused: settings.allowUnused,
     corruptLines: loaded.errors,
   });
-  for (const line of summary.lines) say(line);
+  for (const line of summary.lines) say(io, line);
   return misses > 0 || timeouts > 0 || summary.failed ? EXIT.finding : EXIT.ok;
 }

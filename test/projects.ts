@@ -31,6 +31,7 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/proxy/bridge/upstream-cli.test.ts': 'server-everything and the built CLI',
   'test/proxy/http/cli.test.ts': 'the built CLI, stopped with SIGTERM',
   'test/proxy/http/everything-sse.test.ts': 'server-everything in sse mode',
+  'test/proxy/http/faults.test.ts': 'server-everything over Streamable HTTP, with faults injected',
   'test/proxy/http/everything-streamable.test.ts': 'server-everything over Streamable HTTP',
   'test/proxy/http/inspector.test.ts': 'server-everything and the Inspector CLI',
   'test/proxy/http/resumption.test.ts': 'server-everything, which keeps an event store',

@@ -36,6 +36,7 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/proxy/http/inspector.test.ts': 'server-everything and the Inspector CLI',
   'test/proxy/http/resumption.test.ts': 'server-everything, which keeps an event store',
   'test/replay/sdk/use-cassette.test.ts': 'server-everything, recorded once',
+  'test/replay/sdk/use-cassette-faults.test.ts': 'server-everything, recorded with faults',
   'test/replay/serve/http/era2026-http.test.ts': 'the v2 server and the built CLI',
   'test/replay/serve/http/everything-http.test.ts': 'server-everything and the built CLI',
   'test/replay/serve/http/http-cassette.test.ts': 'the built CLI',

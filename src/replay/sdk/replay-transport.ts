@@ -17,6 +17,7 @@ import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/eng
 import { withFallbacks } from '../engine/fallback.js';
 import { type FaultableChannel, replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
+import { parseError } from './fault-transport.js';
 
 /**
  * The official SDK's seam on the replay side: `replayTransport` is a Transport a Client connects to instead of a
@@ -202,16 +203,6 @@ export class ReplayTransport implements McpTransport {
     if (this.outbox.length > 0 && !this.closed) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
-}
-
-/** The error a client's JSON parser throws on `text`, as its stdio transport would report it. */
-function parseError(text: string): Error {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    if (error instanceof Error) return error;
-  }
-  return new SyntaxError(`not a JSON-RPC message: ${text.slice(0, 80)}`);
 }
 
 /**

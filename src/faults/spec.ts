@@ -216,18 +216,19 @@ function parseMillis(text: string): number | undefined {
   return parseDuration(trimmed);
 }
 
+/** Binary units, as every byte size tapedeck reads (`--max-bytes 50MB`). */
 const RATE_UNITS: Readonly<Record<string, number>> = {
   '': 1,
   b: 1,
-  kb: 1000,
-  k: 1000,
+  k: 1024,
+  kb: 1024,
   kib: 1024,
-  mb: 1_000_000,
-  m: 1_000_000,
+  m: 1_048_576,
+  mb: 1_048_576,
   mib: 1_048_576,
 };
 
-/** `200`, `200/s`, `2kb/s`, `1.5mib/s` → bytes per second (at least 1). */
+/** `200`, `200/s`, `2kb/s`, `1.5mb/s` → bytes per second (at least 1). */
 function parseRate(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)\s*(?:\/\s*s)?$/i.exec(text.trim());
   const unit = match ? RATE_UNITS[match[2]!.toLowerCase()] : undefined;

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import type { FaultOptions } from '../faults/options.js';
-import { faultEvent } from '../faults/records.js';
+import { type FaultRecord, faultEvent } from '../faults/records.js';
 import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
@@ -17,6 +17,8 @@ import { StdioFaults } from './stdio-faults.js';
  * way to the client, the trace keeps what the server sent, and a `fault` event says what the client got instead.
  */
 export interface StdioProxyOptions extends FaultOptions {
+  /** Told of every fault as it is injected (besides its event in the trace). */
+  onFault?: ((record: FaultRecord) => void) | undefined;
   command: string;
   args: string[];
   sink: TraceSink;
@@ -131,8 +133,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const later = new CaptureQueue();
   const faults = StdioFaults.open(options, {
     // A fault's event follows the trace line of the request it is about: it waits in the same queue.
-    record: (record) =>
-      later.push({ push: (_, atMs) => sink.append(faultEvent(record, timestamp(atMs))) }, EMPTY),
+    record: (record) => {
+      later.push({ push: (_, atMs) => sink.append(faultEvent(record, timestamp(atMs))) }, EMPTY);
+      options.onFault?.(record);
+    },
     cut: () => {
       // The server side ends: the client reads the end of its input, the server is stopped.
       input.pause();

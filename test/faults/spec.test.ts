@@ -22,7 +22,7 @@ describe('the fault spec grammar KIND[=VALUE][@MATCH][%PERCENT][#NTH]', () => {
     expect(parseFaultSpec('error=-32000').action).toEqual({ kind: 'error', code: -32000 });
     expect(parseFaultSpec('error').action).toEqual({ kind: 'error', code: -32603 });
     expect(parseFaultSpec('slow-stream=200/s').action).toEqual({ kind: 'slow-stream', bytesPerSecond: 200 });
-    expect(parseFaultSpec('slow-stream=2kb/s').action).toEqual({ kind: 'slow-stream', bytesPerSecond: 2000 });
+    expect(parseFaultSpec('slow-stream=2kb/s').action).toEqual({ kind: 'slow-stream', bytesPerSecond: 2048 });
     for (const kind of ['tool-error', 'drop', 'disconnect', 'malformed', 'duplicate'])
       expect(parseFaultSpec(kind).action).toEqual({ kind });
   });

@@ -4,6 +4,7 @@ import type { Exchange, MessageRef, PairEvent } from '../../trace/pairing.js';
 import type { Direction, TraceLine } from '../../trace/types.js';
 import { formatLatency, formatOffset } from '../../units.js';
 import { type Palette, padEnd, padStart, palette, visibleWidth } from './color.js';
+import { FaultMarks, faultSummary } from './fault-marks.js';
 
 /**
  * The `tapedeck show` timeline: one row per message, time offset from the start of the session, direction arrow,
@@ -40,6 +41,8 @@ export class TimelineRenderer {
   /** The exchange the latest rows were about, to tell when a child belongs elsewhere. */
   private context: Exchange | undefined;
   private readonly width: number | undefined;
+  /** Injected faults, marked on the rows of the calls they spoiled. */
+  private readonly faults = new FaultMarks();
 
   constructor(options: TimelineOptions) {
     this.c = palette(options.color);
@@ -145,7 +148,9 @@ export class TimelineRenderer {
           : x.outcome === 'input_required'
             ? [c.yellow('…'), detail, c.yellow]
             : [c.green('✓'), detail, c.dim];
-    const head = `${requestLabel(x.request)} ${c.dim(idTag(x.id))} ${mark}${latency}`;
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` ${c.magenta(`⚡ ${fault}`)}`;
+    const head = `${requestLabel(x.request)} ${c.dim(idTag(x.id))} ${mark}${latency}${injected}`;
     // An answer tapedeck gave itself (the upstream was out of reach) is not the server's: say so.
     const by = ref.line.producedBy === 'tapedeck' ? ' (from tapedeck, not the server)' : '';
     return this.row(ref, x.depth, head, `${text}${by}`, tone);
@@ -159,7 +164,9 @@ export class TimelineRenderer {
     }
     const head = `${this.scopeTag(x.requestRef.line)}${requestLabel(x.request)} ${idTag(x.id)}`;
     const where = x.requestRef.lineNo === undefined ? '' : ` (line ${x.requestRef.lineNo})`;
-    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}`;
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` (⚡ ${fault})`;
+    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}${injected}`;
     rows.push(this.row(x.requestRef, 0, this.c.yellow(head), note));
     return rows;
   }
@@ -201,6 +208,10 @@ export class TimelineRenderer {
         return [`${this.time(line.t)}  ${c.dim(`${ARROW[line.dir]} http ${line.conn} ${what}`)}`];
       }
       case 'event': {
+        if (line.name === 'fault') {
+          this.faults.note(line);
+          return [`${this.time(line.t)}  ${c.magenta('⚡ fault')} ${c.dim(faultSummary(line))}`];
+        }
         const { t, seq, type, name, ...rest } = line;
         void seq;
         void type;

@@ -1,3 +1,4 @@
+import type { FaultPlan } from '../../faults/plan.js';
 import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
@@ -33,6 +34,8 @@ export interface RunSettings {
   upstream: UpstreamSpec | undefined;
   /** Which server of a multi-server cassette replay and update serve. */
   server: string | undefined;
+  /** --fault, --faults, --seed: injected in replay mode. */
+  faults: FaultPlan | undefined;
 }
 
 /** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
@@ -61,6 +64,7 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       ignore: settings.ignore,
       redact,
       onEvent: logEvent('replay', io),
+      faults: settings.faults,
     }),
   );
   return report(outcome, undefined, loaded, settings, io);
@@ -165,6 +169,7 @@ function report(
     misses > 0 && !update ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
     misses > 0 && update ? `${misses} not answered by the live server either` : '',
     timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
+    report.faults.length > 0 ? `${report.faults.length} fault${plural(report.faults.length)} injected` : '',
   ].filter((part) => part !== '');
   const summary = renderReplaySummary({
     report,

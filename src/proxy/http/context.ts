@@ -1,4 +1,5 @@
 import type { Agent, ServerResponse } from 'node:http';
+import type { FaultRecord } from '../../faults/records.js';
 import type { Json } from '../../trace/types.js';
 import type { FaultGate } from '../fault-gate.js';
 import type { AllowedHosts } from './guard.js';
@@ -29,6 +30,8 @@ export interface ForwardContext {
   notice(notice: ProxyNotice): void;
   /** Faults to inject into the answers (undefined: none, and the exchanges forward as they always do). */
   faults?: FaultGate | undefined;
+  /** Told of every fault as it is injected. */
+  onFault?: ((record: FaultRecord) => void) | undefined;
 }
 
 /**

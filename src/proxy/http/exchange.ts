@@ -162,7 +162,10 @@ export class ProxiedExchange implements ActiveExchange {
     const raw = parseJson(body);
     if (raw === undefined || this.ctx.faults === undefined) return;
     const { records, disconnect } = this.ctx.faults.arrive(this.scope, raw);
-    for (const record of records) this.later(() => this.record.event('fault', { ...record }));
+    for (const record of records) {
+      this.later(() => this.record.event('fault', { ...record }));
+      this.ctx.onFault?.(record);
+    }
     if (!disconnect) return;
     this.upReq?.destroy();
     this.res.destroy();

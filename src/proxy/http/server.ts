@@ -3,6 +3,7 @@ import { Agent as TlsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TapedeckError } from '../../errors.js';
 import type { FaultOptions } from '../../faults/options.js';
+import type { FaultRecord } from '../../faults/records.js';
 import type { TraceSink } from '../../sink/sink.js';
 import type { MetaLine } from '../../trace/types.js';
 import { openFaultGate } from '../fault-gate.js';
@@ -20,6 +21,8 @@ import { shownUrl } from './url.js';
  * what the upstream sent, a `fault` event says what the client got instead.
  */
 export interface HttpProxyOptions extends FaultOptions {
+  /** Told of every fault as it is injected (besides its event in the trace). */
+  onFault?: ((record: FaultRecord) => void) | undefined;
   /** The MCP server's URL (`http:` or `https:`); its path is the path clients use on the proxy. */
   upstream: URL;
   /** Started already (its meta line written), unless `meta` is given; the proxy appends to it and never closes it. */
@@ -109,6 +112,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   // A disconnect that names no request cuts every client connection (by then `server` listens).
   const faults = openFaultGate(options, (record) => {
     later.push(() => recorder.event('fault', { ...record }));
+    options.onFault?.(record);
     server.closeAllConnections();
   });
   // Faults read the answers: the upstream is asked for them unencoded.
@@ -129,6 +133,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       ...(faults ? ['accept-encoding'] : []),
     ],
     faults,
+    onFault: options.onFault,
     notice: (notice) => {
       if (noticed.has(notice.kind)) return;
       noticed.add(notice.kind);

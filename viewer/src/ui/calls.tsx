@@ -1,8 +1,10 @@
 import { useMemo } from 'preact/hooks';
 import { argumentSummary, formatOffset, resultSummary, toolName } from 'tapedeck/trace';
+import { faultMarks } from '../data/faults.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency } from '../data/summary.js';
+import { FaultBadge } from './fault-badge.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export const CALL_COLUMNS = ['time', 'tool', 'args', 'result', 'latency', 'status'] as const;
@@ -68,6 +70,7 @@ export function Calls({ model, rows, sort, setSort, selected, select }: CallsPro
     return list;
   }, [rows, column, desc, model.version]);
   const start = model.start() ?? 0;
+  const faults = useMemo(() => faultMarks(model.rows()), [model, model.version]);
   const selectedIndex = selected === undefined ? -1 : calls.findIndex((r) => r.key === selected);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') return select(undefined);
@@ -121,7 +124,10 @@ export function Calls({ model, rows, sort, setSort, selected, select }: CallsPro
         <span class="c-latency">
           {exchange.latencyMs === undefined ? '' : formatLatency(exchange.latencyMs)}
         </span>
-        <span class={`c-status o-${exchange.outcome}`}>{exchange.outcome.replace('_', ' ')}</span>
+        <span class={`c-status o-${exchange.outcome}`}>
+          {exchange.outcome.replace('_', ' ')}
+          <FaultBadge marks={faults.get(exchange)} />
+        </span>
       </div>
     );
   };

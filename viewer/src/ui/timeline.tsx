@@ -1,7 +1,10 @@
+import { useMemo } from 'preact/hooks';
 import { formatOffset, idTag } from 'tapedeck/trace';
+import { faultMarks } from '../data/faults.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, rowDetail, rowTitle } from '../data/summary.js';
+import { FaultBadge } from './fault-badge.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export const ROW_HEIGHT = 26;
@@ -27,6 +30,7 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
   const start = model.start() ?? 0;
   const maxLatency = model.maxLatency();
   const multi = model.sources.length > 1;
+  const faults = useMemo(() => faultMarks(model.rows()), [model, model.version]);
   const selectedIndex = selected === undefined ? -1 : rows.findIndex((r) => r.key === selected);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') return select(undefined);
@@ -66,6 +70,7 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
           {row.depth > 0 ? <span class="tree">└ </span> : null}
           {row.kind === 'response' ? <span class="muted">↳ </span> : null}
           {rowTitle(row)}
+          {exchange && row.kind === 'response' ? <FaultBadge marks={faults.get(exchange)} /> : null}
         </span>
         <span class="c-id">{exchange ? idTag(exchange.id) : ''}</span>
         <span class="c-lat">

@@ -41,7 +41,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
   ['proxy', 'replay', 'live', 'instrument'],
-  ['collector', 'mcp', 'install'],
+  // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
+  // model and renders it for CI; only the CLI uses it.
+  ['collector', 'mcp', 'install', 'report'],
   ['cli'],
   ['index.ts'],
 ];

@@ -15,11 +15,22 @@ import {
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/serve/http/index.js';
 import { type HttpFlavour, servedPath } from '../../replay/serve/http/options.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
+import { replayReport } from '../../report/from-replay.js';
+import type { ReportContext } from '../../report/model.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import {
+  addReporterFlag,
+  MCP_SESSION,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
@@ -39,6 +50,7 @@ interface ReplayFlags extends RuleFlags, FaultFlags {
   http?: string;
   sse?: boolean;
   allowHost?: string[];
+  reporter: string[];
 }
 
 /** Where the cassette is served: stdin/stdout, or an HTTP listener. */
@@ -57,6 +69,7 @@ interface ReplaySettings {
   rules: RuleFlags;
   front: Front;
   faults: FaultPlan | undefined;
+  reporters: ReporterPlan;
 }
 
 /**
@@ -104,7 +117,11 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
-  addRuleFlags(addFaultFlags(addLastFlag(command)), { mode: false })
+  addReporterFlag(addRuleFlags(addFaultFlags(addLastFlag(command)), { mode: false }), [
+    'junit',
+    'github',
+    'json',
+  ])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -124,6 +141,8 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
         'path works). Every live session plays from the one cassette: identical requests are served in recorded\n' +
         'order across sessions. Requests whose Host or Origin is not local get 403 unless --allow-host names it.\n\n' +
         `${FAULT_HELP}\nA MATCH that names nothing the cassette holds is a usage error.\n\n` +
+        'A reporter (--reporter junit:FILE | github | json:FILE; files, as stdout is the session) writes a test\n' +
+        'case per miss and per unused exchange when the session ends; github annotations go to stderr.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
@@ -168,6 +187,10 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
         ? undefined
         : parsePositiveInt('--client-timeout', flags.clientTimeout),
     rules: flags,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -180,6 +203,7 @@ function frontFrom(flags: ReplayFlags): Front {
 }
 
 async function replay(path: string, settings: ReplaySettings, io: CliIo): Promise<number> {
+  const clock = reportClock();
   const note = (text: string) => say(io, text);
   const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
@@ -222,7 +246,9 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
     try {
       note(`replaying ${path} on ${server.url}`);
       const outcome: HttpServeOutcome = await server.done;
-      return report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, note);
+      const code = report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, note);
+      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+      return code;
     } finally {
       held.release();
     }
@@ -241,7 +267,31 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       ...faults,
     }),
   );
-  return report(outcome, settings, loaded.errors, discover.kind, note);
+  const code = report(outcome, settings, loaded.errors, discover.kind, note);
+  // A 2026-era client's probe process gets only server/discover: its session, elsewhere, reports.
+  if (!(outcome.probe && outcome.report.misses.length === 0))
+    await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+  return code;
+}
+
+/** The session's misses and unused exchanges, to each --reporter (stdout is the session: stderr or files). */
+async function writeReplayReports(
+  path: string,
+  outcome: ServeOutcome['report'],
+  settings: ReplaySettings,
+  corruptLines: number,
+  context: ReportContext,
+  io: CliIo,
+): Promise<void> {
+  if (settings.reporters.reporters.length === 0) return;
+  const input = {
+    command: 'replay' as const,
+    cassette: reportPath(path, io.cwd),
+    report: outcome,
+    allowUnused: settings.allowUnused,
+    corruptLines,
+  };
+  await writeReports(settings.reporters, replayReport(input, context), { ...io, stdoutTaken: true });
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */

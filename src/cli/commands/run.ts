@@ -21,6 +21,7 @@ import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { serverCommand } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
@@ -28,7 +29,7 @@ import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
-import { type RunSettings, replay, update } from '../run/serving.js';
+import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
 
 interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
@@ -41,6 +42,7 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
   expired: string;
   timeout?: string;
   server?: string;
+  reporter: string[];
 }
 
 /**
@@ -81,7 +83,11 @@ export function registerRun(program: Command, { io, action }: Cli): void {
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
     );
-  addRuleFlags(addFaultFlags(upstreamOptions(command)), { mode: false })
+  addReporterFlag(addRuleFlags(addFaultFlags(upstreamOptions(command)), { mode: false }), [
+    'junit',
+    'github',
+    'json',
+  ])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -98,6 +104,8 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
         `${FAULT_HELP}\nFaults apply in replay mode.\n\n` +
+        'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
+        "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(
@@ -142,6 +150,10 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
     rules: flags,
     upstream: upstreamSpec(flags, io.env),
     server: flags.server,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -202,9 +214,15 @@ async function runCommand(
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, live!, settings.rules, exists, io);
-      case 'passthrough':
-        return await passthrough(live!);
+      case 'passthrough': {
+        const clock = reportClock();
+        const code =
+          plan.mode === 'record'
+            ? await recordInto(cassette, live!, settings.rules, exists, io)
+            : await passthrough(live!);
+        await writeRunReports(cassette, settings, io, clock, { notReplayed: plan.why });
+        return code;
+      }
       case 'replay':
         return await replay(loaded!, settings, io);
       case 'update':

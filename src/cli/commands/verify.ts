@@ -6,6 +6,7 @@ import { serverExitCode } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
+import { verifyReport } from '../../report/from-verify.js';
 import { MemorySink } from '../../sink/memory.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
@@ -14,6 +15,14 @@ import type { MetaLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { ignorePaths } from '../flags/match.js';
+import {
+  addReporterFlag,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
 import { redactionFrom } from '../flags/rules.js';
 import { serverCommand } from '../flags/server-command.js';
 import {
@@ -34,6 +43,7 @@ interface VerifyFlags extends UpstreamFlags {
   update?: boolean;
   json?: boolean;
   timeout?: string;
+  reporter: string[];
 }
 
 /** How many diff entries are printed per divergent exchange. */
@@ -68,7 +78,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
     .option('--json', 'print the report as JSON ("version": 1)')
     .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
-  upstreamOptions(command)
+  addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -76,6 +86,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         "  tapedeck verify traces/session.jsonl --ignore '$.result.content[0].text' -- npx -y my-server\n" +
         '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream http://127.0.0.1:3001/mcp\n' +
+        '  tapedeck verify traces/session.jsonl --reporter junit:reports/verify.xml --reporter github -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream https://mcp.example.com/mcp \\\n' +
         `      ${HEADER_EXAMPLE}   # TOKEN is read from the environment\n\n` +
         'Requests go out one at a time in recorded order (initialize and notifications/initialized included), each\n' +
@@ -85,6 +96,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         'again and fails the run unless --allow-unanswered. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
+        'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
         'server that went away, 2 a usage error.',
     )
@@ -104,7 +116,15 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         }
         ignorePaths(flags.ignore);
         const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
-        return await verify(cassette, argv, upstream, flags, timeoutMs, io);
+        const reporters = parseReporters(flags.reporter, {
+          formats: ['junit', 'github', 'json'],
+          stdoutTakenBy: flags.json ? '--json' : undefined,
+        });
+        if (flags.update && reporters.reporters.length > 0)
+          throw usageError(
+            '--reporter reports a check, and --update rewrites the cassette instead of checking it: drop one',
+          );
+        return await verify(cassette, argv, upstream, flags, timeoutMs, io, reporters);
       }),
     );
 }
@@ -116,7 +136,11 @@ async function verify(
   flags: VerifyFlags,
   timeoutMs: number,
   io: CliIo,
+  reporters: ReporterPlan,
 ): Promise<number> {
+  const clock = reportClock();
+  // The terminal report stays off stdout when a document is written there instead.
+  const quiet = flags.json === true || reporters.replacesStdout;
   // Fails before the server starts when a redaction config is bad, as record does.
   const redaction = flags.update ? redactionFrom({}, io) : undefined;
   const file = userPath(io, path);
@@ -155,8 +179,8 @@ async function verify(
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: flags.json ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
-    onSession: flags.json ? undefined : (session) => io.stdout.write(renderSession(session)),
+    onVerdict: quiet ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
+    onSession: quiet ? undefined : (session) => io.stdout.write(renderSession(session)),
   });
 
   let updated = false;
@@ -182,16 +206,28 @@ async function verify(
   }
 
   const corrupt = loaded.errors;
-  io.stdout.write(
-    flags.json
-      ? `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`
-      : renderSummary(path, report, updated, flags.allowUnanswered === true),
-  );
+  if (flags.json)
+    io.stdout.write(
+      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
+    );
+  else if (!quiet) io.stdout.write(renderSummary(path, report, updated, flags.allowUnanswered === true));
   if (updated) return EXIT.ok;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
     say(io, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
   const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
+  if (reporters.reporters.length > 0) {
+    const input = {
+      cassette: reportPath(path, io.cwd),
+      report,
+      allowUnanswered: flags.allowUnanswered === true,
+      corruptLines: corrupt,
+    };
+    await writeReports(reporters, verifyReport(input, clock.context()), {
+      ...io,
+      stdoutTaken: flags.json === true,
+    });
+  }
   return report.differed > 0 || report.notes.length > 0 || corrupt > 0 || unanswered ? EXIT.finding : EXIT.ok;
 }
 

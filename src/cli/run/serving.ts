@@ -5,9 +5,11 @@ import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { MatchMode } from '../../replay/options.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
+import { replayReport } from '../../report/from-replay.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
+import { type ReporterPlan, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
 import type { UpstreamSpec } from '../flags/upstream.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
@@ -36,6 +38,8 @@ export interface RunSettings {
   server: string | undefined;
   /** --fault, --faults, --seed: injected in replay mode. */
   faults: FaultPlan | undefined;
+  /** --reporter: CI reports of the session's misses and unused exchanges. */
+  reporters: ReporterPlan;
 }
 
 /** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
@@ -55,6 +59,7 @@ function requestRedaction(loaded: LoadedCassette, settings: RunSettings, io: Cli
  * @example const code = await replay(await loadCassette('s.jsonl'), settings, io);
  */
 export async function replay(loaded: LoadedCassette, settings: RunSettings, io: CliIo): Promise<number> {
+  const clock = reportClock();
   const redact = await requestRedaction(loaded, settings, io);
   const outcome = await serveOnStdio((input, output) =>
     serveStdio(loaded.cassette, {
@@ -67,7 +72,13 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       faults: settings.faults,
     }),
   );
-  return report(outcome, undefined, loaded, settings, io);
+  const code = report(outcome, undefined, loaded, settings, io);
+  if (!(outcome.probe && outcome.report.misses.length === 0))
+    await writeRunReports(loaded.path, settings, io, clock, {
+      report: outcome.report,
+      corruptLines: loaded.errors,
+    });
+  return code;
 }
 
 /**
@@ -81,6 +92,10 @@ export async function update(
   settings: RunSettings,
   io: CliIo,
 ): Promise<number> {
+  const clock = reportClock();
+  // What the live server could not answer either, one line each, for the reports.
+  const failures: string[] = [];
+  const log = logEvent('update', io);
   // A bad redaction config fails here, before anything is served.
   const { redactor } = redactionFrom(settings.rules, io);
   const redact = await requestRedaction(loaded, settings, io);
@@ -94,7 +109,11 @@ export async function update(
       ignore: settings.ignore,
       requestTimeoutMs: settings.timeoutMs,
       redact,
-      onEvent: logEvent('update', io),
+      onEvent: (event) => {
+        if (event.kind === 'forward-failed')
+          failures.push(`${event.method} is not in the cassette and ${event.message}`);
+        log(event);
+      },
     }),
   );
   if (outcome.lines.length > 0) {
@@ -111,7 +130,48 @@ export async function update(
       `added ${outcome.forwarded} new exchange${outcome.forwarded === 1 ? '' : 's'} to ${loaded.path} (${outcome.lines.length} lines)`,
     );
   }
-  return report(outcome.replay, outcome, loaded, settings, io);
+  const code = report(outcome.replay, outcome, loaded, settings, io);
+  if (!(outcome.replay.probe && outcome.replay.report.misses.length === 0)) {
+    const seen = { report: outcome.replay.report, corruptLines: loaded.errors };
+    await writeRunReports(loaded.path, settings, io, clock, {
+      ...seen,
+      forwarded: { count: outcome.forwarded, failures },
+    });
+  }
+  return code;
+}
+
+/** What a run saw, for its reports: replay's report, or (record, passthrough) why nothing was replayed. */
+export interface RunSeen {
+  report?: ServeOutcome['report'];
+  corruptLines?: number;
+  forwarded?: { count: number; failures: string[] };
+  notReplayed?: string;
+}
+
+/**
+ * The run's report to each --reporter (stdout is the session: stderr or files).
+ *
+ * @example await writeRunReports('s.jsonl', settings, io, clock, { notReplayed: 'recording s.jsonl: no cassette there yet' });
+ */
+export async function writeRunReports(
+  cassette: string,
+  settings: Pick<RunSettings, 'reporters' | 'allowUnused'>,
+  io: CliIo,
+  clock: ReturnType<typeof reportClock>,
+  seen: RunSeen,
+): Promise<void> {
+  if (settings.reporters.reporters.length === 0) return;
+  const input = {
+    command: 'run' as const,
+    cassette: reportPath(cassette, io.cwd),
+    report: seen.report ?? { used: 0, total: 0, unused: [], misses: [], timeouts: [] },
+    allowUnused: settings.allowUnused,
+    corruptLines: seen.corruptLines ?? 0,
+    forwarded: seen.forwarded,
+    notReplayed: seen.notReplayed,
+  };
+  await writeReports(settings.reporters, replayReport(input, clock.context()), { ...io, stdoutTaken: true });
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */

@@ -1,7 +1,6 @@
 import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { showTrace } from '../../src/cli/commands/show.js';
 import { stripAnsi, useColor } from '../../src/cli/format/color.js';
@@ -9,6 +8,7 @@ import { renderTimeline } from '../../src/cli/format/timeline.js';
 import { run } from '../../src/cli/main.js';
 import { pairTrace } from '../../src/trace/pairing.js';
 import type { TraceLine } from '../../src/trace/types.js';
+import { memoryIo, TextSink } from '../helpers/cli.js';
 
 const interop = join(import.meta.dirname, '..', 'fixtures', 'interop');
 const mcpTape = join(interop, 'mcp-tape', 'everything-stdio.jsonl');
@@ -20,34 +20,11 @@ function lines(path: string): TraceLine[] {
     .map((text) => JSON.parse(text) as TraceLine);
 }
 
-class Sink extends Writable {
-  text = '';
-  isTTY = false;
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-/** Runs the CLI in-process and captures what it prints. */
+/** Runs the CLI in-process against an in-memory CliIo and returns what it printed. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await run(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const io = memoryIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
 }
 
 /** The row that contains `text` (exactly one expected). */
@@ -237,8 +214,8 @@ describe('tapedeck show --follow', () => {
     const file = join(dir, 'live.jsonl');
     const all = readFileSync(mcpTape, 'utf8').split('\n');
     writeFileSync(file, `${all.slice(0, 3).join('\n')}\n`);
-    const stdout = new Sink();
-    const done = showTrace(file, { follow: true }, { stdout, stderr: new Sink(), env: {} });
+    const stdout = new TextSink();
+    const done = showTrace(file, { follow: true }, { ...memoryIo(), stdout });
     await vi.waitFor(() => expect(stdout.text).toContain('← initialize #0'), { timeout: 5000 });
     const next = `${all[3]}\n`;
     appendFileSync(file, next.slice(0, 20));
@@ -256,13 +233,9 @@ describe('tapedeck show --follow', () => {
     const file = join(dir, 'live.jsonl');
     const all = readFileSync(mcpTape, 'utf8').split('\n');
     writeFileSync(file, `${all.slice(0, 2).join('\n')}\n`);
-    const stdout = new Sink();
+    const stdout = new TextSink();
     const stop = new AbortController();
-    const done = showTrace(
-      file,
-      { follow: true },
-      { stdout, stderr: new Sink(), env: {}, stop: stop.signal },
-    );
+    const done = showTrace(file, { follow: true }, { ...memoryIo(), stdout }, stop.signal);
     await vi.waitFor(() => expect(stdout.text).toContain('→ initialize #0'), { timeout: 5000 });
     stop.abort();
     await done;
@@ -282,8 +255,8 @@ describe('tapedeck show --follow', () => {
       raw: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     });
     writeFileSync(file, `${meta(0)}\n${request}\n`);
-    const stdout = new Sink();
-    const done = showTrace(file, { follow: true }, { stdout, stderr: new Sink(), env: {} });
+    const stdout = new TextSink();
+    const done = showTrace(file, { follow: true }, { ...memoryIo(), stdout });
     await vi.waitFor(() => expect(stdout.text).toContain('→ tools/list #1'), { timeout: 5000 });
     renameSync(file, join(dir, 'live.1.jsonl'));
     const response = JSON.stringify({

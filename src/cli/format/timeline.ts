@@ -10,6 +10,7 @@ import type { Exchange, MessageRef, PairEvent } from '../../trace/pairing.js';
 import type { Direction, TraceLine } from '../../trace/types.js';
 import { formatLatency, formatOffset } from '../../units.js';
 import { type Palette, padStart, palette, visibleWidth } from './color.js';
+import { FaultMarks, faultSummary } from './fault-marks.js';
 import { detailColumn, layoutRow, type Tone } from './timeline-row.js';
 import { DEFAULT_WIDTH, fitLine, fitText } from './wrap.js';
 
@@ -47,6 +48,8 @@ export class TimelineRenderer {
   private context: Exchange | undefined;
   private readonly width: number;
   private readonly column: number;
+  /** Injected faults, marked on the rows of the calls they spoiled. */
+  private readonly faults = new FaultMarks();
 
   constructor(options: TimelineOptions) {
     this.c = palette(options.color);
@@ -170,7 +173,9 @@ export class TimelineRenderer {
           : x.outcome === 'input_required'
             ? [c.yellow('…'), detail, c.yellow]
             : [c.green('✓'), detail, c.dim];
-    const suffix = ` ${c.dim(idTag(x.id))} ${mark}${latency}${this.owner(x.parent, x.guessed)}`;
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` ${c.magenta(`⚡ ${fault}`)}`;
+    const suffix = ` ${c.dim(idTag(x.id))} ${mark}${latency}${injected}${this.owner(x.parent, x.guessed)}`;
     // An answer tapedeck gave itself (the upstream was out of reach) is not the server's: say so.
     const by = ref.line.producedBy === 'tapedeck' ? ' (from tapedeck, not the server)' : '';
     const depth = certainDepth(x.parent, x.guessed);
@@ -192,7 +197,9 @@ export class TimelineRenderer {
       rows.push(this.c.yellow('unanswered requests:'));
     }
     const where = x.requestRef.lineNo === undefined ? '' : ` (line ${x.requestRef.lineNo})`;
-    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}`;
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` (⚡ ${fault})`;
+    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}${injected}`;
     const suffix = ` ${this.c.yellow(idTag(x.id))}`;
     rows.push(...this.row(x.requestRef, 0, requestLabel(x.request), this.c.yellow, suffix, note));
     return rows;
@@ -234,6 +241,10 @@ export class TimelineRenderer {
         return [this.tail(`${this.time(line.t)}  `, `${ARROW[line.dir]} http ${line.conn} ${what}`)];
       }
       case 'event': {
+        if (line.name === 'fault') {
+          this.faults.note(line);
+          return [this.tail(`${this.time(line.t)}  ${c.magenta('⚡ fault')} `, faultSummary(line))];
+        }
         const { t, seq, type, name, ...rest } = line;
         void seq;
         void type;

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../helpers/clock.js';
-import {
-  json,
-  rawRequest,
-  sampleTrace,
-  upload,
-  useCollector,
-  useCollectorApp,
-} from './helpers.js';
+import { json, rawRequest, sampleTrace, upload, useCollector, useCollectorApp } from './helpers.js';
 
 describe('collector access checks', () => {
   const h = useCollectorApp({ maxBodyBytes: 4096 });

@@ -56,6 +56,13 @@ export function inProcessFetch(collector: CollectorApp): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     if (!request.headers.has('host')) request.headers.set('host', new URL(request.url).host);
+    // fetch declares the length of a body it knows whole; the collector tells small uploads from large by it.
+    const body = init?.body;
+    if (!request.headers.has('content-length') && (typeof body === 'string' || body instanceof Uint8Array))
+      request.headers.set(
+        'content-length',
+        String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+      );
     return collector.app.request(request);
   };
 }

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTrace } from '../../src/trace/io.js';
 
-const TARGET_BYTES = 200 * 1024 * 1024;
-/** Far below the file size: a reader that held the file (or its lines) would blow through it. */
-const MAX_GROWTH_BYTES = 64 * 1024 * 1024;
+const TARGET_BYTES = 48 * 1024 * 1024;
+/**
+ * A third of the file size, as far below it as the reader's working set (a few MB, measured on a 200 MB file) is
+ * below this: a reader that held the file (or its lines) would blow through it.
+ */
+const MAX_GROWTH_BYTES = 16 * 1024 * 1024;
 
 let dir: string;
 let path: string;
@@ -56,25 +59,22 @@ afterAll(() => {
 });
 
 describe('streaming reader', () => {
-  it('reads a 200 MB trace in constant memory', async () => {
+  it('reads a 48 MB trace in constant memory', async () => {
     expect(statSync(path).size).toBeGreaterThan(TARGET_BYTES);
     const baseline = memory();
     let peak = 0;
     let count = 0;
     let lastSeq = 0;
-    const started = Date.now();
     const trace = await openTrace(path, { mode: 'strict' });
     for await (const { line } of trace.lines()) {
       count++;
       if (line.type !== 'end') lastSeq = line.seq ?? -1;
       if (count % 4096 === 0) peak = Math.max(peak, memory() - baseline);
     }
-    const seconds = (Date.now() - started) / 1000;
     expect(count).toBe(linesWritten + 1);
     expect(lastSeq).toBe(linesWritten);
     expect(trace.diagnostics).toEqual([]);
     expect(peak).toBeLessThan(MAX_GROWTH_BYTES);
-    // Generous: the point is "streams", not a benchmark (these machines are noisy).
-    expect(seconds).toBeLessThan(10);
+    // How fast it reads is the bench's to judge (the replay part's index build reads through openTrace).
   });
 });

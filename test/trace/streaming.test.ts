@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTrace } from '../../src/trace/io.js';
 
-const TARGET_BYTES = 48 * 1024 * 1024;
+const TARGET_BYTES = 80 * 1024 * 1024;
 /**
- * A third of the file size, as far below it as the reader's working set (a few MB, measured on a 200 MB file) is
- * below this: a reader that held the file (or its lines) would blow through it.
+ * A third of the file size: a reader that held the file (or its lines, twice the bytes as JavaScript strings)
+ * would blow through it. The reader's own working set is a few MB; the rest of the margin is for garbage not yet
+ * collected, which the other test files of the same worker leave behind (measured up to 19 MB).
  */
-const MAX_GROWTH_BYTES = 16 * 1024 * 1024;
+const MAX_GROWTH_BYTES = 28 * 1024 * 1024;
 
 let dir: string;
 let path: string;
@@ -59,7 +60,7 @@ afterAll(() => {
 });
 
 describe('streaming reader', () => {
-  it('reads a 48 MB trace in constant memory', async () => {
+  it('reads an 80 MB trace in constant memory', async () => {
     expect(statSync(path).size).toBeGreaterThan(TARGET_BYTES);
     const baseline = memory();
     let peak = 0;

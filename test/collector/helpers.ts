@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type CollectorApp, openCollectorApp } from '../../src/collector/app.js';
 import { type Collector, type CollectorOptions, startCollector } from '../../src/collector/index.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /** A fixed token for tests: 64 hex digits. */
 export const TEST_TOKEN = 'ab'.repeat(32);
@@ -76,7 +76,7 @@ export function inProcessFetch(collector: CollectorApp): typeof fetch {
 export function useCollectorApp(options: Partial<CollectorOptions> = {}): CollectorAppHarness {
   const harness = { url: IN_PROCESS_URL } as CollectorAppHarness;
   beforeEach(() => {
-    harness.dir = mkdtempSync(join(tmpdir(), 'tapedeck-collector-'));
+    harness.dir = scratchDir('tapedeck-collector-');
     harness.collector = openCollectorApp({
       dbPath: join(harness.dir, 'db', 'tapedeck.db'),
       token: TEST_TOKEN,
@@ -102,7 +102,7 @@ export function useCollectorApp(options: Partial<CollectorOptions> = {}): Collec
 export function useCollector(options: Partial<CollectorOptions> = {}): CollectorHarness {
   const harness = {} as CollectorHarness;
   beforeEach(async () => {
-    harness.dir = mkdtempSync(join(tmpdir(), 'tapedeck-collector-'));
+    harness.dir = scratchDir('tapedeck-collector-');
     harness.collector = await startCollector({
       dbPath: join(harness.dir, 'db', 'tapedeck.db'),
       token: TEST_TOKEN,

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CollectorApp, openCollectorApp } from '../../src/collector/app.js';
 import type { CollectorOptions } from '../../src/collector/index.js';
 import { ManualClock } from '../helpers/clock.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { IN_PROCESS_URL, inProcessFetch, json, sampleTrace, TEST_TOKEN } from './helpers.js';
 
 const HOUR = 3_600_000;
@@ -44,7 +44,7 @@ describe('collector retention', () => {
     ).map((t) => t.label);
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-retention-'));
+    dir = scratchDir('tapedeck-retention-');
     clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
   });
   afterEach(() => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLiveRecording } from '../../src/cli/commands/record-live.js';
@@ -15,6 +14,7 @@ import {
   useCollectorApp,
 } from '../collector/helpers.js';
 import { ManualClock } from '../helpers/clock.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const T = '2026-03-01T10:00:00.000Z';
 const body = (i: number): RecordBody => ({
@@ -147,7 +147,7 @@ describe('record --live', () => {
   const h = useCollector();
   let dir = '';
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-live-'));
+    dir = scratchDir('tapedeck-live-');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,8 +3,7 @@
  * trace on a collector (in process, through its app), a file teed to a collector, a sink that starts only once a
  * message crossed, and a cassette recorded aside and settled onto its path as `tapedeck run` does.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCollectorApp } from '../../src/collector/app.js';
 import { recordingPathFor, settleRecording } from '../../src/sink/cassette-file.js';
@@ -13,11 +12,12 @@ import { DeferredSink } from '../../src/sink/deferred.js';
 import { FileSink } from '../../src/sink/file.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { IN_PROCESS_URL, inProcessFetch, TEST_TOKEN } from '../collector/helpers.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { parseJsonl, sinkContract } from './contract.js';
 
 /** A fresh folder for one sink, removed by its cleanup. */
 function folder(prefix: string) {
-  const dir = mkdtempSync(join(tmpdir(), `tapedeck-contract-${prefix}-`));
+  const dir = scratchDir(`tapedeck-contract-${prefix}-`);
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -31,6 +31,17 @@ export function isLocalName(name: string): boolean {
   );
 }
 
+/**
+ * True for an address that only this machine can reach: a listener bound there needs no warning and no token for
+ * reads.
+ *
+ * @example isLoopback('127.0.0.1') // → true; isLoopback('0.0.0.0') // → false
+ */
+export function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
 /** What is wrong with a request's `Host` / `Origin`, for the listener to put in words; `ok` when nothing is. */
 export type HostVerdict =
   | { kind: 'ok' }

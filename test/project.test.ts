@@ -40,7 +40,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // stdout with capture's line framer: the stdio counterpart of upstream/, ranked with it.
   ['capture', 'sink', 'upstream', 'process'],
   ['proxy', 'replay', 'live', 'instrument'],
-  ['collector', 'mcp', 'install'],
+  // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
+  // model and renders it for CI; only the CLI uses it.
+  ['collector', 'mcp', 'install', 'report'],
   ['cli'],
   ['index.ts'],
 ];

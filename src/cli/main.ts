@@ -1,14 +1,21 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands/index.js';
+import { commandContext } from './context.js';
 import { describeFailure } from './errors.js';
+import { type CliIo, type CliStream, processIo } from './io.js';
 
 /**
  * Builds the CLI program for `argv`: the subcommand it names is loaded and registered, the others only listed.
+ * Its commands write to `io`; the exit code of the one that runs is read with `exitCode()`.
  *
- * @example const program = await buildProgram(['show', 'trace.jsonl']);
+ * @example const { program, exitCode } = await buildProgram(['show', 'trace.jsonl'], processIo());
  */
-export async function buildProgram(argv: readonly string[]): Promise<Command> {
+export async function buildProgram(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+): Promise<{ program: Command; exitCode: () => number | undefined }> {
+  const { cli, exitCode } = commandContext(io);
   const program = new Command('tapedeck')
     .description('Record, inspect, replay and verify Model Context Protocol traffic.')
     .version(VERSION, '-V, --version')
@@ -22,30 +29,38 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
     )
     .exitOverride()
     .configureOutput({
-      // Commander's own errors are rethrown through exitOverride and printed once by run(), so print nothing here.
+      // Help and version go to the run's stdout; commander's own errors are rethrown through exitOverride and
+      // printed once by run(), so they are written nowhere here.
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
       outputError: () => {},
     });
-  await registerCommands(program, argv);
-  return program;
+  await registerCommands(program, argv, cli);
+  return { program, exitCode };
 }
 
 /**
- * Runs the CLI in-process and resolves to its exit code. Commands report a finding by setting `process.exitCode`;
- * it is read and restored here, so one run never leaks its code into the next (or into a host process).
+ * Runs the CLI in-process and resolves to its exit code: the code the command returned, 2 for a usage error, 1 for
+ * bad input, never a thrown error. Everything is written to `io` (the process's streams by default); this is the
+ * one place that decides how a failure is shown: one line, `tapedeck: <what happened>`.
  *
  * @example process.exitCode = await run(['stats', 'trace.jsonl', '--json']);
  */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
+  // Commands not yet handed a Cli still report a finding through process.exitCode: it is read and restored here,
+  // so one run never leaks its code into the next (or into a host process).
   const outer = process.exitCode;
   process.exitCode = undefined;
   try {
-    const program = await buildProgram(argv);
+    const { program, exitCode } = await buildProgram(argv, io);
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (err) {
     if (err instanceof CommanderError && HELP_CODES.has(err.code)) return 0;
     const { message, exitCode } = describeFailure(err);
-    process.stderr.write(`tapedeck: ${message}\n`);
+    io.stderr.write(`tapedeck: ${message}\n`);
     return exitCode;
   } finally {
     process.exitCode = outer;
@@ -53,3 +68,8 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/** The width help is fitted to: a terminal's own, else commander's default of 80 columns. */
+function helpWidth(stream: CliStream): number {
+  return stream.isTTY === true && stream.columns !== undefined ? stream.columns : 80;
+}

@@ -98,9 +98,3 @@ export const COLLECTOR_DEFAULTS = {
   shareTtlMs: 7 * 24 * 60 * 60 * 1000,
   maxShareTtlMs: 365 * 24 * 60 * 60 * 1000,
 } as const;
-
-/** True for an address that only this machine can reach. @example isLoopback('127.0.0.1') === true */
-export function isLoopback(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}

@@ -48,6 +48,8 @@ export interface StdioProxyResult {
 }
 
 export const STDIO_PROXY_DEFAULTS = {
+  /** Trace copies of larger messages are replaced by a `truncated` event (the message itself is forwarded). */
+  maxMessageBytes: 16 * 1024 * 1024,
   drainMs: 2000,
   killAfterMs: 5000,
   signals: ['SIGINT', 'SIGTERM', 'SIGHUP'] as NodeJS.Signals[],

@@ -15,6 +15,8 @@ export interface Finding {
   path: string;
   /** First few characters, `…`, and the length: `ghp_…(40)`. */
   preview: string;
+  /** The 1-based column (UTF-16 units) where the value starts in the line's text, when that was given and holds it. */
+  column?: number;
 }
 
 export interface FindOptions {
@@ -27,6 +29,12 @@ export interface FindOptions {
   state?: TraceState;
   /** Told about what could not be looked inside (a base64 run too long to decode, JSON nested too deep). */
   onUnchecked?: (where: string, what: string) => void;
+  /**
+   * The line as read (the JSON text it was parsed from): findings then say in which column their value starts, so
+   * a code scanning alert can point at it. A value not found there as written (decoded from base64, escaped
+   * differently) has no column.
+   */
+  text?: string;
 }
 
 /** The id findings of the high-entropy heuristic carry. */
@@ -66,15 +74,18 @@ function withoutMarkers(text: string): string {
 export function findSecrets(line: TraceLine, compiled: CompiledRules, options: FindOptions = {}): Finding[] {
   const findings: Finding[] = [];
   const entropy = options.entropy ?? true;
+  const columnOf = options.text === undefined ? () => undefined : columnFinder(options.text);
+  const found = (rule: string, path: string, value: Json) => {
+    const column = columnOf(value);
+    findings.push({ rule, path, preview: previewOf(value), ...(column === undefined ? {} : { column }) });
+  };
   const hits: Hits = {
     hit(rule, where, secret) {
-      findings.push({ rule, path: where, preview: previewOf(secret) });
+      found(rule, where, secret);
     },
     rest(where, text) {
       if (!entropy) return;
-      for (const token of randomTokens(withoutMarkers(text))) {
-        findings.push({ rule: ENTROPY_RULE, path: where, preview: previewOf(token) });
-      }
+      for (const token of randomTokens(withoutMarkers(text))) found(ENTROPY_RULE, where, token);
     },
     unchecked(where, what) {
       options.onUnchecked?.(where, what);
@@ -82,4 +93,30 @@ export function findSecrets(line: TraceLine, compiled: CompiledRules, options: F
   };
   redactLine(line, compiled, hits, options.state);
   return findings;
+}
+
+/** Values this short are found by column only as a whole JSON string: as a bare substring they match anywhere. */
+const SHORTEST_BARE = 8;
+
+/**
+ * Where values start in a line's text, 1-based. Findings come in the order the line is walked, which is the
+ * order of its text, so each search starts after the last value found (and falls back to the whole line).
+ *
+ * @example columnFinder('{"key":"abc"}')('abc') // → 9
+ */
+function columnFinder(text: string): (value: Json) => number | undefined {
+  let from = 0;
+  const search = (needle: string, offset: number) => {
+    const at = text.indexOf(needle, from);
+    const found = at >= 0 ? at : text.indexOf(needle);
+    if (found < 0) return undefined;
+    from = found + needle.length;
+    return found + offset + 1;
+  };
+  return (value) => {
+    const json = JSON.stringify(value);
+    if (typeof value !== 'string') return search(json, 0);
+    // A whole string value first, quotes and all: the strongest anchor. Then the value inside a longer string.
+    return search(json, 1) ?? (value.length >= SHORTEST_BARE ? search(json.slice(1, -1), 0) : undefined);
+  };
 }

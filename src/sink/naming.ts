@@ -121,6 +121,17 @@ export function safeLabel(text: string): string {
 }
 
 /**
+ * The label of a recording of a remote server: host, port and path of its URL.
+ *
+ * @example labelFromUrl('http://127.0.0.1:3001/mcp') // → '127.0.0.1-3001-mcp'
+ */
+export function labelFromUrl(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  const path = pathname.replace(/^\/+|\/+$/g, '');
+  return safeLabel([hostname, port, path].filter((part) => part !== '').join('-'));
+}
+
+/**
  * The default trace file for a new recording: `<dir>/<UTC timestamp>-<label>.jsonl`. Two recordings started in
  * the same millisecond with the same label get the same name: open it with `existing: 'unique'` (FileSink).
  *

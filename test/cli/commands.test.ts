@@ -9,6 +9,8 @@ import { basename, join } from 'node:path';
 import { Command, Help } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { commandContext } from '../../src/cli/context.js';
+import { processIo } from '../../src/cli/io.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const trace = join(root, 'test', 'fixtures', 'interop', 'mcp-tape', 'everything-stdio.jsonl');
@@ -23,7 +25,7 @@ describe('the command table', () => {
     '%s: its module registers it with the listed term and description',
     async (name, entry) => {
       const program = new Command('tapedeck');
-      (await entry.load())(program);
+      (await entry.load())(program, commandContext(processIo()).cli);
       const command = program.commands.find((candidate) => candidate.name() === name);
       expect(command).toBeDefined();
       expect(new Help().subcommandTerm(command!)).toBe(entry.term);
@@ -35,7 +37,7 @@ describe('the command table', () => {
     const registered = new Set<string>();
     for (const entry of COMMANDS) {
       const program = new Command('tapedeck');
-      (await entry.load())(program);
+      (await entry.load())(program, commandContext(processIo()).cli);
       for (const command of program.commands) registered.add(command.name());
     }
     expect([...registered].sort()).toEqual(COMMANDS.map((entry) => entry.name).sort());

@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { traceArguments } from '../../src/cli/last.js';
+import { traceArguments } from '../../src/cli/flags/last.js';
+import { processIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/peers.js';
@@ -100,13 +101,11 @@ describe('--last', () => {
     const names = ['a', 'b', 'c', 'd'].map((label, i) =>
       trace(dir, label, `2026-03-0${i + 1}T10:00:00.000Z`),
     );
-    const said: string[] = [];
-    const say = (line: string) => said.push(line);
-    expect(traceArguments([dir], {}, 'view', 2, say)).toEqual([names[3], names[2]]);
-    expect(said).toEqual([`tapedeck: the 2 newest traces of ${dir} (of 4)`]);
-    expect(traceArguments([names[0]!, dir], {}, 'view', 1, say)).toEqual([names[0], names[3]]);
+    expect(traceArguments([dir], {}, 'view', processIo(), 2)).toEqual([names[3], names[2]]);
+    expect(io.stderr).toBe(`tapedeck: the 2 newest traces of ${dir} (of 4)\n`);
+    expect(traceArguments([names[0]!, dir], {}, 'view', processIo(), 1)).toEqual([names[0], names[3]]);
     vi.stubEnv('TAPEDECK_DIR', dir);
-    expect(traceArguments([], { last: true }, 'view', 5, say)).toEqual([names[3]]);
+    expect(traceArguments([], { last: true }, 'view', processIo(), 5)).toEqual([names[3]]);
   });
 });
 

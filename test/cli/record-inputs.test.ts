@@ -73,7 +73,7 @@ describe('record --allow-host', () => {
   });
 
   it('takes a host name, host:port, an IPv6 address, or a URL (saying it takes the URL’s host)', async () => {
-    const { parseAllowHost } = await import('../../src/cli/commands/record-http.js');
+    const { parseAllowHost } = await import('../../src/cli/record/http-flags.js');
     const notes: string[] = [];
     const note = (text: string) => notes.push(text);
     expect(parseAllowHost('MCP.Example.com', note)).toBe('mcp.example.com');

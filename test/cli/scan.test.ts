@@ -107,13 +107,19 @@ describe('tapedeck scan', () => {
     expect(await run(['scan', path, '--json'])).toBe(1);
     const report = JSON.parse(io.stdout);
     expect(report).toMatchObject({ version: 1, trace: path, format: 'tapedeck', lines: 5, unreadable: 0 });
-    expect(report.findings).toContainEqual({
+    const apiKey = report.findings.find((f: { path: string }) => f.path === '$.result.config.apiKey');
+    expect(apiKey).toEqual({
       file: path,
       line: 4,
       path: '$.result.config.apiKey',
       rule: 'api-key',
       preview: 'plai…(18)',
+      column: expect.any(Number),
     });
+    // The column is where the value starts in its line (1-based), for code scanning to point at.
+    const line4 = readFileSync(path, 'utf8').split('\n')[3]!;
+    expect(line4.slice(apiKey.column - 1).startsWith('plai')).toBe(true);
+    expect(line4[apiKey.column - 2]).toBe('"');
     expect(report.findings.map((f: { line: number }) => f.line)).toEqual([1, 3, 4, 4]);
   });
 

@@ -48,6 +48,8 @@ export interface SpawnProxyOptions {
    */
   collectStdout?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** The working folder (default: this process's). */
+  cwd?: string;
 }
 
 /** Spawns `node dist/cli/bin.js <args…>` with all three stdio streams piped. */
@@ -56,6 +58,7 @@ export function spawnTapedeck(args: string[], options: SpawnProxyOptions = {}): 
   const child = spawn(process.execPath, [TAPEDECK_BIN, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: options.env ?? process.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const out: Buffer[] = [];
   const err: Buffer[] = [];

@@ -70,6 +70,39 @@ describe('findSecrets', () => {
     expect(findSecrets(text, compiled)).toEqual([{ rule: 'entropy', path: 'text', preview: 'Zx8k…(32)' }]);
   });
 
+  it("says in which column of the line's text each value starts, when given the text", () => {
+    const line = session()[1]!;
+    const text = JSON.stringify(line);
+    const findings = findSecrets(line, compiled, { text });
+    expect(findings.map((f) => f.rule)).toEqual(['api-key', 'github-token']);
+    // The column points at the value itself, inside its quotes (1-based, as SARIF counts).
+    const [apiKey, token] = findings;
+    expect(text.slice(apiKey!.column! - 1, apiKey!.column! - 1 + 'k-123'.length)).toBe('k-123');
+    expect(text.slice(token!.column! - 1, token!.column! - 1 + GHP.length)).toBe(GHP);
+    expect(text[apiKey!.column! - 2]).toBe('"');
+  });
+
+  it('gives no column for a value the text does not hold as written, nor without the text', () => {
+    const line = session()[1]!;
+    expect(findSecrets(line, compiled).every((f) => f.column === undefined)).toBe(true);
+    const elsewhere = findSecrets(line, compiled, { text: '{"nothing":"here"}' });
+    expect(elsewhere).toHaveLength(2);
+    expect(elsewhere.every((f) => f.column === undefined)).toBe(true);
+  });
+
+  it('points a short value at its whole string, never at the same letters inside another one', () => {
+    const line: TraceLine = {
+      t: T,
+      seq: 1,
+      dir: 'in',
+      raw: { jsonrpc: '2.0', id: 1, method: 'x', params: { note: 'k-12 k-1', password: 'k-1' } },
+    };
+    const text = JSON.stringify(line);
+    const [finding] = findSecrets(line, compiled, { text, entropy: false });
+    expect(finding).toMatchObject({ rule: 'password', path: '$.params.password' });
+    expect(finding!.column).toBe(text.indexOf('"k-1"') + 2);
+  });
+
   it('finds nothing in a trace that redaction produced, in either mode', () => {
     const hasher = (value: string) => createHmac('sha256', 'k').update(value).digest('hex');
     for (const config of [DEFAULTS, { ...DEFAULTS, mode: 'hash' as const }]) {

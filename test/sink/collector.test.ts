@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startLiveRecording } from '../../src/cli/commands/record-live.js';
+import { startLiveRecording } from '../../src/cli/record/live.js';
 import { CollectorSink, LiveFileSink } from '../../src/sink/collector.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
@@ -158,6 +158,7 @@ describe('record --live', () => {
       token: TEST_TOKEN,
       label: 'teed',
       file: { path },
+      env: {},
     });
     expect(live.viewerUrl).toBe(`${h.url}/#trace=${live.traceId}`);
     expect(live.notice).toBe(`tapedeck: live view at ${live.viewerUrl}`);
@@ -230,6 +231,7 @@ describe('record --live', () => {
         token: 'cd'.repeat(32),
         label: 'x',
         file: { path: join(dir, 'x.jsonl') },
+        env: {},
       }),
     ).rejects.toThrow(/answered 401: the token is wrong/);
   });

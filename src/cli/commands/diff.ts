@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { compileIgnorePath, type IgnorePath } from '../../replay/cassette/paths.js';
+import { diffReport } from '../../report/from-diff.js';
 import { alignTraces, type TraceAlignment } from '../../trace/align.js';
 import type { Exchange } from '../../trace/exchange.js';
 import { loadTrace } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import { EXIT, usageError } from '../errors.js';
+import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
 
@@ -14,6 +16,8 @@ export interface DiffFlags {
   ignore: string[];
   server?: string;
   all?: boolean;
+  /** `--reporter` values: CI reports besides the diff. */
+  reporter?: string[];
 }
 
 export interface DiffIo {
@@ -58,7 +62,12 @@ export async function diffCommand(
   flags: DiffFlags,
   io: DiffIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
+  const clock = reportClock();
   const ignore = compileFlags(flags.ignore);
+  const reporters = parseReporters(flags.reporter ?? [], {
+    formats: ['junit', 'github', 'json'],
+    stdoutTakenBy: flags.json ? '--json' : undefined,
+  });
   let corrupt = 0;
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') corrupt += 1;
@@ -73,11 +82,20 @@ export async function diffCommand(
     diff: flags.json ? DIFF_LIMITS.json : DIFF_LIMITS.text,
   });
   const sides = [a.side, b.side] as const;
-  io.stdout.write(
-    flags.json
-      ? `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`
-      : renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
-  );
+  if (flags.json) io.stdout.write(`${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`);
+  else if (!reporters.replacesStdout)
+    io.stdout.write(
+      renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
+    );
+  if (reporters.reporters.length > 0) {
+    const cwd = process.cwd();
+    const named = sides.map((side) => ({ file: reportPath(side.path, cwd), lineOf: side.lineOf }));
+    const report = diffReport(
+      { alignment, sides: [named[0]!, named[1]!], corruptLines: corrupt },
+      clock.context(),
+    );
+    await writeReports(reporters, report, { ...io, cwd, stdoutTaken: flags.json === true });
+  }
   return alignment.summary.identical && corrupt === 0 ? EXIT.ok : EXIT.finding;
 }
 
@@ -93,7 +111,7 @@ function compileFlags(paths: readonly string[]): IgnorePath[] {
 
 /** Registers `tapedeck diff <a> <b> [--json] [--ignore PATH…] [--server NAME] [--all]`. */
 export function registerDiff(program: Command): void {
-  program
+  const command = program
     .command('diff')
     .description(
       'Line two traces up request by request and show what was added, removed or answered differently.',
@@ -111,7 +129,8 @@ export function registerDiff(program: Command): void {
     )
     .option('--server <name>', 'compare only this server of traces that hold several (mcporter)')
     .option('--json', 'print the diff as JSON (a stable shape, "version": 1)')
-    .option('--all', 'print every unchanged request instead of folding long runs of them')
+    .option('--all', 'print every unchanged request instead of folding long runs of them');
+  addReporterFlag(command, ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       [
@@ -120,6 +139,7 @@ export function registerDiff(program: Command): void {
         '  tapedeck diff traces/before.jsonl traces/after.jsonl',
         "  tapedeck diff before.jsonl after.jsonl --ignore '$.result.content[0].text' --ignore '$.params.arguments.ts'",
         '  tapedeck diff run1.ndjson run2.ndjson --server github --json | jq \'.items[] | select(.kind != "same")\'',
+        '  tapedeck diff before.jsonl after.jsonl --reporter junit:reports/diff.xml --reporter github',
         '',
         'Requests are matched as replay matches them: method and params, without ids, progress tokens, trace context',
         "or initialize's client details. Markers: = same, ~ changed (a changed argument or answer: path: a → b),",

@@ -1,6 +1,5 @@
 import { type Command, Help } from 'commander';
-
-type Register = (program: Command) => void;
+import type { Cli, Register } from '../context.js';
 
 /** One subcommand as the top-level help lists it, and how to load the module that defines it. */
 export interface CommandEntry {
@@ -148,14 +147,14 @@ export const COMMANDS: readonly CommandEntry[] = [
  * Registers what `argv` needs: the one subcommand it names (`tapedeck show …`, `tapedeck help show`), or — for the
  * top-level help, a typo, or no command at all — a listing of every command that loads none of their modules.
  *
- * @example await registerCommands(program, ['stats', 'trace.jsonl']); // loads only the stats command
+ * @example await registerCommands(program, ['stats', 'trace.jsonl'], cli); // loads only the stats command
  */
-export async function registerCommands(program: Command, argv: readonly string[]): Promise<void> {
+export async function registerCommands(program: Command, argv: readonly string[], cli: Cli): Promise<void> {
   const named = argv[0] === 'help' ? argv[1] : argv[0];
   const entry = COMMANDS.find((candidate) => candidate.name === named);
   if (entry !== undefined) {
     const register = await entry.load();
-    register(program);
+    register(program, cli);
     return;
   }
   const terms = new Map(COMMANDS.map((candidate) => [candidate.name, candidate.term]));

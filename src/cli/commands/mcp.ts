@@ -2,15 +2,15 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { defaultDataDir } from '../../mcp/store.js';
 import { summarize } from '../../redact/index.js';
-import { parseListenAddress } from '../../replay/serve/http/options.js';
+import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type ServeHttpFlags, serveHttpOf } from '../flags/serve-http.js';
+import type { CliIo } from '../io.js';
 import { holdSignals } from '../signals.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
 
-interface McpFlags extends RuleFlags {
+interface McpFlags extends RuleFlags, ServeHttpFlags {
   dataDir?: string;
-  http?: string;
-  allowHost?: string[];
 }
 
 /**
@@ -18,9 +18,9 @@ interface McpFlags extends RuleFlags {
  * record_event, stop_recording, replay_lookup, list_trajectories (shack-session-replay compatible) and
  * get_trajectory, search_trajectories, diff_trajectories, trajectory_stats.
  *
- * @example registerMcp(program); // tapedeck mcp --data-dir ./trajectories
+ * @example registerMcp(program, cli); // tapedeck mcp --data-dir ./trajectories
  */
-export function registerMcp(program: Command): void {
+export function registerMcp(program: Command, { io, action }: Cli): void {
   const command = program
     .command('mcp')
     .description(
@@ -53,31 +53,24 @@ export function registerMcp(program: Command): void {
         'Events are on disk as they come: a recording interrupted by a crash is taken over by the next server\n' +
         '(or continued by start_recording with its name). Only the protocol goes to stdout.',
     )
-    .action(async (flags: McpFlags) => {
-      process.exitCode = await mcp(flags);
-    });
+    .action(action((flags: McpFlags) => mcp(flags, io)));
 }
 
-async function mcp(flags: McpFlags): Promise<number> {
-  const front = flags.http === undefined ? undefined : parseListenAddress(flags.http);
-  const allowHosts = flags.allowHost ?? [];
-  if (front === undefined && allowHosts.length > 0) throw usageError('--allow-host needs --http HOST:PORT');
-  for (const name of allowHosts)
-    if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
-      throw usageError(`--allow-host must be a host name such as example.test; got '${name}'`);
+async function mcp(flags: McpFlags, io: CliIo): Promise<number> {
+  const front = serveHttpOf(flags);
   if (flags.dataDir === '') throw usageError('--data-dir needs a folder path');
-  const redaction = redactionFrom(flags);
+  const redaction = redactionFrom(flags, io);
   // Loaded when it runs: the SDK's server and zod are not for every tapedeck command to pay for at startup.
   const { createTrajectoryService, serveMcpStdio } = await import('../../mcp/server.js');
   const { serveMcpHttp } = await import('../../mcp/http.js');
   const service = createTrajectoryService({
-    dataDir: resolve(flags.dataDir ?? defaultDataDir()),
+    dataDir: resolve(io.cwd, flags.dataDir ?? defaultDataDir()),
     redact: redaction.redactor,
     meta: { redaction: summarize(redaction.config) },
   });
   if (front !== undefined) {
-    const http = await serveMcpHttp(service, { ...front, allowHosts });
-    process.stderr.write(`tapedeck mcp: serving ${service.store.dir} on ${http.url}\n`);
+    const http = await serveMcpHttp(service, front);
+    io.stderr.write(`tapedeck mcp: serving ${service.store.dir} on ${http.url}\n`);
     await new Promise<void>((stop) => {
       const held = holdSignals(() => {
         held.release();

@@ -6,9 +6,11 @@ import { collectorBase, collectorRequest } from '../../sink/collector-client.js'
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
 import { parseDuration } from '../../units.js';
-import { usageError } from '../errors.js';
+import type { Cli } from '../context.js';
+import { EXIT, usageError } from '../errors.js';
+import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { renderScanReport } from '../format/scan-report.js';
-import { addRuleFlags, type RuleFlags } from './redact.js';
+import { type CliIo, say, userPath } from '../io.js';
 import { scan } from './scan.js';
 
 interface PushOptions extends RuleFlags {
@@ -38,7 +40,7 @@ export interface PushResult {
  *
  * @example await run(['push', 'traces/run.jsonl', '--to', 'http://127.0.0.1:7420']);
  */
-export function registerPush(program: Command): void {
+export function registerPush(program: Command, { io, action }: Cli): void {
   const command = program
     .command('push')
     .description('Upload a trace to a collector (after a secret scan) and print a read-only share link.')
@@ -66,10 +68,13 @@ export function registerPush(program: Command): void {
         'tapedeck JSONL. stdout gets the share link; anyone who has it can read this trace until it expires or\n' +
         'is revoked (DELETE /api/v1/shares/<id>).',
     )
-    .action(async (trace: string, options: PushOptions) => {
-      const result = await push(trace, options);
-      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.share.url}\n`);
-    });
+    .action(
+      action(async (trace: string, options: PushOptions) => {
+        const result = await push(trace, options, io);
+        io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.share.url}\n`);
+        return EXIT.ok;
+      }),
+    );
 }
 
 /**
@@ -77,7 +82,7 @@ export function registerPush(program: Command): void {
  *
  * @example const { share } = await push('run.jsonl', { to: 'http://127.0.0.1:7420', expires: '7d' });
  */
-export async function push(trace: string, options: PushOptions): Promise<PushResult> {
+export async function push(trace: string, options: PushOptions, io: CliIo): Promise<PushResult> {
   const base = collectorUrl(options.to);
   // Checked here, before anything is uploaded: a collector that refused it would leave an unshared trace behind.
   const maxDays = COLLECTOR_DEFAULTS.maxShareTtlMs / 86_400_000;
@@ -92,7 +97,7 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
       `no collector token: give --token, or run tapedeck serve once on this machine (it writes ${tokenPath()})`,
     );
   }
-  const report = await scan(trace, options);
+  const report = await scan(trace, options, io);
   if (report.unreadable > 0 && options.force !== true) {
     const n = report.unreadable;
     throw new TapedeckError(
@@ -102,7 +107,7 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
     );
   }
   if (report.findings.length > 0 && options.force !== true) {
-    process.stderr.write(renderScanReport(report, false));
+    io.stderr.write(renderScanReport(report, false));
     const n = report.findings.length;
     throw new TapedeckError(
       'input',
@@ -110,7 +115,7 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
         'redact it (tapedeck redact) or push anyway with --force',
     );
   }
-  const opened = await openTrace(trace);
+  const opened = await openTrace(userPath(io, trace));
   const client = { url: base, token };
   const query = new URLSearchParams({ sourceFormat: opened.format });
   if (options.label !== undefined) query.set('label', options.label);
@@ -131,7 +136,7 @@ export async function push(trace: string, options: PushOptions): Promise<PushRes
     `/api/v1/traces/${uploaded.id}/shares`,
     { expiresIn: options.expires.trim() },
   );
-  process.stderr.write(`tapedeck: pushed ${trace} to ${base} as ${uploaded.id} (${uploaded.lines} lines)\n`);
+  say(io, `pushed ${trace} to ${base} as ${uploaded.id} (${uploaded.lines} lines)`);
   return {
     id: uploaded.id,
     lines: uploaded.lines,

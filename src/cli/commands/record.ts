@@ -1,22 +1,24 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { recordStdioSession } from '../../proxy/session.js';
-import { type StartedServer, startServer } from '../../proxy/start.js';
-import { RULE_FAMILIES, redactArgv, redactText, summarize } from '../../redact/index.js';
-import { FILE_SINK_DEFAULTS, type TraceFileTarget } from '../../sink/file.js';
-import { deriveLabel, safeLabel, traceFileName } from '../../sink/naming.js';
-import { defaultTraceDir } from '../../sink/paths.js';
-import { newMeta } from '../../trace/meta.js';
-import { takeEarly } from '../early-spawn.js';
-import { usageError } from '../errors.js';
+import { STDIO_PROXY_DEFAULTS } from '../../proxy/stdio.js';
+import { RULE_FAMILIES } from '../../redact/index.js';
+import { FILE_SINK_DEFAULTS } from '../../sink/file.js';
+import type { Cli } from '../context.js';
+import { EXIT, usageError } from '../errors.js';
+import { addLiveFlag, type LiveFlag } from '../flags/live.js';
+import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
+import { HEADER_EXAMPLE } from '../flags/upstream.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
-import { exists, isDirectory } from '../paths.js';
-import { holdSignals } from '../signals.js';
-import { addBridgeFlags, HEADER_EXAMPLE, recordBridge } from './record-bridge.js';
-import { addHttpRecordFlags, HTTP_RECORD_HELP, type HttpRecordFlags, recordHttp } from './record-http.js';
-import { addLiveFlag, type LiveFlag, recordingSink } from './record-live.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
+import { recordBridge } from '../record/bridge.js';
+import { recordHttp } from '../record/http.js';
+import {
+  addBridgeFlags,
+  addHttpRecordFlags,
+  HTTP_RECORD_HELP,
+  type HttpRecordFlags,
+} from '../record/http-flags.js';
+import { recordStdio } from '../record/stdio.js';
+import { resolveTracePath } from '../record/trace-path.js';
 
 interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
   out?: string;
@@ -32,9 +34,13 @@ interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
   quiet?: boolean;
 }
 
-const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-
-export function registerRecord(program: Command): void {
+/**
+ * `tapedeck record -- <server command…>` (stdio), `record --upstream URL` (a listening HTTP proxy) and
+ * `record --upstream URL --stdio` (a stdio bridge to a remote server).
+ *
+ * @example registerRecord(program, cli); // tapedeck record --out ./traces -- npx -y @modelcontextprotocol/server-everything
+ */
+export function registerRecord(program: Command, { io, action }: Cli): void {
   const command = program
     .command('record')
     .description(
@@ -65,7 +71,7 @@ export function registerRecord(program: Command): void {
       '--max-message-bytes <size>',
       'trace copies of larger messages are replaced by a `truncated` event',
       (v) => parseByteSize('--max-message-bytes', v),
-      DEFAULT_MAX_MESSAGE_BYTES,
+      STDIO_PROXY_DEFAULTS.maxMessageBytes,
     )
     .option('--no-stderr', "do not record the server's stderr (it is still passed through)")
     .option('-q, --quiet', "don't print where the trace goes")
@@ -87,139 +93,55 @@ export function registerRecord(program: Command): void {
         'Streamable HTTP (or legacy SSE with --sse) to the URL, e.g. in a client config:\n' +
         `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}`,
     )
-    .action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
-      if (options.redactDefaults === true) {
-        process.stdout.write(renderDefaultRules(RULE_FAMILIES));
-        return;
-      }
-      // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
-      const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
-      if (options.upstream !== undefined) {
-        if (rawArgs.includes('--') || commandArgs.length > 0) {
-          throw usageError(
-            '--upstream records a server reached over HTTP and takes no server command; give one or the other',
-          );
+    .action(
+      action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
+        if (options.redactDefaults === true) {
+          io.stdout.write(renderDefaultRules(RULE_FAMILIES));
+          return EXIT.ok;
         }
-        if (options.stdio === true) {
-          if (options.listen !== undefined || options.allowHost !== undefined) {
+        // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
+        const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+        if (options.upstream !== undefined) {
+          if (rawArgs.includes('--') || commandArgs.length > 0) {
             throw usageError(
-              `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+              '--upstream records a server reached over HTTP and takes no server command; give one or the other',
             );
           }
-          const { upstream } = options;
-          process.exitCode = await recordBridge({
-            ...options,
-            upstream,
-            path: (label) => resolveTracePath(options, label),
-          });
-          return;
+          if (options.stdio === true) {
+            if (options.listen !== undefined || options.allowHost !== undefined) {
+              throw usageError(
+                `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+              );
+            }
+            const { upstream } = options;
+            return await recordBridge(
+              { ...options, upstream, path: (label) => resolveTracePath(options, label, io) },
+              io,
+            );
+          }
+          if (options.sse === true) {
+            throw usageError(
+              '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
+            );
+          }
+          return await recordHttp(options, (label) => resolveTracePath(options, label, io), io);
         }
-        if (options.sse === true) {
+        const stray = (
+          [
+            ['--listen', options.listen],
+            ['--allow-host', options.allowHost],
+            ['--stdio', options.stdio],
+            ['--sse', options.sse],
+            ['--header', options.header],
+          ] as const
+        ).find(([, value]) => value !== undefined);
+        if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
+        if (!rawArgs.includes('--') || commandArgs.length === 0) {
           throw usageError(
-            '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
+            "record needs the server command after '--' (e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything) or --upstream URL",
           );
         }
-        process.exitCode = await recordHttp(options, (label) => resolveTracePath(options, label));
-        return;
-      }
-      const stray = (
-        [
-          ['--listen', options.listen],
-          ['--allow-host', options.allowHost],
-          ['--stdio', options.stdio],
-          ['--sse', options.sse],
-          ['--header', options.header],
-        ] as const
-      ).find(([, value]) => value !== undefined);
-      if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
-      if (!rawArgs.includes('--') || commandArgs.length === 0) {
-        throw usageError(
-          "record needs the server command after '--' (e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything) or --upstream URL",
-        );
-      }
-      process.exitCode = await record(commandArgs, options);
-    });
-}
-
-/**
- * The trace file of a recording: `--file` as given (an existing file is overwritten, with a warning), or a new
- * name in `--out` (or the default folder) that no other recording holds.
- */
-function resolveTracePath(options: RecordOptions, label: string): TraceFileTarget {
-  if (options.file !== undefined && options.out !== undefined) {
-    throw usageError(
-      '--file and --out cannot be used together; give a folder with --out or one file with --file',
+        return await recordStdio(commandArgs, options, io);
+      }),
     );
-  }
-  if (options.file !== undefined) {
-    if (options.file === '-') {
-      throw usageError(
-        '--file - is not allowed: stdout carries the MCP protocol; give a file path or --out <dir>',
-      );
-    }
-    if (isDirectory(options.file)) {
-      throw usageError(
-        `--file ${options.file} is a directory; give a file path, or use --out ${options.file}`,
-      );
-    }
-    return { path: resolve(options.file), existing: 'warn' };
-  }
-  const dir = options.out ?? defaultTraceDir();
-  if (options.out !== undefined && exists(dir) && !isDirectory(dir)) {
-    throw usageError(`--out ${dir} is a file; give a folder, or use --file ${dir}`);
-  }
-  return { path: resolve(traceFileName(dir, label)), existing: 'unique' };
-}
-
-async function record(argv: string[], options: RecordOptions): Promise<number> {
-  // From the start: the proxy forwards signals to the server while it runs; a late one (after the server exited,
-  // while the end line is written) must not kill the recorder before the trace is finished.
-  const held = holdSignals();
-  // The server the executable started before this code was loaded, if it is the one asked for.
-  const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
-  try {
-    return await recordSession(argv, options, started);
-  } catch (err) {
-    // Refused after all (a bad redaction rule, an unreachable --live collector): the server got no byte yet.
-    started?.stop();
-    throw err;
-  } finally {
-    held.release();
-  }
-}
-
-async function recordSession(
-  argv: string[],
-  options: RecordOptions,
-  started: StartedServer | undefined,
-): Promise<number> {
-  // Everything that can fail on the user's input fails here, before a file is created or the server started.
-  const { config, compiled, redactor } = redactionFrom(options);
-  // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
-  // redactor would hide again; markers are left as they are).
-  const shownArgv = [...redactArgv(argv, compiled)];
-  const label =
-    options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
-  const file = {
-    ...resolveTracePath(options, label),
-    maxBytes: options.maxBytes,
-    maxFiles: options.maxFiles,
-    redact: redactor,
-  };
-  const { sink, close } = await recordingSink(options, label, file);
-  sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
-  const [command, ...args] = argv as [string, ...string[]];
-  const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
-  // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
-  if (options.quiet !== true && (await server.spawned) === undefined)
-    process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
-  try {
-    return await recordStdioSession(argv, sink, {
-      maxMessageBytes: options.maxMessageBytes,
-      recordStderr: options.stderr,
-      started: server,
-    });
-  } finally {
-    await close();
-  }
 }

@@ -1,12 +1,5 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import { parseRedactMode, patternRule } from '../../redact/config.js';
-import { summarize } from '../../redact/index.js';
-import { loadRedaction, type Redaction } from '../../redact/setup.js';
-import type { RedactMode } from '../../redact/types.js';
-import { deriveLabel } from '../../sink/naming.js';
-import { encodeLine } from '../../trace/encode.js';
-import type { OpenedTrace } from '../../trace/import/opened.js';
 import {
   batch,
   nodeTraceFiles,
@@ -16,22 +9,13 @@ import {
   writePrivateFile,
 } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
-import type { MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
-import { type KeptFormat, redactedInFormat } from './redact-formats.js';
-
-export type { Redaction };
-
-/** The rule flags `record`, `redact` and `scan` share. */
-export interface RuleFlags {
-  redact?: string[];
-  redactFile?: string[];
-  /** false with --no-redact-defaults (`record` also has --redact-defaults, which prints the built-in rules). */
-  redactDefaults?: boolean;
-  redactMode?: RedactMode;
-}
+import { type CliIo, say, userPath } from '../io.js';
+import { type KeptFormat, redactedInFormat } from '../redact/formats.js';
+import { redactedLines } from '../redact/trace.js';
 
 interface RedactOptions extends RuleFlags {
   out?: string;
@@ -40,86 +24,12 @@ interface RedactOptions extends RuleFlags {
 }
 
 /**
- * Adds the rule flags. Values are checked as they are parsed: a bad regex or mode is a usage error before
- * anything runs.
- *
- * @example addRuleFlags(program.command('scan'), { mode: false })
- */
-export function addRuleFlags(command: Command, which: { mode: boolean } = { mode: true }): Command {
-  command
-    .option(
-      '--redact <regex>',
-      'also hide what this regular expression matches (repeatable)',
-      (value: string, previous: string[] | undefined) => {
-        patternRule('--redact', value);
-        return [...(previous ?? []), value];
-      },
-    )
-    .option(
-      '--redact-file <path>',
-      'also apply the rules in this redact config file (repeatable)',
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .option(
-      '--no-redact-defaults',
-      'do not apply the built-in rules (see tapedeck record --redact-defaults)',
-    );
-  if (which.mode) {
-    command.option(
-      '--redact-mode <mode>',
-      'how hidden values are written: marker ([REDACTED:rule]) or hash ([REDACTED:rule:<keyed hash>])',
-      (value: string) => parseRedactMode('--redact-mode', value),
-    );
-  }
-  return command;
-}
-
-/**
- * The redaction setup from every source — user and project config files, `TAPEDECK_REDACT`, then the flags —
- * compiled; in `hash` mode with the per-install key (created on first use). Throws a usage error (one line naming
- * the file, the rule and the problem) when any source is bad, so callers run it before they start anything.
- *
- * @example const { redactor } = redactionFrom({ redact: ['ACME-[0-9]{8}'] });
- */
-export function redactionFrom(options: RuleFlags): Redaction {
-  let warned = false;
-  return loadRedaction({
-    patterns: options.redact ?? [],
-    files: options.redactFile ?? [],
-    defaults: options.redactDefaults !== false,
-    mode: options.redactMode ?? 'marker',
-    // Failures inside the engine are reported once, not per line; the engine never stores such a line as it was.
-    onError: (err) => {
-      if (warned) return;
-      warned = true;
-      const why = err instanceof Error ? err.message : String(err);
-      process.stderr.write(
-        `tapedeck: warning: redaction failed on a line (${why}); its payload was not stored\n`,
-      );
-    },
-  });
-}
-
-/**
- * The meta line of a redacted trace: the redactor's copy (command, label, url) with the redaction summary. A label
- * that was derived from the command is derived again from the redacted command, as `record` derives it.
- *
- * @example redactedMeta(trace.meta, redactionFrom(options))
- */
-export function redactedMeta(meta: MetaLine, { config, redactor }: Redaction): MetaLine {
-  const out: MetaLine = { ...redactor({ ...meta, redaction: summarize(config) }) };
-  const derived = Array.isArray(meta.command) && meta.label === deriveLabel(meta.command);
-  if (derived && Array.isArray(out.command)) out.label = deriveLabel(out.command);
-  return out;
-}
-
-/**
  * `tapedeck redact <trace> [-o OUT | --in-place]`: applies the redaction rules to an existing trace of any
  * importable format and writes it in the same format, to stdout, to a private file, or over the original.
  *
  * @example await run(['redact', 'old.jsonl', '--in-place', '--redact', '\\bACME-[0-9]{8}\\b']);
  */
-export function registerRedact(program: Command): void {
+export function registerRedact(program: Command, { io, action }: Cli): void {
   const command = program
     .command('redact')
     .description(
@@ -148,41 +58,45 @@ export function registerRedact(program: Command): void {
         'Corrupt input lines are left out (they cannot be redacted) and reported on stderr.\n' +
         'Check the result with tapedeck scan before sharing it.',
     )
-    .action(async (input: string, options: RedactOptions) => {
-      if ((await redact(input, options)) > 0) process.exitCode = EXIT.input;
-    });
+    .action(
+      action(async (input: string, options: RedactOptions) =>
+        (await redact(input, options, io)) > 0 ? EXIT.input : EXIT.ok,
+      ),
+    );
 }
 
 /** Redacts; resolves to the number of corrupt input lines left out. */
-async function redact(input: string, options: RedactOptions): Promise<number> {
+async function redact(input: string, options: RedactOptions, io: CliIo): Promise<number> {
   if (options.out !== undefined && options.inPlace) {
     throw usageError(
       '-o and --in-place cannot be used together; write a redacted copy with -o, or replace the trace with --in-place',
     );
   }
-  const redaction = redactionFrom(options);
+  const redaction = redactionFrom(options, io);
+  const file = userPath(io, input);
+  const out = options.out === undefined ? undefined : userPath(io, options.out);
   let errors = 0;
   const openOptions = {
     mode: options.strict ? ('strict' as const) : ('lenient' as const),
     onDiagnostic: (d: TraceDiagnostic) => {
       if (d.severity === 'error') errors += 1;
-      process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+      say(io, `${d.severity}: ${d.message}`);
     },
   };
   // A trace rewritten in place is read without following links: a link's target would be copied into its folder.
   const files = options.inPlace && input !== '-' ? noFollowTraceFiles : nodeTraceFiles;
-  const trace = await openTrace(input, openOptions, files);
-  if (options.inPlace) refuseInPlace(input);
+  const trace = await openTrace(file, openOptions, files);
+  if (options.inPlace) refuseInPlace(file);
   if (trace.format !== 'tapedeck' && trace.segments.length <= 1) {
     // Another tool's file stays a file of that tool: mcporter can still replay it, a HAR viewer still open it.
     const onCorrupt = (lineNo: number, why: string) => {
       errors += 1;
-      process.stderr.write(`tapedeck: error: ${input} line ${lineNo}: ${why}\n`);
+      say(io, `error: ${input} line ${lineNo}: ${why}`);
     };
-    const kept = () => redactedInFormat(input, trace.format as KeptFormat, redaction, onCorrupt);
-    if (options.inPlace) await replaceUnlessLost(input, kept(), () => errors);
-    else if (options.out !== undefined) await writePrivateFile(options.out, kept());
-    else await writeStdout(kept());
+    const kept = () => redactedInFormat(file, trace.format as KeptFormat, redaction, onCorrupt);
+    if (options.inPlace) await replaceUnlessLost(file, kept(), () => errors);
+    else if (out !== undefined) await writePrivateFile(out, kept());
+    else await writeStdout(kept(), io);
     return errors;
   }
   if (options.inPlace && trace.segments.length > 1) {
@@ -206,9 +120,9 @@ async function redact(input: string, options: RedactOptions): Promise<number> {
     return errors;
   }
   const lines = redactedLines(trace, redaction, true);
-  if (options.inPlace) await replaceUnlessLost(input, lines, () => errors);
-  else if (options.out !== undefined) await writePrivateFile(options.out, lines);
-  else await writeStdout(lines);
+  if (options.inPlace) await replaceUnlessLost(file, lines, () => errors);
+  else if (out !== undefined) await writePrivateFile(out, lines);
+  else await writeStdout(lines, io);
   return errors;
 }
 
@@ -239,25 +153,8 @@ async function replaceUnlessLost(path: string, lines: AsyncIterable<string>, err
   await writePrivateFile(path, kept);
 }
 
-/**
- * The trace as redacted tapedeck JSONL lines. As one self-contained file (`single`) the meta says segment 0 and
- * names tapedeck as producer where the source named none, as `convert --to tapedeck` writes it.
- */
-export async function* redactedLines(
-  trace: Pick<OpenedTrace, 'meta' | 'lines'>,
-  redaction: Redaction,
-  single: boolean,
-): AsyncGenerator<string> {
-  const { redactor } = redaction;
-  const meta = redactedMeta(trace.meta, redaction);
-  if (single && meta.segment !== undefined) meta.segment = 0;
-  if (meta.producer === undefined) meta.producer = { ...PRODUCER };
-  yield encodeLine(meta);
-  for await (const { line } of trace.lines()) yield encodeLine(redactor(line));
-}
-
-async function writeStdout(lines: AsyncIterable<string>): Promise<void> {
-  const out = createOutput(process.stdout);
+async function writeStdout(lines: AsyncIterable<string>, io: CliIo): Promise<void> {
+  const out = createOutput(io.stdout);
   try {
     for await (const block of batch(lines)) if (!(await out.write(block))) break;
   } finally {

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
-import { finishStdout, openStdout } from '../../proxy/streams.js';
 import { loadCassette } from '../../replay/cassette/load.js';
-import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { DiscoverAnswer } from '../../replay/engine/fallback.js';
 import {
@@ -13,15 +11,30 @@ import {
   type Timing,
 } from '../../replay/options.js';
 import type { HttpServeEvent, HttpServeOutcome } from '../../replay/serve/http/index.js';
-import { type HttpFlavour, parseListenAddress, servedPath } from '../../replay/serve/http/options.js';
+import { type HttpFlavour, servedPath } from '../../replay/serve/http/options.js';
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
+import { replayReport } from '../../report/from-replay.js';
+import type { ReportContext } from '../../report/model.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
+import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import {
+  addReporterFlag,
+  MCP_SESSION,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
+import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
+import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
-import { addMatchFlags } from '../match-flags.js';
+import { type CliIo, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
-import { addRuleFlags, type RuleFlags } from './redact.js';
+import { serveOnStdio } from '../stdio-session.js';
 
 interface ReplayFlags extends RuleFlags {
   match: string;
@@ -34,6 +47,7 @@ interface ReplayFlags extends RuleFlags {
   http?: string;
   sse?: boolean;
   allowHost?: string[];
+  reporter: string[];
 }
 
 /** Where the cassette is served: stdin/stdout, or an HTTP listener. */
@@ -51,9 +65,8 @@ interface ReplaySettings {
   answerTimeoutMs: number | undefined;
   rules: RuleFlags;
   front: Front;
+  reporters: ReporterPlan;
 }
-
-/** How many unused exchanges the end-of-run report lists one by one. */
 
 /**
  * `tapedeck replay <cassette>`: a stdio MCP server that plays a recorded session back — or, with `--http`, a
@@ -61,9 +74,9 @@ interface ReplaySettings {
  * the listening address, misses and the end-of-run report go to stderr. Exit 1 on a miss, an unanswered server→client request, a
  * corrupt cassette line, or unused exchanges (unless --allow-unused); 0 otherwise.
  *
- * @example registerReplay(program); // tapedeck replay traces/session.jsonl --match ordered
+ * @example registerReplay(program, cli); // tapedeck replay traces/session.jsonl --match ordered
  */
-export function registerReplay(program: Command): void {
+export function registerReplay(program: Command, { io, action }: Cli): void {
   const command = addMatchFlags(
     program
       .command('replay')
@@ -100,7 +113,7 @@ export function registerReplay(program: Command): void {
       [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
-  addRuleFlags(addLastFlag(command), { mode: false })
+  addReporterFlag(addRuleFlags(addLastFlag(command), { mode: false }), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -118,35 +131,31 @@ export function registerReplay(program: Command): void {
         '`replaying <cassette> on http://HOST:PORT/<path>` (the path the cassette was recorded on, else /mcp; any\n' +
         'path works). Every live session plays from the one cassette: identical requests are served in recorded\n' +
         'order across sessions. Requests whose Host or Origin is not local get 403 unless --allow-host names it.\n\n' +
+        'A reporter (--reporter junit:FILE | github | json:FILE; files, as stdout is the session) writes a test\n' +
+        'case per miss and per unused exchange when the session ends; github annotations go to stderr.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
-    .action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
-      const settings = settingsFrom(flags);
-      const named = traceArgument(path, flags, 'replay');
-      // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
-      const cassette =
-        named === '-' || path === undefined ? named : ((await projectFor(named)).cassette ?? named);
-      process.exitCode = await replay(cassette, settings);
-    });
+    .action(
+      action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
+        const settings = settingsFrom(flags);
+        const named = traceArgument(path, flags, 'replay', io);
+        // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
+        const cassette =
+          named === '-' || path === undefined ? named : ((await projectFor(named, io.cwd)).cassette ?? named);
+        return await replay(cassette, settings, io);
+      }),
+    );
 }
 
 /** Every flag checked before the cassette is read or stdin touched. */
 function settingsFrom(flags: ReplayFlags): ReplaySettings {
-  if (flags.match !== 'keyed' && flags.match !== 'ordered') {
-    throw usageError(`--match must be keyed or ordered; got '${flags.match}'`);
-  }
+  const match = matchMode(flags.match);
   if (flags.repeat !== 'none' && flags.repeat !== 'last') {
     throw usageError(`--repeat must be none or last; got '${flags.repeat}'`);
   }
   const ignore = flags.ignore ?? [];
-  for (const path of ignore) {
-    try {
-      compileIgnorePath(path);
-    } catch (err) {
-      throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
-    }
-  }
+  ignorePaths(ignore);
   let timing: Timing;
   try {
     timing = parseTiming(flags.timing);
@@ -157,7 +166,7 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
   }
   return {
     front: frontFrom(flags),
-    match: flags.match,
+    match,
     ignore,
     timing,
     allowUnused: flags.allowUnused === true,
@@ -168,35 +177,35 @@ function settingsFrom(flags: ReplayFlags): ReplaySettings {
         ? undefined
         : parsePositiveInt('--client-timeout', flags.clientTimeout),
     rules: flags,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
 function frontFrom(flags: ReplayFlags): Front {
-  const allowHosts = flags.allowHost ?? [];
-  if (flags.http === undefined) {
-    if (flags.sse) throw usageError('--sse needs --http HOST:PORT (legacy SSE is an HTTP transport)');
-    if (allowHosts.length > 0) throw usageError('--allow-host needs --http HOST:PORT');
-    return { kind: 'stdio' };
-  }
-  const { host, port } = parseListenAddress(flags.http);
-  for (const name of allowHosts)
-    if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
-      throw usageError(`--allow-host must be a host name such as example.test; got '${name}'`);
-  return { kind: 'http', host, port, flavour: flags.sse ? 'sse' : 'streamable', allowHosts };
+  if (flags.http === undefined && flags.sse)
+    throw usageError('--sse needs --http HOST:PORT (legacy SSE is an HTTP transport)');
+  const http = serveHttpOf(flags);
+  if (http === undefined) return { kind: 'stdio' };
+  return { kind: 'http', ...http, flavour: flags.sse ? 'sse' : 'streamable' };
 }
 
-async function replay(path: string, settings: ReplaySettings): Promise<number> {
-  const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
-  const loaded = await loadCassette(path, {
+async function replay(path: string, settings: ReplaySettings, io: CliIo): Promise<number> {
+  const clock = reportClock();
+  const note = (text: string) => say(io, text);
+  const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
-    onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    onDiagnostic: (d) => note(`${d.severity}: ${d.message}`),
   });
-  for (const warning of loaded.cassette.warnings) say(`warning: ${path}: ${warning}`);
+  for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
   const redact = await cassetteRedaction(loaded.meta, {
     patterns: settings.rules.redact,
     files: settings.rules.redactFile,
     defaults: settings.rules.redactDefaults,
-    onWarning: (message) => say(`warning: ${message}`),
+    where: redactionWhere(io),
+    onWarning: (message) => note(`warning: ${message}`),
   });
 
   const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
@@ -216,45 +225,62 @@ async function replay(path: string, settings: ReplaySettings): Promise<number> {
       repeat: settings.repeat,
       answerTimeoutMs: settings.answerTimeoutMs,
       redact,
-      onEvent: httpEventLogger(say, discover),
+      onEvent: httpEventLogger(note, discover),
     });
     const held = holdSignals(() => server.stop());
     try {
-      say(`replaying ${path} on ${server.url}`);
+      note(`replaying ${path} on ${server.url}`);
       const outcome: HttpServeOutcome = await server.done;
-      return report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, say);
+      const code = report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, note);
+      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+      return code;
     } finally {
       held.release();
     }
   }
-  const output = openStdout();
-  const server = serveStdio(loaded.cassette, {
-    input: process.stdin,
-    output: output.stream,
-    match: settings.match,
-    ignore: settings.ignore,
-    timing: settings.timing,
-    repeat: settings.repeat,
-    answerTimeoutMs: settings.answerTimeoutMs,
-    redact,
-    onEvent: eventLogger(say, discover),
-  });
-  // Until the process has exited: a client commonly closes stdin and signals right after (the 2026-era SDK ends
-  // its probe process that way); a late signal calls stop() on a finished session, which does nothing.
-  const held = holdSignals(() => server.stop());
-  try {
-    const outcome: ServeOutcome = await server.done;
-    // A client that stopped reading must not keep us alive: its loss, the report still goes out.
-    await Promise.race([finishStdout(output), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-    return report(outcome, settings, loaded.errors, discover.kind, say);
-  } finally {
-    held.release();
-  }
+  const outcome: ServeOutcome = await serveOnStdio((input, output) =>
+    serveStdio(loaded.cassette, {
+      input,
+      output,
+      match: settings.match,
+      ignore: settings.ignore,
+      timing: settings.timing,
+      repeat: settings.repeat,
+      answerTimeoutMs: settings.answerTimeoutMs,
+      redact,
+      onEvent: eventLogger(note, discover),
+    }),
+  );
+  const code = report(outcome, settings, loaded.errors, discover.kind, note);
+  // A 2026-era client's probe process gets only server/discover: its session, elsewhere, reports.
+  if (!(outcome.probe && outcome.report.misses.length === 0))
+    await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+  return code;
+}
+
+/** The session's misses and unused exchanges, to each --reporter (stdout is the session: stderr or files). */
+async function writeReplayReports(
+  path: string,
+  outcome: ServeOutcome['report'],
+  settings: ReplaySettings,
+  corruptLines: number,
+  context: ReportContext,
+  io: CliIo,
+): Promise<void> {
+  if (settings.reporters.reporters.length === 0) return;
+  const input = {
+    command: 'replay' as const,
+    cassette: reportPath(path, io.cwd),
+    report: outcome,
+    allowUnused: settings.allowUnused,
+    corruptLines,
+  };
+  await writeReports(settings.reporters, replayReport(input, context), { ...io, stdoutTaken: true });
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
 function eventLogger(
-  say: (text: string) => void,
+  note: (text: string) => void,
   discover: { kind: DiscoverAnswer['kind'] | undefined },
 ): (event: ServeEvent) => void {
   return (event) => {
@@ -262,20 +288,20 @@ function eventLogger(
     if (event.kind === 'fallback' && event.fallback.kind === 'discover')
       discover.kind = event.fallback.answer.kind;
     const line = describeServeEvent(event);
-    if (line !== undefined) say(line);
+    if (line !== undefined) note(line);
   };
 }
 
 /** The stdio lines, plus what only HTTP has: requests turned away and messages no stream could carry. */
 function httpEventLogger(
-  say: (text: string) => void,
+  note: (text: string) => void,
   discover: { kind: DiscoverAnswer['kind'] | undefined },
 ): (event: HttpServeEvent) => void {
-  const serveEvent = eventLogger(say, discover);
+  const serveEvent = eventLogger(note, discover);
   return (event) => {
     if (event.kind === 'rejected')
-      say(`refused ${event.method} ${event.path}: ${event.status} ${event.reason}`);
-    else if (event.kind === 'dropped') say(`dropped a server message (${event.reason})`);
+      note(`refused ${event.method} ${event.path}: ${event.status} ${event.reason}`);
+    else if (event.kind === 'dropped') note(`dropped a server message (${event.reason})`);
     else if (event.kind !== 'session' && event.kind !== 'http-answer') serveEvent(event);
   };
 }
@@ -286,7 +312,7 @@ function report(
   settings: ReplaySettings,
   corruptLines: number,
   discover: DiscoverAnswer['kind'] | undefined,
-  say: (text: string) => void,
+  note: (text: string) => void,
 ): number {
   const { report } = outcome;
   const misses = report.misses.length;
@@ -299,16 +325,16 @@ function report(
         : 'as recorded';
   if (outcome.probe && misses === 0) {
     // A 2026-era client's probe process: it asks server/discover and is then stopped; the session is elsewhere.
-    say(`answered a server/discover probe (${how})`);
+    note(`answered a server/discover probe (${how})`);
     return EXIT.ok;
   }
-  if (discover !== undefined) say(`note: server/discover ${how}`);
+  if (discover !== undefined) note(`note: server/discover ${how}`);
   const extras = [
     misses > 0 ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
     timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
     report.repeats > 0 ? `${report.repeats} served again` : '',
   ].filter((part) => part !== '');
   const summary = renderReplaySummary({ report, extras, allowUnused: settings.allowUnused, corruptLines });
-  for (const line of summary.lines) say(line);
+  for (const line of summary.lines) note(line);
   return misses > 0 || timeouts > 0 || summary.failed ? EXIT.finding : EXIT.ok;
 }

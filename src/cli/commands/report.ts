@@ -5,17 +5,13 @@ import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
 import { BYTE_STYLES, formatBytes } from '../../units.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
+import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
+import { addRuleFlags, type Redaction, type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type CliIo, say, userPath } from '../io.js';
+import { redactedLines, redactedMeta } from '../redact/trace.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
-import {
-  addRuleFlags,
-  type Redaction,
-  type RuleFlags,
-  redactedLines,
-  redactedMeta,
-  redactionFrom,
-} from './redact.js';
 
 export interface ReportOptions extends RuleFlags {
   out: string;
@@ -36,15 +32,16 @@ export interface ReportResult {
  * self-contained HTML page with the viewer inlined. The page loads nothing and sends nothing: it works from
  * file://, offline.
  *
- * @example await writeReport(['calls.jsonl'], { out: 'report.html' });
+ * @example await writeReport(['calls.jsonl'], { out: 'report.html' }, io);
  */
 export async function writeReport(
   paths: readonly string[],
   options: ReportOptions,
+  io: CliIo,
   warn: (d: TraceDiagnostic) => void = () => {},
 ): Promise<ReportResult> {
   if (paths.length === 0) throw usageError('give at least one trace file');
-  const redaction = redactionFrom(options);
+  const redaction = redactionFrom(options, io);
   const traces: EmbeddedTrace[] = [];
   const labels: string[] = [];
   let skipped = 0;
@@ -54,14 +51,14 @@ export async function writeReport(
       warn(d);
     };
     // A trace that cannot be read is bad input (exit 1), as for show and stats, not a usage error.
-    const trace = await openTrace(path, { onDiagnostic });
+    const trace = await openTrace(userPath(io, path), { onDiagnostic });
     const name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
     const text = await collect(trace, redaction);
     labels.push(redactedMeta(trace.meta, redaction).label || name);
     traces.push({ path: `r${i}/${name}`, text });
   }
   const page = await inlinedPage(traces, [...new Set(labels)].join(' · '));
-  const file = resolve(options.out);
+  const file = resolve(io.cwd, options.out);
   await writePrivateFile(file, [page]);
   return { file, bytes: Buffer.byteLength(page), traces: traces.length, skipped };
 }
@@ -73,7 +70,7 @@ async function collect(trace: Awaited<ReturnType<typeof openTrace>>, redaction: 
 }
 
 /** Registers `tapedeck report <trace…> -o report.html`. */
-export function registerReport(program: Command): void {
+export function registerReport(program: Command, { io, action }: Cli): void {
   const command = program
     .command('report')
     .description('Write one self-contained HTML file with the viewer and the traces (redacted), for sharing.')
@@ -95,15 +92,15 @@ export function registerReport(program: Command): void {
         'with tapedeck scan on the traces first if in doubt.',
       ].join('\n'),
     )
-    .action(async (traces: string[], options: ReportOptions & LastFlag) => {
-      const paths = traceArguments(traces, options, 'report');
-      const result = await writeReport(paths, options, (d) =>
-        process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`),
-      );
-      const size = formatBytes(result.bytes, BYTE_STYLES.file);
-      process.stdout.write(
-        `tapedeck: wrote ${result.file} (${result.traces} ${result.traces === 1 ? 'trace' : 'traces'}, ${size}); open ${pathToFileURL(result.file).href}\n`,
-      );
-      if (result.skipped > 0) process.exitCode = EXIT.input;
-    });
+    .action(
+      action(async (traces: string[], options: ReportOptions & LastFlag) => {
+        const paths = traceArguments(traces, options, 'report', io);
+        const result = await writeReport(paths, options, io, (d) => say(io, `${d.severity}: ${d.message}`));
+        const size = formatBytes(result.bytes, BYTE_STYLES.file);
+        io.stdout.write(
+          `tapedeck: wrote ${result.file} (${result.traces} ${result.traces === 1 ? 'trace' : 'traces'}, ${size}); open ${pathToFileURL(result.file).href}\n`,
+        );
+        return result.skipped > 0 ? EXIT.input : EXIT.ok;
+      }),
+    );
 }

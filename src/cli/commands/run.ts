@@ -14,18 +14,20 @@ import {
 } from '../../live/run.js';
 import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
-import { compileIgnorePath } from '../../replay/cassette/paths.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
+import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
-import { addMatchFlags } from '../match-flags.js';
+import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
+import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
+import { serverCommand } from '../flags/server-command.js';
+import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
+import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parsePositiveInt } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
+import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
+import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
-import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from './record-bridge.js';
-import { addRuleFlags, type RuleFlags } from './redact.js';
-import { type LiveSide, passthrough, recordInto } from './run-record.js';
-import { type RunSettings, replay, update } from './run-serve.js';
-import { serverCommand } from './verify.js';
 
 interface RunFlags extends RuleFlags, UpstreamFlags {
   cassette?: string;
@@ -37,18 +39,17 @@ interface RunFlags extends RuleFlags, UpstreamFlags {
   expired: string;
   timeout?: string;
   server?: string;
+  reporter: string[];
 }
-
-const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
 
 /**
  * `tapedeck run --cassette F [--mode …] -- <server command…>`: put it where the server command goes. Records the
  * session into F, serves F instead of the server, or both (update), by mode; `TAPEDECK_MODE` / `TAPEDECK_CASSETTE`
  * override the flags.
  *
- * @example registerRun(program); // TAPEDECK_MODE=replay tapedeck run --cassette fixtures/s.jsonl -- node server.js
+ * @example registerRun(program, cli); // TAPEDECK_MODE=replay tapedeck run --cassette fixtures/s.jsonl -- node server.js
  */
-export function registerRun(program: Command): void {
+export function registerRun(program: Command, { io, action }: Cli): void {
   const command = addMatchFlags(
     program
       .command('run')
@@ -79,7 +80,7 @@ export function registerRun(program: Command): void {
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
     );
-  addRuleFlags(upstreamOptions(command), { mode: false })
+  addReporterFlag(addRuleFlags(upstreamOptions(command), { mode: false }), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -95,56 +96,56 @@ export function registerRun(program: Command): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
+        "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
-    .action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
-      const settings = settingsFrom(flags);
-      const named = runCassette({ cassette: flags.cassette, env: process.env });
-      const { project, cassette } = await projectFor(named);
-      const { mode, from } = runMode({ mode: flags.mode, env: process.env, project });
-      const argv = serverCommand(self, commandArgs, 'run');
-      if (argv.length > 0 && settings.upstream) {
-        throw usageError(
-          `run takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
-        );
-      }
-      // Replay needs no server; every other mode may have to start one.
-      if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
-        throw usageError(
-          `run needs the server command after '--' (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl -- node server.js`,
-        );
-      }
-      const live: LiveSide | undefined = settings.upstream
-        ? { kind: 'upstream', spec: settings.upstream }
-        : argv.length > 0
-          ? { kind: 'command', argv }
-          : undefined;
-      process.exitCode = await runCommand({ mode, from }, cassette!, live, settings);
-    });
+    .action(
+      action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
+        const settings = settingsFrom(flags, io);
+        const named = runCassette({ cassette: flags.cassette, env: io.env });
+        const { project, cassette } = await projectFor(named, io.cwd);
+        const { mode, from } = runMode({ mode: flags.mode, env: io.env, project });
+        const argv = serverCommand(self, commandArgs, 'run');
+        if (argv.length > 0 && settings.upstream) {
+          throw usageError(
+            `run takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
+          );
+        }
+        // Replay needs no server; every other mode may have to start one.
+        if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
+          throw usageError(
+            `run needs the server command after '--' (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+          );
+        }
+        const live: LiveSide | undefined = settings.upstream
+          ? { kind: 'upstream', spec: settings.upstream }
+          : argv.length > 0
+            ? { kind: 'command', argv }
+            : undefined;
+        return await runCommand({ mode, from }, cassette!, live, settings, io);
+      }),
+    );
 }
 
 /** Every flag checked before a file is read or a server started. */
-function settingsFrom(flags: RunFlags): RunSettings {
-  if (flags.match !== 'keyed' && flags.match !== 'ordered') {
-    throw usageError(`--match must be keyed or ordered; got '${flags.match}'`);
-  }
-  for (const path of flags.ignore) {
-    try {
-      compileIgnorePath(path);
-    } catch (err) {
-      throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
-    }
-  }
+function settingsFrom(flags: RunFlags, io: CliIo): RunSettings {
+  const match = matchMode(flags.match);
+  ignorePaths(flags.ignore);
   return {
-    match: flags.match,
+    match,
     ignore: flags.ignore,
     allowUnused: flags.allowUnused === true,
     maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
     rules: flags,
-    upstream: upstreamSpec(flags),
+    upstream: upstreamSpec(flags, io.env),
     server: flags.server,
+    reporters: parseReporters(flags.reporter, {
+      formats: ['junit', 'github', 'json'],
+      stdoutTakenBy: MCP_SESSION,
+    }),
   };
 }
 
@@ -153,6 +154,7 @@ async function runCommand(
   cassette: string,
   live: LiveSide | undefined,
   settings: RunSettings,
+  io: CliIo,
 ): Promise<number> {
   if (isDirectory(cassette))
     throw usageError(`--cassette ${cassette} is a folder; give the cassette's file path`);
@@ -161,11 +163,11 @@ async function runCommand(
   if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
     loaded = await loadCassette(cassette, {
       ...(settings.server === undefined ? {} : { server: settings.server }),
-      onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+      onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
       // Update rewrites the cassette in place: never through a link (see src/no-follow.ts).
       links: mode === 'update' ? 'refuse' : 'follow',
     });
-    for (const warning of loaded.cassette.warnings) say(`warning: ${cassette}: ${warning}`);
+    for (const warning of loaded.cassette.warnings) say(io, `warning: ${cassette}: ${warning}`);
   }
   const plan = planRun({
     mode,
@@ -189,20 +191,26 @@ async function runCommand(
     throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
   }
   // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
-  say(plan.why);
-  if (plan.note) say(plan.note);
+  say(io, plan.why);
+  if (plan.note) say(io, plan.note);
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
   try {
     switch (plan.mode) {
       case 'record':
-        return await recordInto(cassette, live!, settings.rules, exists);
-      case 'passthrough':
-        return await passthrough(live!);
+      case 'passthrough': {
+        const clock = reportClock();
+        const code =
+          plan.mode === 'record'
+            ? await recordInto(cassette, live!, settings.rules, exists, io)
+            : await passthrough(live!);
+        await writeRunReports(cassette, settings, io, clock, { notReplayed: plan.why });
+        return code;
+      }
       case 'replay':
-        return await replay(loaded!, settings);
+        return await replay(loaded!, settings, io);
       case 'update':
-        return await update(loaded!, live!, settings);
+        return await update(loaded!, live!, settings, io);
     }
   } finally {
     held.release();

@@ -1,10 +1,15 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
+import { scanReport } from '../../report/from-scan.js';
+import { renderSarif } from '../../report/sarif.js';
 import { openTrace, readFromPipe } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
-import { EXIT } from '../errors.js';
+import type { Cli } from '../context.js';
+import { EXIT, usageError } from '../errors.js';
+import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import {
   renderScanJson,
@@ -13,11 +18,16 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from './redact.js';
+import { type CliIo, say, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
   json?: boolean;
+  format?: string;
+  reporter: string[];
 }
+
+const FORMATS = ['text', 'json', 'sarif'] as const;
+type ScanFormat = (typeof FORMATS)[number];
 
 /**
  * `tapedeck scan <trace> [--json]`: reports what in a trace still looks like a secret — by the redaction rules in
@@ -26,7 +36,7 @@ interface ScanOptions extends RuleFlags {
  *
  * @example await run(['scan', 'test/fixtures/session.jsonl', '--json']);
  */
-export function registerScan(program: Command): void {
+export function registerScan(program: Command, { io, action }: Cli): void {
   const command = program
     .command('scan')
     .description('Report what in a trace still looks like a secret; exits 1 when anything is found.')
@@ -34,46 +44,79 @@ export function registerScan(program: Command): void {
       '<trace>',
       'trace file: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON, HAR',
     )
-    .option('--json', 'print the findings as JSON ("version": 1)');
-  addRuleFlags(command, { mode: false })
+    .option('--json', 'print the findings as JSON ("version": 1); the same as --format json')
+    .option('--format <format>', `what to print: ${FORMATS.join(' | ')} (SARIF 2.1.0, for code scanning)`);
+  addReporterFlag(addRuleFlags(command, { mode: false }), ['junit', 'github', 'json', 'sarif'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck scan test/fixtures/session.jsonl\n' +
-        '  tapedeck scan traces/run.jsonl --json | jq .findings\n\n' +
+        '  tapedeck scan traces/run.jsonl --json | jq .findings\n' +
+        '  tapedeck scan fixtures/session.jsonl --format sarif > tapedeck.sarif   # for code scanning\n' +
+        '  tapedeck scan fixtures/session.jsonl --reporter junit:reports/scan.xml --reporter github\n\n' +
+        'Findings show a masked preview, never the value, in every format.\n' +
         'Run it before committing or sharing a trace; redaction is best-effort. Exit codes: 0 clean, 1 findings\n' +
         '(or corrupt lines that could not be checked), 2 a usage error.',
     )
-    .action(async (input: string, options: ScanOptions) => {
-      const report = await scan(input, options);
-      process.stdout.write(
-        options.json
-          ? renderScanJson(report)
-          : renderScanReport(report, useColor(process.stdout, process.env)),
-      );
-      if (report.findings.length > 0 || report.unreadable > 0) process.exitCode = EXIT.finding;
-    });
+    .action(
+      action(async (input: string, options: ScanOptions) => {
+        const clock = reportClock();
+        const format = formatOf(options);
+        const reporters = parseReporters(options.reporter, {
+          formats: ['junit', 'github', 'json', 'sarif'],
+          stdoutTakenBy: format === 'text' ? undefined : `--format ${format}`,
+        });
+        const report = await scan(input, options, io);
+        const named = {
+          ...report,
+          trace: reportPath(report.trace, io.cwd),
+          findings: report.findings.map((f) => ({ ...f, file: reportPath(f.file, io.cwd) })),
+        };
+        if (format === 'json') io.stdout.write(renderScanJson(report));
+        else if (format === 'sarif') io.stdout.write(renderSarif(scanReport(named, clock.context())));
+        else if (!reporters.replacesStdout)
+          io.stdout.write(renderScanReport(report, useColor(io.stdout, io.env)));
+        if (reporters.reporters.length > 0)
+          await writeReports(reporters, scanReport(named, clock.context()), {
+            ...io,
+            stdoutTaken: format !== 'text',
+          });
+        return report.findings.length > 0 || report.unreadable > 0 ? EXIT.finding : EXIT.ok;
+      }),
+    );
+}
+
+/** `--format`, or `--json` for json; both at once must agree. */
+function formatOf(options: ScanOptions): ScanFormat {
+  if (options.format === undefined) return options.json ? 'json' : 'text';
+  const format = FORMATS.find((f) => f === options.format);
+  if (format === undefined) throw usageError(`--format must be text, json or sarif; got '${options.format}'`);
+  if (options.json && format !== 'json')
+    throw usageError(`--json and --format ${format} ask for two formats: pass one of them`);
+  return format;
 }
 
 /**
  * Scans a trace of any importable format, meta lines and file names included. What could not be looked inside (a
  * base64 run too long to decode, JSON nested too deep) is listed as unchecked.
  *
- * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] });
+ * @example const { findings } = await scan('run.jsonl', { redact: ['ACME-[0-9]{8}'] }, io);
  */
-export async function scan(input: string, options: RuleFlags): Promise<ScanReport> {
-  const { compiled } = redactionFrom(options);
+export async function scan(input: string, options: RuleFlags, io: CliIo): Promise<ScanReport> {
+  const { compiled } = redactionFrom(options, io);
   let unreadable = 0;
-  const trace = await openTrace(input, {
+  const trace = await openTrace(userPath(io, input), {
     onDiagnostic: (d: TraceDiagnostic) => {
       // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
       // checked either, and it is in the file that would be shared.
       if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
       // A trace still being written has no end line; that says nothing about secrets.
-      if (d.code !== 'missing_end') process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
     },
     // Readers skip lines of a type they do not know, but those lines are in the file all the same.
     onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
+    // A line's text gives each finding its column (tapedeck and mcp-tape files keep it).
+    lineText: true,
   });
   const findings: ScanFinding[] = [];
   const unchecked: ScanUnchecked[] = [];
@@ -81,11 +124,16 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
   // are found as the redactor would hide them.
   const state = new TraceState();
   let lines = 0;
-  const check = (line: TraceLine, file: string, lineNo: number) => {
+  const check = (line: TraceLine, file: string, lineNo: number, text?: string) => {
     lines += 1;
     const onUnchecked = (path: string, what: string) => unchecked.push({ file, line: lineNo, path, what });
-    for (const { rule, path, preview } of findSecrets(line, compiled, { state, onUnchecked })) {
-      findings.push({ file, line: lineNo, path, rule, preview });
+    const found = findSecrets(line, compiled, {
+      state,
+      onUnchecked,
+      ...(text === undefined ? {} : { text }),
+    });
+    for (const { rule, path, preview, column } of found) {
+      findings.push({ file, line: lineNo, path, rule, preview, ...(column === undefined ? {} : { column }) });
     }
   };
   const native = trace.format === 'tapedeck' || trace.format === 'mcp-tape';
@@ -100,7 +148,7 @@ export async function scan(input: string, options: RuleFlags): Promise<ScanRepor
     }
     check(segment.meta, segment.file, native ? 1 : 0);
   }
-  for await (const { line, file, lineNo } of trace.lines()) check(line, file, lineNo);
+  for await (const { line, file, lineNo, text } of trace.lines()) check(line, file, lineNo, text);
   const piped = readFromPipe(input) ? { piped: true as const } : {};
   return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings, unchecked };
 }

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { defaultDbPath, loadOrCreateToken, shownPath, tokenPath } from '../../collector/home.js';
-import { COLLECTOR_DEFAULTS, isLoopback } from '../../collector/options.js';
+import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
+import { isLoopback } from '../../local-names.js';
 import { parseDuration } from '../../units.js';
 import { usageError } from '../errors.js';
 import { parseByteSize } from '../parse.js';

@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
+import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
 import { TimelineRenderer } from '../format/timeline.js';
-import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
+import { userPath } from '../io.js';
 
 export interface ShowOptions {
   /** Print the trace lines as JSONL instead of a timeline. */
@@ -84,7 +86,7 @@ export async function showTrace(
 }
 
 /** Registers `tapedeck show <trace> | --last`. */
-export function registerShow(program: Command): void {
+export function registerShow(program: Command, { io, action }: Cli): void {
   const command = program
     .command('show')
     .description('Print a trace as a timeline: every message with its time, direction, latency and errors.')
@@ -112,9 +114,11 @@ export function registerShow(program: Command): void {
         'Colours only on a terminal, never when NO_COLOR is set.',
       ].join('\n'),
     )
-    .action(async (trace: string | undefined, options: ShowOptions & LastFlag) => {
-      const path = traceArgument(trace, options, 'show');
-      // Corrupt lines are skipped so the rest can be seen, but the run still reports them in its exit code.
-      if ((await showTrace(path, options)) > 0) process.exitCode = EXIT.input;
-    });
+    .action(
+      action(async (trace: string | undefined, options: ShowOptions & LastFlag) => {
+        const path = userPath(io, traceArgument(trace, options, 'show', io));
+        // Corrupt lines are skipped so the rest can be seen, but the run still reports them in its exit code.
+        return (await showTrace(path, options, io)) > 0 ? EXIT.input : EXIT.ok;
+      }),
+    );
 }

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { computeStats, type TraceStats } from '../../trace/stats.js';
+import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
-import { addLastFlag, type LastFlag, traceArgument } from '../last.js';
+import { userPath } from '../io.js';
 
 export interface StatsOptions {
   /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */
@@ -65,7 +67,7 @@ export async function statsCommand(
 }
 
 /** Registers `tapedeck stats <trace> | --last [--json]`. */
-export function registerStats(program: Command): void {
+export function registerStats(program: Command, { io, action }: Cli): void {
   const command = program
     .command('stats')
     .description(
@@ -90,8 +92,10 @@ export function registerStats(program: Command): void {
         'errors counts JSON-RPC errors plus tool results with isError (--json keeps them apart).',
       ].join('\n'),
     )
-    .action(async (trace: string | undefined, options: StatsOptions & LastFlag) => {
-      const path = traceArgument(trace, options, 'stats');
-      if ((await statsCommand(path, options)) > 0) process.exitCode = EXIT.input;
-    });
+    .action(
+      action(async (trace: string | undefined, options: StatsOptions & LastFlag) => {
+        const path = userPath(io, traceArgument(trace, options, 'stats', io));
+        return (await statsCommand(path, options, io)) > 0 ? EXIT.input : EXIT.ok;
+      }),
+    );
 }

@@ -1,30 +1,40 @@
-import type { ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import type { Spawn } from '../../live/peer.js';
 import { updateRefusal } from '../../live/run.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../live/verify.js';
-import { serverExitCode, spawnServer } from '../../process/spawn.js';
+import { serverExitCode } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
-import { compileIgnorePath } from '../../replay/cassette/paths.js';
+import { verifyReport } from '../../report/from-verify.js';
 import { MemorySink } from '../../sink/memory.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { parsePositiveInt } from '../parse.js';
+import { ignorePaths } from '../flags/match.js';
+import {
+  addReporterFlag,
+  parseReporters,
+  type ReporterPlan,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
+import { redactionFrom } from '../flags/rules.js';
+import { serverCommand } from '../flags/server-command.js';
 import {
   HEADER_EXAMPLE,
   type UpstreamFlags,
   type UpstreamSpec,
   upstreamOptions,
   upstreamSpec,
-} from './record-bridge.js';
-import { redactionFrom } from './redact.js';
+} from '../flags/upstream.js';
+import { type CliIo, say, userPath } from '../io.js';
+import { nodeSpawn } from '../node-spawn.js';
+import { parsePositiveInt } from '../parse.js';
 
 interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
@@ -33,6 +43,7 @@ interface VerifyFlags extends UpstreamFlags {
   update?: boolean;
   json?: boolean;
   timeout?: string;
+  reporter: string[];
 }
 
 /** How many diff entries are printed per divergent exchange. */
@@ -45,7 +56,7 @@ const DIFF_SHOWN = 10;
  *
  * @example await run(['verify', 'session.jsonl', '--', 'node', 'server.js']);
  */
-export function registerVerify(program: Command): void {
+export function registerVerify(program: Command, { io, action }: Cli): void {
   const command = program
     .command('verify')
     .description('Re-run a recorded session against a live server and diff its answers with the recording.')
@@ -67,7 +78,7 @@ export function registerVerify(program: Command): void {
     .option('--json', 'print the report as JSON ("version": 1)')
     .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
-  upstreamOptions(command)
+  addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -75,6 +86,7 @@ export function registerVerify(program: Command): void {
         "  tapedeck verify traces/session.jsonl --ignore '$.result.content[0].text' -- npx -y my-server\n" +
         '  tapedeck verify traces/session.jsonl --update -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream http://127.0.0.1:3001/mcp\n' +
+        '  tapedeck verify traces/session.jsonl --reporter junit:reports/verify.xml --reporter github -- node dist/server.js\n' +
         '  tapedeck verify traces/session.jsonl --upstream https://mcp.example.com/mcp \\\n' +
         `      ${HEADER_EXAMPLE}   # TOKEN is read from the environment\n\n` +
         'Requests go out one at a time in recorded order (initialize and notifications/initialized included), each\n' +
@@ -84,32 +96,37 @@ export function registerVerify(program: Command): void {
         'again and fails the run unless --allow-unanswered. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
+        'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
         'server that went away, 2 a usage error.',
     )
-    .action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
-      const argv = serverCommand(self, commandArgs, 'verify');
-      const upstream = upstreamSpec(flags);
-      if (argv.length > 0 && upstream) {
-        throw usageError(
-          `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
-        );
-      }
-      if (argv.length === 0 && !upstream) {
-        throw usageError(
-          "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
-        );
-      }
-      for (const path of flags.ignore) {
-        try {
-          compileIgnorePath(path);
-        } catch (err) {
-          throw usageError(`--ignore '${path}': ${(err as Error).message.replace(/^bad ignore path: /, '')}`);
+    .action(
+      action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
+        const argv = serverCommand(self, commandArgs, 'verify');
+        const upstream = upstreamSpec(flags, io.env);
+        if (argv.length > 0 && upstream) {
+          throw usageError(
+            `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
+          );
         }
-      }
-      const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
-      process.exitCode = await verify(cassette, argv, upstream, flags, timeoutMs);
-    });
+        if (argv.length === 0 && !upstream) {
+          throw usageError(
+            "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
+          );
+        }
+        ignorePaths(flags.ignore);
+        const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
+        const reporters = parseReporters(flags.reporter, {
+          formats: ['junit', 'github', 'json'],
+          stdoutTakenBy: flags.json ? '--json' : undefined,
+        });
+        if (flags.update && reporters.reporters.length > 0)
+          throw usageError(
+            '--reporter reports a check, and --update rewrites the cassette instead of checking it: drop one',
+          );
+        return await verify(cassette, argv, upstream, flags, timeoutMs, io, reporters);
+      }),
+    );
 }
 
 async function verify(
@@ -118,13 +135,18 @@ async function verify(
   upstream: UpstreamSpec | undefined,
   flags: VerifyFlags,
   timeoutMs: number,
+  io: CliIo,
+  reporters: ReporterPlan,
 ): Promise<number> {
-  const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+  const clock = reportClock();
+  // The terminal report stays off stdout when a document is written there instead.
+  const quiet = flags.json === true || reporters.replacesStdout;
   // Fails before the server starts when a redaction config is bad, as record does.
-  const redaction = flags.update ? redactionFrom({}) : undefined;
-  const loaded = await loadCassette(path, {
+  const redaction = flags.update ? redactionFrom({}, io) : undefined;
+  const file = userPath(io, path);
+  const loaded = await loadCassette(file, {
     server: flags.server,
-    onDiagnostic: (d) => say(`${d.severity}: ${d.message}`),
+    onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
     // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
   });
@@ -157,8 +179,8 @@ async function verify(
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: flags.json ? undefined : (verdict) => printVerdict(verdict),
-    onSession: flags.json ? undefined : printSession,
+    onVerdict: quiet ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
+    onSession: quiet ? undefined : (session) => io.stdout.write(renderSession(session)),
   });
 
   let updated = false;
@@ -172,37 +194,63 @@ async function verify(
     });
     if (report.incomplete) {
       say(
+        io,
         `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,
       );
     } else {
-      await writePrivateFile(path, sink.text);
+      await writePrivateFile(file, sink.text);
       // The live run replaces every segment of a rotated cassette.
-      await removeFiles(loaded.files.filter((file) => file !== path));
+      await removeFiles(loaded.files.filter((segment) => segment !== file));
       updated = true;
     }
   }
 
   const corrupt = loaded.errors;
   if (flags.json)
-    process.stdout.write(
+    io.stdout.write(
       `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
     );
-  else {
-    for (const note of report.notes) process.stdout.write(`✗ ${note}\n`);
-    process.stdout.write(`${summaryLine(report)}\n`);
-    const unanswered = unansweredLine(report, flags.allowUnanswered === true);
-    if (unanswered) process.stdout.write(`${unanswered}\n`);
-    if (updated) {
-      const kept = report.total;
-      process.stdout.write(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})\n`);
-    }
-  }
+  else if (!quiet) io.stdout.write(renderSummary(path, report, updated, flags.allowUnanswered === true));
   if (updated) return EXIT.ok;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
-    say(`${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
+    say(io, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
   const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
+  if (reporters.reporters.length > 0) {
+    const input = {
+      cassette: reportPath(path, io.cwd),
+      report,
+      allowUnanswered: flags.allowUnanswered === true,
+      corruptLines: corrupt,
+    };
+    await writeReports(reporters, verifyReport(input, clock.context()), {
+      ...io,
+      stdoutTaken: flags.json === true,
+    });
+  }
   return report.differed > 0 || report.notes.length > 0 || corrupt > 0 || unanswered ? EXIT.finding : EXIT.ok;
+}
+
+/**
+ * The end of the text report: notes, the summary line, what the client left unanswered, the update.
+ *
+ * @example renderSummary('s.jsonl', report, false, false) // → 'verified 4 exchanges: 4 match, 0 differ\n'
+ */
+function renderSummary(
+  path: string,
+  report: VerifyReport,
+  updated: boolean,
+  allowUnanswered: boolean,
+): string {
+  const lines = report.notes.map((note) => `✗ ${note}`);
+  lines.push(summaryLine(report));
+  const unanswered = unansweredLine(report, allowUnanswered);
+  if (unanswered) lines.push(unanswered);
+  if (updated) {
+    const kept = report.total;
+    lines.push(`updated ${path} from the live run (${kept} exchange${kept === 1 ? '' : 's'})`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -219,11 +267,11 @@ function unansweredLine(report: VerifyReport, allowed: boolean): string | undefi
     : `✗ ${what}; pass --allow-unanswered to accept it`;
 }
 
-/** A header before each recorded session's verdicts, when there are several. */
-function printSession(session: { number: number; conn: string | undefined; of: number }): void {
-  if (session.of < 2) return;
+/** A header before each recorded session's verdicts, when there are several ('' for one). */
+function renderSession(session: { number: number; conn: string | undefined; of: number }): string {
+  if (session.of < 2) return '';
   const conn = session.conn === undefined ? '' : ` (${session.conn})`;
-  process.stdout.write(`session ${session.number} of ${session.of}${conn}\n`);
+  return `session ${session.number} of ${session.of}${conn}\n`;
 }
 
 /** `verified N exchanges: K match, D differ` (+ skipped). */
@@ -241,14 +289,12 @@ function summaryLine(report: VerifyReport): string {
   return `verified ${report.total} exchange${plural}${sessions}: ${report.matched} match, ${report.differed} differ${differ}${skipped}`;
 }
 
-function printVerdict(verdict: ExchangeVerdict): void {
-  if (verdict.status === 'match') return;
+/** One exchange's verdict as the text report prints it as soon as it is known ('' for a match). */
+function renderVerdict(verdict: ExchangeVerdict): string {
+  if (verdict.status === 'match') return '';
   const line = verdict.lineNo === undefined ? '' : ` (line ${verdict.lineNo})`;
   const head = `#${verdict.ordinal} ${verdict.summary}${line}`;
-  if (verdict.status === 'skipped') {
-    process.stdout.write(`- ${head}: skipped, ${verdict.reason}\n`);
-    return;
-  }
+  if (verdict.status === 'skipped') return `- ${head}: skipped, ${verdict.reason}\n`;
   const out = [`✗ ${head}`];
   if (verdict.reason) out.push(`    ${verdict.reason}`);
   if (verdict.httpStatus !== undefined)
@@ -263,7 +309,7 @@ function printVerdict(verdict: ExchangeVerdict): void {
     const more = verdict.diff.total - Math.min(DIFF_SHOWN, verdict.diff.entries.length);
     if (more > 0) out.push(`    … and ${more} more difference${more === 1 ? '' : 's'}`);
   }
-  process.stdout.write(`${out.join('\n')}\n`);
+  return `${out.join('\n')}\n`;
 }
 
 function jsonReport(
@@ -318,31 +364,3 @@ function jsonReport(
     updated,
   };
 }
-
-/**
- * The words after `--` (commander drops the `--` itself; its raw arguments still show where it was). A word before
- * `--` that commander took for the command is a usage error: the command must not swallow a misplaced argument.
- *
- * @example serverCommand(self, ['node', 'server.js'], 'verify') // → ['node', 'server.js']
- */
-export function serverCommand(self: Command, commandArgs: string[], name: string): string[] {
-  const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
-  const at = rawArgs.indexOf('--');
-  if (at === -1) return [];
-  const after = rawArgs.slice(at + 1);
-  const stray = commandArgs.slice(0, Math.max(0, commandArgs.length - after.length));
-  if (stray.length > 0) {
-    throw usageError(
-      `unexpected argument '${stray[0]}' before '--': the server command goes after '--' (see tapedeck ${name} --help)`,
-    );
-  }
-  return after;
-}
-
-/**
- * Starting a server as the live peers take it (src/live imports no node: module itself): spawnServer, which
- * finds `npx.cmd` on Windows and whose kill() ends the server's whole process tree there.
- */
-export const nodeSpawn: Spawn = (command, args, options) =>
-  // Piped stdin and stdout are never null; stderr is null when inherited, as ChildLike allows.
-  spawnServer(command, args, options) as ChildProcessByStdio<Writable, Readable, Readable | null>;

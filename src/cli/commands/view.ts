@@ -6,8 +6,9 @@ import { TapedeckError } from '../../errors.js';
 import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
+import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
-import { addLastFlag, type LastFlag, traceArguments } from '../last.js';
+import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
@@ -152,7 +153,7 @@ function parsePort(value: string): number {
 const NEWEST_DEFAULT = 5;
 
 /** Registers `tapedeck view <trace… | dir> | --last [--newest N] [--no-open] [--port N]`. */
-export function registerView(program: Command): void {
+export function registerView(program: Command, { io }: Cli): void {
   const command = program
     .command('view')
     .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
@@ -185,6 +186,6 @@ export function registerView(program: Command): void {
       ].join('\n'),
     )
     .action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number }) => {
-      await viewTraces(traceArguments(traces, options, 'view', options.newest), options);
+      await viewTraces(traceArguments(traces, options, 'view', io, options.newest), options);
     });
 }

@@ -11,6 +11,8 @@ export interface ScanFinding {
   line: number;
   /** Where in the line: a JSONPath such as `$.raw.result.content[0].text`. */
   path: string;
+  /** The 1-based column where the value starts in the line, when the line's text was read and holds it as written. */
+  column?: number;
   /** The rule (or heuristic) that matched. */
   rule: string;
   /** A masked preview: enough to recognise the value, never the value. */

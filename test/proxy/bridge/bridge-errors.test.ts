@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseHeaders, upstreamSpec } from '../../../src/cli/commands/record-bridge.js';
+import { parseHeaders, upstreamSpec } from '../../../src/cli/flags/upstream.js';
 import { runHttpBridge } from '../../../src/proxy/bridge/bridge.js';
 import { createRedactor } from '../../../src/redact/index.js';
 import { MemorySink } from '../../../src/sink/memory.js';
@@ -326,10 +326,10 @@ describe('--header flags', () => {
         message: '--header Authorization: the environment variable NOPE_TOKEN is not set',
       }),
     );
-    expect(() => upstreamSpec({ upstream: 'ftp://example.com/mcp' })).toThrow(
+    expect(() => upstreamSpec({ upstream: 'ftp://example.com/mcp' }, {})).toThrow(
       "--upstream 'ftp://example.com/mcp' must be an http:// or https:// URL; got ftp:",
     );
-    expect(() => upstreamSpec({ sse: true })).toThrow('--sse needs --upstream URL');
+    expect(() => upstreamSpec({ sse: true }, {})).toThrow('--sse needs --upstream URL');
   });
 
   it('refuse a value HTTP cannot carry once variables are read, naming the header and variable, never the value', () => {

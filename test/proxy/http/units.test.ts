@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseListen } from '../../../src/cli/commands/record-http.js';
+import { parseListen } from '../../../src/cli/record/http-flags.js';
 import { EndpointHold, rewriteEndpoint } from '../../../src/proxy/http/endpoint.js';
 import { allowedHosts, checkLocalRequest } from '../../../src/proxy/http/guard.js';
 import { forwardableHeaders, traceHeaders } from '../../../src/proxy/http/headers.js';

@@ -1,19 +1,14 @@
 import { isIPv6 } from 'node:net';
 import type { Command } from 'commander';
-import type { ProxyNotice } from '../../proxy/http/context.js';
-import { isConnectionHeader } from '../../proxy/http/headers.js';
 import { HTTP_PROXY_LISTEN } from '../../proxy/http/listen-defaults.js';
-import type { HttpProxy } from '../../proxy/http/server.js';
-import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
-import { redactText, summarize } from '../../redact/index.js';
-import type { TraceFileTarget } from '../../sink/file.js';
-import { safeLabel } from '../../sink/naming.js';
-import { newMeta } from '../../trace/meta.js';
+import { shownUrl } from '../../proxy/http/url.js';
 import { usageError } from '../errors.js';
-import { holdSignals } from '../signals.js';
-import { HEADER_EXAMPLE, parseHeaders } from './record-bridge.js';
-import { type LiveFlag, recordingSink } from './record-live.js';
-import { type RuleFlags, redactionFrom } from './redact.js';
+import { HEADER_EXAMPLE, upstreamOptions } from '../flags/upstream.js';
+
+/**
+ * The flags only `record` has for a server reached over HTTP: `--upstream` (checked as it is parsed), `--listen`,
+ * `--allow-host`, and `--stdio` for the bridge; their help.
+ */
 
 /** The flags of `record --upstream`. */
 export interface HttpRecordFlags {
@@ -22,14 +17,6 @@ export interface HttpRecordFlags {
   allowHost?: string[];
   /** `--header 'Name: value'`: sent to the upstream with every request, in place of a client's header of that name. */
   header?: string[];
-}
-
-/** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
-export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag {
-  label?: string;
-  maxBytes: number;
-  maxFiles: number;
-  maxMessageBytes: number;
 }
 
 export interface ListenAddress {
@@ -84,10 +71,7 @@ const HOST_NAME =
  * @example parseAllowHost('MCP.example.com:7430') // → 'mcp.example.com'
  * @example parseAllowHost('https://mcp.example.com/mcp') // → 'mcp.example.com', noting it
  */
-export function parseAllowHost(
-  value: string,
-  note: (message: string) => void = (message) => process.stderr.write(`tapedeck: ${message}\n`),
-): string {
+export function parseAllowHost(value: string, note: (message: string) => void): string {
   const text = value.trim();
   if (text === '*') return '*';
   if (text.includes('*')) {
@@ -157,6 +141,16 @@ export function addHttpRecordFlags(command: Command): Command {
     );
 }
 
+/**
+ * Adds `--stdio`, `--sse` and the repeatable `--header` (not `--upstream`, which addHttpRecordFlags declares).
+ *
+ * @example addBridgeFlags(addHttpRecordFlags(program.command('record')))
+ */
+export function addBridgeFlags(command: Command): Command {
+  command.option('--stdio', 'with --upstream: be a stdio server for the client and bridge it to the URL');
+  return upstreamOptions(command);
+}
+
 /** Help text for the HTTP mode, appended to `record --help`. */
 export const HTTP_RECORD_HELP =
   '\n\nRecording a server reached over HTTP (Streamable HTTP or legacy SSE):\n' +
@@ -170,111 +164,3 @@ export const HTTP_RECORD_HELP =
   '  --allow-host names more; binding another address with --listen warns: anyone who reaches it can use the\n' +
   '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +
   '  Ctrl-C (SIGINT) or SIGTERM stops it; open streams get a second to finish, then the trace is closed.';
-
-/** Whether an address only this machine can reach. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-/**
- * `tapedeck record --upstream URL`: runs the recording proxy until SIGINT or SIGTERM, then writes the `end` line
- * (reason `producer_shutdown`) and resolves to 0. `tracePath` turns the label into the trace file's path. The
- * trace file is created once the listener is up: a listener that cannot start leaves nothing behind.
- */
-export async function recordHttp(
-  options: HttpRecordOptions,
-  tracePath: (label: string) => TraceFileTarget,
-): Promise<number> {
-  const upstream = options.upstream!;
-  let stop: (() => void) | undefined;
-  let signals = 0;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  // Signals from the start: one stops the proxy gracefully, a second cuts open streams at once.
-  let hurry: (() => void) | undefined;
-  const held = holdSignals(() => {
-    signals += 1;
-    if (signals === 1) stop?.();
-    else hurry?.();
-  });
-  try {
-    // Checked (and ${VAR}s read) before anything starts; the values never reach the trace.
-    const headers = parseHeaders(options.header ?? []);
-    const framing = Object.keys(headers).find(isConnectionHeader);
-    if (framing !== undefined) {
-      throw usageError(
-        `--header ${framing} cannot be set: each request sets it itself; give headers such as Authorization`,
-      );
-    }
-    const { config, compiled, redactor } = redactionFrom(options);
-    const allowHosts = (options.allowHost ?? []).map((value) => parseAllowHost(value));
-    const shown = shownUrl(upstream.href);
-    const label =
-      options.label !== undefined
-        ? safeLabel(redactText(options.label, compiled))
-        : safeLabel(upstreamLabel(upstream));
-    const listen = options.listen ?? HTTP_PROXY_LISTEN;
-    const file = {
-      ...tracePath(label),
-      maxBytes: options.maxBytes,
-      maxFiles: options.maxFiles,
-      redact: redactor,
-    };
-    const { sink, close } = await recordingSink(options, label, file);
-    const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
-    let proxy: HttpProxy;
-    try {
-      // Loaded for an HTTP recording only: a stdio recording (most of them) never needs it.
-      const { startHttpProxy } = await import('../../proxy/http/server.js');
-      proxy = await startHttpProxy({
-        upstream,
-        sink,
-        // Started by the proxy once it listens: a port in use must not leave a trace file of nothing behind.
-        meta: newMeta({ label, url: shown, transport, redaction: summarize(config) }),
-        host: listen.host,
-        port: listen.port,
-        allowHosts,
-        maxMessageBytes: options.maxMessageBytes,
-        headers,
-        onNotice: (notice) => process.stderr.write(`tapedeck: warning: ${noticeText(notice)}\n`),
-      });
-    } catch (err) {
-      await close();
-      throw err;
-    }
-    if (!isLoopback(proxy.host)) {
-      const credentials =
-        Object.keys(headers).length > 0
-          ? `the headers --header adds (${Object.keys(headers).join(', ')})`
-          : 'the credentials they send';
-      process.stderr.write(
-        `tapedeck: warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
-          `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}\n`,
-      );
-    }
-    process.stderr.write(`tapedeck: recording ${proxy.url} → ${shown} (trace: ${sink.path})\n`);
-    await stopped;
-    hurry = () => void proxy.close(0);
-    await proxy.close();
-    await sink.close({ reason: 'producer_shutdown' });
-    await close();
-    return 0;
-  } finally {
-    held.release();
-  }
-}
-
-/** The warning for a proxy notice (see ProxyNotice). */
-function noticeText(notice: ProxyNotice): string {
-  const why =
-    notice.status === 401
-      ? `a ${notice.status} Bearer challenge on ${notice.path}`
-      : `a client read ${notice.path}`;
-  return (
-    `the upstream asks for OAuth (${why}): an MCP client that follows it checks the protected resource the ` +
-    "upstream names against the URL it connected to, tapedeck's, and refuses it; and a token issued for " +
-    "tapedeck's URL would not be accepted upstream. Give the client a token it already has (its Authorization " +
-    `header passes through), or give tapedeck one to send: ${HEADER_EXAMPLE}`
-  );
-}

@@ -1,22 +1,14 @@
 import type { Command } from 'commander';
 import { headerValueProblem, isHeaderName } from '../../proxy/http/headers.js';
-import { redactText, summarize } from '../../redact/index.js';
-import type { TraceFileTarget } from '../../sink/file.js';
-import { safeLabel } from '../../sink/naming.js';
-import { newMeta } from '../../trace/meta.js';
 import type { UpstreamTransport } from '../../upstream/types.js';
 import { usageError } from '../errors.js';
-import { holdSignals } from '../signals.js';
-import { type LiveFlag, recordingSink } from './record-live.js';
-import { type RuleFlags, redactionFrom } from './redact.js';
 
 /**
- * `tapedeck record --upstream URL --stdio`: a stdio MCP server for a stdio-only client that is really a remote
- * Streamable HTTP (or, with `--sse`, legacy SSE) server, recording the session. The upstream flags (`--header`,
- * `--sse`) are shared with `verify --upstream` and `run --upstream`.
+ * A live server reached over HTTP in place of a server command: `--upstream URL` with `--sse` and the repeatable
+ * `--header 'Name: value'`, shared by `record --upstream … --stdio`, `verify --upstream` and `run --upstream`.
  */
 
-/** The flags the bridge adds to a command, as commander parses them. */
+/** The upstream flags as commander parses them. */
 export interface UpstreamFlags {
   /** A URL as given, or as `record` parses it. */
   upstream?: string | URL;
@@ -37,18 +29,10 @@ export interface UpstreamSpec {
 }
 
 /**
- * Adds `--stdio`, `--sse` and the repeatable `--header` (not `--upstream`, which the command declares itself).
+ * `--sse` and `--header` (each command declares `--upstream` itself, with its own help).
  *
- * @example addBridgeFlags(program.command('record')).option('--upstream <url>', '…');
+ * @example upstreamOptions(program.command('verify').option('--upstream <url>', '…'))
  */
-export function addBridgeFlags(command: Command, which: { stdio: boolean } = { stdio: true }): Command {
-  if (which.stdio) {
-    command.option('--stdio', 'with --upstream: be a stdio server for the client and bridge it to the URL');
-  }
-  return upstreamOptions(command);
-}
-
-/** `--sse` and `--header` alone: what `verify` and `run` add next to their own `--upstream`. */
 export function upstreamOptions(command: Command): Command {
   return command
     .option('--sse', 'with --upstream: the URL is a legacy SSE endpoint (GET stream + POST endpoint)')
@@ -88,7 +72,7 @@ export function upstreamUrl(value: string | URL): string {
  */
 export function parseHeaders(
   values: readonly string[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const flag of values) {
@@ -140,13 +124,13 @@ export function parseHeaders(
 }
 
 /**
- * The checked upstream of a command's flags.
+ * The checked upstream of a command's flags, `${VAR}`s read from `env`.
  *
- * @example upstreamSpec({ upstream: 'http://127.0.0.1:3001/sse', sse: true, header: [] }) // → { url, transport: 'sse', headers: {} }
+ * @example upstreamSpec({ upstream: 'http://127.0.0.1:3001/sse', sse: true, header: [] }, io.env) // → { url, transport: 'sse', headers: {} }
  */
 export function upstreamSpec(
   flags: UpstreamFlags,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): UpstreamSpec | undefined {
   if (flags.upstream === undefined) {
     if (flags.sse || (flags.header ?? []).length > 0) {
@@ -159,76 +143,4 @@ export function upstreamSpec(
     transport: flags.sse ? 'sse' : 'streamable',
     headers: parseHeaders(flags.header ?? [], env),
   };
-}
-
-/** A label from a URL: host, port and path, e.g. `127.0.0.1-3001-mcp`. */
-export function labelFromUrl(url: string): string {
-  const { hostname, port, pathname } = new URL(url);
-  const path = pathname.replace(/^\/+|\/+$/g, '');
-  return safeLabel([hostname, port, path].filter((part) => part !== '').join('-'));
-}
-
-export interface RecordBridgeOptions extends RuleFlags, UpstreamFlags, LiveFlag {
-  upstream: string | URL;
-  label?: string | undefined;
-  /** The trace file, or how to name it from the label (record's --out / --file resolution). */
-  path: string | ((label: string) => TraceFileTarget);
-  maxBytes?: number | undefined;
-  maxFiles?: number | undefined;
-  maxMessageBytes?: number | undefined;
-  env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** Don't print where the trace goes. */
-  quiet?: boolean | undefined;
-}
-
-/**
- * The whole `record --upstream URL --stdio` run: check the flags, start the trace (0600, redacted like every
- * recording: the Authorization header and the URL's secrets are hidden), bridge stdio to the URL until stdin ends
- * or a signal arrives, write the end line. Resolves to the exit code.
- *
- * @example process.exitCode = await recordBridge({ upstream: 'http://127.0.0.1:3001/mcp', path: 'session.jsonl', header: ['Authorization: Bearer ${TOKEN}'] });
- */
-export async function recordBridge(options: RecordBridgeOptions): Promise<number> {
-  // Everything that can fail on the user's input fails here, before a file is created or a request sent.
-  const spec = upstreamSpec(options, options.env)!;
-  const { config, compiled, redactor } = redactionFrom(options);
-  const label =
-    options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : labelFromUrl(spec.url);
-  const target = typeof options.path === 'string' ? { path: options.path } : options.path(label);
-  const file = {
-    ...target,
-    redact: redactor,
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
-  };
-  const { sink, close } = await recordingSink(options, label, file);
-  sink.start(
-    newMeta({
-      label,
-      transport: spec.transport === 'sse' ? 'sse' : 'http',
-      url: spec.url,
-      redaction: summarize(config),
-    }),
-  );
-  if (options.quiet !== true) process.stderr.write(`tapedeck: recording to ${sink.path}\n`);
-  const stop = new AbortController();
-  // A signal ends the session as stdin EOF does: the session is DELETEd and the end line written.
-  const held = holdSignals(() => stop.abort());
-  try {
-    // Loaded here, not with the command: a stdio recording (most of them) never needs the HTTP client side.
-    const { recordHttpSession } = await import('../../proxy/bridge/session.js');
-    return await recordHttpSession(
-      {
-        url: spec.url,
-        transport: spec.transport,
-        headers: spec.headers,
-        signal: stop.signal,
-        maxMessageBytes: options.maxMessageBytes,
-      },
-      sink,
-    );
-  } finally {
-    held.release();
-    await close();
-  }
 }

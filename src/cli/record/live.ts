@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
 import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
 import type { LiveFileSink } from '../../sink/collector.js';
-import { collectorBase, createLiveTrace } from '../../sink/collector-client.js';
+import { createLiveTrace } from '../../sink/collector-client.js';
 import { FileSink, type FileSinkOptions } from '../../sink/file.js';
 import { usageError } from '../errors.js';
+import { type LiveFlag, liveUrlOf, parseLiveUrl } from '../flags/live.js';
+import { type CliIo, say } from '../io.js';
 
 /**
  * What `record --live [URL]` needs: a live trace on a collector and a sink that writes the trace file and streams
@@ -20,7 +21,8 @@ export interface LiveRecordingOptions {
   label: string;
   /** What the plain recording would give its FileSink (path, rotation, redaction). */
   file: FileSinkOptions;
-  env?: NodeJS.ProcessEnv;
+  /** Where the token and the in-process collector's database are found (TAPEDECK_HOME). */
+  env: Readonly<Record<string, string | undefined>>;
   /** Where the live view's one-per-kind warnings go (default stderr). */
   warn?: (message: string) => void;
 }
@@ -40,29 +42,16 @@ export interface LiveRecording {
 }
 
 /**
- * Parses the optional value of `--live [url]`: commander gives `true` when no URL follows.
- *
- * @example parseLiveUrl('http://127.0.0.1:7420/') // 'http://127.0.0.1:7420'
- */
-export function parseLiveUrl(value: string): string {
-  try {
-    return collectorBase(value);
-  } catch {
-    throw usageError(`--live takes the collector's URL such as http://127.0.0.1:7420; got '${value}'`);
-  }
-}
-
-/**
  * Prepares a live recording. Fails (before anything is recorded) when the collector cannot be reached or refuses
  * the token; once recording, a collector that goes away only costs the live view, never the file.
  *
  * @example
- * const live = await startLiveRecording({ url: options.live === true ? undefined : options.live, label, file: { path, redact } });
- * process.stderr.write(`${live.notice}\n`);
+ * const live = await startLiveRecording({ url: liveUrlOf(options), label, file: { path, redact }, env: io.env });
+ * io.stderr.write(`${live.notice}\n`);
  * live.sink.start(meta); … await live.sink.close({ reason: 'process_exit' }); await live.close();
  */
 export async function startLiveRecording(options: LiveRecordingOptions): Promise<LiveRecording> {
-  const env = options.env ?? process.env;
+  const env = options.env;
   let url = options.url;
   let token = options.token;
   let stop = async () => {};
@@ -112,30 +101,6 @@ export async function startLiveRecording(options: LiveRecordingOptions): Promise
   }
 }
 
-/** The `--live [url]` flag as commander leaves it: absent, `true` (no URL) or the URL. */
-export interface LiveFlag {
-  live?: true | string;
-}
-
-/**
- * Adds `--live [url]` to a command.
- *
- * @example addLiveFlag(program.command('record')); … startLiveRecording({ url: liveUrlOf(options), … })
- */
-export function addLiveFlag(command: Command): Command {
-  return command.option(
-    '--live [url]',
-    'also stream the recording to a collector for the web viewer (no URL: one inside this recorder); ' +
-      'stderr says where to watch',
-    parseLiveUrl,
-  );
-}
-
-/** The collector URL of a `--live` flag: undefined for a bare `--live` (an in-process collector). */
-export function liveUrlOf(flag: LiveFlag): string | undefined {
-  return flag.live === true ? undefined : flag.live;
-}
-
 /** The sink a recording writes to, and what to do once it is closed. */
 export interface RecordingSink {
   sink: FileSink;
@@ -147,15 +112,22 @@ export interface RecordingSink {
  * The sink of a recording: a FileSink, or with `--live` one that also streams every line to a collector for the
  * web viewer (the notice saying where to watch goes to stderr).
  *
- * @example const { sink, close } = await recordingSink(options, label, { path, redact }); … await sink.close(info); await close();
+ * @example const { sink, close } = await recordingSink(options, label, { path, redact }, io); … await sink.close(info); await close();
  */
 export async function recordingSink(
   flag: LiveFlag,
   label: string,
   file: FileSinkOptions,
+  io: CliIo,
 ): Promise<RecordingSink> {
   if (flag.live === undefined) return { sink: new FileSink(file), close: async () => {} };
-  const live = await startLiveRecording({ url: liveUrlOf(flag), label, file });
-  process.stderr.write(`${live.notice}\n`);
+  const live = await startLiveRecording({
+    url: liveUrlOf(flag),
+    label,
+    file,
+    env: io.env,
+    warn: (message) => say(io, message),
+  });
+  io.stderr.write(`${live.notice}\n`);
   return { sink: live.sink, close: () => live.close() };
 }

@@ -1,5 +1,6 @@
 import { recordHttpSession } from '../../proxy/bridge/session.js';
 import { recordStdioSession } from '../../proxy/session.js';
+import { STDIO_PROXY_DEFAULTS } from '../../proxy/stdio.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import {
   recordingPathFor,
@@ -9,12 +10,13 @@ import {
 } from '../../sink/cassette-file.js';
 import { DeferredSink } from '../../sink/deferred.js';
 import { FileSink } from '../../sink/file.js';
-import { deriveLabel } from '../../sink/naming.js';
+import { deriveLabel, labelFromUrl } from '../../sink/naming.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { newMeta } from '../../trace/meta.js';
+import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import type { UpstreamSpec } from '../flags/upstream.js';
+import { type CliIo, say } from '../io.js';
 import { holdSignals } from '../signals.js';
-import { labelFromUrl, type UpstreamSpec } from './record-bridge.js';
-import { type RuleFlags, redactionFrom } from './redact.js';
 
 /**
  * `tapedeck run` in record and passthrough modes: the stdio recording proxy (or the stdio-to-HTTP bridge) in front
@@ -25,27 +27,32 @@ import { type RuleFlags, redactionFrom } from './redact.js';
 /** Where the live server is: a command to spawn, or a remote URL (record, passthrough and update need one). */
 export type LiveSide = { kind: 'command'; argv: string[] } | { kind: 'upstream'; spec: UpstreamSpec };
 
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
+const MAX_MESSAGE_BYTES = STDIO_PROXY_DEFAULTS.maxMessageBytes;
 
 /**
  * Records one session into `cassette`; resolves to the server's exit code (the bridge's, for a remote server).
  *
- * @example process.exitCode = await recordInto('fixtures/s.jsonl', { kind: 'command', argv: ['node', 's.js'] }, {}, false);
+ * @example const code = await recordInto('fixtures/s.jsonl', { kind: 'command', argv: ['node', 's.js'] }, {}, false, io);
  */
 export async function recordInto(
   cassette: string,
   live: LiveSide,
   rules: RuleFlags,
   existed: boolean,
+  io: CliIo,
 ): Promise<number> {
   const startedAt = Date.now();
-  const { config, compiled, redactor } = redactionFrom(rules);
+  const { config, compiled, redactor } = redactionFrom(rules, io);
   await removeStaleRecordings(cassette);
   const recording = recordingPathFor(cassette);
   // Only once a message has crossed is anything written; a cassette is one file, never rotated.
   const sink = new DeferredSink(
-    new FileSink({ path: recording, redact: redactor, maxBytes: Number.MAX_SAFE_INTEGER }),
+    new FileSink({
+      path: recording,
+      redact: redactor,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      warn: (message) => say(io, message),
+    }),
   );
   const redaction = summarize(config);
   if (live.kind === 'upstream') {
@@ -61,7 +68,10 @@ export async function recordInto(
   // A signal while the cassette is settled must not leave the recording half renamed.
   const held = holdSignals();
   try {
-    say(settledLine(await settleRecording(recording, cassette, { startedAt }), cassette, existed));
+    say(
+      io,
+      settledLine(await settleRecording(recording, cassette, { startedAt, env: io.env }), cassette, existed),
+    );
   } finally {
     held.release();
   }
@@ -88,7 +98,7 @@ function settledLine(settled: SettledRecording, cassette: string, existed: boole
 /**
  * Runs the live server with nothing recorded; resolves to its exit code.
  *
- * @example process.exitCode = await passthrough({ kind: 'command', argv: ['node', 'server.js'] });
+ * @example const code = await passthrough({ kind: 'command', argv: ['node', 'server.js'] });
  */
 export function passthrough(live: LiveSide): Promise<number> {
   const nothing: TraceSink = { start() {}, append() {}, close: async () => {} };

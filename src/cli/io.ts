@@ -1,0 +1,67 @@
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * What a command may use of the world it runs in, handed to every command by the runner (src/cli/main.ts): where
+ * its results and notices go, the environment it reads, the folder relative paths start from. In-process runs
+ * (tests, a host embedding the CLI) pass their own; `tapedeck` itself runs with the process's (processIo).
+ *
+ * CliIo is for what a command says, not for what it relays. The long-running commands — record, replay, run,
+ * serve, view, mcp — still own the process's signals, and where an MCP session flows through the process (record's
+ * proxy, replay and run on stdio, mcp) its stdin and stdout: those bytes are the protocol itself, so they stay on
+ * process.stdin / process.stdout whatever CliIo says. A server a command starts inherits the process's own
+ * environment, as any child process does.
+ */
+export interface CliIo {
+  /** Results: what the command was asked for (a timeline, a table, JSON, a share link). */
+  stdout: CliStream;
+  /** Notices (`tapedeck: recording to …`), warnings, and the one line of a failure. */
+  stderr: CliStream;
+  /** The variables the command reads: TAPEDECK_*, XDG_CONFIG_HOME, NO_COLOR, the `${VAR}`s of --header, PATH … */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The working folder: project files (./.tapedeck/redact.json, .tapedeck.json) are found from it, relative
+   * paths resolve against it. */
+  cwd: string;
+}
+
+/** A stream a command writes to; a terminal says so (colour, the width rows and help are fitted to). */
+export type CliStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * The process's own streams, environment and working folder: what `tapedeck` runs with.
+ *
+ * @example process.exitCode = await run(process.argv.slice(2), processIo());
+ */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/**
+ * Writes one notice line to stderr, `tapedeck: ` first.
+ *
+ * @example say(io, `recording to ${path}`) // stderr: "tapedeck: recording to /home/me/.tapedeck/traces/…"
+ */
+export function say(io: CliIo, text: string): void {
+  io.stderr.write(`tapedeck: ${text}\n`);
+}
+
+/**
+ * A path the user gave, as the command opens it: against `io.cwd` when relative. Where `io.cwd` is the process's
+ * own working folder the path stays as written, so messages name it as the user wrote it.
+ *
+ * @example userPath(io, 'traces/run.jsonl') // → 'traces/run.jsonl' in a shell; '/tmp/t/traces/run.jsonl' in a test
+ */
+export function userPath(io: CliIo, path: string): string {
+  if (path === '-' || isAbsolute(path) || io.cwd === process.cwd()) return path;
+  return resolve(io.cwd, path);
+}
+
+/**
+ * The home folder as the environment names it ($HOME; %USERPROFILE% on Windows), else the account's.
+ *
+ * @example homeOf(io.env) // → '/home/me'
+ */
+export function homeOf(env: CliIo['env']): string {
+  const named = process.platform === 'win32' ? env.USERPROFILE : env.HOME;
+  return named !== undefined && named !== '' ? named : homedir();
+}

@@ -1,0 +1,134 @@
+import { isLoopback } from '../../local-names.js';
+import type { ProxyNotice } from '../../proxy/http/context.js';
+import { isConnectionHeader } from '../../proxy/http/headers.js';
+import { HTTP_PROXY_LISTEN } from '../../proxy/http/listen-defaults.js';
+import type { HttpProxy } from '../../proxy/http/server.js';
+import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
+import { redactText, summarize } from '../../redact/index.js';
+import type { TraceFileTarget } from '../../sink/file.js';
+import { safeLabel } from '../../sink/naming.js';
+import { newMeta } from '../../trace/meta.js';
+import { usageError } from '../errors.js';
+import type { LiveFlag } from '../flags/live.js';
+import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { HEADER_EXAMPLE, parseHeaders } from '../flags/upstream.js';
+import { type CliIo, say } from '../io.js';
+import { holdSignals } from '../signals.js';
+import { type HttpRecordFlags, parseAllowHost } from './http-flags.js';
+import { recordingSink } from './live.js';
+
+/** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
+export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag {
+  label?: string;
+  maxBytes: number;
+  maxFiles: number;
+  maxMessageBytes: number;
+}
+
+/**
+ * `tapedeck record --upstream URL`: runs the recording proxy until SIGINT or SIGTERM, then writes the `end` line
+ * (reason `producer_shutdown`) and resolves to 0. `tracePath` turns the label into the trace file's path. The
+ * trace file is created once the listener is up: a listener that cannot start leaves nothing behind.
+ */
+export async function recordHttp(
+  options: HttpRecordOptions,
+  tracePath: (label: string) => TraceFileTarget,
+  io: CliIo,
+): Promise<number> {
+  const upstream = options.upstream!;
+  let stop: (() => void) | undefined;
+  let signals = 0;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  // Signals from the start: one stops the proxy gracefully, a second cuts open streams at once.
+  let hurry: (() => void) | undefined;
+  const held = holdSignals(() => {
+    signals += 1;
+    if (signals === 1) stop?.();
+    else hurry?.();
+  });
+  try {
+    // Checked (and ${VAR}s read) before anything starts; the values never reach the trace.
+    const headers = parseHeaders(options.header ?? [], io.env);
+    const framing = Object.keys(headers).find(isConnectionHeader);
+    if (framing !== undefined) {
+      throw usageError(
+        `--header ${framing} cannot be set: each request sets it itself; give headers such as Authorization`,
+      );
+    }
+    const { config, compiled, redactor } = redactionFrom(options, io);
+    const allowHosts = (options.allowHost ?? []).map((value) =>
+      parseAllowHost(value, (note) => say(io, note)),
+    );
+    const shown = shownUrl(upstream.href);
+    const label =
+      options.label !== undefined
+        ? safeLabel(redactText(options.label, compiled))
+        : safeLabel(upstreamLabel(upstream));
+    const listen = options.listen ?? HTTP_PROXY_LISTEN;
+    const file = {
+      ...tracePath(label),
+      maxBytes: options.maxBytes,
+      maxFiles: options.maxFiles,
+      redact: redactor,
+      warn: (message: string) => say(io, message),
+    };
+    const { sink, close } = await recordingSink(options, label, file, io);
+    const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
+    let proxy: HttpProxy;
+    try {
+      // Loaded for an HTTP recording only: a stdio recording (most of them) never needs it.
+      const { startHttpProxy } = await import('../../proxy/http/server.js');
+      proxy = await startHttpProxy({
+        upstream,
+        sink,
+        // Started by the proxy once it listens: a port in use must not leave a trace file of nothing behind.
+        meta: newMeta({ label, url: shown, transport, redaction: summarize(config) }),
+        host: listen.host,
+        port: listen.port,
+        allowHosts,
+        maxMessageBytes: options.maxMessageBytes,
+        headers,
+        onNotice: (notice) => say(io, `warning: ${noticeText(notice)}`),
+      });
+    } catch (err) {
+      await close();
+      throw err;
+    }
+    if (!isLoopback(proxy.host)) {
+      const credentials =
+        Object.keys(headers).length > 0
+          ? `the headers --header adds (${Object.keys(headers).join(', ')})`
+          : 'the credentials they send';
+      say(
+        io,
+        `warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
+          `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}`,
+      );
+    }
+    say(io, `recording ${proxy.url} → ${shown} (trace: ${sink.path})`);
+    await stopped;
+    hurry = () => void proxy.close(0);
+    await proxy.close();
+    await sink.close({ reason: 'producer_shutdown' });
+    await close();
+    return 0;
+  } finally {
+    held.release();
+  }
+}
+
+/** The warning for a proxy notice (see ProxyNotice). */
+function noticeText(notice: ProxyNotice): string {
+  const why =
+    notice.status === 401
+      ? `a ${notice.status} Bearer challenge on ${notice.path}`
+      : `a client read ${notice.path}`;
+  return (
+    `the upstream asks for OAuth (${why}): an MCP client that follows it checks the protected resource the ` +
+    "upstream names against the URL it connected to, tapedeck's, and refuses it; and a token issued for " +
+    "tapedeck's URL would not be accepted upstream. Give the client a token it already has (its Authorization " +
+    `header passes through), or give tapedeck one to send: ${HEADER_EXAMPLE}`
+  );
+}

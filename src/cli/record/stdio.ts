@@ -1,0 +1,88 @@
+import { recordStdioSession } from '../../proxy/session.js';
+import { type StartedServer, startServer } from '../../proxy/start.js';
+import { redactArgv, redactText, summarize } from '../../redact/index.js';
+import { deriveLabel, safeLabel } from '../../sink/naming.js';
+import { newMeta } from '../../trace/meta.js';
+import { takeEarly } from '../early-spawn.js';
+import type { LiveFlag } from '../flags/live.js';
+import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type CliIo, say } from '../io.js';
+import { holdSignals } from '../signals.js';
+import { recordingSink } from './live.js';
+import { resolveTracePath, type TracePathFlags } from './trace-path.js';
+
+/**
+ * `tapedeck record -- <server command…>`: the stdio proxy between an MCP client and the server it starts,
+ * recording both directions. The server may already be running: the executable starts it before this code is
+ * loaded (src/cli/early-spawn.ts), and it is taken over here.
+ */
+
+/** What a stdio recording is told by `record`'s flags. */
+export interface StdioRecordOptions extends RuleFlags, LiveFlag, TracePathFlags {
+  label?: string | undefined;
+  maxBytes: number;
+  maxFiles: number;
+  maxMessageBytes: number;
+  /** false with --no-stderr: the server's stderr is passed through, not recorded. */
+  stderr: boolean;
+  quiet?: boolean | undefined;
+}
+
+/**
+ * Records one stdio session; resolves to the server's exit code (128+n for a signal).
+ *
+ * @example const code = await recordStdio(['npx', '-y', '@modelcontextprotocol/server-everything'], options, io);
+ */
+export async function recordStdio(argv: string[], options: StdioRecordOptions, io: CliIo): Promise<number> {
+  // From the start: the proxy forwards signals to the server while it runs; a late one (after the server exited,
+  // while the end line is written) must not kill the recorder before the trace is finished.
+  const held = holdSignals();
+  // The server the executable started before this code was loaded, if it is the one asked for.
+  const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
+  try {
+    return await recordSession(argv, options, started, io);
+  } catch (err) {
+    // Refused after all (a bad redaction rule, an unreachable --live collector): the server got no byte yet.
+    started?.stop();
+    throw err;
+  } finally {
+    held.release();
+  }
+}
+
+async function recordSession(
+  argv: string[],
+  options: StdioRecordOptions,
+  started: StartedServer | undefined,
+  io: CliIo,
+): Promise<number> {
+  // Everything that can fail on the user's input fails here, before a file is created or the server started.
+  const { config, compiled, redactor } = redactionFrom(options, io);
+  // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
+  // redactor would hide again; markers are left as they are).
+  const shownArgv = [...redactArgv(argv, compiled)];
+  const label =
+    options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : deriveLabel(shownArgv);
+  const file = {
+    ...resolveTracePath(options, label, io),
+    maxBytes: options.maxBytes,
+    maxFiles: options.maxFiles,
+    redact: redactor,
+    warn: (message: string) => say(io, message),
+  };
+  const { sink, close } = await recordingSink(options, label, file, io);
+  sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
+  const [command, ...args] = argv as [string, ...string[]];
+  const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
+  // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
+  if (options.quiet !== true && (await server.spawned) === undefined) say(io, `recording to ${sink.path}`);
+  try {
+    return await recordStdioSession(argv, sink, {
+      maxMessageBytes: options.maxMessageBytes,
+      recordStderr: options.stderr,
+      started: server,
+    });
+  } finally {
+    await close();
+  }
+}

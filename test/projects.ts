@@ -55,4 +55,8 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/viewer.test.ts',
   'test/viewer/collector.test.ts',
   'test/viewer/report.test.ts',
+  'test/viewer/debugging.test.ts',
+  'test/viewer/navigation.test.ts',
+  'test/viewer/narrow.test.ts',
+  'test/viewer/live-follow.test.ts',
 ];

@@ -22,8 +22,7 @@ export interface Cli {
 export type Register = (program: Command, cli: Cli) => void;
 
 /**
- * A Cli for one run, and the exit code its command returned (undefined when no Cli action ran: help, version, a
- * command that still reports through process.exitCode).
+ * A Cli for one run, and the exit code its command returned (undefined when no action ran: help, the version).
  *
  * @example const { cli, exitCode } = commandContext(io); … await program.parseAsync(argv); return exitCode();
  */

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { localTraceFiles } from '../trace/io.js';
+import { createOutput } from './format/output.js';
 
 /**
  * What a command may use of the world it runs in, handed to every command by the runner (src/cli/main.ts): where
@@ -17,6 +19,8 @@ export interface CliIo {
   stdout: CliStream;
   /** Notices (`tapedeck: recording to …`), warnings, and the one line of a failure. */
   stderr: CliStream;
+  /** What `-` reads, where a command takes a trace from standard input (scan -, redact -, show -, stats -). */
+  stdin: NodeJS.ReadableStream;
   /** The variables the command reads: TAPEDECK_*, XDG_CONFIG_HOME, NO_COLOR, the `${VAR}`s of --header, PATH … */
   env: Readonly<Record<string, string | undefined>>;
   /** The working folder: project files (./.tapedeck/redact.json, .tapedeck.json) are found from it, relative
@@ -33,7 +37,16 @@ export type CliStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: num
  * @example process.exitCode = await run(process.argv.slice(2), processIo());
  */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Looked up only when read: opening the process's stdin is not free, and most commands never do.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 /**
@@ -43,6 +56,38 @@ export function processIo(): CliIo {
  */
 export function say(io: CliIo, text: string): void {
   io.stderr.write(`tapedeck: ${text}\n`);
+}
+
+/**
+ * Prints a command's result — what a renderer returned — on stdout, the one way results are written: it waits for
+ * the stream to drain (a big report into a slow pipe is not held in memory twice) and a reader that went away
+ * (`… | head`) ends the output quietly. Resolves false when the reader is gone.
+ *
+ * @example await print(io, renderStats(stats, { color: false }));
+ */
+export async function print(io: CliIo, text: string): Promise<boolean> {
+  const out = createOutput(io.stdout);
+  try {
+    return await out.write(text);
+  } finally {
+    out.dispose();
+  }
+}
+
+const filesOf = new WeakMap<CliIo, ReturnType<typeof localTraceFiles>>();
+
+/**
+ * The trace files a run reads: the local file system, with `-` read from the run's stdin (once, then held).
+ *
+ * @example const files = traceFiles(io); await openTrace('-', {}, files); files.fromPipe('-') // → true
+ */
+export function traceFiles(io: CliIo): ReturnType<typeof localTraceFiles> {
+  let files = filesOf.get(io);
+  if (files === undefined) {
+    files = localTraceFiles(() => io.stdin);
+    filesOf.set(io, files);
+  }
+  return files;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands/index.js';
 import { commandContext } from './context.js';
-import { describeFailure } from './errors.js';
+import { describeFailure, EXIT } from './errors.js';
 import { type CliIo, type CliStream, processIo } from './io.js';
 
 /**
@@ -46,24 +46,19 @@ export async function buildProgram(
  * bad input, never a thrown error. Everything is written to `io` (the process's streams by default); this is the
  * one place that decides how a failure is shown: one line, `tapedeck: <what happened>`.
  *
- * @example process.exitCode = await run(['stats', 'trace.jsonl', '--json']);
+ * @example const code = await run(['stats', 'trace.jsonl', '--json'], processIo());
  */
 export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
-  // Commands not yet handed a Cli still report a finding through process.exitCode: it is read and restored here,
-  // so one run never leaks its code into the next (or into a host process).
-  const outer = process.exitCode;
-  process.exitCode = undefined;
   try {
     const { program, exitCode } = await buildProgram(argv, io);
     await program.parseAsync(argv, { from: 'user' });
-    return exitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
+    // No code: help or the version was printed (or no command was named, which commander answers with help).
+    return exitCode() ?? EXIT.ok;
   } catch (err) {
-    if (err instanceof CommanderError && HELP_CODES.has(err.code)) return 0;
+    if (err instanceof CommanderError && HELP_CODES.has(err.code)) return EXIT.ok;
     const { message, exitCode } = describeFailure(err);
     io.stderr.write(`tapedeck: ${message}\n`);
     return exitCode;
-  } finally {
-    process.exitCode = outer;
   }
 }
 

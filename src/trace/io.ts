@@ -23,91 +23,105 @@ const CHUNK_BYTES = 256 * 1024;
 const MAX_PIPED_BYTES = 1024 * 1024 * 1024;
 
 /**
- * Traces that are not regular files — `-` (standard input), `/dev/stdin`, a FIFO, a shell's `<(…)` — can be read
- * only once, yet opening a trace reads its head to detect the format and then reads it again: their bytes are
- * read whole at the first look and served from here.
+ * Local trace files whose `-` is the given standard input (the process's by default: {@link nodeTraceFiles}).
+ *
+ * Traces that are not regular files — `-`, `/dev/stdin`, a FIFO, a shell's `<(…)` — can be read only once, yet
+ * opening a trace reads its head to detect the format and then reads it again: their bytes are read whole at the
+ * first look and served from this object from then on. `fromPipe` says whether a path was read that way.
+ *
+ * @example const files = localTraceFiles(() => io.stdin); await openTrace('-', {}, files); files.fromPipe('-') // → true
  */
-const piped = new Map<string, Buffer>();
-
-async function readWhole(path: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const source = path === '-' ? process.stdin : createReadStream(path);
-  try {
-    for await (const chunk of source) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_PIPED_BYTES) {
-        source.destroy();
+export function localTraceFiles(
+  stdin: () => NodeJS.ReadableStream = () => process.stdin,
+): TraceFiles & { fromPipe(path: string): boolean } {
+  const piped = new Map<string, Buffer>();
+  const readWhole = async (path: string): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const source: NodeJS.ReadableStream & { destroy?: () => void } =
+      path === '-' ? stdin() : createReadStream(path);
+    try {
+      for await (const chunk of source) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        size += bytes.length;
+        if (size > MAX_PIPED_BYTES) {
+          source.destroy?.();
+          throw new TapedeckError(
+            'input',
+            `${path} is over ${MAX_PIPED_BYTES / 1024 / 1024} MB read from a pipe: save it to a file and name that`,
+          );
+        }
+        chunks.push(bytes);
+      }
+    } catch (err) {
+      if (err instanceof TapedeckError) throw err;
+      throw ioError(path, err);
+    }
+    return Buffer.concat(chunks, size);
+  };
+  return {
+    fromPipe: (path) => piped.has(path),
+    async check(path) {
+      if (piped.has(path)) return;
+      if (path === '-') {
+        piped.set(path, await readWhole(path));
+        return;
+      }
+      let info: Awaited<ReturnType<typeof stat>>;
+      try {
+        info = await stat(path);
+      } catch (err) {
+        throw ioError(path, err);
+      }
+      if (info.isDirectory()) {
         throw new TapedeckError(
-          'input',
-          `${path} is over ${MAX_PIPED_BYTES / 1024 / 1024} MB read from a pipe: save it to a file and name that`,
+          'is_directory',
+          `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
         );
       }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof TapedeckError) throw err;
-    throw ioError(path, err);
-  }
-  return Buffer.concat(chunks, size);
+      if (!info.isFile()) piped.set(path, await readWhole(path));
+    },
+    async *read(path) {
+      const held = piped.get(path);
+      if (held !== undefined) {
+        for (let at = 0; at < held.length; at += CHUNK_BYTES) yield held.subarray(at, at + CHUNK_BYTES);
+        return;
+      }
+      // Breaking out of the caller's loop returns this generator, whose for-await destroys the stream.
+      try {
+        for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }))
+          yield chunk as Uint8Array;
+      } catch (err) {
+        throw ioError(path, err);
+      }
+    },
+    async siblings(path) {
+      // A pipe has no rotated segments next to it.
+      if (piped.has(path)) return [];
+      const dir = dirname(path);
+      try {
+        return (await readdir(dir)).map((name) => join(dir, name));
+      } catch {
+        return [];
+      }
+    },
+  };
 }
 
+const processFiles = localTraceFiles();
+
 /**
- * Whether `path` was read from a pipe (standard input, a FIFO) rather than a file: known once the trace is open.
+ * Whether `path` was read from a pipe (standard input, a FIFO) rather than a file through {@link nodeTraceFiles}:
+ * known once the trace is open.
  *
  * @example (await openTrace('-'), readFromPipe('-')) // → true
  */
 export function readFromPipe(path: string): boolean {
-  return piped.has(path);
+  return processFiles.fromPipe(path);
 }
 
-/** TraceFiles over the local file system; `-` is standard input. */
-export const nodeTraceFiles: TraceFiles = {
-  async check(path) {
-    if (piped.has(path)) return;
-    if (path === '-') {
-      piped.set(path, await readWhole(path));
-      return;
-    }
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(path);
-    } catch (err) {
-      throw ioError(path, err);
-    }
-    if (info.isDirectory()) {
-      throw new TapedeckError(
-        'is_directory',
-        `${path} is a directory: expected a trace file (.jsonl, .ndjson or .json)`,
-      );
-    }
-    if (!info.isFile()) piped.set(path, await readWhole(path));
-  },
-  async *read(path) {
-    const held = piped.get(path);
-    if (held !== undefined) {
-      for (let at = 0; at < held.length; at += CHUNK_BYTES) yield held.subarray(at, at + CHUNK_BYTES);
-      return;
-    }
-    // Breaking out of the caller's loop returns this generator, whose for-await destroys the stream.
-    try {
-      for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }))
-        yield chunk as Uint8Array;
-    } catch (err) {
-      throw ioError(path, err);
-    }
-  },
-  async siblings(path) {
-    // A pipe has no rotated segments next to it.
-    if (piped.has(path)) return [];
-    const dir = dirname(path);
-    try {
-      return (await readdir(dir)).map((name) => join(dir, name));
-    } catch {
-      return [];
-    }
-  },
-};
+/** TraceFiles over the local file system; `-` is the process's standard input. */
+export const nodeTraceFiles: TraceFiles = processFiles;
 
 /**
  * TraceFiles over the local file system that never follow a symbolic link: the named file and every rotated

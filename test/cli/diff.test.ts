@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import type { TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { type Call, list, session, tool } from '../helpers/diff-sessions.js';
 
-const io = useCliHarness('tapedeck-diff-');
+// 120 columns: each change fits one line (narrow terminals: terminal-width.test.ts).
+const io = useCliHarness('tapedeck-diff-', { env: { COLUMNS: '120' } });
 const MCPORTER = join(
   import.meta.dirname,
   '..',
@@ -33,7 +33,7 @@ function pair(a: Call[], b: Call[]): [string, string] {
 describe('tapedeck diff', () => {
   it('exits 0 and says so when two sessions asked and got the same', async () => {
     const [a, b] = pair([list(['echo']), echo('hi')], [list(['echo']), echo('hi')]);
-    expect(await run(['diff', a, b])).toBe(0);
+    expect(await io.run(['diff', a, b])).toBe(0);
     expect(io.stdout).toBe(
       [
         `a  ${a}  session · 2026-03-01T10:00:00.000Z`,
@@ -54,7 +54,7 @@ describe('tapedeck diff', () => {
       [list(['echo']), sum(2, 3, 10), echo('x'), echo('y')],
       [list(['echo']), sum(2, 4, 25), echo('y'), echo('z')],
     );
-    expect(await run(['diff', a, b])).toBe(1);
+    expect(await io.run(['diff', a, b])).toBe(1);
     expect(io.stdout.split('\n').slice(3)).toEqual([
       '= #1     tools/list  10ms → 10ms (±0ms)',
       '~ #2     tools/call get-sum {"a":2,"b":3}  10ms → 25ms (+15ms)',
@@ -71,7 +71,7 @@ describe('tapedeck diff', () => {
 
   it('--json prints a versioned document with both sides of every item', async () => {
     const [a, b] = pair([sum(2, 3), echo('x')], [sum(2, 4)]);
-    expect(await run(['diff', a, b, '--json'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--json'])).toBe(1);
     const doc = JSON.parse(io.stdout);
     expect(doc).toMatchObject({
       version: 1,
@@ -101,31 +101,31 @@ describe('tapedeck diff', () => {
 
   it('--ignore leaves paths of answers and requests out (repeatable)', async () => {
     const [a, b] = pair([tool('now', { ts: 1 }, '10:00')], [tool('now', { ts: 2 }, '10:05')]);
-    expect(await run(['diff', a, b, '--ignore', '$.result.content[0].text'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--ignore', '$.result.content[0].text'])).toBe(1);
     io.stdout = '';
     const flags = ['--ignore', '$.result.content[0].text', '--ignore', '$.params.arguments.ts'];
-    expect(await run(['diff', a, b, ...flags])).toBe(0);
+    expect(await io.run(['diff', a, b, ...flags])).toBe(0);
     expect(io.stdout).toContain('no differences');
   });
 
   it('folds long runs of unchanged requests, and --all prints them', async () => {
     const calls = Array.from({ length: 12 }, (_, i) => echo(`m${i}`));
     const [a, b] = pair(calls, [...calls.slice(0, 6), echo('new'), ...calls.slice(6)]);
-    expect(await run(['diff', a, b])).toBe(1);
+    expect(await io.run(['diff', a, b])).toBe(1);
     const lines = io.stdout.split('\n');
     expect(lines.filter((line) => line.startsWith('='))).toHaveLength(4);
     expect(lines).toContain('  … 4 unchanged requests …');
     expect(lines).toContain('+ b#7    tools/call echo {"message":"new"}  10ms');
     io.stdout = '';
-    expect(await run(['diff', a, b, '--all'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--all'])).toBe(1);
     expect(io.stdout.split('\n').filter((line) => line.startsWith('='))).toHaveLength(12);
   });
 
   it('opens any importable format: an mcporter recording against itself, and one of its servers', async () => {
-    expect(await run(['diff', MCPORTER, MCPORTER])).toBe(0);
+    expect(await io.run(['diff', MCPORTER, MCPORTER])).toBe(0);
     expect(io.stdout).toContain('no differences: 3 requests in a, 3 in b, all the same');
     io.stdout = '';
-    expect(await run(['diff', MCPORTER, MCPORTER, '--server', 'everything', '--json'])).toBe(0);
+    expect(await io.run(['diff', MCPORTER, MCPORTER, '--server', 'everything', '--json'])).toBe(0);
     expect(JSON.parse(io.stdout).items.map((item: { request: string }) => item.request)).toEqual([
       'initialize',
       'tools/list',
@@ -134,7 +134,7 @@ describe('tapedeck diff', () => {
   });
 
   it('names a server the trace does not hold, exit 2', async () => {
-    expect(await run(['diff', MCPORTER, MCPORTER, '--server', 'github'])).toBe(2);
+    expect(await io.run(['diff', MCPORTER, MCPORTER, '--server', 'github'])).toBe(2);
     expect(io.stderr).toBe(
       `tapedeck: no server "github" in ${MCPORTER}; it holds "everything": choose one with the server option (--server)\n`,
     );
@@ -142,17 +142,17 @@ describe('tapedeck diff', () => {
 
   it('rejects a bad --ignore path in one line, exit 2', async () => {
     const [a, b] = pair([echo('x')], [echo('x')]);
-    expect(await run(['diff', a, b, '--ignore', '$.result['])).toBe(2);
+    expect(await io.run(['diff', a, b, '--ignore', '$.result['])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: --ignore '\$\.result\[': .+\n$/);
     expect(io.stdout).toBe('');
   });
 
   it('needs two traces (exit 2) and names a missing one (exit 1)', async () => {
     const [a] = pair([echo('x')], []);
-    expect(await run(['diff', a])).toBe(2);
+    expect(await io.run(['diff', a])).toBe(2);
     expect(io.stderr).toContain("missing required argument 'b'");
     io.stderr = '';
-    expect(await run(['diff', a, join(io.dir, 'nope.jsonl')])).toBe(1);
+    expect(await io.run(['diff', a, join(io.dir, 'nope.jsonl')])).toBe(1);
     expect(io.stderr).toBe(`tapedeck: no such trace file: ${join(io.dir, 'nope.jsonl')}\n`);
   });
 });

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const io = useCliHarness('tapedeck-exit-', { isolateHome: false });
@@ -29,7 +28,7 @@ describe('exit codes of the reading commands', () => {
     '%s shows what it can of a trace with a corrupt line, names the line, and exits 1',
     async (command) => {
       const path = trace('corrupt.jsonl', `${meta}\n${ping}\nGARBAGE\n${pong}\n`);
-      expect(await run([command, path])).toBe(1);
+      expect(await io.run([command, path])).toBe(1);
       expect(io.stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
       expect(io.stdout).toMatch(/ping/);
     },
@@ -39,7 +38,7 @@ describe('exit codes of the reading commands', () => {
     '%s exits 0 on a trace that was cut off mid-line by a killed recorder (reported, not fatal)',
     async (command) => {
       const path = trace('cut.jsonl', `${meta}\n${ping}\n${pong}\n{"t":"2026-01-01T00:00:0`);
-      expect(await run([command, path])).toBe(0);
+      expect(await io.run([command, path])).toBe(0);
       expect(io.stdout).toMatch(/ping/);
     },
   );
@@ -47,8 +46,8 @@ describe('exit codes of the reading commands', () => {
   it('one failing run does not leak its exit code into the next', async () => {
     const bad = trace('bad.jsonl', `${meta}\nGARBAGE\n`);
     const good = trace('good.jsonl', `${meta}\n${ping}\n${pong}\n`);
-    expect(await run(['show', bad])).toBe(1);
-    expect(await run(['show', good])).toBe(0);
+    expect(await io.run(['show', bad])).toBe(1);
+    expect(await io.run(['show', good])).toBe(0);
   });
 
   it.each([
@@ -57,7 +56,7 @@ describe('exit codes of the reading commands', () => {
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
     [['stats', '/nonexistent/trace.jsonl'], 1, /no such trace file: \/nonexistent\/trace\.jsonl/],
   ])('tapedeck %j exits %i with one line naming the problem', async (argv, code, message) => {
-    expect(await run(argv)).toBe(code);
+    expect(await io.run(argv)).toBe(code);
     expect(io.stderr).toMatch(message);
     expect(io.stderr.trim().split('\n')).toHaveLength(1);
   });

@@ -8,7 +8,6 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { appendToCassette } from '../../src/live/run.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { Direction, Json } from '../../src/trace/types.js';
@@ -68,7 +67,7 @@ function expectUntouched(found: ReturnType<typeof linkedCassette>) {
 describe('rewriting a trace in place through a symbolic link', () => {
   it('redact --in-place refuses a trace that is a link', async () => {
     const found = linkedCassette();
-    expect(await run(['redact', found.link, '--in-place'])).toBe(1);
+    expect(await io.run(['redact', found.link, '--in-place'])).toBe(1);
     expect(io.stderr).toBe(
       `tapedeck: ${found.link} is a symbolic link: tapedeck does not follow links when it writes or reads its own files; remove the link, or name the file it points to\n`,
     );
@@ -89,7 +88,7 @@ describe('rewriting a trace in place through a symbolic link', () => {
     found.original = older;
     const active = join(found.fixtures, 'session.jsonl');
     writeFileSync(active, newest.map(encodeLine).join(''));
-    await run(['redact', active, '--in-place']);
+    await io.run(['redact', active, '--in-place']);
     expectUntouched(found);
     expect(lstatSync(active).isFile()).toBe(true);
   });
@@ -98,7 +97,7 @@ describe('rewriting a trace in place through a symbolic link', () => {
     const found = linkedCassette();
     const marker = join(io.dir, 'started');
     expect(
-      await run(['verify', found.link, '--update', '--', process.execPath, SERVER, '--marker', marker]),
+      await io.run(['verify', found.link, '--update', '--', process.execPath, SERVER, '--marker', marker]),
     ).toBe(1);
     expect(io.stderr).toContain(`tapedeck: ${found.link} is a symbolic link`);
     expect(() => readFileSync(marker)).toThrow();
@@ -109,7 +108,7 @@ describe('rewriting a trace in place through a symbolic link', () => {
     const found = linkedCassette();
     const marker = join(io.dir, 'started');
     expect(
-      await run([
+      await io.run([
         'run',
         '--cassette',
         found.link,

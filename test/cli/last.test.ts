@@ -7,11 +7,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { traceArguments } from '../../src/cli/flags/last.js';
-import { processIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
-import { useCliHarness } from '../helpers/cli.js';
+import { memoryIo, useCliHarness } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/peers.js';
 import { spawnTapedeck } from '../helpers/proxy.js';
 
@@ -50,11 +48,11 @@ function trace(dir: string, label: string, startedAt: string): string {
 describe('--last', () => {
   it('show --last shows the newest trace of the recording folder and says which one', async () => {
     const dir = join(io.dir, 'recorded');
-    vi.stubEnv('TAPEDECK_DIR', dir);
+    io.env.TAPEDECK_DIR = dir;
     trace(dir, 'monday', '2026-03-02T10:00:00.000Z');
     const newest = trace(dir, 'tuesday', '2026-03-03T10:00:00.000Z');
     trace(dir, 'sunday', '2026-03-01T10:00:00.000Z');
-    expect(await run(['show', '--last'])).toBe(0);
+    expect(await io.run(['show', '--last'])).toBe(0);
     expect(io.stderr).toBe(`tapedeck: the newest trace: ${newest}\n`);
     expect(io.stdout).toMatch(/^tuesday · stdio/);
   });
@@ -63,7 +61,7 @@ describe('--last', () => {
     const dir = join(io.dir, 'elsewhere');
     trace(dir, 'a', '2026-03-01T10:00:00.000Z');
     trace(dir, 'b', '2026-03-05T10:00:00.000Z');
-    expect(await run(['stats', '--last', dir, '--json'])).toBe(0);
+    expect(await io.run(['stats', '--last', dir, '--json'])).toBe(0);
     expect(JSON.parse(io.stdout)).toMatchObject({ label: 'b' });
   });
 
@@ -72,7 +70,7 @@ describe('--last', () => {
     trace(dir, 'old', '2026-03-01T10:00:00.000Z');
     trace(dir, 'fresh', '2026-03-09T10:00:00.000Z');
     const out = join(io.dir, 'report.html');
-    expect(await run(['report', '--last', dir, '-o', out])).toBe(0);
+    expect(await io.run(['report', '--last', dir, '-o', out])).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('fresh');
     expect(html).not.toContain('"label":"old"');
@@ -80,17 +78,17 @@ describe('--last', () => {
 
   it('refuses a file with --last, and says when a folder holds no trace', async () => {
     const file = trace(io.dir, 'x', '2026-03-01T10:00:00.000Z');
-    expect(await run(['show', '--last', file])).toBe(2);
+    expect(await io.run(['show', '--last', file])).toBe(2);
     expect(io.stderr).toMatch(
       /^tapedeck: --last picks the newest trace of a folder; '.*x\.jsonl' is not a folder/,
     );
     io.stderr = '';
     const empty = join(io.dir, 'empty');
     mkdirSync(empty);
-    expect(await run(['stats', '--last', empty])).toBe(1);
+    expect(await io.run(['stats', '--last', empty])).toBe(1);
     expect(io.stderr).toBe(`tapedeck: --last: no traces in ${empty}\n`);
     io.stderr = '';
-    expect(await run(['replay'])).toBe(2);
+    expect(await io.run(['replay'])).toBe(2);
     expect(io.stderr).toBe(
       'tapedeck: replay needs a trace file, or --last for the newest trace of the recording folder\n',
     );
@@ -101,11 +99,12 @@ describe('--last', () => {
     const names = ['a', 'b', 'c', 'd'].map((label, i) =>
       trace(dir, label, `2026-03-0${i + 1}T10:00:00.000Z`),
     );
-    expect(traceArguments([dir], {}, 'view', processIo(), 2)).toEqual([names[3], names[2]]);
-    expect(io.stderr).toBe(`tapedeck: the 2 newest traces of ${dir} (of 4)\n`);
-    expect(traceArguments([names[0]!, dir], {}, 'view', processIo(), 1)).toEqual([names[0], names[3]]);
-    vi.stubEnv('TAPEDECK_DIR', dir);
-    expect(traceArguments([], { last: true }, 'view', processIo(), 5)).toEqual([names[3]]);
+    const cli = memoryIo({ env: io.env, cwd: io.cwd });
+    expect(traceArguments([dir], {}, 'view', cli, 2)).toEqual([names[3], names[2]]);
+    expect(cli.stderr.text).toBe(`tapedeck: the 2 newest traces of ${dir} (of 4)\n`);
+    expect(traceArguments([names[0]!, dir], {}, 'view', cli, 1)).toEqual([names[0], names[3]]);
+    const last = memoryIo({ env: { ...io.env, TAPEDECK_DIR: dir }, cwd: io.cwd });
+    expect(traceArguments([], { last: true }, 'view', last, 5)).toEqual([names[3]]);
   });
 });
 

@@ -1,11 +1,12 @@
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { listTraces } from '../../src/cli/trace-list.js';
+import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 
-const io = useCliHarness('tapedeck-ls-');
+// Wide enough for the table whole; how it fits an 80-column terminal is tested on its own.
+const io = useCliHarness('tapedeck-ls-', { env: { COLUMNS: '160' } });
 
 interface TraceSpec {
   label: string;
@@ -73,7 +74,7 @@ describe('tapedeck ls', () => {
     write(dir, 'live.jsonl', { label: 'live', startedAt: '2026-03-01T12:00:00.000Z', calls: 2, end: 'none' });
     writeFileSync(join(dir, 'notes.jsonl'), '{"not":"a trace"}\n');
     writeFileSync(join(dir, 'readme.txt'), 'hello\n');
-    expect(await run(['ls', dir])).toBe(0);
+    expect(await io.run(['ls', dir])).toBe(0);
     const rows = io.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(
       /^started \(UTC\)\s+label\s+transport\s+duration\s+messages\s+errors\s+size\s+file$/,
@@ -87,6 +88,21 @@ describe('tapedeck ls', () => {
     expect(io.stderr).toBe('');
   });
 
+  it('fits 80 columns: each trace a block when the table cannot fit, nothing left out', async () => {
+    io.env.COLUMNS = '80';
+    const dir = join(io.dir, 'traces');
+    write(dir, 'everything-20260302-093000.jsonl', {
+      label: 'a label of some length',
+      startedAt: '2026-03-02T09:30:00.000Z',
+    });
+    expect(await io.run(['ls', dir])).toBe(0);
+    const lines = io.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(io.stdout).toContain('2026-03-02 09:30:00');
+    expect(io.stdout).toContain('a label of some length');
+    expect(io.stdout).toContain('everything-20260302-093000.jsonl');
+  });
+
   it('--json gives every field for scripts, paths absolute', async () => {
     const dir = join(io.dir, 'traces');
     const path = write(dir, 'one.jsonl', {
@@ -95,7 +111,7 @@ describe('tapedeck ls', () => {
       calls: 2,
       failures: 2,
     });
-    expect(await run(['ls', dir, '--json'])).toBe(0);
+    expect(await io.run(['ls', dir, '--json'])).toBe(0);
     expect(JSON.parse(io.stdout)).toEqual([
       {
         path,
@@ -166,39 +182,39 @@ describe('tapedeck ls', () => {
       ['big', 2, 0, 30],
       ['older', 2, undefined, 30],
     ]);
-    expect(await run(['ls', dir])).toBe(0);
+    expect(await io.run(['ls', dir])).toBe(0);
     expect(io.stdout).toMatch(/older\s+stdio\s+0\.030s\s+2\s+\?/);
   });
 
   it('lists the recording folder by default ($TAPEDECK_DIR), --limit and --all', async () => {
     const dir = join(io.dir, 'default');
-    vi.stubEnv('TAPEDECK_DIR', dir);
+    io.env.TAPEDECK_DIR = dir;
     for (let i = 1; i <= 3; i++)
       write(dir, `t${i}.jsonl`, { label: `t${i}`, startedAt: `2026-03-0${i}T10:00:00.000Z` });
-    expect(await run(['ls', '--limit', '2'])).toBe(0);
+    expect(await io.run(['ls', '--limit', '2'])).toBe(0);
     expect(io.stdout).toMatch(/t3[\s\S]*t2/);
     expect(io.stdout).not.toMatch(/\bt1\b/);
     expect(io.stdout).toMatch(/1 older trace not shown \(--all\)/);
     io.stdout = '';
-    expect(await run(['ls', '--all', '--json'])).toBe(0);
+    expect(await io.run(['ls', '--all', '--json'])).toBe(0);
     expect((JSON.parse(io.stdout) as { label: string }[]).map((t) => t.label)).toEqual(['t3', 't2', 't1']);
   });
 
   it('says so when nothing was recorded yet, and names a bad folder in one line', async () => {
-    vi.stubEnv('TAPEDECK_DIR', join(io.dir, 'never-made'));
-    expect(await run(['ls'])).toBe(0);
+    io.env.TAPEDECK_DIR = join(io.dir, 'never-made');
+    expect(await io.run(['ls'])).toBe(0);
     expect(io.stderr).toBe(
       `tapedeck: no traces in ${join(io.dir, 'never-made')} (record one: tapedeck record -- <server command>)\n`,
     );
     io.stderr = '';
-    expect(await run(['ls', join(io.dir, 'missing')])).toBe(1);
+    expect(await io.run(['ls', join(io.dir, 'missing')])).toBe(1);
     expect(io.stderr).toBe(`tapedeck: no such folder: ${join(io.dir, 'missing')}\n`);
     io.stderr = '';
     const file = write(io.dir, 'a.jsonl', { label: 'a', startedAt: '2026-03-01T10:00:00.000Z' });
-    expect(await run(['ls', file])).toBe(2);
+    expect(await io.run(['ls', file])).toBe(2);
     expect(io.stderr).toBe(`tapedeck: ${file} is a file, not a folder of traces\n`);
     io.stderr = '';
-    expect(await run(['ls', '--limit', '0'])).toBe(2);
+    expect(await io.run(['ls', '--limit', '0'])).toBe(2);
     expect(io.stderr).toMatch(/--limit must be a whole number of at least 1; got '0'/);
   });
 

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { closedPort, json, sampleTrace, TEST_TOKEN, useCollector } from '../collector/helpers.js';
 import { useCliHarness } from '../helpers/cli.js';
 
@@ -20,7 +19,7 @@ describe('tapedeck push', () => {
   it('uploads a clean trace and prints a share link that reads it without the token', async () => {
     const file = join(io.dir, 'clean.jsonl');
     writeFileSync(file, sampleTrace({ label: 'clean', calls: 2 }));
-    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--expires', '2h'])).toBe(0);
+    expect(await io.run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--expires', '2h'])).toBe(0);
     const link = io.stdout.trim();
     expect(link).toMatch(new RegExp(`^${h.url}/#share=[A-Za-z0-9_-]{32}$`));
     expect(io.stderr).toMatch(/pushed .*clean\.jsonl to .* as [A-Za-z0-9_-]{16} \(4 lines\)/);
@@ -39,16 +38,16 @@ describe('tapedeck push', () => {
       'mcporter',
       'everything-get-sum.ndjson',
     );
-    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--label', 'from mcporter'])).toBe(
-      0,
-    );
+    expect(
+      await io.run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--label', 'from mcporter']),
+    ).toBe(0);
     expect((await traces())[0]).toMatchObject({ label: 'from mcporter', format: 'mcporter', lines: 10 });
   });
 
   it('refuses a trace with a line it could not check, uploads nothing', async () => {
     const file = join(io.dir, 'corrupt.jsonl');
     writeFileSync(file, `${sampleTrace({ label: 'corrupt', calls: 1 })}{"t":oops\n`);
-    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN])).toBe(1);
+    expect(await io.run(['push', file, '--to', h.url, '--token', TEST_TOKEN])).toBe(1);
     expect(io.stderr).toMatch(
       /tapedeck: push refused: 1 line of .*corrupt\.jsonl could not be read, so could not be checked for secrets; .*--force/,
     );
@@ -58,14 +57,14 @@ describe('tapedeck push', () => {
   it('refuses a trace the scan flags, uploads nothing, and pushes it with --force', async () => {
     const file = join(io.dir, 'leaky.jsonl');
     writeFileSync(file, LEAKY);
-    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN])).toBe(1);
+    expect(await io.run(['push', file, '--to', h.url, '--token', TEST_TOKEN])).toBe(1);
     expect(io.stderr).toContain('github-token');
     expect(io.stderr).toMatch(
       /tapedeck: push refused: 1 finding in .*leaky\.jsonl looks like a secret; .*--force/,
     );
     expect(io.stdout).toBe('');
     expect(await traces()).toEqual([]);
-    expect(await run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--force', '--json'])).toBe(0);
+    expect(await io.run(['push', file, '--to', h.url, '--token', TEST_TOKEN, '--force', '--json'])).toBe(0);
     const result = JSON.parse(io.stdout);
     expect(result).toMatchObject({ lines: 1, share: { url: expect.stringContaining('#share=') } });
     expect((await traces()).map((t) => t.label)).toEqual(['leaky']);
@@ -74,20 +73,20 @@ describe('tapedeck push', () => {
   it('uses the token in TAPEDECK_HOME, and says plainly when there is none or the collector is away', async () => {
     const file = join(io.dir, 'clean.jsonl');
     writeFileSync(file, sampleTrace());
-    expect(await run(['push', file, '--to', h.url])).toBe(2);
+    expect(await io.run(['push', file, '--to', h.url])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: no collector token: give --token, or run tapedeck serve once/);
     io.stderr = '';
     const away = `http://127.0.0.1:${await closedPort()}`;
-    expect(await run(['push', file, '--to', away, '--token', TEST_TOKEN])).toBe(1);
+    expect(await io.run(['push', file, '--to', away, '--token', TEST_TOKEN])).toBe(1);
     expect(io.stderr).toBe(
       `tapedeck: cannot reach the collector at ${away} (ECONNREFUSED); is it running? (tapedeck serve)\n`,
     );
     io.stderr = '';
-    expect(await run(['push', file, '--to', h.url, '--token', 'cd'.repeat(32)])).toBe(1);
+    expect(await io.run(['push', file, '--to', h.url, '--token', 'cd'.repeat(32)])).toBe(1);
     expect(io.stderr).toContain('answered 401: the token is wrong');
     mkdirSync(join(io.dir, 'home'), { recursive: true });
     writeFileSync(join(io.dir, 'home', 'token'), `${TEST_TOKEN}\n`);
-    expect(await run(['push', file, '--to', h.url])).toBe(0);
+    expect(await io.run(['push', file, '--to', h.url])).toBe(0);
     expect(io.stdout).toContain('#share=');
   });
 });
@@ -119,14 +118,14 @@ describe('CLI bad input for serve and push', () => {
       "--expires must be a duration such as 7d or 12h, at most 365d; got '400d'",
     ],
   ])('%j exits 2 with one line', async (argv, message) => {
-    expect(await run(argv)).toBe(2);
+    expect(await io.run(argv)).toBe(2);
     const lines = io.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(message);
   });
 
   it('serve --db naming a folder exits 2', async () => {
-    expect(await run(['serve', '--db', io.dir])).toBe(2);
+    expect(await io.run(['serve', '--db', io.dir])).toBe(2);
     expect(io.stderr).toContain('is a directory; give a database file path');
   });
 });

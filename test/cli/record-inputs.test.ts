@@ -7,8 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { useCliHarness } from '../helpers/cli.js';
 import { freePort, startUpstream } from '../helpers/http-proxy.js';
 import { readTrace, spawnTapedeck } from '../helpers/proxy.js';
@@ -34,9 +33,9 @@ describe('record --header with a value HTTP cannot carry', () => {
   ])(
     'is refused by %s when the flags are read: one line naming the header, not the value, exit 2',
     async (_, mode) => {
-      vi.stubEnv('SECRET_TOKEN', 'tok-abc123\nline2');
+      io.env.SECRET_TOKEN = 'tok-abc123\nline2';
       const file = join(io.dir, 'h.jsonl');
-      const code = await run([
+      const code = await io.run([
         'record',
         '--upstream',
         'http://127.0.0.1:1/mcp',
@@ -68,7 +67,7 @@ describe('record --allow-host', () => {
     ['http://', /^tapedeck: --allow-host must be a host name .+; got 'http:\/\/'\n$/],
     ['[not-v6]', /^tapedeck: --allow-host must be a host name .+\n$/],
   ])('refuses %j with one line, exit 2', async (value, message) => {
-    expect(await run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--allow-host', value])).toBe(2);
+    expect(await io.run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--allow-host', value])).toBe(2);
     expect(io.stderr).toMatch(message);
   });
 
@@ -101,7 +100,7 @@ describe('record --upstream when the listener cannot start', () => {
       ]) {
         io.stderr = '';
         expect(
-          await run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--listen', listen, ...where]),
+          await io.run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--listen', listen, ...where]),
         ).toBe(1);
         expect(io.stderr).toMatch(/^tapedeck: cannot listen on 127\.0\.0\.1:\d+: the port is in use; .+\n$/);
       }
@@ -119,7 +118,7 @@ describe('record --upstream when the listener cannot start', () => {
       writeFileSync(file, 'an older trace\n');
       const listen = `127.0.0.1:${new URL(busy.origin).port}`;
       expect(
-        await run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--listen', listen, '--file', file]),
+        await io.run(['record', '--upstream', 'http://127.0.0.1:1/mcp', '--listen', listen, '--file', file]),
       ).toBe(1);
       expect(readFileSync(file, 'utf8')).toBe('an older trace\n');
     } finally {

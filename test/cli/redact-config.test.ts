@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
 import { DEFAULT_RULES } from '../../src/redact/index.js';
+import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const io = useCliHarness('tapedeck-redact-config-', { cwd: 'project' });
@@ -16,7 +16,7 @@ function file(path: string, content: unknown): string {
 }
 
 const regex = (id: string) => ({ id, type: 'regex', pattern: `\\b${id.toUpperCase()}-[0-9]{4}\\b` });
-const where = () => ({ env: process.env, cwd: project(), home: join(io.dir, 'home-dir') });
+const where = () => ({ env: io.env, cwd: project(), home: join(io.dir, 'home-dir') });
 
 describe('redact config files', () => {
   it("loads mcp-tape's redact.json unchanged, keeping the built-in rules (extends defaults to 'default')", () => {
@@ -41,7 +41,7 @@ describe('redact config files', () => {
   it('combines every source in order: user, project, TAPEDECK_REDACT, --redact-file, then --redact', () => {
     file(join(io.dir, 'xdg', 'tapedeck', 'redact.json'), { rules: [regex('user')] });
     file(join(project(), '.tapedeck', 'redact.json'), { rules: [regex('project')] });
-    vi.stubEnv('TAPEDECK_REDACT', file(join(io.dir, 'env.json'), { rules: [regex('env')] }));
+    io.env.TAPEDECK_REDACT = file(join(io.dir, 'env.json'), { rules: [regex('env')] });
     const flagged = file(join(io.dir, 'flag.json'), { extends: 'default', rules: [regex('flag')] });
     const { config, files } = loadRedactConfig(
       { files: [flagged], patterns: ['CLI-[0-9]{4}'], mode: 'hash' },
@@ -76,7 +76,7 @@ describe('redact config files', () => {
 
   it('reads the same file once even when two sources name it', () => {
     const shared = file(join(project(), '.tapedeck', 'redact.json'), { rules: [regex('once')] });
-    vi.stubEnv('TAPEDECK_REDACT', shared);
+    io.env.TAPEDECK_REDACT = shared;
     expect(loadRedactConfig({ files: [shared] }, where()).config.rules).toHaveLength(1);
   });
 
@@ -163,7 +163,7 @@ describe('a bad redaction setup stops record before anything starts', () => {
     const config = file(join(io.dir, 'bad.json'), content);
     const out = join(io.dir, 'traces');
     const started = join(io.dir, 'started');
-    const code = await run([
+    const code = await io.run([
       'record',
       '--out',
       out,
@@ -190,14 +190,14 @@ describe('a bad redaction setup stops record before anything starts', () => {
       'the TAPEDECK_REDACT file',
       () => {
         const path = file(join(io.dir, 'env.json'), '{oops');
-        vi.stubEnv('TAPEDECK_REDACT', path);
+        io.env.TAPEDECK_REDACT = path;
         return path;
       },
     ],
   ])('a malformed %s, found on its own, fails the same way', async (_name, make) => {
     const path = make();
     const out = join(io.dir, 'traces');
-    expect(await run(['record', '--out', out, '--', 'sh', '-c', 'exit 0'])).toBe(2);
+    expect(await io.run(['record', '--out', out, '--', 'sh', '-c', 'exit 0'])).toBe(2);
     expect(io.stderr).toMatch(new RegExp(`redact config ${path}: not valid JSON at line 1, column 2`));
     expect(existsSync(out)).toBe(false);
   });
@@ -205,31 +205,32 @@ describe('a bad redaction setup stops record before anything starts', () => {
   it('a --redact-file or TAPEDECK_REDACT file that does not exist is an error; missing automatic files are not', async () => {
     const out = join(io.dir, 'traces');
     const missing = join(io.dir, 'nope.json');
-    expect(await run(['record', '--out', out, '--redact-file', missing, '--', 'true'])).toBe(2);
+    expect(await io.run(['record', '--out', out, '--redact-file', missing, '--', 'true'])).toBe(2);
     expect(io.stderr).toContain(`redact config ${missing}: cannot read: no such file`);
     io.stderr = '';
-    vi.stubEnv('TAPEDECK_REDACT', missing);
-    expect(await run(['record', '--out', out, '--', 'true'])).toBe(2);
+    io.env.TAPEDECK_REDACT = missing;
+    expect(await io.run(['record', '--out', out, '--', 'true'])).toBe(2);
     expect(io.stderr).toContain(`redact config ${missing}: cannot read: no such file`);
     expect(existsSync(out)).toBe(false);
   });
 
   it('--redact with an invalid regex is a usage error at parse time, naming the flag and the regex', async () => {
-    expect(await run(['record', '--redact', 'ok-[0-9]+', '--redact', '(unclosed', '--', 'true'])).toBe(2);
+    expect(await io.run(['record', '--redact', 'ok-[0-9]+', '--redact', '(unclosed', '--', 'true'])).toBe(2);
     expect(io.stderr.trim()).toBe(
       "tapedeck: --redact '(unclosed' is not a valid regular expression: Unterminated group",
     );
   });
 
   it('--redact-mode with a bad value is a usage error listing the valid ones', async () => {
-    expect(await run(['record', '--redact-mode', 'blur', '--', 'true'])).toBe(2);
+    expect(await io.run(['record', '--redact-mode', 'blur', '--', 'true'])).toBe(2);
     expect(io.stderr.trim()).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'blur'");
   });
 });
 
 describe('tapedeck record --redact-defaults', () => {
   it('prints the built-in rules as a table (id, family, type, what) and exits 0 without a server command', async () => {
-    expect(await run(['record', '--redact-defaults'])).toBe(0);
+    io.env.COLUMNS = '200';
+    expect(await io.run(['record', '--redact-defaults'])).toBe(0);
     const [header, ...rows] = io.stdout.split('\n');
     expect(header).toMatch(/^id\s+family\s+type\s+what$/);
     for (const rule of DEFAULT_RULES) expect(io.stdout).toContain(rule.id!);
@@ -243,5 +244,15 @@ describe('tapedeck record --redact-defaults', () => {
     expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules in 15 families`);
     expect(io.stdout).toMatch(/^ {2}cloud {10}AWS, Google Cloud, Azure and other clouds \(16\)$/m);
     expect(io.stderr).toBe('');
+  });
+
+  it('fits the table to 80 columns, wrapping what each rule hides and keeping every id whole', async () => {
+    io.env.COLUMNS = '80';
+    expect(await io.run(['record', '--redact-defaults'])).toBe(0);
+    const table = io.stdout.slice(0, io.stdout.indexOf('\n\n'));
+    for (const line of table.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const ids = table.split('\n').map((line) => line.split(' ')[0]);
+    for (const rule of DEFAULT_RULES) expect(ids).toContain(rule.id);
+    expect(table).toMatch(/^token +keys +key +keys named token \(not\n +progressToken,\n +token_type\)$/m);
   });
 });

@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { openTrace } from '../../src/trace/io.js';
 import { useCliHarness } from '../helpers/cli.js';
 
@@ -19,7 +18,7 @@ describe('tapedeck redact keeps the format', () => {
   it('an mcp-tape trace: meta says what was applied, every other clean line byte for byte', async () => {
     const input = fixture('mcp-tape/everything-stdio.jsonl');
     const original = readFileSync(input, 'utf8').trimEnd().split('\n');
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     const out = io.stdout.trimEnd().split('\n');
     expect(out).toHaveLength(original.length);
     const meta = JSON.parse(out[0]!);
@@ -93,7 +92,7 @@ describe('tapedeck redact keeps the format', () => {
     const input = join(io.dir, 'session.har');
     const text = `${JSON.stringify(har, null, 2)}\n`;
     writeFileSync(input, text);
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     for (const secret of [GITHUB, SESSION, 'hunter2-hunter2', 'cookie-value-1234', 'AIzaFake']) {
       expect(io.stdout).not.toContain(secret);
     }
@@ -121,14 +120,14 @@ describe('tapedeck redact keeps the format', () => {
 
   it('a shack trajectory: redacted where it stands; one with nothing to hide comes back byte for byte', async () => {
     const input = fixture('shack/my_session.json');
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     expect(io.stdout).toBe(readFileSync(input, 'utf8'));
     const doc = JSON.parse(readFileSync(input, 'utf8'));
     doc.events[0].request.params.arguments.token = GITHUB;
     const planted = join(io.dir, 'planted.json');
     writeFileSync(planted, JSON.stringify(doc, null, 2));
     io.stdout = '';
-    expect(await run(['redact', planted])).toBe(0);
+    expect(await io.run(['redact', planted])).toBe(0);
     expect(io.stdout).not.toContain(GITHUB);
     const out = JSON.parse(io.stdout);
     expect(out.events[0].request.params.arguments).toEqual({

@@ -2,8 +2,7 @@ import { createHmac } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { openTrace } from '../../src/trace/io.js';
 import { useCliHarness } from '../helpers/cli.js';
 
@@ -67,7 +66,7 @@ function expectNoSecrets(text: string): void {
 describe('tapedeck redact', () => {
   it('writes the redacted trace to stdout as tapedeck JSONL, with the redaction summary in the meta', async () => {
     const input = planted();
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     expect(io.stderr).toBe('');
     expectNoSecrets(io.stdout);
     const [meta, call, err, result, end] = records(io.stdout);
@@ -93,14 +92,14 @@ describe('tapedeck redact', () => {
     const input = join(io.dir, 'labelled.jsonl');
     const [meta, ...rest] = plantedLines({ label: `run-${GITHUB}`, command: ['node', 'server.js'] });
     writeFileSync(input, `${[meta, ...rest].join('\n')}\n`);
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     expect(records(io.stdout)[0]).toMatchObject({ label: 'run-[REDACTED:github-token]' });
   });
 
   it('-o writes a private file (0600, new folders 0700) and --redact adds a rule', async () => {
     const out = join(io.dir, 'new', 'shareable.jsonl');
     expect(
-      await run(['redact', planted(), '-o', out, '--redact', 'region-[a-z]+', '--redact', 'using']),
+      await io.run(['redact', planted(), '-o', out, '--redact', 'region-[a-z]+', '--redact', 'using']),
     ).toBe(0);
     expect(io.stdout).toBe('');
     expect(statSync(out).mode & 0o777).toBe(0o600);
@@ -113,7 +112,7 @@ describe('tapedeck redact', () => {
   it('--in-place replaces the trace atomically (a new file renamed over it), 0600, no temporary file left', async () => {
     const input = planted('in-place.jsonl', 0o644);
     const before = statSync(input);
-    expect(await run(['redact', input, '--in-place'])).toBe(0);
+    expect(await io.run(['redact', input, '--in-place'])).toBe(0);
     const after = statSync(input);
     expect(after.ino).not.toBe(before.ino);
     expect(after.mode & 0o777).toBe(0o600);
@@ -122,14 +121,16 @@ describe('tapedeck redact', () => {
     expectNoSecrets(text);
     expect((await openTrace(input)).format).toBe('tapedeck');
     // Redacting again changes nothing: markers are never redacted twice.
-    expect(await run(['redact', input, '--in-place'])).toBe(0);
+    expect(await io.run(['redact', input, '--in-place'])).toBe(0);
     expect(readFileSync(input, 'utf8')).toBe(text);
   });
 
   it('--in-place keeps a failed run from touching the original', async () => {
     const input = planted('keep.jsonl');
     const original = readFileSync(input, 'utf8');
-    expect(await run(['redact', input, '--in-place', '--redact-file', join(io.dir, 'missing.json')])).toBe(2);
+    expect(await io.run(['redact', input, '--in-place', '--redact-file', join(io.dir, 'missing.json')])).toBe(
+      2,
+    );
     expect(readFileSync(input, 'utf8')).toBe(original);
   });
 
@@ -138,7 +139,7 @@ describe('tapedeck redact', () => {
     const second = JSON.stringify({ ...JSON.parse(meta!), segment: 1 });
     writeFileSync(join(io.dir, 'rot.1.jsonl'), `${meta}\n${call}\n${err}\n`);
     writeFileSync(join(io.dir, 'rot.jsonl'), `${second}\n${result}\n${end}\n`);
-    expect(await run(['redact', join(io.dir, 'rot.jsonl'), '--in-place'])).toBe(0);
+    expect(await io.run(['redact', join(io.dir, 'rot.jsonl'), '--in-place'])).toBe(0);
     // The older segment has no end line, as rotation leaves it: nothing to warn about.
     expect(io.stderr).toBe('');
     for (const name of ['rot.jsonl', 'rot.1.jsonl']) {
@@ -173,7 +174,7 @@ describe('tapedeck redact', () => {
       input,
       `${[...lines.slice(0, 3), JSON.stringify(planted), ...lines.slice(3)].join('\n')}\n`,
     );
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     const out = io.stdout.trimEnd().split('\n');
     expect(out).toHaveLength(lines.length + 1);
     expect([...out.slice(0, 3), ...out.slice(4)]).toEqual(lines);
@@ -190,7 +191,9 @@ describe('tapedeck redact', () => {
 
   it('hash mode: equal secrets get equal markers, keyed by a per-install key created 0600 in a 0700 folder', async () => {
     const input = planted();
-    expect(await run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(0);
+    expect(await io.run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(
+      0,
+    );
     const keyPath = join(io.dir, 'home', 'redact.key');
     const key = readFileSync(keyPath);
     expect(key).toHaveLength(32);
@@ -204,30 +207,32 @@ describe('tapedeck redact', () => {
     const first = io.stdout;
     io.stdout = '';
     // A later run reads the same key: markers are stable across traces.
-    expect(await run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(0);
+    expect(await io.run(['redact', input, '--redact-mode', 'hash', '--redact', 'A1b2C3d4E5f6G7h8I9j0'])).toBe(
+      0,
+    );
     expect(io.stdout).toBe(first);
     expect(readFileSync(keyPath)).toEqual(key);
   });
 
   it('a key file of the wrong size is an error naming it, and nothing is written', async () => {
-    vi.stubEnv('TAPEDECK_HOME', io.dir);
+    io.env.TAPEDECK_HOME = io.dir;
     writeFileSync(join(io.dir, 'redact.key'), 'short');
     const out = join(io.dir, 'out.jsonl');
-    expect(await run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(1);
+    expect(await io.run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(1);
     expect(io.stderr).toMatch(/redaction key .*redact\.key: it holds 5 bytes, expected 32; delete it/);
     expect(readdirSync(io.dir)).not.toContain('out.jsonl');
   });
 
   it('-o and --in-place together are a usage error', async () => {
-    expect(await run(['redact', planted(), '-o', join(io.dir, 'x.jsonl'), '--in-place'])).toBe(2);
+    expect(await io.run(['redact', planted(), '-o', join(io.dir, 'x.jsonl'), '--in-place'])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: -o and --in-place cannot be used together; .*\n$/);
   });
 
   it('the rule flags are checked as for record: a bad regex or mode is a usage error', async () => {
-    expect(await run(['redact', planted(), '--redact', '[z-a]'])).toBe(2);
+    expect(await io.run(['redact', planted(), '--redact', '[z-a]'])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: --redact '\[z-a\]' is not a valid regular expression: /);
     io.stderr = '';
-    expect(await run(['redact', planted(), '--redact-mode', 'x'])).toBe(2);
+    expect(await io.run(['redact', planted(), '--redact-mode', 'x'])).toBe(2);
     expect(io.stderr).toBe("tapedeck: --redact-mode must be one of marker, hash; got 'x'\n");
   });
 
@@ -235,7 +240,7 @@ describe('tapedeck redact', () => {
     const input = join(io.dir, 'broken.jsonl');
     const [meta, call] = plantedLines();
     writeFileSync(input, `${meta}\n${call}\n{"oops": "${GITHUB}\n`);
-    expect(await run(['redact', input])).toBe(1);
+    expect(await io.run(['redact', input])).toBe(1);
     expectNoSecrets(io.stdout);
     expect(io.stderr).toMatch(/broken\.jsonl:3: not valid JSON/);
   });
@@ -245,7 +250,7 @@ describe('tapedeck redact', () => {
     const [meta, call] = plantedLines();
     writeFileSync(input, `${meta}\n{"oops"\n${call}\n`);
     const before = readFileSync(input);
-    expect(await run(['redact', input, '--in-place'])).toBe(1);
+    expect(await io.run(['redact', input, '--in-place'])).toBe(1);
     expect(io.stderr).toContain(
       `tapedeck: ${input} was not rewritten: its 1 corrupt line would be lost for good; write the redacted trace with -o FILE, or mend the line first\n`,
     );
@@ -263,7 +268,7 @@ describe('tapedeck redact', () => {
       _meta: { dir: 'send', server: 'everything', ts: '2026-11-29T20:51:27.000Z' },
     };
     writeFileSync(input, `${readFileSync(fixture, 'utf8')}${JSON.stringify(call)}\n`);
-    expect(await run(['redact', input, '--in-place'])).toBe(0);
+    expect(await io.run(['redact', input, '--in-place'])).toBe(0);
     expect(io.stderr).toBe('');
     const text = readFileSync(input, 'utf8');
     expect(text).not.toContain('tok-123456');
@@ -277,7 +282,7 @@ describe('tapedeck redact', () => {
     const [meta, call] = plantedLines();
     const extra = { ...JSON.parse(call!), seq: 5, note: `from ${GITHUB}`, secret: 'hunter2', conn: 'c-1' };
     writeFileSync(input, `${meta}\n${JSON.stringify(extra)}\n`);
-    expect(await run(['redact', input])).toBe(0);
+    expect(await io.run(['redact', input])).toBe(0);
     expectNoSecrets(io.stdout);
     expect(io.stdout).not.toContain('hunter2');
     expect(records(io.stdout)[1]).toMatchObject({
@@ -289,9 +294,9 @@ describe('tapedeck redact', () => {
   });
 
   it('--no-redact-defaults leaves only the custom rules', async () => {
-    expect(await run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]{1,256}'])).toBe(
-      0,
-    );
+    expect(
+      await io.run(['redact', planted(), '--no-redact-defaults', '--redact', 'sk-ant-[\\w-]{1,256}']),
+    ).toBe(0);
     expect(io.stdout).toContain(GITHUB);
     expect(io.stdout).not.toContain(ANTHROPIC);
     expect(records(io.stdout)[0]).toMatchObject({ redaction: { defaults: false, customRules: 1 } });

@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseReporters, reportPath } from '../../src/cli/flags/reporter.js';
-import { run } from '../../src/cli/main.js';
 import type { TraceLine } from '../../src/trace/types.js';
 import { junitCases, junitProblems, parseAnnotations, parseXml } from '../helpers/ci-formats.js';
 import { useCliHarness } from '../helpers/cli.js';
@@ -68,10 +67,10 @@ describe('--reporter values', () => {
   });
 
   it('is a usage error (exit 2, one line) before anything is read', async () => {
-    expect(await run(['diff', 'missing-a.jsonl', 'missing-b.jsonl', '--reporter', 'tap'])).toBe(2);
+    expect(await io.run(['diff', 'missing-a.jsonl', 'missing-b.jsonl', '--reporter', 'tap'])).toBe(2);
     expect(io.stderr).toBe("tapedeck: --reporter must be junit[:FILE], github or json[:FILE]; got 'tap'\n");
     io.stderr = '';
-    expect(await run(['scan', 'missing.jsonl', '--reporter', 'sarif', '--format', 'sarif'])).toBe(2);
+    expect(await io.run(['scan', 'missing.jsonl', '--reporter', 'sarif', '--format', 'sarif'])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: --reporter sarif and --format sarif would both write to stdout/);
   });
 
@@ -85,7 +84,9 @@ describe('--reporter values', () => {
 describe('reports from diff and scan', () => {
   it('writes JUnit to a file (0600) and annotations to stdout beside the usual diff', async () => {
     const [a, b] = changedPair();
-    expect(await run(['diff', a, b, '--reporter', 'junit:reports/diff.xml', '--reporter', 'github'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--reporter', 'junit:reports/diff.xml', '--reporter', 'github'])).toBe(
+      1,
+    );
     const file = join(io.dir, 'reports', 'diff.xml');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const root = parseXml(readFileSync(file, 'utf8'));
@@ -106,7 +107,7 @@ describe('reports from diff and scan', () => {
 
   it('puts a document reporter on stdout in place of the usual report, annotations then on stderr', async () => {
     const [a, b] = changedPair();
-    expect(await run(['diff', a, b, '--reporter', 'json', '--reporter', 'github'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--reporter', 'json', '--reporter', 'github'])).toBe(1);
     const document = JSON.parse(io.stdout);
     expect(document).toMatchObject({ command: 'diff', ok: false, counts: { tests: 2, failures: 1 } });
     expect(parseAnnotations(io.stderr)).toHaveLength(1);
@@ -118,14 +119,14 @@ describe('reports from diff and scan', () => {
     const target = join(io.dir, 'target.txt');
     writeFileSync(target, 'keep me');
     symlinkSync(target, join(io.dir, 'reports', 'diff.xml'));
-    expect(await run(['diff', a, b, '--reporter', 'junit:reports/diff.xml'])).toBe(1);
+    expect(await io.run(['diff', a, b, '--reporter', 'junit:reports/diff.xml'])).toBe(1);
     expect(io.stderr).toMatch(/reports\/diff\.xml is a symbolic link: tapedeck does not follow links/);
     expect(readFileSync(target, 'utf8')).toBe('keep me');
   });
 
   it('scan: SARIF on stdout with --format sarif, and a passing JUnit case for a clean trace', async () => {
     const clean = write('clean.jsonl', session([echo('hi')]));
-    expect(await run(['scan', clean, '--format', 'sarif', '--reporter', 'junit:scan.xml'])).toBe(0);
+    expect(await io.run(['scan', clean, '--format', 'sarif', '--reporter', 'junit:scan.xml'])).toBe(0);
     expect(JSON.parse(io.stdout)).toMatchObject({ version: '2.1.0', runs: [{ results: [] }] });
     const cases = junitCases(parseXml(readFileSync(join(io.dir, 'scan.xml'), 'utf8')));
     expect(cases.map(({ testcase, outcome }) => [testcase.attributes.name, outcome])).toEqual([

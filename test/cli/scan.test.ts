@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { useCliHarness } from '../helpers/cli.js';
 
 const GITHUB = `ghp_${'A1b2C3d4E5f6G7h8I9j0'}${'K1l2M3n4O5p6Q7r8'}`;
@@ -59,7 +58,7 @@ describe('tapedeck scan: what it cannot read is not clean', () => {
       path,
       `${JSON.stringify(meta())}\n${JSON.stringify(ping)}\n{"t":"${t}","seq":2,"dir":"out","raw":{"token":"${GITHUB}`,
     );
-    expect(await run(['scan', path])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stderr).toContain('last line is cut off');
     expect(io.stdout).toContain('1 corrupt line could not be checked');
   });
@@ -71,15 +70,13 @@ describe('tapedeck scan: what it cannot read is not clean', () => {
       { t, seq: 2, type: 'future-thing', note: `uses ${GITHUB}` },
       end,
     ]);
-    expect(await run(['scan', path])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stdout).toMatch(/^\s+3\s+note\s+github-token\s+ghp_…\(40\)$/m);
   });
 
   it('reads a trace from standard input (-) whole, and suggests -o rather than --in-place', async () => {
     const path = planted();
-    const stdin = Object.defineProperty(Readable.from([readFileSync(path)]), 'fd', { value: 0 });
-    vi.spyOn(process, 'stdin', 'get').mockReturnValue(stdin as unknown as typeof process.stdin);
-    expect(await run(['scan', '-'])).toBe(1);
+    expect(await io.run(['scan', '-'], Readable.from([readFileSync(path)]))).toBe(1);
     expect(io.stdout).toContain('in 3 of 5 lines of -');
     expect(io.stdout).toContain('Hide them with: tapedeck redact - -o redacted.jsonl');
   });
@@ -88,7 +85,7 @@ describe('tapedeck scan: what it cannot read is not clean', () => {
 describe('tapedeck scan', () => {
   it('finds planted secrets: line, JSON path, rule and a masked preview; exits 1', async () => {
     const path = planted();
-    expect(await run(['scan', path])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stderr).toBe('');
     const rows = io.stdout.split('\n');
     expect(rows[0]).toMatch(/^line\s+path\s+rule\s+preview$/);
@@ -104,7 +101,7 @@ describe('tapedeck scan', () => {
 
   it('--json prints the same findings as a stable document', async () => {
     const path = planted();
-    expect(await run(['scan', path, '--json'])).toBe(1);
+    expect(await io.run(['scan', path, '--json'])).toBe(1);
     const report = JSON.parse(io.stdout);
     expect(report).toMatchObject({ version: 1, trace: path, format: 'tapedeck', lines: 5, unreadable: 0 });
     const apiKey = report.findings.find((f: { path: string }) => f.path === '$.result.config.apiKey');
@@ -128,11 +125,11 @@ describe('tapedeck scan', () => {
     const blob = Buffer.from('lorem ipsum dolor sit amet '.repeat(60_000)).toString('base64');
     const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { blob } } };
     const path = trace('big.jsonl', [meta(), ping, pong, big, end]);
-    expect(await run(['scan', path])).toBe(0);
+    expect(await io.run(['scan', path])).toBe(0);
     expect(io.stdout).toContain('no secrets found in 5 lines');
     expect(io.stdout).toContain('1 value could not be looked inside (their text was checked):');
     expect(io.stdout).toMatch(/line 4 \$\.result\.blob: base64 run of \d+ characters/);
-    expect(await run(['scan', path, '--json'])).toBe(0);
+    expect(await io.run(['scan', path, '--json'])).toBe(0);
     expect(JSON.parse(io.stdout.slice(io.stdout.indexOf('{'))).unchecked).toEqual([
       { file: path, line: 4, path: '$.result.blob', what: `base64 run of ${blob.length} characters` },
     ]);
@@ -140,25 +137,25 @@ describe('tapedeck scan', () => {
 
   it('is clean (exit 0) on a trace with nothing secret', async () => {
     const path = trace('clean.jsonl', [meta(), ping, pong, end]);
-    expect(await run(['scan', path])).toBe(0);
+    expect(await io.run(['scan', path])).toBe(0);
     expect(io.stdout).toBe(`no secrets found in 4 lines of ${path}\n`);
-    expect(await run(['scan', path, '--json'])).toBe(0);
+    expect(await io.run(['scan', path, '--json'])).toBe(0);
   });
 
   it('finds nothing in a redacted trace: redact, then scan, is clean', async () => {
     const path = planted();
     const out = join(io.dir, 'redacted.jsonl');
-    expect(await run(['redact', path, '-o', out])).toBe(0);
+    expect(await io.run(['redact', path, '-o', out])).toBe(0);
     io.stdout = '';
-    expect(await run(['scan', out])).toBe(0);
+    expect(await io.run(['scan', out])).toBe(0);
     expect(io.stdout).toMatch(/^no secrets found in 5 lines of/);
   });
 
   it('a hash-mode redacted trace is clean too (hash markers are not mistaken for random secrets)', async () => {
     const out = join(io.dir, 'hashed.jsonl');
-    expect(await run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(0);
+    expect(await io.run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(0);
     io.stdout = '';
-    expect(await run(['scan', out])).toBe(0);
+    expect(await io.run(['scan', out])).toBe(0);
   });
 
   it('reports random-looking strings no rule covers as guesses, with advice that fits', async () => {
@@ -167,19 +164,19 @@ describe('tapedeck scan', () => {
       { t, seq: 1, dir: 'out', raw: { jsonrpc: '2.0', id: 1, result: { session: RANDOM } } },
       end,
     ]);
-    expect(await run(['scan', path])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stdout).toMatch(/^\s+2\s+\$\.result\.session\s+entropy\s+q8Zr…\(28\)$/m);
     expect(io.stdout).toMatch(/1 is a guess .*hide with tapedeck redact --redact <regex>; otherwise ignore/);
     expect(io.stdout).not.toContain('Hide them with');
     // A rule of one's own makes it go away.
     const out = join(io.dir, 'fixed.jsonl');
-    expect(await run(['redact', path, '--redact', RANDOM, '-o', out])).toBe(0);
-    expect(await run(['scan', out])).toBe(0);
+    expect(await io.run(['redact', path, '--redact', RANDOM, '-o', out])).toBe(0);
+    expect(await io.run(['scan', out])).toBe(0);
   });
 
   it('checks file names and labels with the rules', async () => {
     const path = trace(`run-${GITHUB}.jsonl`, [meta({ label: `run-${GITHUB}` }), ping, pong, end]);
-    expect(await run(['scan', path, '--json'])).toBe(1);
+    expect(await io.run(['scan', path, '--json'])).toBe(1);
     const { findings } = JSON.parse(io.stdout);
     expect(findings).toEqual([
       { file: path, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
@@ -193,22 +190,22 @@ describe('tapedeck scan', () => {
       { t, seq: 1, dir: 'out', raw: { jsonrpc: '2.0', id: 1, result: { text: 'order ACME-12345678' } } },
       end,
     ]);
-    expect(await run(['scan', path])).toBe(0);
-    expect(await run(['scan', path, '--redact', 'ACME-[0-9]{8}'])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(0);
+    expect(await io.run(['scan', path, '--redact', 'ACME-[0-9]{8}'])).toBe(1);
     io.stdout = '';
     writeFileSync(
       join(io.dir, 'project.json'),
       JSON.stringify({ rules: [{ id: 'acme', type: 'regex', pattern: 'ACME-\\d{8}' }] }),
     );
-    vi.stubEnv('TAPEDECK_REDACT', join(io.dir, 'project.json'));
-    expect(await run(['scan', path])).toBe(1);
+    io.env.TAPEDECK_REDACT = join(io.dir, 'project.json');
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stdout).toMatch(/\$\.result\.text\s+acme\s+ACM…\(13\)/);
   });
 
   it('exits 1 when a corrupt line could not be checked, and says so', async () => {
     const path = join(io.dir, 'corrupt.jsonl');
     writeFileSync(path, `${JSON.stringify(meta())}\n${JSON.stringify(ping)}\nGARBAGE ${GITHUB}\n`);
-    expect(await run(['scan', path])).toBe(1);
+    expect(await io.run(['scan', path])).toBe(1);
     expect(io.stderr).toMatch(/corrupt\.jsonl:3: not valid JSON/);
     expect(io.stdout).toMatch(
       /no secrets found in the 2 lines of .* that could be read\n1 corrupt line could not be checked\n$/,
@@ -216,8 +213,8 @@ describe('tapedeck scan', () => {
   });
 
   it('fails with exit 1 and one line for a missing file, exit 2 for a bad flag', async () => {
-    expect(await run(['scan', join(io.dir, 'missing.jsonl')])).toBe(1);
+    expect(await io.run(['scan', join(io.dir, 'missing.jsonl')])).toBe(1);
     expect(io.stderr).toMatch(/^tapedeck: no such trace file: .*missing\.jsonl\n$/);
-    expect(await run(['scan', planted(), '--redact', '(('])).toBe(2);
+    expect(await io.run(['scan', planted(), '--redact', '(('])).toBe(2);
   });
 });

@@ -1,32 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { traceStats } from '../../src/cli/commands/stats.js';
 import { renderStats } from '../../src/cli/format/stats-report.js';
 import { run } from '../../src/cli/main.js';
 import { computeStats, percentile, type TraceStats, utf8Length } from '../../src/trace/stats.js';
 import type { TraceLine } from '../../src/trace/types.js';
+import { memoryIo } from '../helpers/cli.js';
 
 const interop = join(import.meta.dirname, '..', 'fixtures', 'interop');
 const mcpTape = join(interop, 'mcp-tape', 'everything-stdio.jsonl');
 
+/** Runs the CLI in-process against an in-memory CliIo and returns what it printed. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await run(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const io = memoryIo();
+  const code = await run(args, io);
+  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
 }
 
 function fileBytes(path: string, dir: 'in' | 'out'): number {

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { setSqliteLoader } from '../../src/collector/sqlite.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { closedPort, sampleTrace } from './helpers.js';
@@ -27,7 +26,7 @@ describe('the collector without its SQLite driver', () => {
 
   it('serve says in one line that better-sqlite3 is not installed and how to get it, exit 1', async () => {
     setSqliteLoader(notInstalled);
-    expect(await run(['serve', '--db', join(io.dir, 'c.db'), '--port', '0'])).toBe(1);
+    expect(await io.run(['serve', '--db', join(io.dir, 'c.db'), '--port', '0'])).toBe(1);
     expect(io.stderr.split('\n')).toHaveLength(2);
     expect(io.stderr).toMatch(
       /^tapedeck: the collector needs better-sqlite3 \(SQLite\), an optional dependency that is not installed .*`npm install -g better-sqlite3@12`.*python3, make and a C\+\+ compiler\)\n$/,
@@ -36,7 +35,7 @@ describe('the collector without its SQLite driver', () => {
 
   it('serve says it is installed without its native part when the install scripts were off', async () => {
     setSqliteLoader(notBuilt);
-    expect(await run(['serve', '--db', join(io.dir, 'c.db'), '--port', '0'])).toBe(1);
+    expect(await io.run(['serve', '--db', join(io.dir, 'c.db'), '--port', '0'])).toBe(1);
     expect(io.stderr).toMatch(
       /^tapedeck: the collector needs better-sqlite3 \(SQLite\), which is installed without its native part .*`npm rebuild better-sqlite3 --ignore-scripts=false` in \/.*\n$/,
     );
@@ -46,7 +45,7 @@ describe('the collector without its SQLite driver', () => {
   it('record --live (its own collector) says the same before it records anything', async () => {
     setSqliteLoader(notInstalled);
     const out = join(io.dir, 'traces');
-    const code = await run(['record', '--live', '--out', out, '--', process.execPath, '-e', '0']);
+    const code = await io.run(['record', '--live', '--out', out, '--', process.execPath, '-e', '0']);
     expect(code).toBe(1);
     expect(io.stderr).toMatch(/^tapedeck: the collector needs better-sqlite3 .*\n$/);
     expect(io.stderr.split('\n')).toHaveLength(2);
@@ -60,13 +59,13 @@ describe('the collector without its SQLite driver', () => {
     });
     const trace = join(io.dir, 'clean.jsonl');
     writeFileSync(trace, sampleTrace({ label: 'clean', calls: 2 }));
-    expect(await run(['show', trace])).toBe(0);
-    expect(await run(['stats', trace, '--json'])).toBe(0);
-    expect(await run(['ls', io.dir])).toBe(0);
-    expect(await run(['scan', trace])).toBe(0);
+    expect(await io.run(['show', trace])).toBe(0);
+    expect(await io.run(['stats', trace, '--json'])).toBe(0);
+    expect(await io.run(['ls', io.dir])).toBe(0);
+    expect(await io.run(['scan', trace])).toBe(0);
     const port = await closedPort();
     // No collector listens there: push fails on the connection, not on SQLite.
-    expect(await run(['push', trace, '--to', `http://127.0.0.1:${port}`, '--token', 't'])).toBe(1);
+    expect(await io.run(['push', trace, '--to', `http://127.0.0.1:${port}`, '--token', 't'])).toBe(1);
     expect(io.stderr).not.toMatch(/sqlite/i);
     expect(loads).toBe(0);
   });

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { rpc } from '../helpers/peers.js';
 import { pipeReplay, request } from '../helpers/replay.js';
@@ -38,22 +37,22 @@ describe('tapedeck replay: usage', () => {
     [['--ignore', '$.params[oops'], "--ignore '$.params[oops'"],
     [['--bogus'], "unknown option '--bogus'"],
   ])('%j is a usage error (exit 2) naming the value, before anything is read', async (flags, message) => {
-    expect(await run(['replay', '/nonexistent/cassette.jsonl', ...flags])).toBe(2);
+    expect(await io.run(['replay', '/nonexistent/cassette.jsonl', ...flags])).toBe(2);
     expect(io.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
     expect(io.stderr).toContain(message);
   });
 
   it('names a cassette that does not exist in one line, exit 1', async () => {
-    expect(await run(['replay', '/nonexistent/cassette.jsonl'])).toBe(1);
+    expect(await io.run(['replay', '/nonexistent/cassette.jsonl'])).toBe(1);
     expect(io.stderr).toBe(
       'tapedeck: no such cassette: /nonexistent/cassette.jsonl (record one with: tapedeck record --file /nonexistent/cassette.jsonl -- <server command…>)\n',
     );
   });
 
   it('names the servers of a multi-server cassette when --server names none of them', async () => {
-    expect(await run(['replay', `${INTEROP}mcporter/everything-get-sum.ndjson`, '--server', 'other'])).toBe(
-      2,
-    );
+    expect(
+      await io.run(['replay', `${INTEROP}mcporter/everything-get-sum.ndjson`, '--server', 'other']),
+    ).toBe(2);
     expect(io.stderr).toMatch(/no server "other" in the cassette; it holds "everything"/);
   });
 });

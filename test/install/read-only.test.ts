@@ -4,8 +4,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writeConfig } from '../../src/install/apply.js';
 import { useCliHarness } from '../helpers/cli.js';
 
@@ -25,26 +24,26 @@ beforeEach(() => {
   writeFileSync(join(io.dir, 'bin', 'npx'), '#!/bin/sh\n', { mode: 0o755 });
   config = join(io.dir, 'home', '.cursor', 'mcp.json');
   writeFileSync(config, CONFIG);
-  vi.stubEnv('HOME', join(io.dir, 'home'));
-  vi.stubEnv('PATH', join(io.dir, 'bin'));
+  io.env.HOME = join(io.dir, 'home');
+  io.env.PATH = join(io.dir, 'bin');
 });
 
 describe('install and read-only configs', () => {
   it('refuses a read-only (0444) config in a writable folder with one line, unless --force', async () => {
     chmodSync(config, 0o444);
-    expect(await run(['install', '--target', 'cursor'])).toBe(1);
+    expect(await io.run(['install', '--target', 'cursor'])).toBe(1);
     expect(readFileSync(config, 'utf8')).toBe(CONFIG);
     expect(io.stdout).toContain(
       `✗ not written: ${config} is read-only (mode 0444); make it writable (chmod u+w), or pass --force to rewrite it anyway; the file is as it was`,
     );
     io.stdout = '';
-    expect(await run(['install', '--target', 'cursor', '--force'])).toBe(0);
+    expect(await io.run(['install', '--target', 'cursor', '--force'])).toBe(0);
     expect(readFileSync(config, 'utf8')).toContain('"record"');
     expect(statSync(config).mode & 0o777).toBe(0o444);
     // Uninstall asks the same of a file that is read-only again.
-    expect(await run(['uninstall', '--target', 'cursor'])).toBe(1);
+    expect(await io.run(['uninstall', '--target', 'cursor'])).toBe(1);
     expect(readFileSync(config, 'utf8')).toContain('"record"');
-    expect(await run(['uninstall', '--target', 'cursor', '--force'])).toBe(0);
+    expect(await io.run(['uninstall', '--target', 'cursor', '--force'])).toBe(0);
     expect(readFileSync(config, 'utf8')).toBe(CONFIG);
   });
 

@@ -7,8 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { currentTapedeck } from '../../src/install/command.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { copyFixture, FIXTURE_FILES, FIXTURES, placeOf } from './fixture-home.js';
@@ -30,10 +29,10 @@ beforeEach(() => {
   for (const name of ['npx', 'uvx', 'docker', 'node']) {
     writeFileSync(join(io.dir, 'bin', name), '#!/bin/sh\n', { mode: 0o755 });
   }
-  vi.stubEnv('HOME', join(io.dir, 'home'));
+  io.env.HOME = join(io.dir, 'home');
   // Desktop apps on Linux keep their settings in $XDG_CONFIG_HOME; the fixture has them in its default, ~/.config.
-  vi.stubEnv('XDG_CONFIG_HOME', join(io.dir, 'home', '.config'));
-  vi.stubEnv('PATH', join(io.dir, 'bin'));
+  io.env.XDG_CONFIG_HOME = join(io.dir, 'home', '.config');
+  io.env.PATH = join(io.dir, 'bin');
 });
 
 const bin = (name: string) => join(io.dir, 'bin', name);
@@ -50,7 +49,7 @@ const wrappedArgs = (label: string, command: string, args: string[]) => [
 describe('tapedeck install, status and uninstall on every client', () => {
   it('wraps every stdio server, keeping env, cwd, unknown keys, comments and file modes', async () => {
     chmodSync(join(io.dir, 'home/.claude.json'), 0o600);
-    expect(await run(['install'])).toBe(0);
+    expect(await io.run(['install'])).toBe(0);
     const claude = json('home/.claude.json');
     expect(claude.mcpServers.everything).toEqual({
       type: 'stdio',
@@ -135,10 +134,10 @@ describe('tapedeck install, status and uninstall on every client', () => {
   });
 
   it('is idempotent, refreshes a wrap whose tapedeck moved, and status tells them apart', async () => {
-    await run(['install']);
+    await io.run(['install']);
     const wrapped = FILES.map(read);
     io.stdout = '';
-    expect(await run(['install'])).toBe(0);
+    expect(await io.run(['install'])).toBe(0);
     expect(FILES.map(read)).toEqual(wrapped);
     expect(io.stdout).toContain('changed 0 file(s)');
 
@@ -149,22 +148,22 @@ describe('tapedeck install, status and uninstall on every client', () => {
       read('home/.cursor/mcp.json').replaceAll(JSON.stringify(process.execPath), '"/opt/old/node"'),
     );
     io.stdout = '';
-    await run(['status', '--target', 'cursor']);
+    await io.run(['status', '--target', 'cursor']);
     expect(io.stdout).toContain(
       '  ! everything  wrapped through another tapedeck path (install refreshes it)',
     );
     io.stdout = '';
-    await run(['install', '--target', 'cursor']);
+    await io.run(['install', '--target', 'cursor']);
     expect(io.stdout).toContain('  ~ everything  wrap refreshed (tapedeck or node moved)');
     expect(read('home/.cursor/mcp.json')).toBe(wrapped[FILES.indexOf('home/.cursor/mcp.json')]);
     io.stdout = '';
-    await run(['status', '--target', 'cursor,codex']);
+    await io.run(['status', '--target', 'cursor,codex']);
     expect(io.stdout).toContain('  = everything  wrapped');
     expect(io.stdout).toContain('    figma  remote, not wrapped: https://mcp.figma.com/mcp');
   });
 
   it('gives every file back byte for byte on uninstall, and keeps servers added since', async () => {
-    await run(['install']);
+    await io.run(['install']);
     // A server added while wrapped stays after uninstall.
     const project = join(io.dir, 'project/.mcp.json');
     writeFileSync(
@@ -174,7 +173,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
         '"mcpServers": {\n    "added": { "command": "uvx", "args": ["x"] },',
       ),
     );
-    expect(await run(['uninstall'])).toBe(0);
+    expect(await io.run(['uninstall'])).toBe(0);
     for (const file of FILES.filter((f) => f !== 'project/.mcp.json'))
       expect(read(file)).toBe(original(file));
     expect(read('project/.mcp.json')).toBe(
@@ -187,7 +186,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
   });
 
   it('wraps remote servers through the HTTP bridge with --include-remote, and gives them back', async () => {
-    expect(await run(['install', '--include-remote'])).toBe(0);
+    expect(await io.run(['install', '--include-remote'])).toBe(0);
     expect(json('home/.claude.json').mcpServers.sentry).toMatchObject({
       type: 'stdio',
       command: process.execPath,
@@ -220,12 +219,12 @@ describe('tapedeck install, status and uninstall on every client', () => {
       'figma',
     ]);
     expect(codex.mcp_servers.figma.url).toBeUndefined();
-    await run(['uninstall']);
+    await io.run(['uninstall']);
     for (const file of FILES) expect(read(file)).toBe(original(file));
   });
 
   it('prints a diff and writes nothing with --dry-run', async () => {
-    expect(await run(['install', '--dry-run', '--target', 'codex,vscode'])).toBe(0);
+    expect(await io.run(['install', '--dry-run', '--target', 'codex,vscode'])).toBe(0);
     for (const file of FILES) expect(read(file)).toBe(original(file));
     expect(existsSync(join(io.dir, 'home/.codex/config.toml.tapedeck.bak'))).toBe(false);
     expect(io.stdout).toContain('--- ~/.codex/config.toml\n+++ ~/.codex/config.toml (tapedeck)\n@@ ');
@@ -241,12 +240,12 @@ describe('tapedeck install, status and uninstall on every client', () => {
       'home/.codeium/windsurf/mcp_config.json',
     ];
     for (const file of crlf) writeFileSync(placeOf(file, io.dir), original(file).replace(/\n/g, '\r\n'));
-    await run(['install', '--include-remote', '--target', 'cursor,codex,windsurf']);
+    await io.run(['install', '--include-remote', '--target', 'cursor,codex,windsurf']);
     for (const file of crlf) {
       expect(read(file)).toContain('_tapedeck');
       expect(read(file)).not.toMatch(/[^\r]\n/);
     }
-    await run(['uninstall', '--target', 'cursor,codex,windsurf']);
+    await io.run(['uninstall', '--target', 'cursor,codex,windsurf']);
     for (const file of crlf) expect(read(file)).toBe(original(file).replace(/\n/g, '\r\n'));
   });
 
@@ -254,7 +253,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
     const broken = original('home/.cursor/mcp.json').replace('"fetch": {', '"fetch" {');
     writeFileSync(join(io.dir, 'home/.cursor/mcp.json'), broken);
     writeFileSync(join(io.dir, 'home/.codex/config.toml'), '[mcp_servers.x]\ncommand = "npx\n');
-    expect(await run(['install'])).toBe(1);
+    expect(await io.run(['install'])).toBe(1);
     expect(read('home/.cursor/mcp.json')).toBe(broken);
     expect(read('home/.codex/config.toml')).toBe('[mcp_servers.x]\ncommand = "npx\n');
     expect(io.stdout).toContain('Cursor  ~/.cursor/mcp.json:6:11: ColonExpected; left as it is');
@@ -264,7 +263,7 @@ describe('tapedeck install, status and uninstall on every client', () => {
   });
 
   it('refuses an unknown target', async () => {
-    expect(await run(['install', '--target', 'cursor,emacs'])).toBe(2);
+    expect(await io.run(['install', '--target', 'cursor,emacs'])).toBe(2);
     expect(io.stderr).toContain(
       "--target: unknown target 'emacs'; expected some of claude-code, claude-desktop, cursor, vscode, windsurf, gemini, antigravity, codex",
     );

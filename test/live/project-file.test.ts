@@ -5,7 +5,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import {
   findProjectFile,
   PROJECT_FILE_NAME,
@@ -83,7 +82,7 @@ describe('a bad project file stops run and replay before anything runs', () => {
         command === 'run'
           ? ['run', '--cassette', 's.jsonl', '--', 'node', 'server.js']
           : ['replay', join(io.dir, 's.jsonl')];
-      expect(await run(args)).toBe(2);
+      expect(await io.run(args)).toBe(2);
     } finally {
       // Back to the folder the run started in (process.cwd() is the harness's stand-in here, not the real one).
       process.chdir(startedIn);

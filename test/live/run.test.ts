@@ -5,7 +5,6 @@
 import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import {
   appendToCassette,
   formatAge,
@@ -278,31 +277,29 @@ describe('tapedeck run and verify: usage', () => {
     [['--match', 'fuzzy'], "--match must be keyed or ordered; got 'fuzzy'"],
     [['--ignore', '$.params[oops'], "--ignore '$.params[oops'"],
   ])('run %j is a usage error (exit 2) in one line', async (flags, message) => {
-    expect(await run(['run', '--cassette', join(io.dir, 'c.jsonl'), ...flags, '--', 'node', 's.js'])).toBe(2);
+    expect(await io.run(['run', '--cassette', join(io.dir, 'c.jsonl'), ...flags, '--', 'node', 's.js'])).toBe(
+      2,
+    );
     expect(oneLine()).toHaveLength(1);
     expect(io.stderr).toContain(message);
   });
 
   it('run names TAPEDECK_MODE when it holds a bad mode', async () => {
-    process.env.TAPEDECK_MODE = 'rewind';
-    try {
-      expect(await run(['run', '--cassette', 'c.jsonl', '--', 'node', 's.js'])).toBe(2);
-    } finally {
-      delete process.env.TAPEDECK_MODE;
-    }
+    io.env.TAPEDECK_MODE = 'rewind';
+    expect(await io.run(['run', '--cassette', 'c.jsonl', '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toBe(
       "tapedeck: TAPEDECK_MODE must be one of auto, record, replay, update, passthrough; got 'rewind'\n",
     );
   });
 
   it('run without the server command after -- is a usage error', async () => {
-    expect(await run(['run', '--cassette', 'c.jsonl'])).toBe(2);
+    expect(await io.run(['run', '--cassette', 'c.jsonl'])).toBe(2);
     expect(io.stderr).toMatch(/^tapedeck: run needs the server command after '--' \(mode auto\)/);
   });
 
   it('run --mode replay of a missing cassette fails in one line, exit 1', async () => {
     const path = join(io.dir, 'missing.jsonl');
-    expect(await run(['run', '--cassette', path, '--mode', 'replay'])).toBe(1);
+    expect(await io.run(['run', '--cassette', path, '--mode', 'replay'])).toBe(1);
     expect(io.stderr).toBe(
       `tapedeck: no cassette at ${path} to replay: record it first (--mode record or --mode auto)\n`,
     );
@@ -318,7 +315,18 @@ describe('tapedeck run and verify: usage', () => {
     lines.push({ t: '2020-01-01T00:00:01.000Z', type: 'end', durationMs: 1000 });
     writeFileSync(path, lines.map(encodeLine).join(''));
     expect(
-      await run(['run', '--cassette', path, '--max-age', '30d', '--expired', 'error', '--', 'node', 's.js']),
+      await io.run([
+        'run',
+        '--cassette',
+        path,
+        '--max-age',
+        '30d',
+        '--expired',
+        'error',
+        '--',
+        'node',
+        's.js',
+      ]),
     ).toBe(1);
     expect(oneLine()).toEqual([
       expect.stringMatching(
@@ -328,7 +336,7 @@ describe('tapedeck run and verify: usage', () => {
   });
 
   it("an unknown option is one line, with commander's suggestion on it", async () => {
-    expect(await run(['run', '--cassette', 'c.jsonl', '--servr', 'x', '--', 'node', 's.js'])).toBe(2);
+    expect(await io.run(['run', '--cassette', 'c.jsonl', '--servr', 'x', '--', 'node', 's.js'])).toBe(2);
     expect(oneLine()).toEqual([
       "tapedeck: unknown option '--servr' (Did you mean --server?) (see tapedeck --help)",
     ]);
@@ -345,7 +353,7 @@ describe('tapedeck run and verify: usage', () => {
       const before = readFileSync(path);
       const [command, ...flags] = words as [string, ...string[]];
       const args = command === 'run' ? ['run', '--cassette', path, ...flags] : ['verify', path, ...flags];
-      expect(await run([...args, '--', 'node', 's.js'])).toBe(1);
+      expect(await io.run([...args, '--', 'node', 's.js'])).toBe(1);
       expect(oneLine()).toEqual([
         `tapedeck: ${what} rewrites the cassette as tapedeck JSONL, and ${path} is a mcporter file: convert it first (tapedeck convert ${path} --to tapedeck -o ${join(io.dir, 'session.jsonl')}) and use that`,
       ]);
@@ -357,23 +365,23 @@ describe('tapedeck run and verify: usage', () => {
     const path = join(io.dir, 'two.ndjson');
     const one = readFileSync(join(INTEROP, 'mcporter', 'everything-get-sum.ndjson'), 'utf8');
     writeFileSync(path, one + one.replaceAll('"server":"everything"', '"server":"other"'));
-    expect(await run(['run', '--cassette', path, '--mode', 'replay'])).toBe(2);
+    expect(await io.run(['run', '--cassette', path, '--mode', 'replay'])).toBe(2);
     expect(oneLine()).toEqual([
       expect.stringContaining('the cassette holds 2 servers ("everything", "other"): choose one'),
     ]);
-    expect(await run(['run', '--cassette', path, '--mode', 'replay', '--server', 'nope'])).toBe(2);
+    expect(await io.run(['run', '--cassette', path, '--mode', 'replay', '--server', 'nope'])).toBe(2);
     expect(io.stderr).toContain('no server "nope" in the cassette; it holds "everything", "other"');
   });
 
   it('verify without -- is a usage error', async () => {
-    expect(await run(['verify', 'c.jsonl', 'node', 'server.js'])).toBe(2);
+    expect(await io.run(['verify', 'c.jsonl', 'node', 'server.js'])).toBe(2);
     expect(io.stderr).toBe(
       "tapedeck: verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js\n",
     );
   });
 
   it('a word before -- is a usage error, not part of the server command', async () => {
-    expect(await run(['verify', 'c.jsonl', 'extra', '--', 'node', 'server.js'])).toBe(2);
+    expect(await io.run(['verify', 'c.jsonl', 'extra', '--', 'node', 'server.js'])).toBe(2);
     expect(io.stderr).toBe(
       "tapedeck: unexpected argument 'extra' before '--': the server command goes after '--' (see tapedeck verify --help)\n",
     );
@@ -383,13 +391,13 @@ describe('tapedeck run and verify: usage', () => {
     [['--timeout', '0'], "--timeout must be a whole number of at least 1; got '0'"],
     [['--ignore', '$.result[oops'], "--ignore '$.result[oops'"],
   ])('verify %j is a usage error before the cassette is read', async (flags, message) => {
-    expect(await run(['verify', '/nonexistent.jsonl', ...flags, '--', 'node', 's.js'])).toBe(2);
+    expect(await io.run(['verify', '/nonexistent.jsonl', ...flags, '--', 'node', 's.js'])).toBe(2);
     expect(oneLine()).toHaveLength(1);
     expect(io.stderr).toContain(message);
   });
 
   it('verify of a missing cassette fails in one line, exit 1', async () => {
-    expect(await run(['verify', '/nonexistent/c.jsonl', '--', 'node', 's.js'])).toBe(1);
+    expect(await io.run(['verify', '/nonexistent/c.jsonl', '--', 'node', 's.js'])).toBe(1);
     expect(io.stderr).toMatch(/^tapedeck: no such cassette: \/nonexistent\/c\.jsonl/);
   });
 });

@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { nodeSpawn } from '../../src/cli/node-spawn.js';
 import { answerComparer } from '../../src/live/compare.js';
 import { VERIFY_DEFAULTS, type VerifyOptions, verifyCassette } from '../../src/live/verify.js';
@@ -346,9 +345,9 @@ describe('tapedeck verify --update', () => {
     lines.push({ t: '2026-01-01T00:00:01.000Z', type: 'end', durationMs: 1000 });
     writeFileSync(path, lines.map(encodeLine).join(''));
     const before = readFileSync(path, 'utf8');
-    expect(await run(['verify', path, '--update', '--timeout', '1500', '--', process.execPath, SERVER])).toBe(
-      1,
-    );
+    expect(
+      await io.run(['verify', path, '--update', '--timeout', '1500', '--', process.execPath, SERVER]),
+    ).toBe(1);
     expect(io.stderr).toBe(
       `tapedeck: not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged\n`,
     );
@@ -366,7 +365,7 @@ describe('tapedeck verify --update', () => {
     ]).map(encodeLine);
     lines.splice(4, 1, '{"t":broken\n');
     writeFileSync(path, lines.join(''));
-    expect(await run(['verify', path, '--', process.execPath, SERVER])).toBe(1);
+    expect(await io.run(['verify', path, '--', process.execPath, SERVER])).toBe(1);
     expect(io.stdout).toContain('verified 1 exchange: 1 match, 0 differ, 1 skipped\n');
     expect(io.stderr).toContain(`tapedeck: ${path} had 1 corrupt line (skipped): fix or re-record it\n`);
   });

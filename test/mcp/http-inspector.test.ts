@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { serveMcpHttp } from '../../src/mcp/http.js';
 import { createTrajectoryService } from '../../src/mcp/server.js';
+import { memoryIo } from '../helpers/cli.js';
 import { makeTempDir, removeTempDir, runInspector, TAPEDECK_BIN } from '../helpers/peers.js';
 
 describe('tapedeck mcp with the MCP Inspector CLI', () => {
@@ -124,17 +125,11 @@ describe('tapedeck mcp --http', () => {
   });
 
   it('says what is wrong with its flags', async () => {
-    const stderr: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => stderr.push(String(chunk)) > 0) as typeof process.stderr.write;
-    try {
-      expect(await run(['mcp', '--allow-host', 'example.test'])).toBe(2);
-      expect(await run(['mcp', '--http', 'localhost'])).toBe(2);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(stderr.join('')).toContain('--allow-host needs --http HOST:PORT');
-    expect(stderr.join('')).toContain(
+    const io = memoryIo();
+    expect(await run(['mcp', '--allow-host', 'example.test'], io)).toBe(2);
+    expect(await run(['mcp', '--http', 'localhost'], io)).toBe(2);
+    expect(io.stderr.text).toContain('--allow-host needs --http HOST:PORT');
+    expect(io.stderr.text).toContain(
       "--http must be HOST:PORT such as 127.0.0.1:8080 (port 0 picks a free one); got 'localhost'",
     );
   });

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { compile } from '../../src/redact/compile.js';
 import { createRedactor } from '../../src/redact/engine.js';
 import { toHar } from '../../src/redact/har.js';
@@ -129,7 +128,7 @@ async function convertToHar(name: string, doc: unknown): Promise<string> {
   const input = join(io.dir, name);
   writeFileSync(input, JSON.stringify(doc));
   const out = join(io.dir, `${name}.out.har`);
-  expect(await run(['convert', input, '--to', 'har', '-o', out])).toBe(0);
+  expect(await io.run(['convert', input, '--to', 'har', '-o', out])).toBe(0);
   return readFileSync(out, 'utf8');
 }
 

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { useCliHarness } from '../helpers/cli.js';
 import {
   blockOutside,
@@ -67,7 +66,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`tapedeck report ${NO_BROWSER ?? ''}`,
     const secretRows = writeSecretTrace(secret);
     const rotated = writeRotatedTrace(io.dir);
     const out = join(io.dir, 'out', 'report.html');
-    expect(await run(['report', secret, rotated.files[1]!, MCP_TAPE, '-o', out])).toBe(0);
+    expect(await io.run(['report', secret, rotated.files[1]!, MCP_TAPE, '-o', out])).toBe(0);
     expect(io.stdout).toContain(`wrote ${out} (3 traces`);
     expect(io.stdout).toContain(pathToFileURL(out).href);
     expect(statSync(out).mode & 0o777).toBe(0o600);
@@ -110,11 +109,11 @@ describe.skipIf(NO_BROWSER !== undefined)(`tapedeck report ${NO_BROWSER ?? ''}`,
   });
 
   it('needs -o and existing traces', async () => {
-    expect(await run(['report', MCP_TAPE])).toBe(2);
+    expect(await io.run(['report', MCP_TAPE])).toBe(2);
     expect(io.stderr).toContain("required option '-o, --out <file>'");
     io.stderr = '';
     // A trace that cannot be read is bad input, exit 1, as for show and stats.
-    expect(await run(['report', join(io.dir, 'nope.jsonl'), '-o', join(io.dir, 'r.html')])).toBe(1);
+    expect(await io.run(['report', join(io.dir, 'nope.jsonl'), '-o', join(io.dir, 'r.html')])).toBe(1);
     expect(io.stderr).toBe(`tapedeck: no such trace file: ${join(io.dir, 'nope.jsonl')}\n`);
     expect(existsSync(join(io.dir, 'r.html'))).toBe(false);
   });

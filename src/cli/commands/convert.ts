@@ -1,13 +1,14 @@
-import { once } from 'node:events';
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
 import { toHar } from '../../redact/har.js';
 import { toMcpTape } from '../../trace/export/mcp-tape.js';
 import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { createOutput } from '../format/output.js';
+import { type CliIo, say, userPath } from '../io.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;
@@ -25,9 +26,9 @@ interface ConvertOptions {
  * (tapedeck/mcp-tape JSONL with rotated segments stitched, mcporter NDJSON, shack trajectory JSON, HTTP exchanges
  * JSON) and writes it as the target format, to stdout or to a private file (0600, new folders 0700).
  *
- * @example registerConvert(program); await program.parseAsync(['convert', 'a.ndjson', '--to', 'tapedeck'], { from: 'user' });
+ * @example await run(['convert', 'a.ndjson', '--to', 'tapedeck'], io);
  */
-export function registerConvert(program: Command): void {
+export function registerConvert(program: Command, { io, action }: Cli): void {
   program
     .command('convert')
     .description('Convert a trace to another format (the input format is detected from its content).')
@@ -52,13 +53,15 @@ export function registerConvert(program: Command): void {
         'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
         'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
     )
-    .action(async (input: string, options: ConvertOptions) => {
-      if ((await convert(input, options)) > 0) process.exitCode = EXIT.input;
-    });
+    .action(
+      action(async (input: string, options: ConvertOptions) =>
+        (await convert(input, options, io)) > 0 ? EXIT.input : EXIT.ok,
+      ),
+    );
 }
 
 /** Converts; resolves to the number of corrupt input lines that were skipped. */
-async function convert(input: string, options: ConvertOptions): Promise<number> {
+async function convert(input: string, options: ConvertOptions, io: CliIo): Promise<number> {
   const target = parseTarget(options.to);
   if (options.server !== undefined && target !== 'mcporter') {
     throw usageError(`--server names the server of an mcporter file; --to ${target} takes none`);
@@ -66,13 +69,12 @@ async function convert(input: string, options: ConvertOptions): Promise<number> 
   if (options.server !== undefined && options.server.trim() === '') {
     throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
   }
-  const warn = (text: string) => process.stderr.write(`tapedeck: warning: ${text}\n`);
   let errors = 0;
-  const trace = await openTrace(input, {
+  const trace = await openTrace(userPath(io, input), {
     mode: options.strict ? 'strict' : 'lenient',
     onDiagnostic: (d: TraceDiagnostic) => {
       if (d.severity === 'error') errors += 1;
-      process.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+      say(io, `${d.severity}: ${d.message}`);
     },
   });
   const dropped = new Map<string, number>();
@@ -85,9 +87,10 @@ async function convert(input: string, options: ConvertOptions): Promise<number> 
         : target === 'mcp-tape'
           ? toMcpTape(trace, { onDropped })
           : toMcporter(trace, { onDropped, server: options.server });
-  if (options.out === undefined) await writeStdout(chunks);
-  else await writePrivateFile(options.out, chunks);
-  for (const [reason, count] of dropped) warn(`${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
+  if (options.out === undefined) await writeStdout(chunks, io);
+  else await writePrivateFile(userPath(io, options.out), chunks);
+  for (const [reason, count] of dropped)
+    say(io, `warning: ${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
   return errors;
 }
 
@@ -100,24 +103,15 @@ function parseTarget(value: string): ConvertTarget {
   return target;
 }
 
-/** Writes with backpressure, so converting a multi-GB trace into a slow pipe does not buffer it all. */
-async function writeStdout(chunks: AsyncIterable<string> | Iterable<string>): Promise<void> {
-  let failure: NodeJS.ErrnoException | undefined;
-  const onError = (err: NodeJS.ErrnoException) => {
-    failure = err;
-  };
-  process.stdout.on('error', onError);
+/**
+ * Writes through the one stdout writer, block by block: converting a multi-GB trace into a slow pipe does not
+ * buffer it all, and a reader that stops early (`| head`) ends the conversion quietly — its choice, not a failure.
+ */
+async function writeStdout(chunks: AsyncIterable<string> | Iterable<string>, io: CliIo): Promise<void> {
+  const out = createOutput(io.stdout);
   try {
-    for await (const block of batch(chunks)) {
-      if (failure !== undefined) break;
-      // `once` rejects when stdout errors instead of draining; the loop then stops on `failure`.
-      if (!process.stdout.write(block)) await once(process.stdout, 'drain').catch(() => {});
-    }
+    for await (const block of batch(chunks)) if (!(await out.write(block))) return;
   } finally {
-    process.stdout.off('error', onError);
-  }
-  // A reader that stops early (`| head`) closes the pipe: its choice, not a failure.
-  if (failure !== undefined && failure.code !== 'EPIPE') {
-    throw new TapedeckError('io', `cannot write to stdout: ${failure.message}`);
+    out.dispose();
   }
 }

@@ -6,10 +6,13 @@ import type { Exchange } from '../../trace/exchange.js';
 import { loadTrace } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
+import { terminalWidth } from '../format/wrap.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 
 export interface DiffFlags {
   json?: boolean;
@@ -18,12 +21,6 @@ export interface DiffFlags {
   all?: boolean;
   /** `--reporter` values: CI reports besides the diff. */
   reporter?: string[];
-}
-
-export interface DiffIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
 }
 
 /**
@@ -35,9 +32,9 @@ const DIFF_LIMITS = {
   text: { maxValueLength: Number.MAX_SAFE_INTEGER },
 };
 
-/** One trace read whole: its lines for alignment and how to name it and its lines in the report. */
-async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
-  const trace = await loadTrace(path, { onDiagnostic: warn });
+/** One trace read whole: its lines for alignment and how to name it (as the user wrote it) in the report. */
+async function readSide(path: string, io: CliIo, warn: (d: TraceDiagnostic) => void) {
+  const trace = await loadTrace(userPath(io, path), { onDiagnostic: warn });
   const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)];
   const side: DiffSide = {
     path,
@@ -54,13 +51,13 @@ async function readSide(path: string, warn: (d: TraceDiagnostic) => void) {
  * Lines two traces up request by request and prints what changed. Resolves to the exit code: 0 the same, 1 they
  * differ (or a trace had corrupt lines), 2 usage.
  *
- * @example process.exitCode = await diffCommand('before.jsonl', 'after.jsonl', { ignore: [] });
+ * @example const code = await diffCommand('before.jsonl', 'after.jsonl', { ignore: [] }, processIo());
  */
 export async function diffCommand(
   pathA: string,
   pathB: string,
   flags: DiffFlags,
-  io: DiffIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+  io: CliIo,
 ): Promise<number> {
   const clock = reportClock();
   const ignore = compileFlags(flags.ignore);
@@ -72,9 +69,9 @@ export async function diffCommand(
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') corrupt += 1;
     // A live or crashed recording has no end line: nothing the diff needs.
-    if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+    if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
   };
-  const [a, b] = [await readSide(pathA, warn), await readSide(pathB, warn)];
+  const [a, b] = [await readSide(pathA, io, warn), await readSide(pathB, io, warn)];
   const alignment: TraceAlignment = alignTraces(a.lines, b.lines, {
     ignore,
     server: flags.server,
@@ -82,19 +79,23 @@ export async function diffCommand(
     diff: flags.json ? DIFF_LIMITS.json : DIFF_LIMITS.text,
   });
   const sides = [a.side, b.side] as const;
-  if (flags.json) io.stdout.write(`${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`);
+  if (flags.json) await print(io, `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`);
   else if (!reporters.replacesStdout)
-    io.stdout.write(
-      renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
+    await print(
+      io,
+      renderDiff(alignment, sides, {
+        color: useColor(io.stdout, io.env),
+        all: flags.all === true,
+        width: terminalWidth(io.stdout, io.env),
+      }),
     );
   if (reporters.reporters.length > 0) {
-    const cwd = process.cwd();
-    const named = sides.map((side) => ({ file: reportPath(side.path, cwd), lineOf: side.lineOf }));
+    const named = sides.map((side) => ({ file: reportPath(side.path, io.cwd), lineOf: side.lineOf }));
     const report = diffReport(
       { alignment, sides: [named[0]!, named[1]!], corruptLines: corrupt },
       clock.context(),
     );
-    await writeReports(reporters, report, { ...io, cwd, stdoutTaken: flags.json === true });
+    await writeReports(reporters, report, { ...io, stdoutTaken: flags.json === true });
   }
   return alignment.summary.identical && corrupt === 0 ? EXIT.ok : EXIT.finding;
 }
@@ -110,7 +111,7 @@ function compileFlags(paths: readonly string[]): IgnorePath[] {
 }
 
 /** Registers `tapedeck diff <a> <b> [--json] [--ignore PATH…] [--server NAME] [--all]`. */
-export function registerDiff(program: Command): void {
+export function registerDiff(program: Command, { io, action }: Cli): void {
   const command = program
     .command('diff')
     .description(
@@ -148,7 +149,5 @@ export function registerDiff(program: Command): void {
         'Exit codes: 0 the traces are the same, 1 they differ (or a trace is unreadable), 2 a usage error.',
       ].join('\n'),
     )
-    .action(async (a: string, b: string, flags: DiffFlags) => {
-      process.exitCode = await diffCommand(a, b, flags);
-    });
+    .action(action((a: string, b: string, flags: DiffFlags) => diffCommand(a, b, flags, io)));
 }

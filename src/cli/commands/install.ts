@@ -1,11 +1,12 @@
-import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { type FileOutcome, runInstall } from '../../install/apply.js';
 import { currentTapedeck } from '../../install/command.js';
 import type { InstallMode, ServerReport, ServerState } from '../../install/plan.js';
 import { displayPath, type InstallEnv, parseTargets, TARGET_IDS } from '../../install/targets.js';
 import { unifiedDiff } from '../../install/text.js';
+import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { type CliIo, homeOf, print } from '../io.js';
 
 interface InstallFlags {
   target?: string;
@@ -25,9 +26,9 @@ const HELP: Record<InstallMode, string> = {
 /**
  * `tapedeck install | uninstall | status [--target a,b] [--dry-run] [--force] [--include-remote]`.
  *
- * @example registerInstall(program); // tapedeck install --target cursor,codex --dry-run
+ * @example registerInstall(program, cli); // tapedeck install --target cursor,codex --dry-run
  */
-export function registerInstall(program: Command): void {
+export function registerInstall(program: Command, { io, action }: Cli): void {
   for (const mode of ['install', 'uninstall', 'status'] as const) {
     const command = program
       .command(mode)
@@ -64,27 +65,25 @@ export function registerInstall(program: Command): void {
           'kept; the first change backs a file up to <file>.tapedeck.bak. A file that does not parse is reported\n' +
           'and left as it is (exit 1), and so is a read-only one unless --force.',
       )
-      .action((flags: InstallFlags) => {
-        process.exitCode = install(mode, flags);
-      });
+      .action(action((flags: InstallFlags) => install(mode, flags, io)));
   }
 }
 
-function install(mode: InstallMode, flags: InstallFlags): number {
+async function install(mode: InstallMode, flags: InstallFlags, io: CliIo): Promise<number> {
   let targets: ReturnType<typeof parseTargets>;
   try {
     targets = parseTargets(flags.target);
   } catch (err) {
     throw usageError(`--target: ${(err as Error).message}`);
   }
-  // The home folder is %USERPROFILE% on Windows (os.homedir reads it there), $HOME elsewhere.
+  // The home folder is %USERPROFILE% on Windows, $HOME elsewhere.
   const where: InstallEnv = {
-    home: homedir(),
-    cwd: process.cwd(),
+    home: homeOf(io.env),
+    cwd: io.cwd,
     platform: process.platform,
-    appData: process.env.APPDATA,
-    localAppData: process.env.LOCALAPPDATA,
-    vars: process.env,
+    appData: io.env.APPDATA,
+    localAppData: io.env.LOCALAPPDATA,
+    vars: io.env,
   };
   const outcomes = runInstall({
     mode,
@@ -94,16 +93,17 @@ function install(mode: InstallMode, flags: InstallFlags): number {
     force: flags.force === true,
     remote: flags.includeRemote === true ? 'bridge' : 'skip',
     tapedeck: currentTapedeck(),
-    env: process.env,
+    env: io.env,
     platform: process.platform,
   });
   const failed = outcomes.some((o) => o.problem !== undefined || o.error !== undefined);
-  if (flags.json) {
-    const shown = outcomes.map(({ before: _b, after: _a, ...rest }) => ({ ...rest, changed: _a !== _b }));
-    process.stdout.write(
-      `${JSON.stringify({ version: 1, mode, dryRun: flags.dryRun === true, files: shown }, null, 2)}\n`,
-    );
-  } else process.stdout.write(render(mode, outcomes, flags, (path) => displayPath(path, where)));
+  const shown = outcomes.map(({ before: _b, after: _a, ...rest }) => ({ ...rest, changed: _a !== _b }));
+  await print(
+    io,
+    flags.json
+      ? `${JSON.stringify({ version: 1, mode, dryRun: flags.dryRun === true, files: shown }, null, 2)}\n`
+      : render(mode, outcomes, flags, (path) => displayPath(path, where)),
+  );
   return failed ? EXIT.finding : EXIT.ok;
 }
 

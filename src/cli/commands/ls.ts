@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
 import { defaultTraceDir } from '../../sink/paths.js';
-import { usageError } from '../errors.js';
+import type { Cli } from '../context.js';
+import { EXIT, usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
+import { terminalWidth } from '../format/wrap.js';
+import { print, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
 import { listTraces } from '../trace-list.js';
 
@@ -19,9 +22,9 @@ const DEFAULT_LIMIT = 20;
  * `tapedeck ls [DIR] [--json] [--limit N | --all]`: the traces of a folder, newest first, from each file's first
  * and last line only.
  *
- * @example registerLs(program); // tapedeck ls ./traces --json
+ * @example registerLs(program, cli); // tapedeck ls ./traces --json
  */
-export function registerLs(program: Command): void {
+export function registerLs(program: Command, { io, action }: Cli): void {
   program
     .command('ls')
     .description(
@@ -49,34 +52,41 @@ export function registerLs(program: Command): void {
         'are read (the meta and the end line), so a folder of big traces lists as fast as one of small ones.',
       ].join('\n'),
     )
-    .action((dir: string | undefined, flags: LsFlags) => {
-      const folder = dir ?? defaultTraceDir();
-      let traces: ReturnType<typeof listTraces>;
-      try {
-        traces = listTraces(folder);
-      } catch (err) {
-        // The default folder not existing yet just means nothing was recorded.
-        if (dir === undefined && err instanceof TapedeckError && err.code === 'not_found') traces = [];
-        else if (err instanceof TapedeckError && err.code === 'usage') throw usageError(err.message);
-        else throw err;
-      }
-      const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
-      if (flags.json === true) {
-        process.stdout.write(renderTraceListJson(shown));
-        return;
-      }
-      if (traces.length === 0) {
-        process.stderr.write(
-          `tapedeck: no traces in ${folder} (record one: tapedeck record${dir === undefined ? '' : ` --out ${dir}`} -- <server command>)\n`,
+    .action(
+      action(async (dir: string | undefined, flags: LsFlags) => {
+        const folder = dir ?? defaultTraceDir(io.env);
+        const where = userPath(io, folder);
+        let traces: ReturnType<typeof listTraces>;
+        try {
+          traces = listTraces(where);
+        } catch (err) {
+          // The default folder not existing yet just means nothing was recorded.
+          if (dir === undefined && err instanceof TapedeckError && err.code === 'not_found') traces = [];
+          else if (err instanceof TapedeckError && err.code === 'usage') throw usageError(err.message);
+          else throw err;
+        }
+        const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
+        if (flags.json === true) {
+          await print(io, renderTraceListJson(shown));
+          return EXIT.ok;
+        }
+        if (traces.length === 0) {
+          say(
+            io,
+            `no traces in ${folder} (record one: tapedeck record${dir === undefined ? '' : ` --out ${dir}`} -- <server command>)`,
+          );
+          return EXIT.ok;
+        }
+        await print(
+          io,
+          renderTraceList(shown, {
+            dir: where,
+            color: useColor(io.stdout, io.env),
+            more: traces.length - shown.length,
+            width: terminalWidth(io.stdout, io.env),
+          }),
         );
-        return;
-      }
-      process.stdout.write(
-        renderTraceList(shown, {
-          dir: folder,
-          color: useColor(process.stdout, process.env),
-          more: traces.length - shown.length,
-        }),
-      );
-    });
+        return EXIT.ok;
+      }),
+    );
 }

@@ -10,7 +10,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { renderScanReport } from '../format/scan-report.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 import { scan } from './scan.js';
 
 interface PushOptions extends RuleFlags {
@@ -71,7 +71,7 @@ export function registerPush(program: Command, { io, action }: Cli): void {
     .action(
       action(async (trace: string, options: PushOptions) => {
         const result = await push(trace, options, io);
-        io.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.share.url}\n`);
+        await print(io, options.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.share.url}\n`);
         return EXIT.ok;
       }),
     );

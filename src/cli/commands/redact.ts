@@ -1,19 +1,12 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../errors.js';
-import {
-  batch,
-  nodeTraceFiles,
-  noFollowTraceFiles,
-  openTrace,
-  readFromPipe,
-  writePrivateFile,
-} from '../../trace/io.js';
+import { batch, noFollowTraceFiles, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { type KeptFormat, redactedInFormat } from '../redact/formats.js';
 import { redactedLines } from '../redact/trace.js';
 
@@ -84,16 +77,16 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
     },
   };
   // A trace rewritten in place is read without following links: a link's target would be copied into its folder.
-  const files = options.inPlace && input !== '-' ? noFollowTraceFiles : nodeTraceFiles;
+  const files = options.inPlace && input !== '-' ? noFollowTraceFiles : traceFiles(io);
   const trace = await openTrace(file, openOptions, files);
-  if (options.inPlace) refuseInPlace(file);
+  if (options.inPlace) refuseInPlace(file, io);
   if (trace.format !== 'tapedeck' && trace.segments.length <= 1) {
     // Another tool's file stays a file of that tool: mcporter can still replay it, a HAR viewer still open it.
     const onCorrupt = (lineNo: number, why: string) => {
       errors += 1;
       say(io, `error: ${input} line ${lineNo}: ${why}`);
     };
-    const kept = () => redactedInFormat(file, trace.format as KeptFormat, redaction, onCorrupt);
+    const kept = () => redactedInFormat(file, trace.format as KeptFormat, redaction, onCorrupt, files);
     if (options.inPlace) await replaceUnlessLost(file, kept(), () => errors);
     else if (out !== undefined) await writePrivateFile(out, kept());
     else await writeStdout(kept(), io);
@@ -127,8 +120,8 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
 }
 
 /** A trace redact cannot rewrite in place: one read from a pipe. */
-function refuseInPlace(input: string): void {
-  if (readFromPipe(input)) {
+function refuseInPlace(input: string, io: CliIo): void {
+  if (traceFiles(io).fromPipe(input)) {
     throw usageError(
       `--in-place needs a file, and ${input} is a pipe: write the redacted trace with -o FILE`,
     );

@@ -9,7 +9,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { addRuleFlags, type Redaction, type RuleFlags, redactionFrom } from '../flags/rules.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
 
@@ -97,7 +97,8 @@ export function registerReport(program: Command, { io, action }: Cli): void {
         const paths = traceArguments(traces, options, 'report', io);
         const result = await writeReport(paths, options, io, (d) => say(io, `${d.severity}: ${d.message}`));
         const size = formatBytes(result.bytes, BYTE_STYLES.file);
-        io.stdout.write(
+        await print(
+          io,
           `tapedeck: wrote ${result.file} (${result.traces} ${result.traces === 1 ? 'trace' : 'traces'}, ${size}); open ${pathToFileURL(result.file).href}\n`,
         );
         return result.skipped > 0 ? EXIT.input : EXIT.ok;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
 import { scanReport } from '../../report/from-scan.js';
 import { renderSarif } from '../../report/sarif.js';
-import { openTrace, readFromPipe } from '../../trace/io.js';
+import { openTrace } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
@@ -18,7 +18,8 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { terminalWidth } from '../format/wrap.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
   json?: boolean;
@@ -72,10 +73,13 @@ export function registerScan(program: Command, { io, action }: Cli): void {
           trace: reportPath(report.trace, io.cwd),
           findings: report.findings.map((f) => ({ ...f, file: reportPath(f.file, io.cwd) })),
         };
-        if (format === 'json') io.stdout.write(renderScanJson(report));
-        else if (format === 'sarif') io.stdout.write(renderSarif(scanReport(named, clock.context())));
+        if (format === 'json') await print(io, renderScanJson(report));
+        else if (format === 'sarif') await print(io, renderSarif(scanReport(named, clock.context())));
         else if (!reporters.replacesStdout)
-          io.stdout.write(renderScanReport(report, useColor(io.stdout, io.env)));
+          await print(
+            io,
+            renderScanReport(report, useColor(io.stdout, io.env), terminalWidth(io.stdout, io.env)),
+          );
         if (reporters.reporters.length > 0)
           await writeReports(reporters, scanReport(named, clock.context()), {
             ...io,
@@ -105,19 +109,24 @@ function formatOf(options: ScanOptions): ScanFormat {
 export async function scan(input: string, options: RuleFlags, io: CliIo): Promise<ScanReport> {
   const { compiled } = redactionFrom(options, io);
   let unreadable = 0;
-  const trace = await openTrace(userPath(io, input), {
-    onDiagnostic: (d: TraceDiagnostic) => {
-      // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
-      // checked either, and it is in the file that would be shared.
-      if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
-      // A trace still being written has no end line; that says nothing about secrets.
-      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+  const files = traceFiles(io);
+  const trace = await openTrace(
+    userPath(io, input),
+    {
+      onDiagnostic: (d: TraceDiagnostic) => {
+        // A cut-off last line (a recorder killed mid-write) is only a warning to readers, but its text was not
+        // checked either, and it is in the file that would be shared.
+        if (d.severity === 'error' || d.code === 'truncated_line') unreadable += 1;
+        // A trace still being written has no end line; that says nothing about secrets.
+        if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+      },
+      // Readers skip lines of a type they do not know, but those lines are in the file all the same.
+      onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
+      // A line's text gives each finding its column (tapedeck and mcp-tape files keep it).
+      lineText: true,
     },
-    // Readers skip lines of a type they do not know, but those lines are in the file all the same.
-    onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
-    // A line's text gives each finding its column (tapedeck and mcp-tape files keep it).
-    lineText: true,
-  });
+    files,
+  );
   const findings: ScanFinding[] = [];
   const unchecked: ScanUnchecked[] = [];
   // One state for the whole trace, in order: a key printed line by line, and conn values that are session ids,
@@ -149,6 +158,6 @@ export async function scan(input: string, options: RuleFlags, io: CliIo): Promis
     check(segment.meta, segment.file, native ? 1 : 0);
   }
   for await (const { line, file, lineNo, text } of trace.lines()) check(line, file, lineNo, text);
-  const piped = readFromPipe(input) ? { piped: true as const } : {};
+  const piped = files.fromPipe(input) ? { piped: true as const } : {};
   return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings, unchecked };
 }

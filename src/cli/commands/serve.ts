@@ -4,7 +4,9 @@ import { defaultDbPath, loadOrCreateToken, shownPath, tokenPath } from '../../co
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { isLoopback } from '../../local-names.js';
 import { parseDuration } from '../../units.js';
-import { usageError } from '../errors.js';
+import type { Cli } from '../context.js';
+import { EXIT, usageError } from '../errors.js';
+import { type CliIo, say } from '../io.js';
 import { parseByteSize } from '../parse.js';
 import { isDirectory } from '../paths.js';
 import { holdSignals } from '../signals.js';
@@ -29,7 +31,7 @@ const DEFAULT_RETAIN = '30d';
  *
  * @example await run(['serve', '--port', '0', '--db', '/tmp/t.db']);
  */
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, { io, action }: Cli): void {
   program
     .command('serve')
     .description('Run the collector: a local service that stores traces and feeds the web viewer, live too.')
@@ -88,19 +90,17 @@ export function registerServe(program: Command): void {
         'address with --host makes reads need the token too, and only Host/Origin names given with --allow-host\n' +
         'are answered besides local ones. The API is described in the README (GET /api/v1/traces …).',
     )
-    .action(async (options: ServeOptions) => {
-      process.exitCode = await serve(options);
-    });
+    .action(action((options: ServeOptions) => serve(options, io)));
 }
 
-async function serve(options: ServeOptions): Promise<number> {
+async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   if ((options.allowHost ?? []).length > 0 && isLoopback(options.host)) {
     throw usageError('--allow-host only applies with a non-loopback --host (e.g. --host 0.0.0.0)');
   }
-  const dbPath = resolve(options.db ?? defaultDbPath());
+  const dbPath = resolve(io.cwd, options.db ?? defaultDbPath(io.env));
   if (isDirectory(dbPath))
     throw usageError(`--db ${options.db ?? dbPath} is a directory; give a database file path`);
-  const tokenFile = tokenPath();
+  const tokenFile = tokenPath(io.env);
   const token = loadOrCreateToken(tokenFile);
   let stop: (() => void) | undefined;
   const stopped = new Promise<void>((resolveStop) => {
@@ -124,17 +124,17 @@ async function serve(options: ServeOptions): Promise<number> {
         maxBytes: options.maxBytes === 'off' ? undefined : options.maxBytes,
       },
     });
-    const say = (text: string) => process.stderr.write(`tapedeck: ${text}\n`);
     if (collector.unfinishedRemoved > 0)
-      say(`removed ${collector.unfinishedRemoved} upload(s) that were cut off before they finished`);
+      say(io, `removed ${collector.unfinishedRemoved} upload(s) that were cut off before they finished`);
     if (!isLoopback(collector.host))
       say(
+        io,
         `warning: listening on ${collector.host}, which other machines can reach; every request needs the token`,
       );
-    process.stderr.write(`tapedeck collector on ${collector.url} (token in ${shownPath(tokenFile)})\n`);
+    io.stderr.write(`tapedeck collector on ${collector.url} (token in ${shownPath(tokenFile)})\n`);
     await stopped;
     await collector.close();
-    return 0;
+    return EXIT.ok;
   } finally {
     held.release();
   }

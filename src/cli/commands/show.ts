@@ -9,7 +9,8 @@ import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
 import { TimelineRenderer } from '../format/timeline.js';
-import { userPath } from '../io.js';
+import { terminalWidth } from '../format/wrap.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
 
 export interface ShowOptions {
   /** Print the trace lines as JSONL instead of a timeline. */
@@ -18,47 +19,37 @@ export interface ShowOptions {
   follow?: boolean;
 }
 
-/** Where show writes; the defaults are the process streams. Injectable for tests. */
-export interface ShowIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
-  /** Aborts `--follow` (the command wires SIGINT to it when not given). */
-  stop?: AbortSignal;
-}
-
-function defaultIo(): ShowIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
-}
-
 /**
  * Prints a trace as a timeline (or as JSONL with `raw`), streaming: memory stays flat on multi-GB traces.
- * Resolves to the number of corrupt lines met (reported on stderr and skipped).
+ * Resolves to the number of corrupt lines met (reported on stderr and skipped). `stop` ends `--follow`; without
+ * it, SIGINT does.
  *
- * @example await showTrace('traces/everything.jsonl', { follow: true });
+ * @example await showTrace('traces/everything.jsonl', { follow: true }, processIo());
  */
 export async function showTrace(
   path: string,
-  options: ShowOptions = {},
-  io: ShowIo = defaultIo(),
+  options: ShowOptions,
+  io: CliIo,
+  stop?: AbortSignal,
 ): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   const follow = options.follow === true;
   if (follow) {
-    if (io.stop) io.stop.addEventListener('abort', onSigint, { once: true });
+    if (stop) stop.addEventListener('abort', onSigint, { once: true });
     else process.once('SIGINT', onSigint);
   }
   let errors = 0;
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') errors += 1;
-    io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
+    say(io, `${d.severity}: ${d.message}`);
   };
   const out = createOutput(io.stdout);
   try {
     const { lines } = await openSource(path, {
       follow: follow ? controller.signal : undefined,
       onDiagnostic: warn,
+      files: traceFiles(io),
     });
     if (options.raw) {
       for await (const { line } of lines) {
@@ -68,7 +59,7 @@ export async function showTrace(
       return errors;
     }
     const color = useColor(io.stdout, io.env);
-    const width = io.stdout.isTTY ? io.stdout.columns : undefined;
+    const width = terminalWidth(io.stdout, io.env);
     const renderer = new TimelineRenderer({ color, width });
     const pairer = new Pairer({ children: 'none' });
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
@@ -80,7 +71,7 @@ export async function showTrace(
     return errors;
   } finally {
     process.off('SIGINT', onSigint);
-    io.stop?.removeEventListener('abort', onSigint);
+    stop?.removeEventListener('abort', onSigint);
     out.dispose();
   }
 }
@@ -110,8 +101,10 @@ export function registerShow(program: Command, { io, action }: Cli): void {
         '  tapedeck show --last                   the newest trace of the recording folder',
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
         '',
-        '→ is client→server, ← server→client. Server messages that belong to a request are indented under it.',
-        'Colours only on a terminal, never when NO_COLOR is set.',
+        '→ is client→server, ← server→client. Server messages that belong to a request are indented under it;',
+        'one that nothing on the wire ties to a request (it only arrived while that request was open) is not',
+        'indented, and says "maybe for #id". Rows fit the terminal (else $COLUMNS, else 80 columns): previews are',
+        'cut, error messages wrap. Colours only on a terminal, never when NO_COLOR is set.',
       ].join('\n'),
     )
     .action(

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { computeStats, type TraceStats } from '../../trace/stats.js';
 import type { Cli } from '../context.js';
@@ -7,17 +8,12 @@ import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
-import { userPath } from '../io.js';
+import { terminalWidth } from '../format/wrap.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 export interface StatsOptions {
   /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */
   json?: boolean;
-}
-
-export interface StatsIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
 }
 
 /**
@@ -28,8 +24,12 @@ export interface StatsIo {
 export async function traceStats(
   path: string,
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
+  files?: TraceFiles,
 ): Promise<TraceStats> {
-  const { lines } = await openSource(path, onDiagnostic ? { onDiagnostic } : {});
+  const { lines } = await openSource(path, {
+    ...(onDiagnostic ? { onDiagnostic } : {}),
+    ...(files ? { files } : {}),
+  });
   return computeStats(
     (async function* () {
       for await (const { line } of lines) yield line;
@@ -42,27 +42,33 @@ export async function traceStats(
  *
  * @example renderStatsOutput(stats, { json: true }, false)
  */
-export function renderStatsOutput(stats: TraceStats, options: StatsOptions, color: boolean): string {
-  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color });
+export function renderStatsOutput(
+  stats: TraceStats,
+  options: StatsOptions,
+  color: boolean,
+  width?: number,
+): string {
+  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color, width });
 }
 
 /**
  * Runs `tapedeck stats` against the given streams; resolves to the number of corrupt lines skipped.
  *
- * @example await statsCommand('trace.jsonl', { json: true });
+ * @example await statsCommand('trace.jsonl', { json: true }, processIo());
  */
-export async function statsCommand(
-  path: string,
-  options: StatsOptions = {},
-  io: StatsIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
-): Promise<number> {
+export async function statsCommand(path: string, options: StatsOptions, io: CliIo): Promise<number> {
   let errors = 0;
-  const stats = await traceStats(path, (d) => {
-    if (d.severity === 'error') errors += 1;
-    // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
-    if (d.code !== 'missing_end') io.stderr.write(`tapedeck: ${d.severity}: ${d.message}\n`);
-  });
-  io.stdout.write(renderStatsOutput(stats, options, useColor(io.stdout, io.env)));
+  const stats = await traceStats(
+    path,
+    (d) => {
+      if (d.severity === 'error') errors += 1;
+      // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
+      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+    },
+    traceFiles(io),
+  );
+  const width = terminalWidth(io.stdout, io.env);
+  await print(io, renderStatsOutput(stats, options, useColor(io.stdout, io.env), width));
   return errors;
 }
 

@@ -32,7 +32,7 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { parsePositiveInt } from '../parse.js';
 
@@ -207,10 +207,12 @@ async function verify(
 
   const corrupt = loaded.errors;
   if (flags.json)
-    io.stdout.write(
-      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}\n`,
+    await print(
+      io,
+      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}
+`,
     );
-  else if (!quiet) io.stdout.write(renderSummary(path, report, updated, flags.allowUnanswered === true));
+  else if (!quiet) await print(io, renderSummary(path, report, updated, flags.allowUnanswered === true));
   if (updated) return EXIT.ok;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)

@@ -7,8 +7,9 @@ import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
 import type { Cli } from '../context.js';
-import { usageError } from '../errors.js';
+import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
+import { type CliIo, print, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
@@ -19,11 +20,10 @@ export interface ViewOptions {
   port?: number;
 }
 
-export interface ViewIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: Record<string, string | undefined>;
-  platform: NodeJS.Platform;
+/** What a host running the viewer in-process may set besides the CliIo. */
+export interface ViewControl {
+  /** The platform whose browser opener is used (default: this one). */
+  platform?: NodeJS.Platform;
   /** Stops the server (the command wires SIGINT / SIGTERM to it when not given). */
   stop?: AbortSignal;
   /** Called once the server listens (tests read the URL from it). */
@@ -80,12 +80,10 @@ export function browserOpener(
 }
 
 /** Opens the URL in a browser when this machine has a way to; never fails (a headless box just has none). */
-function openBrowser(url: string, io: ViewIo): void {
-  const opener = browserOpener(io.platform, io.env);
+function openBrowser(url: string, io: CliIo, platform: NodeJS.Platform): void {
+  const opener = browserOpener(platform, io.env);
   if (!opener) {
-    io.stderr.write(
-      'tapedeck: no browser to open here (no display, or no xdg-open / open); open the URL above yourself\n',
-    );
+    say(io, 'no browser to open here (no display, or no xdg-open / open); open the URL above yourself');
     return;
   }
   try {
@@ -94,44 +92,39 @@ function openBrowser(url: string, io: ViewIo): void {
       stdio: 'ignore',
       windowsVerbatimArguments: opener.verbatim === true,
     });
-    child.on('error', () =>
-      io.stderr.write(`tapedeck: could not run ${opener.command}; open the URL yourself\n`),
-    );
+    child.on('error', () => say(io, `could not run ${opener.command}; open the URL yourself`));
     child.unref();
   } catch {
-    io.stderr.write(`tapedeck: could not run ${opener.command}; open the URL yourself\n`);
+    say(io, `could not run ${opener.command}; open the URL yourself`);
   }
 }
 
 /**
  * `tapedeck view`: serves the viewer and the traces until stopped.
  *
- * @example await viewTraces(['calls.jsonl'], { open: false });
+ * @example await viewTraces(['calls.jsonl'], { open: false }, processIo());
  */
 export async function viewTraces(
   paths: readonly string[],
-  options: ViewOptions = {},
-  io: ViewIo = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    platform: process.platform,
-  },
+  options: ViewOptions,
+  io: CliIo,
+  control: ViewControl = {},
 ): Promise<void> {
-  const files = await traceFilesFor(paths);
+  const files = await traceFilesFor(paths.map((path) => userPath(io, path)));
   const server = await startViewServer({
     files: viewFiles(files),
     ...(options.port ? { port: options.port } : {}),
   });
   const count = paths.length === 1 ? 'the trace' : `${paths.length} traces`;
-  io.stdout.write(`tapedeck: viewing ${count} at ${server.url}\n`);
-  io.stderr.write('tapedeck: serving on 127.0.0.1 only; press Ctrl-C to stop\n');
-  io.onListening?.(server);
-  if (options.open !== false) openBrowser(server.url, io);
+  await print(io, `tapedeck: viewing ${count} at ${server.url}\n`);
+  say(io, 'serving on 127.0.0.1 only; press Ctrl-C to stop');
+  control.onListening?.(server);
+  if (options.open !== false) openBrowser(server.url, io, control.platform ?? process.platform);
   await new Promise<void>((done) => {
-    if (io.stop) {
-      if (io.stop.aborted) return done();
-      io.stop.addEventListener('abort', () => done(), { once: true });
+    const { stop } = control;
+    if (stop) {
+      if (stop.aborted) return done();
+      stop.addEventListener('abort', () => done(), { once: true });
       return;
     }
     const held = holdSignals(() => {
@@ -153,7 +146,7 @@ function parsePort(value: string): number {
 const NEWEST_DEFAULT = 5;
 
 /** Registers `tapedeck view <trace… | dir> | --last [--newest N] [--no-open] [--port N]`. */
-export function registerView(program: Command, { io }: Cli): void {
+export function registerView(program: Command, { io, action }: Cli): void {
   const command = program
     .command('view')
     .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
@@ -185,7 +178,10 @@ export function registerView(program: Command, { io }: Cli): void {
         'For a file to share, see tapedeck report.',
       ].join('\n'),
     )
-    .action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number }) => {
-      await viewTraces(traceArguments(traces, options, 'view', io, options.newest), options);
-    });
+    .action(
+      action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number }) => {
+        await viewTraces(traceArguments(traces, options, 'view', io, options.newest), options, io);
+        return EXIT.ok;
+      }),
+    );
 }

@@ -9,6 +9,7 @@ import { renderSarif } from '../../report/sarif.js';
 import { writePrivateFile } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
+import { createOutput } from '../format/output.js';
 
 /**
  * `--reporter junit[:FILE] | github | json[:FILE]` (and `sarif[:FILE]` on scan): CI reports besides a command's
@@ -133,7 +134,7 @@ export interface ReportStreams {
  * Renders the report once per reporter and writes it: to its file (0600, atomically, never through a link in its
  * place), else to stdout — or stderr when stdout is taken, and always for GitHub annotations next to a document.
  *
- * @example await writeReports(plan, report, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdoutTaken: false });
+ * @example await writeReports(plan, report, { ...io, stdoutTaken: false });
  */
 export async function writeReports(
   plan: ReporterPlan,
@@ -149,7 +150,13 @@ export async function writeReports(
       continue;
     }
     const documentOnStdout = plan.replacesStdout && reporter.format === 'github';
-    (streams.stdoutTaken || documentOnStdout ? streams.stderr : streams.stdout).write(text);
+    const toStderr = streams.stdoutTaken || documentOnStdout;
+    const out = createOutput(toStderr ? streams.stderr : streams.stdout, toStderr ? 'stderr' : 'stdout');
+    try {
+      await out.write(text);
+    } finally {
+      out.dispose();
+    }
   }
 }
 

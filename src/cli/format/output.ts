@@ -1,3 +1,5 @@
+import { TapedeckError } from '../../errors.js';
+
 /**
  * Streaming output for commands that print a lot (a multi-GB trace through `show`): waits for the stream to drain
  * so memory stays flat, and treats a reader that went away (`show … | head` → EPIPE) as "stop", not a crash.
@@ -13,16 +15,17 @@ export interface Output {
 }
 
 /**
- * Wraps a writable stream (usually process.stdout).
+ * Wraps a writable stream (a command's stdout). Any other write failure (a full disk behind `> file`) is thrown as
+ * one line naming the stream.
  *
- * @example const out = createOutput(process.stdout); if (!(await out.write('row\n'))) return; out.dispose();
+ * @example const out = createOutput(io.stdout); if (!(await out.write('row\n'))) return; out.dispose();
  */
-export function createOutput(stream: NodeJS.WritableStream): Output {
+export function createOutput(stream: NodeJS.WritableStream, name = 'stdout'): Output {
   let closed = false;
   let failure: Error | undefined;
   const onError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
-    else failure = err;
+    else failure = new TapedeckError('io', `cannot write to ${name}: ${err.message}`);
   };
   stream.on('error', onError);
   return {

@@ -1,3 +1,4 @@
+import type { TraceFiles } from '../../trace/import/files.js';
 import { mcporterEntries, scanMcporter } from '../../trace/import/mcporter.js';
 import type { OpenedTrace } from '../../trace/import/opened.js';
 import { nodeTraceFiles, openTrace } from '../../trace/io.js';
@@ -21,6 +22,8 @@ export interface SourceOptions {
   follow?: AbortSignal | undefined;
   /** Problems found while reading (corrupt lines, a missing end line …). */
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
+  /** Where the bytes come from (default: the file system, `-` the process's stdin). */
+  files?: TraceFiles;
 }
 
 export interface TraceSource {
@@ -38,7 +41,7 @@ export interface TraceSource {
  */
 export async function openSource(path: string, options: SourceOptions = {}): Promise<TraceSource> {
   const diagnostics = options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {};
-  const trace = await openTrace(path, diagnostics);
+  const trace = await openTrace(path, diagnostics, options.files);
   const follow = options.follow;
   const lines =
     follow === undefined ||

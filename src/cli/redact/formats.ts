@@ -3,6 +3,7 @@ import { redactDocument } from '../../redact/documents.js';
 import { summarize } from '../../redact/index.js';
 import type { Redaction } from '../../redact/setup.js';
 import { encodeLine } from '../../trace/encode.js';
+import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceFormat } from '../../trace/import/opened.js';
 import { nodeTraceFiles } from '../../trace/io.js';
 import type { Json, MetaLine, TraceLine } from '../../trace/types.js';
@@ -20,10 +21,10 @@ export type KeptFormat = Exclude<TraceFormat, 'tapedeck'>;
 /** Told about an input line that is not JSON and was left out: its number and why. */
 export type OnCorrupt = (lineNo: number, why: string) => void;
 
-async function* rawLines(path: string): AsyncGenerator<string> {
+async function* rawLines(path: string, files: TraceFiles): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let rest = '';
-  for await (const chunk of nodeTraceFiles.read(path)) {
+  for await (const chunk of files.read(path)) {
     rest += decoder.decode(chunk, { stream: true });
     let nl = rest.indexOf('\n');
     while (nl >= 0) {
@@ -70,9 +71,10 @@ async function* lineFormat(
   format: 'mcporter' | 'mcp-tape',
   redaction: Redaction,
   onCorrupt: OnCorrupt,
+  files: TraceFiles,
 ): AsyncGenerator<string> {
   let lineNo = 0;
-  for await (const text of rawLines(path)) {
+  for await (const text of rawLines(path, files)) {
     lineNo += 1;
     if (text.trim() === '') {
       yield `${text}\n`;
@@ -106,10 +108,14 @@ function writeLike(text: string, value: Json): string {
   return text.endsWith('\n') ? `${json}\n` : json;
 }
 
-async function* documentFormat(path: string, redaction: Redaction): AsyncGenerator<string> {
+async function* documentFormat(
+  path: string,
+  redaction: Redaction,
+  files: TraceFiles,
+): AsyncGenerator<string> {
   const parts: string[] = [];
   const decoder = new TextDecoder();
-  for await (const chunk of nodeTraceFiles.read(path)) parts.push(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of files.read(path)) parts.push(decoder.decode(chunk, { stream: true }));
   parts.push(decoder.decode());
   const text = parts.join('');
   let doc: Json;
@@ -123,7 +129,8 @@ async function* documentFormat(path: string, redaction: Redaction): AsyncGenerat
 }
 
 /**
- * The redacted file, in `format` (never tapedeck's own: that one is stitched and read as a trace), as text chunks.
+ * The redacted file, in `format` (never tapedeck's own: that one is stitched and read as a trace), as text chunks,
+ * read through `files` (the ones it was opened with, so a trace read from stdin is read from what was held).
  *
  * @example await writePrivateFile('shareable.ndjson', redactedInFormat('run.ndjson', 'mcporter', redaction, warn));
  */
@@ -132,7 +139,9 @@ export function redactedInFormat(
   format: KeptFormat,
   redaction: Redaction,
   onCorrupt: OnCorrupt,
+  files: TraceFiles = nodeTraceFiles,
 ): AsyncGenerator<string> {
-  if (format === 'mcporter' || format === 'mcp-tape') return lineFormat(path, format, redaction, onCorrupt);
-  return documentFormat(path, redaction);
+  if (format === 'mcporter' || format === 'mcp-tape')
+    return lineFormat(path, format, redaction, onCorrupt, files);
+  return documentFormat(path, redaction, files);
 }

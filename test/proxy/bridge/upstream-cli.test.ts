@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/cli/main.js';
 import { useCliHarness } from '../../helpers/cli.js';
 import { bridged, freePort, type HttpServer, startEverything } from '../../helpers/http-peers.js';
 import {
@@ -66,14 +65,14 @@ describe('tapedeck verify --upstream', () => {
   const io = useCliHarness('tapedeck-verify-upstream-');
 
   it('matches the live server the session was recorded from', async () => {
-    expect(await run(['verify', cassette, '--upstream', everything.url])).toBe(0);
+    expect(await io.run(['verify', cassette, '--upstream', everything.url])).toBe(0);
     expect(io.stdout).toContain('verified 3 exchanges: 3 match, 0 differ');
   });
 
   it('diverges, exit 1, against a changed server', async () => {
     const changed = await startChangedServer();
     try {
-      expect(await run(['verify', cassette, '--upstream', changed.url, '--json'])).toBe(1);
+      expect(await io.run(['verify', cassette, '--upstream', changed.url, '--json'])).toBe(1);
       const report = JSON.parse(io.stdout) as {
         upstream: string;
         exchanges: { method: string; status: string }[];
@@ -88,20 +87,20 @@ describe('tapedeck verify --upstream', () => {
 
   it('names the unreachable upstream as the reason, exit 1', async () => {
     const nobody = `http://127.0.0.1:${await freePort()}/mcp`;
-    expect(await run(['verify', cassette, '--upstream', nobody, '--timeout', '3000'])).toBe(1);
+    expect(await io.run(['verify', cassette, '--upstream', nobody, '--timeout', '3000'])).toBe(1);
     expect(io.stdout).toContain(`cannot reach the upstream ${nobody}: connect ECONNREFUSED`);
   });
 
   it('refuses a server command and --upstream together, and --header without --upstream', async () => {
-    expect(await run(['verify', cassette, '--upstream', everything.url, '--', 'node', 's.js'])).toBe(2);
+    expect(await io.run(['verify', cassette, '--upstream', everything.url, '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toContain("verify takes a server command after '--' or --upstream URL, not both");
     io.stderr = '';
     expect(
-      await run(['run', '--cassette', cassette, '--upstream', everything.url, '--', 'node', 's.js']),
+      await io.run(['run', '--cassette', cassette, '--upstream', everything.url, '--', 'node', 's.js']),
     ).toBe(2);
     expect(io.stderr).toContain("run takes a server command after '--' or --upstream URL, not both");
     io.stderr = '';
-    expect(await run(['run', '--cassette', cassette, '--header', 'X-A: b', '--', 'node', 's.js'])).toBe(2);
+    expect(await io.run(['run', '--cassette', cassette, '--header', 'X-A: b', '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toBe('tapedeck: --header needs --upstream URL\n');
   });
 });

@@ -5,7 +5,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../../src/cli/main.js';
 import { useCliHarness } from '../../helpers/cli.js';
 import { startUpstream } from '../../helpers/http-proxy.js';
 import { type ProxyRun, readTrace, spawnTapedeck, waitFor } from '../../helpers/proxy.js';
@@ -65,7 +64,7 @@ describe('tapedeck record --upstream: bad input', () => {
       /^tapedeck: --header Authorization: the environment variable TAPEDECK_TEST_UNSET_VAR is not set\n$/,
     ],
   ])('record %j exits 2 with one line', async (args, message) => {
-    expect(await run(['record', ...args])).toBe(2);
+    expect(await io.run(['record', ...args])).toBe(2);
     expect(io.stderr).toMatch(message);
   });
 
@@ -75,7 +74,7 @@ describe('tapedeck record --upstream: bad input', () => {
       const port = new URL(busy.origin).port;
       const file = join(io.dir, 'busy.jsonl');
       expect(
-        await run([
+        await io.run([
           'record',
           '--upstream',
           'http://127.0.0.1:1/mcp',

@@ -6,7 +6,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/cli/main.js';
 import { TapedeckError } from '../../../src/errors.js';
 import { toHar } from '../../../src/redact/har.js';
 import { encodeLine } from '../../../src/trace/encode.js';
@@ -70,7 +69,7 @@ describe('HAR export', () => {
     const trace = join(io.dir, 'remote.jsonl');
     writeFileSync(trace, lines.map((line) => encodeLine(line)).join(''));
     const out = join(io.dir, 'remote.har');
-    expect(await run(['convert', trace, '--to', 'har', '-o', out])).toBe(0);
+    expect(await io.run(['convert', trace, '--to', 'har', '-o', out])).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(out, 'utf8')).log.entries).toHaveLength(2);
   });

@@ -1,5 +1,6 @@
 import { type Exchange, toolName } from 'tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
+import { isTransportRow } from './transport.js';
 
 /**
  * Search and filters, shared by the timeline and the calls table. All fields are optional; an empty filter keeps
@@ -17,6 +18,8 @@ export interface RowFilter {
   /** A `server` field value, or a source's name when several traces are open. */
   server?: string;
   errors?: boolean;
+  /** Leave out HTTP envelope lines (transport.ts). */
+  hideTransport?: boolean;
 }
 
 export interface CompiledFilter {
@@ -80,11 +83,19 @@ export function compileFilter(filter: RowFilter): CompiledFilter {
   const tool = filter.tool?.trim().toLowerCase() || undefined;
   const method = filter.method?.trim().toLowerCase() || undefined;
   const server = filter.server || undefined;
-  const empty = match === undefined && !tool && !method && !filter.dir && !server && !filter.errors;
+  const empty =
+    match === undefined &&
+    !tool &&
+    !method &&
+    !filter.dir &&
+    !server &&
+    !filter.errors &&
+    !filter.hideTransport;
   return {
     empty,
     error,
     test(row, sourceName) {
+      if (filter.hideTransport && isTransportRow(row)) return false;
       if (filter.dir && row.dir !== filter.dir) return false;
       if (server && row.server !== server && sourceName !== server) return false;
       if (filter.errors && !isErrorRow(row)) return false;

@@ -32,6 +32,8 @@ export interface FollowView {
   readonly dropped: number;
   /** Connections made so far, the first one included. */
   readonly connections: number;
+  /** Where the last reconnect resumed: the seq after which it asked for lines (undefined before any reconnect). */
+  readonly resumedAfter: number | undefined;
 }
 
 /**
@@ -48,6 +50,7 @@ export class FollowState implements FollowView {
   appended = 0;
   dropped = 0;
   connections = 0;
+  resumedAfter: number | undefined;
 
   constructor(
     readonly snapshotSeq: number,
@@ -74,6 +77,9 @@ export class FollowState implements FollowView {
   }
 
   moved(status: FollowStatus, detail: string | undefined, connections: number): void {
+    // A connection after the first picks up where the last one stopped.
+    if (status === 'live' && connections > 1 && connections !== this.connections)
+      this.resumedAfter = this.lastSeq;
     this.status = status;
     this.detail = detail;
     this.connections = connections;

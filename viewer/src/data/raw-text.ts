@@ -9,6 +9,11 @@ export interface RawText {
   lineCount(): number;
   /** The text of 1-based line `lineNo`, cut at `max` characters. */
   line(lineNo: number, max?: number): string;
+  /**
+   * The length of line `lineNo` without decoding it: in bytes for a file (as many as its characters for ASCII, a
+   * little more otherwise), in characters for a live trace. What laying out wrapped lines needs.
+   */
+  lineLength(lineNo: number): number;
   /** Byte length, for display. */
   size(): number;
 }
@@ -48,18 +53,30 @@ export function bytesText(path: string, source: Uint8Array | (() => Uint8Array))
       const s = index();
       if (lineNo < 1 || lineNo > count) return '';
       const from = s[lineNo - 1]!;
-      let to = lineNo < count ? s[lineNo]! - 1 : bytes.length;
-      if (to > from && bytes[to - 1] === 13) to -= 1;
+      const to = lineEnd(s, lineNo);
       // Cut in bytes before decoding: a multi-MB base64 line stays cheap to show.
       const cut = Number.isFinite(max) ? Math.min(to, from + max * 4) : to;
       const text = decoder.decode(bytes.subarray(from, cut));
       return text.length > max ? text.slice(0, max) : text;
+    },
+    lineLength(lineNo) {
+      const s = index();
+      if (lineNo < 1 || lineNo > count) return 0;
+      return lineEnd(s, lineNo) - s[lineNo - 1]!;
     },
     size() {
       index();
       return bytes.length;
     },
   };
+
+  /** Where line `lineNo` ends: before its newline, and before a CR that precedes it. */
+  function lineEnd(s: Uint32Array | Float64Array, lineNo: number): number {
+    const from = s[lineNo - 1]!;
+    let to = lineNo < count ? s[lineNo]! - 1 : bytes.length;
+    if (to > from && bytes[to - 1] === 13) to -= 1;
+    return to;
+  }
 }
 
 /**
@@ -77,6 +94,7 @@ export function linesText(path: string): RawText & { append(line: string): void 
       const text = lines[lineNo - 1] ?? '';
       return text.length > max ? text.slice(0, max) : text;
     },
+    lineLength: (lineNo) => lines[lineNo - 1]?.length ?? 0,
     size: () => bytes,
     append(line) {
       lines.push(line);

@@ -11,7 +11,8 @@ export interface LocalFile {
 /**
  * Files the user dropped on the page or picked, read in this browser (nothing is uploaded). They share one
  * virtual folder, so rotated segments given together stitch into one trace. `add` puts them beside the traces
- * already open (the diff view's second trace) instead of in a fresh view.
+ * already open (a second trace to merge or compare) instead of in a fresh model; a file that is not a trace then
+ * becomes a line in the model's failures and what is open stays.
  *
  * @example const source = localSource(input.files); source.open(new TraceModel());
  */

@@ -8,8 +8,8 @@ import type { Remote } from '../route.js';
  * - `local`: files the user dropped on the page or picked (local.ts);
  * - `collector`: the collector's REST API for its list and finished traces, its websocket for traces still being
  *   recorded (collector.ts).
- * The page picks one when it loads (boot.ts) and keeps it; files the user opens replace what is shown with a local
- * source, on any page the source lets open files.
+ * The page picks one when it loads (boot.ts) and keeps it; files the user opens are added beside what is shown by a
+ * local source, on any page the source lets open files.
  *
  * Reading goes into a TraceModel: sources hand it trace lines in batches as they arrive, and the views re-read the
  * model when it says it changed. A followed trace is part of that model too: its SourceModel carries a FollowState

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
+import { errorPosition, nextError } from '../data/error-nav.js';
 import { TraceModel } from '../data/model.js';
 import { formatHash, type ViewName, withParams } from '../route.js';
 import { type LocalFile, localSource } from '../source/local.js';
@@ -7,25 +7,34 @@ import type { Opened, TraceListing, TraceRef, TraceSource } from '../source/trac
 import { Calls } from './calls.js';
 import { Detail } from './detail.js';
 import { DiffView } from './diff.js';
+import { ErrorSteps } from './error-steps.js';
 import { FilterBar } from './filter-bar.js';
+import { LiveBar, useFollowing } from './follow.js';
 import { Header } from './header.js';
 import { Home } from './home.js';
+import { ROW_HEIGHTS, useNarrow } from './narrow.js';
+import { Notices } from './notices.js';
 import { Raw } from './raw.js';
-import { StatusBar } from './status-bar.js';
+import { Splitter, useDetailSize } from './splitter.js';
+import { type ShownCount, StatusBar } from './status-bar.js';
 import { Timeline } from './timeline.js';
 import { Tools } from './tools.js';
+import { useFilters } from './use-filters.js';
+import { usePageKeys } from './use-keys.js';
 import { useRoute, useVersion } from './use-route.js';
 
 /**
  * The whole viewer: the route, which view shows the traces, and the source they come from. `page` is the source
- * the page was made for (chosen once as it loaded); files the user drops or picks are opened as a local source
- * instead. Every source is used through the TraceSource interface alone.
+ * the page was made for (chosen once as it loaded); files the user drops or picks are added beside the traces
+ * already open, read by a local source. Every source is used through the TraceSource interface alone.
  */
 export function App({ page }: { page: TraceSource }) {
   const { route, go, set } = useRoute();
   const [model, setModel] = useState<TraceModel | undefined>();
   const [listing, setListing] = useState<{ traces?: TraceListing[]; error?: string }>({});
   const [dragging, setDragging] = useState(false);
+  const [detailSize, setDetailSize] = useDetailSize();
+  const narrow = useNarrow();
   const version = useVersion(model);
   // What is being read or followed into the model shown, stopped when another model replaces it.
   const reading = useRef<Opened[]>([]);
@@ -72,54 +81,30 @@ export function App({ page }: { page: TraceSource }) {
       .catch((err: unknown) => setListing({ error: err instanceof Error ? err.message : String(err) }));
   }, [route.view, model]);
 
-  // Our data is loaded but the URL is the home page: show the timeline.
+  // Traces are open but the URL is the home page: show the timeline.
+  const hasTraces = (model?.sources.length ?? 0) > 0;
   useEffect(() => {
-    if (model && route.view === 'home' && route.remote === undefined)
+    if (hasTraces && route.view === 'home' && route.remote === undefined)
       go({ ...route, view: 'timeline' }, 'replace');
-  }, [model, route.view]);
-
-  // `/` jumps to the search box; Escape closes the detail pane.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      const typing =
-        target?.tagName === 'INPUT' || target?.tagName === 'TEXTAREA' || target?.tagName === 'SELECT';
-      if (event.key === '/' && !typing) {
-        const search = document.querySelector<HTMLInputElement>('input[aria-label="search"]');
-        if (search) {
-          event.preventDefault();
-          search.focus();
-        }
-      } else if (event.key === 'Escape' && !typing) set({ sel: undefined });
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [set]);
+  }, [hasTraces, route.view]);
 
   const p = route.params;
-  const filter: RowFilter = {
-    ...(p.q ? { q: p.q } : {}),
-    regex: p.re === '1',
-    ...(p.tool ? { tool: p.tool } : {}),
-    ...(p.method ? { method: p.method } : {}),
-    ...(p.dir === 'in' || p.dir === 'out' ? { dir: p.dir } : {}),
-    ...(p.server ? { server: p.server } : {}),
-    errors: p.err === '1',
-  };
-  const compiled = useMemo(
-    () => compileFilter(filter),
-    [p.q, p.re, p.tool, p.method, p.dir, p.server, p.err],
-  );
-  const allRows = model?.rows() ?? [];
-  const rows = useMemo(
-    () => (model ? filterRows(allRows, compiled, (src) => model.sources[src]?.info.name ?? '') : []),
-    [model, version, compiled],
-  );
-  const lists = useMemo(() => facets(model), [model, version]);
+  const view = route.view;
+  const listView = view === 'timeline' || view === 'calls';
+  const filtered = useFilters(model, version, p, view === 'calls');
+  const list = view === 'calls' ? filtered.calls : filtered.rows;
+  const live = model?.following();
+  const following = useFollowing(live !== undefined, list.length);
+  const rowHeight = narrow ? ROW_HEIGHTS.narrow : ROW_HEIGHTS.wide;
 
+  /**
+   * Files dropped or picked: beside the traces already open (a second trace to compare with), in a fresh view
+   * when none are. A file that is not a trace becomes a notice; what is open stays.
+   */
   const openLocal = (files: ArrayLike<LocalFile>) => {
-    show(localSource(files));
-    go({ remote: undefined, view: 'timeline', params: {} }, 'push');
+    if (model && hasTraces) reading.current.push(localSource(files, 'add').open(model));
+    else show(localSource(files));
+    if (view === 'home' || !hasTraces) go({ remote: undefined, view: 'timeline', params: {} }, 'push');
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -128,24 +113,47 @@ export function App({ page }: { page: TraceSource }) {
     if (files && files.length > 0) openLocal(files);
   };
 
-  const view = route.view;
   const selected = p.sel ? model?.row(p.sel) : undefined;
   const select = (key: string | undefined) => set({ sel: key });
+  const selectedIndex = p.sel === undefined ? -1 : list.findIndex((r) => r.key === p.sel);
+  const stepError = (direction: 1 | -1) => {
+    const at = nextError(list, selectedIndex, direction);
+    if (at !== undefined) select(list[at]!.key);
+  };
+  usePageKeys({
+    search: () => document.querySelector<HTMLInputElement>('input[aria-label="search"]')?.focus(),
+    close: () => select(undefined),
+    stepError: listView ? stepError : undefined,
+  });
   const showView = (name: ViewName, extra: Record<string, string | undefined> = {}) =>
     go({ ...withParams(route, extra), view: name }, 'push');
   const source =
     model?.sources[Math.min(Number(p.src ?? 0) || 0, Math.max(0, (model?.sources.length ?? 1) - 1))];
   const detail =
     selected && model ? (
-      <Detail
-        model={model}
-        row={selected}
-        select={select}
-        link={() => `${location.href.split('#')[0]}${formatHash(route)}`}
-        openRaw={(src, file, line) => showView('raw', { src: String(src), file, line: String(line) })}
-        close={() => select(undefined)}
-      />
+      <>
+        <Splitter size={detailSize} setSize={setDetailSize} />
+        <Detail
+          model={model}
+          row={selected}
+          select={select}
+          link={() => `${location.href.split('#')[0]}${formatHash(route)}`}
+          openRaw={(src, file, line) => showView('raw', { src: String(src), file, line: String(line) })}
+          close={() => select(undefined)}
+          find={filtered.find}
+        />
+      </>
     ) : null;
+  // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
+  const errors = useMemo(
+    () => (listView ? errorPosition(list, selectedIndex) : undefined),
+    [list, version, selectedIndex, listView],
+  );
+  // What the list on screen shows, of how many: the footer and the filter bar say the same.
+  const count: ShownCount =
+    view === 'calls'
+      ? { shown: filtered.calls.length, total: filtered.totalCalls, noun: 'calls' }
+      : { shown: filtered.rows.length, total: filtered.all.length, noun: 'rows' };
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the whole page is a drop target for files; the Open button is the keyboard way
@@ -160,46 +168,70 @@ export function App({ page }: { page: TraceSource }) {
       }}
       onDrop={onDrop}
     >
+      <button
+        type="button"
+        class="skip-link"
+        onClick={() => document.querySelector<HTMLElement>('main .vlist, main .tools, main .home')?.focus()}
+      >
+        Skip to the {listView ? 'list' : 'content'}
+      </button>
       <Header
         model={model}
         route={route}
         page={page}
-        counts={{ rows: rows.length, calls: lists.calls }}
+        counts={{ rows: filtered.rows.length, calls: filtered.totalCalls }}
         go={go}
         openFiles={openLocal}
       />
-      {model && (view === 'timeline' || view === 'calls') ? (
+      <Notices model={model} />
+      {live && listView ? <LiveBar view={live} following={following} /> : null}
+      {model && listView ? (
         <FilterBar
           params={p}
           set={set}
-          tools={lists.tools}
-          methods={lists.methods}
-          servers={lists.servers}
-          error={compiled.error}
-          shown={rows.length}
-          total={allRows.length}
-          noun="rows"
+          tools={filtered.facets.tools}
+          methods={filtered.facets.methods}
+          servers={filtered.facets.servers}
+          error={filtered.error}
+          shown={count.shown}
+          total={count.total}
+          noun={count.noun}
+          transport={filtered.transport}
+          transportShown={filtered.transportShown}
         />
       ) : null}
       <main
-        class={`view v-${view}${detail && (view === 'timeline' || view === 'calls') ? ' with-detail' : ''}`}
+        class={`view v-${view}${detail && listView ? ' with-detail' : ''}`}
+        style={detailSize === undefined ? undefined : { '--detail-size': `${Math.round(detailSize)}px` }}
       >
-        {!model || view === 'home' ? (
+        {!model || view === 'home' || (!hasTraces && !model.loading) ? (
           <Home open={openLocal} traces={listing.traces} listError={listing.error} />
         ) : view === 'timeline' ? (
           <>
-            <Timeline model={model} rows={rows} selected={p.sel} select={select} />
+            <Timeline
+              model={model}
+              rows={filtered.rows}
+              selected={p.sel}
+              select={select}
+              find={filtered.find}
+              following={live ? following : undefined}
+              rowHeight={rowHeight}
+            />
             {detail}
           </>
         ) : view === 'calls' ? (
           <>
             <Calls
               model={model}
-              rows={rows}
+              calls={filtered.calls}
+              filtered={filtered.narrowed}
               sort={p.sort}
               setSort={(sort) => set({ sort })}
               selected={p.sel}
               select={select}
+              find={filtered.find}
+              following={live ? following : undefined}
+              rowHeight={rowHeight}
             />
             {detail}
           </>
@@ -227,32 +259,15 @@ export function App({ page }: { page: TraceSource }) {
             line={p.line ? Number(p.line) : undefined}
             show={(file, line) => set({ file, line: line === undefined ? undefined : String(line) })}
             reveal={(key) => showView('timeline', { sel: key })}
+            wrap={p.wrap === '1'}
+            setWrap={(wrap) => set({ wrap: wrap ? '1' : undefined })}
           />
         ) : null}
       </main>
-      <StatusBar model={model} version={version} />
-      {dragging ? <div class="drop-overlay">Drop trace files to open them</div> : null}
+      <StatusBar model={model} version={version} count={listView ? count : undefined}>
+        {errors ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
+      </StatusBar>
+      {dragging ? <div class="drop-overlay">Drop trace files to add them</div> : null}
     </div>
   );
-}
-
-/** What the filter bar offers: tool names, methods and servers seen in the open traces. */
-function facets(model: TraceModel | undefined) {
-  const tools = new Set<string>();
-  const methods = new Set<string>();
-  let calls = 0;
-  for (const source of model?.sources ?? []) {
-    for (const t of source.tools) tools.add(t);
-    for (const m of source.methods) methods.add(m);
-    calls += source.calls;
-  }
-  const servers = model
-    ? [
-        ...new Set([
-          ...model.servers(),
-          ...(model.sources.length > 1 ? model.sources.map((s) => s.info.name) : []),
-        ]),
-      ]
-    : [];
-  return { tools: [...tools].sort(), methods: [...methods].sort(), servers, calls };
 }

@@ -1,13 +1,14 @@
-import { useMemo } from 'preact/hooks';
 import { argumentSummary, formatOffset, resultSummary, toolName } from 'tapedeck/trace';
+import { CALL_COLUMNS, type CallColumn, parseSort, SORTABLE } from '../data/calls.js';
+import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency } from '../data/summary.js';
+import { type Following, NewRowsMarker } from './follow.js';
+import { Marked } from './highlight.js';
+import { rowId } from './timeline.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
-export const CALL_COLUMNS = ['time', 'tool', 'args', 'result', 'latency', 'status'] as const;
-export type CallColumn = (typeof CALL_COLUMNS)[number];
-const SORTABLE: readonly CallColumn[] = ['time', 'tool', 'latency', 'status'];
 const TITLES: Record<CallColumn, string> = {
   time: 'Time',
   tool: 'Tool',
@@ -19,54 +20,35 @@ const TITLES: Record<CallColumn, string> = {
 
 export interface CallsProps {
   model: TraceModel;
-  /** The timeline rows after search and filters: the table shows their tools/call requests. */
-  rows: readonly Row[];
+  /** The tools/call requests among the filtered rows, sorted (data/calls.ts). */
+  calls: readonly Row[];
+  /** Whether a search or filter narrowed the rows (what the empty table says). */
+  filtered: boolean;
   /** `latency`, `-latency` (descending), … */
   sort: string | undefined;
   setSort: (sort: string) => void;
   selected: string | undefined;
   select: (key: string | undefined) => void;
-}
-
-/** Sort key of a call for a column. */
-function sortValue(row: Row, column: CallColumn): number | string {
-  const exchange = row.exchange!;
-  switch (column) {
-    case 'tool':
-      return toolName(exchange.request) ?? '';
-    case 'latency':
-      return exchange.latencyMs ?? -1;
-    case 'status':
-      return exchange.outcome;
-    default:
-      return row.time ?? 0;
-  }
-}
-
-/** Parses `-latency` into a column and a direction; unknown columns sort by time. */
-export function parseSort(sort: string | undefined): { column: CallColumn; desc: boolean } {
-  const desc = sort?.startsWith('-') ?? false;
-  const name = (desc ? sort!.slice(1) : sort) as CallColumn;
-  return { column: SORTABLE.includes(name) ? name : 'time', desc };
+  find?: Finder | undefined;
+  /** Following a trace as it is recorded (only while sorted by time, where new calls come last). */
+  following?: Following | undefined;
+  rowHeight?: number;
 }
 
 /** The tools/call table: one row per call, sortable by column, narrowed by the same search as the timeline. */
-export function Calls({ model, rows, sort, setSort, selected, select }: CallsProps) {
+export function Calls({
+  model,
+  calls,
+  filtered,
+  sort,
+  setSort,
+  selected,
+  select,
+  find,
+  following,
+  rowHeight = 26,
+}: CallsProps) {
   const { column, desc } = parseSort(sort);
-  const calls = useMemo(() => {
-    const list = rows.filter(
-      (r) => r.kind === 'request' && r.exchange!.method === 'tools/call' && r.exchange!.dir === 'in',
-    );
-    if (column !== 'time' || desc) {
-      const sign = desc ? -1 : 1;
-      list.sort((a, b) => {
-        const x = sortValue(a, column);
-        const y = sortValue(b, column);
-        return (x < y ? -1 : x > y ? 1 : 0) * sign || a.src - b.src || (a.time ?? 0) - (b.time ?? 0);
-      });
-    }
-    return list;
-  }, [rows, column, desc, model.version]);
   const start = model.start() ?? 0;
   const selectedIndex = selected === undefined ? -1 : calls.findIndex((r) => r.key === selected);
   const onKeyDown = (event: KeyboardEvent) => {
@@ -110,14 +92,21 @@ export function Calls({ model, rows, sort, setSort, selected, select }: CallsPro
         tabIndex={-1}
         class={classes.join(' ')}
         role="option"
+        id={rowId(row.key)}
         data-key={row.key}
         onClick={() => select(row.key)}
         aria-selected={row.key === selected}
       >
         <span class="c-time">{row.time === undefined ? '' : formatOffset(row.time - start)}</span>
-        <span class="c-tool">{toolName(exchange.request) ?? '?'}</span>
-        <span class="c-args">{argumentSummary(params?.arguments, 120)}</span>
-        <span class="c-result">{resultSummary(exchange, 120)}</span>
+        <span class="c-tool">
+          <Marked text={toolName(exchange.request) ?? '?'} find={find} />
+        </span>
+        <span class="c-args">
+          <Marked text={argumentSummary(params?.arguments, 120)} find={find} />
+        </span>
+        <span class="c-result">
+          <Marked text={resultSummary(exchange, 120)} find={find} />
+        </span>
         <span class="c-latency">
           {exchange.latencyMs === undefined ? '' : formatLatency(exchange.latencyMs)}
         </span>
@@ -125,20 +114,25 @@ export function Calls({ model, rows, sort, setSort, selected, select }: CallsPro
       </div>
     );
   };
+  const follows = following && column === 'time' && !desc ? following : undefined;
   return (
     <div class="calls">
       {header}
       {calls.length === 0 ? (
-        <p class="empty">No tools/call in {rows === model.rows() ? 'this trace' : 'the filtered rows'}.</p>
+        <p class="empty">No tools/call in {filtered ? 'the filtered rows' : 'this trace'}.</p>
       ) : (
         <VirtualList
           label="calls"
           class="calls-list"
           count={calls.length}
-          rowHeight={26}
+          rowHeight={rowHeight}
           render={render}
           scrollToIndex={selectedIndex}
           onKeyDown={onKeyDown}
+          activeId={selected === undefined || selectedIndex < 0 ? undefined : rowId(selected)}
+          pinned={follows?.pinned}
+          onAtBottom={follows?.onAtBottom}
+          overlay={follows ? <NewRowsMarker following={follows} /> : undefined}
         />
       )}
     </div>

@@ -2,6 +2,7 @@ import type { ComponentChild } from 'preact';
 import type { Json } from 'tapedeck/trace';
 import { base64Bytes } from 'tapedeck/trace';
 import { formatBytes } from '../data/summary.js';
+import { Marked } from './highlight.js';
 
 type JsonRecord = { [key: string]: Json };
 
@@ -41,7 +42,11 @@ export function ContentItem({ item }: { item: Json }): ComponentChild {
   if (!isRecord(item)) return null;
   switch (item.type) {
     case 'text':
-      return typeof item.text === 'string' ? <pre class="c-text">{item.text}</pre> : null;
+      return typeof item.text === 'string' ? (
+        <pre class="c-text">
+          <Marked text={item.text} />
+        </pre>
+      ) : null;
     case 'image': {
       const url = mediaUrl('image', item.mimeType, item.data);
       if (!url) return null;

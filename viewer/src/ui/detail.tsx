@@ -1,11 +1,14 @@
 import type { ComponentChild } from 'preact';
 import type { Attribution, Exchange, Json } from 'tapedeck/trace';
 import { formatOffset, idTag } from 'tapedeck/trace';
+import { isGuess } from '../data/guess.js';
+import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, rowTitle } from '../data/summary.js';
 import { ContentList } from './content.js';
 import { CopyButton } from './copy.js';
+import { FindContext, Marked } from './highlight.js';
 import { JsonTree } from './json-tree.js';
 
 export interface DetailProps {
@@ -16,6 +19,8 @@ export interface DetailProps {
   link: () => string;
   openRaw: (src: number, file: string, lineNo: number) => void;
   close: () => void;
+  /** The search's matches, marked in the JSON and the text. */
+  find?: Finder | undefined;
 }
 
 const VIA: Record<Attribution, string> = {
@@ -23,13 +28,13 @@ const VIA: Record<Attribution, string> = {
   subscriptionId: 'its subscription id',
   requestId: 'the request id it cancels',
   stream: 'the HTTP stream it came on',
-  'open-request': 'a guess: the request open at the time',
+  'open-request': 'a guess: the request open when it was sent',
 };
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** Everything about one message: what it asked, what came back, what belongs to it, and the line itself. */
-export function Detail({ model, row, select, link, openRaw, close }: DetailProps) {
+export function Detail({ model, row, select, link, openRaw, close, find }: DetailProps) {
   const source = model.sources[row.src];
   const start = model.start();
   const exchange = row.exchange;
@@ -42,6 +47,31 @@ export function Detail({ model, row, select, link, openRaw, close }: DetailProps
     facts.push(<span title={new Date(row.time).toISOString()}>{formatOffset(row.time - start)}</span>);
   if (exchange?.latencyMs !== undefined) facts.push(<span>{formatLatency(exchange.latencyMs)}</span>);
   if (exchange) facts.push(<span class={`outcome o-${exchange.outcome}`}>{outcomeText(exchange)}</span>);
+  return (
+    <FindContext.Provider value={find}>
+      <DetailBody
+        model={model}
+        row={row}
+        facts={facts}
+        select={select}
+        link={link}
+        openRaw={openRaw}
+        close={close}
+      />
+    </FindContext.Provider>
+  );
+}
+
+function DetailBody({
+  model,
+  row,
+  facts,
+  select,
+  link,
+  openRaw,
+  close,
+}: Omit<DetailProps, 'find'> & { facts: ComponentChild[] }) {
+  const exchange = row.exchange;
   return (
     <section class="detail" aria-label="message detail" data-key={row.key}>
       <header class="detail-head">
@@ -115,7 +145,9 @@ function ExchangeDetail({
               Error {response.error.code ?? ''}
               <CopyButton text={() => json(response.error)} label="Copy error" />
             </h3>
-            <p class="err">{response.error.message}</p>
+            <p class="err">
+              <Marked text={String(response.error.message ?? '')} />
+            </p>
             <JsonTree value={response.error as unknown as Json} open={2} />
           </>
         ) : response ? (
@@ -151,7 +183,13 @@ function ExchangeDetail({
                   <button type="button" class="linkish" onClick={() => key && select(key)}>
                     {label}
                   </button>{' '}
-                  <span class="muted">via {child.via}</span>
+                  {isGuess(child.via) ? (
+                    <span class="muted guess" data-guess="true">
+                      <span class="guess-mark">?</span> a guess: open when it was sent
+                    </span>
+                  ) : (
+                    <span class="muted">via {child.via}</span>
+                  )}
                 </li>
               );
             })}
@@ -174,14 +212,24 @@ function ParentLink({
   select: (key: string) => void;
 }) {
   const key = model.sources.map((s) => s.requestRow(parent)?.key).find((k) => k !== undefined);
+  const guess = isGuess(via);
   return (
-    <div class="section parent">
-      Part of{' '}
+    <div class={`section parent${guess ? ' guessed' : ''}`} data-guess={guess}>
+      {guess ? (
+        <>
+          <span class="guess-mark">?</span> Maybe belongs to{' '}
+        </>
+      ) : (
+        'Part of '
+      )}
       <button type="button" class="linkish" onClick={() => key && select(key)}>
         {parent.method} {idTag(parent.id)}
       </button>
       {via ? (
-        <span class={via === 'open-request' ? 'muted guess' : 'muted'}> — tied by {VIA[via]}</span>
+        <span class={guess ? 'muted guess' : 'muted'}>
+          {' '}
+          — {guess ? `${VIA[via]}; nothing on the wire ties them` : `tied by ${VIA[via]}`}
+        </span>
       ) : null}
     </div>
   );
@@ -191,7 +239,9 @@ function LineDetail({ row }: { row: Row }) {
   if (row.kind === 'text' || row.kind === 'stderr') {
     return (
       <div class="section">
-        <pre class={`c-text ${row.kind}`}>{String((row.line as { text?: unknown }).text ?? '')}</pre>
+        <pre class={`c-text ${row.kind}`}>
+          <Marked text={String((row.line as { text?: unknown }).text ?? '')} />
+        </pre>
       </div>
     );
   }

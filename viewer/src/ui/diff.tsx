@@ -2,7 +2,9 @@ import { useMemo } from 'preact/hooks';
 import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';
+import { ExcerptCells } from './diff-excerpt.js';
 import { JsonTree } from './json-tree.js';
+import { ROW_HEIGHTS, useNarrow } from './narrow.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export interface DiffProps {
@@ -31,13 +33,15 @@ export function DiffView({ model, version, params, set, reveal, addFiles }: Diff
   const count = model.sources.length;
   const a = Math.min(Number(params.a ?? 0) || 0, count - 1);
   const b = Math.min(params.b === undefined ? 1 : Number(params.b) || 0, count - 1);
+  const narrow = useNarrow();
   const sourceA = model.sources[a];
   const sourceB = model.sources[b];
   const alignment = useMemo(() => {
     if (!sourceA || !sourceB || a === b) return undefined;
     return alignExchanges(sourceA.exchanges, sourceB.exchanges, {
       labels: [sourceA.info.name, sourceB.info.name],
-      diff: { maxEntries: 50, maxValueLength: 300 },
+      // Values whole: the table cuts each to a window around its first difference (diff-excerpt.tsx).
+      diff: { maxEntries: 50, maxValueLength: Number.POSITIVE_INFINITY },
     });
   }, [sourceA, sourceB, version]);
   if (count < 2) {
@@ -155,7 +159,7 @@ export function DiffView({ model, version, params, set, reveal, addFiles }: Diff
           class="diff-list"
           label="aligned requests"
           count={items.length}
-          rowHeight={26}
+          rowHeight={narrow ? ROW_HEIGHTS.narrow : ROW_HEIGHTS.wide}
           render={render}
           scrollToIndex={selected}
           onKeyDown={onKeyDown}
@@ -215,8 +219,7 @@ function Changes({ title, diff }: { title: string; diff: ValueDiff | undefined }
           {diff.entries.map((e) => (
             <tr key={e.path} data-path={e.path}>
               <td>{e.path}</td>
-              <td class="was">{e.a === undefined ? '(absent)' : JSON.stringify(e.a)}</td>
-              <td class="now">{e.b === undefined ? '(absent)' : JSON.stringify(e.b)}</td>
+              <ExcerptCells a={e.a} b={e.b} />
             </tr>
           ))}
         </tbody>

@@ -11,6 +11,10 @@ export interface FilterBarProps {
   shown: number;
   total: number;
   noun: string;
+  /** The open traces hold HTTP envelope lines: offer the switch that shows them. */
+  transport: boolean;
+  /** Whether they show now (the `tl` parameter, else the traces' default). */
+  transportShown: boolean;
 }
 
 /** Typing settles for this long before the rows are filtered (100k rows take a moment). */
@@ -53,12 +57,20 @@ function Debounced({
   );
 }
 
-/** Search (text or regex over the message JSON), tool name, method, direction, server and errors only. */
+/** The filters besides the search, counted on the button that unfolds them on a narrow screen. */
+const FILTERS = ['tool', 'method', 'dir', 'server', 'err'] as const;
+
+/**
+ * Search (text or regex over the message JSON), tool name, method, direction, server, errors only, and HTTP
+ * transport lines. On a narrow screen everything but the search folds behind a "Filters" button.
+ */
 export function FilterBar(props: FilterBarProps) {
   const { params, set } = props;
-  const active = ['q', 'tool', 'method', 'dir', 'server', 'err'].some((k) => params[k]);
+  const [unfolded, setUnfolded] = useState(false);
+  const active = params.q || FILTERS.some((k) => params[k]);
+  const applied = FILTERS.filter((k) => params[k]).length;
   return (
-    <form class="filters" onSubmit={(e) => e.preventDefault()}>
+    <form class={`filters${unfolded ? ' unfolded' : ''}`} onSubmit={(e) => e.preventDefault()}>
       <Debounced
         type="search"
         class={`q${props.error ? ' bad' : ''}`}
@@ -78,82 +90,104 @@ export function FilterBar(props: FilterBarProps) {
         />
         .*
       </label>
-      <Debounced
-        type="search"
-        class="tool"
-        list="tool-names"
-        placeholder="Tool"
-        aria-label="tool"
-        value={params.tool ?? ''}
-        onChange={(tool: string) => set({ tool })}
-      />
-      <datalist id="tool-names">
-        {props.tools.map((t) => (
-          <option key={t} value={t} />
-        ))}
-      </datalist>
-      <select
-        aria-label="method"
-        value={params.method ?? ''}
-        onChange={(e) => set({ method: e.currentTarget.value })}
+      <button
+        type="button"
+        class="more-toggle"
+        aria-expanded={unfolded}
+        aria-controls="more-filters"
+        onClick={() => setUnfolded(!unfolded)}
       >
-        <option value="">All methods</option>
-        {props.methods.map((m) => (
-          <option key={m} value={m}>
-            {m}
-          </option>
-        ))}
-      </select>
-      <select
-        aria-label="direction"
-        value={params.dir ?? ''}
-        onChange={(e) => set({ dir: e.currentTarget.value })}
-      >
-        <option value="">Both directions</option>
-        <option value="in">client → server</option>
-        <option value="out">server → client</option>
-      </select>
-      {props.servers.length > 1 ? (
+        Filters{applied > 0 ? ` (${applied})` : ''} {unfolded ? '▴' : '▾'}
+      </button>
+      <div class="more" id="more-filters">
+        <Debounced
+          type="search"
+          class="tool"
+          list="tool-names"
+          placeholder="Tool"
+          aria-label="tool"
+          value={params.tool ?? ''}
+          onChange={(tool: string) => set({ tool })}
+        />
+        <datalist id="tool-names">
+          {props.tools.map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
         <select
-          aria-label="server"
-          value={params.server ?? ''}
-          onChange={(e) => set({ server: e.currentTarget.value })}
+          aria-label="method"
+          value={params.method ?? ''}
+          onChange={(e) => set({ method: e.currentTarget.value })}
         >
-          <option value="">All servers</option>
-          {props.servers.map((s) => (
-            <option key={s} value={s}>
-              {s}
+          <option value="">All methods</option>
+          {props.methods.map((m) => (
+            <option key={m} value={m}>
+              {m}
             </option>
           ))}
         </select>
-      ) : null}
-      <label class="check">
-        <input
-          type="checkbox"
-          aria-label="errors only"
-          checked={params.err === '1'}
-          onChange={(e) => set({ err: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined })}
-        />
-        Errors only
-      </label>
-      {active ? (
-        <button
-          type="button"
-          class="clear"
-          onClick={() =>
-            set({
-              q: undefined,
-              tool: undefined,
-              method: undefined,
-              dir: undefined,
-              server: undefined,
-              err: undefined,
-            })
-          }
+        <select
+          aria-label="direction"
+          value={params.dir ?? ''}
+          onChange={(e) => set({ dir: e.currentTarget.value })}
         >
-          Clear
-        </button>
-      ) : null}
+          <option value="">Both directions</option>
+          <option value="in">client → server</option>
+          <option value="out">server → client</option>
+        </select>
+        {props.servers.length > 1 ? (
+          <select
+            aria-label="server"
+            value={params.server ?? ''}
+            onChange={(e) => set({ server: e.currentTarget.value })}
+          >
+            <option value="">All servers</option>
+            {props.servers.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        ) : null}
+        <label class="check">
+          <input
+            type="checkbox"
+            aria-label="errors only"
+            checked={params.err === '1'}
+            onChange={(e) => set({ err: (e.currentTarget as HTMLInputElement).checked ? '1' : undefined })}
+          />
+          Errors only
+        </label>
+        {props.transport ? (
+          <label class="check" title="HTTP requests, responses and headers around the MCP messages">
+            <input
+              type="checkbox"
+              aria-label="transport lines"
+              checked={props.transportShown}
+              onChange={(e) => set({ tl: (e.currentTarget as HTMLInputElement).checked ? '1' : '0' })}
+            />
+            Transport lines
+          </label>
+        ) : null}
+        {active ? (
+          <button
+            type="button"
+            class="clear"
+            onClick={() =>
+              set({
+                q: undefined,
+                tool: undefined,
+                method: undefined,
+                dir: undefined,
+                server: undefined,
+                err: undefined,
+              })
+            }
+          >
+            Clear
+          </button>
+        ) : null}
+      </div>
       <span class="count" data-shown={props.shown} data-total={props.total}>
         {props.error ? <span class="err">{props.error}</span> : null}
         {props.shown === props.total

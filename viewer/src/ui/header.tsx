@@ -11,6 +11,7 @@ export interface HeaderProps {
   page: TraceSource;
   counts: { rows: number; calls: number };
   go: (route: Route, how?: 'push' | 'replace') => void;
+  /** Add trace files to the ones open (or open them, when none are). */
   openFiles: (files: ArrayLike<LocalFile>) => void;
 }
 
@@ -22,7 +23,7 @@ const TITLES: Record<ViewName, string> = {
   raw: 'Raw',
 };
 
-/** The title bar: the open traces, the views as tabs, and a way to open other files. */
+/** The title bar: the open traces, the views as tabs, and a way to add other trace files. */
 export function Header({ model, route, page, counts, go, openFiles }: HeaderProps) {
   const sources = model?.sources ?? [];
   const live = model?.following();
@@ -54,7 +55,7 @@ export function Header({ model, route, page, counts, go, openFiles }: HeaderProp
           </button>
         ))}
       </nav>
-      <div class="sources">
+      <div class={`sources${sources.length > 1 ? ' many' : ''}`}>
         {sources.map((s) => (
           <button
             type="button"
@@ -77,12 +78,12 @@ export function Header({ model, route, page, counts, go, openFiles }: HeaderProp
       {!page.capabilities.openFiles ? (
         <span class="muted report-tag">{page.kind}</span>
       ) : (
-        <label class="button open">
-          Open…
+        <label class="button open" title="Add trace files beside the open ones (to merge or compare them)">
+          {model && sources.length > 0 ? 'Add…' : 'Open…'}
           <input
             type="file"
             multiple
-            aria-label="open other trace files"
+            aria-label={model && sources.length > 0 ? 'add trace files' : 'open trace files'}
             onChange={(e) => {
               const files = (e.currentTarget as HTMLInputElement).files;
               if (files && files.length > 0) openFiles(files);

@@ -1,9 +1,12 @@
 import type { ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Json } from 'tapedeck/trace';
+import { Marked, useFirstMatch } from './highlight.js';
 
 /** Strings longer than this are cut until asked for (a base64 image can be megabytes). */
 const LONG_STRING = 400;
+/** Strings up to this long open whole when the search matches past the cut. */
+const OPEN_FOR_MATCH = 100_000;
 /** Arrays and objects show this many members until asked for more. */
 const PAGE = 100;
 
@@ -39,7 +42,7 @@ function Node({ name, value, depth, open, last }: NodeProps) {
   const label =
     name === undefined ? null : (
       <span class={typeof name === 'number' ? 'j-index' : 'j-key'}>
-        {typeof name === 'number' ? name : JSON.stringify(name)}
+        {typeof name === 'number' ? name : <Marked text={JSON.stringify(name)} />}
         <span class="j-punct">: </span>
       </span>
     );
@@ -123,12 +126,25 @@ function Node({ name, value, depth, open, last }: NodeProps) {
 
 function Scalar({ value }: { value: string | number | boolean | null }) {
   const [full, setFull] = useState(false);
+  // A search match past the cut: show the whole string, or the match would be hidden (not for megabytes of base64).
+  const match = useFirstMatch(
+    typeof value === 'string' && value.length > LONG_STRING && value.length <= OPEN_FOR_MATCH ? value : '',
+  );
   if (typeof value !== 'string')
-    return <span class={`j-${value === null ? 'null' : typeof value}`}>{String(value)}</span>;
-  if (value.length <= LONG_STRING || full) return <span class="j-string">{JSON.stringify(value)}</span>;
+    return (
+      <span class={`j-${value === null ? 'null' : typeof value}`}>
+        <Marked text={String(value)} />
+      </span>
+    );
+  if (value.length <= LONG_STRING || full || match >= LONG_STRING - 20)
+    return (
+      <span class="j-string">
+        <Marked text={JSON.stringify(value)} />
+      </span>
+    );
   return (
     <span class="j-string">
-      {JSON.stringify(value.slice(0, LONG_STRING)).slice(0, -1)}
+      <Marked text={JSON.stringify(value.slice(0, LONG_STRING)).slice(0, -1)} />
       <button type="button" class="j-more" onClick={() => setFull(true)}>
         … {value.length - LONG_STRING} more characters
       </button>

@@ -6,6 +6,7 @@ import { formatBytes } from '../data/summary.js';
 import { CopyButton } from './copy.js';
 import { JsonTree } from './json-tree.js';
 import { keyStep, VirtualList } from './virtual-list.js';
+import { WrappedList } from './wrapped-list.js';
 
 export interface RawProps {
   source: SourceModel;
@@ -15,13 +16,19 @@ export interface RawProps {
   show: (file: string, line: number | undefined) => void;
   /** Jump to the timeline row of a line, when it has one. */
   reveal: (key: string) => void;
+  /** Lines wrap to the list's width instead of being cut at its edge. */
+  wrap: boolean;
+  setWrap: (wrap: boolean) => void;
 }
 
 /** Characters of a line shown in the list; the whole line is in the pane below. */
 const SHOWN = 600;
+/** Characters of a wrapped line shown in the list (a multi-MB line is not worth laying out whole). */
+const SHOWN_WRAPPED = 4000;
+const WRAP_LINE_HEIGHT = 18;
 
 /** The trace file as written: JSONL with line numbers, one file of a rotated trace at a time. */
-export function Raw({ source, version, file, line, show, reveal }: RawProps) {
+export function Raw({ source, version, file, line, show, reveal, wrap, setWrap }: RawProps) {
   const files = source.info.files;
   const raw = files.find((f) => f.path === file) ?? files[files.length - 1];
   const count = raw?.lineCount() ?? 0;
@@ -53,6 +60,30 @@ export function Raw({ source, version, file, line, show, reveal }: RawProps) {
       </div>
     );
   };
+  const renderWrapped = (i: number, height: number) => {
+    const n = i + 1;
+    const length = raw.lineLength(n);
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys (arrows, Page Up/Down, Home, End)
+      <div
+        key={n}
+        tabIndex={-1}
+        class={`raw-line wrap${n === line ? ' sel' : ''}`}
+        role="option"
+        data-line={n}
+        style={{ height: `${height}px`, gridTemplateColumns: `${width}ch 1fr` }}
+        onClick={() => show(raw.path, n)}
+      >
+        <span class="ln">{String(n).padStart(width, ' ')}</span>
+        <code>
+          {raw.line(n, SHOWN_WRAPPED)}
+          {length > SHOWN_WRAPPED ? (
+            <span class="muted"> … {formatBytes(length)} in all: the pane below has it whole</span>
+          ) : null}
+        </code>
+      </div>
+    );
+  };
   return (
     <div class="raw">
       <div class="raw-files">
@@ -67,16 +98,43 @@ export function Raw({ source, version, file, line, show, reveal }: RawProps) {
           </button>
         ))}
         <span class="muted">{count} lines</span>
+        <label class="check wrap-toggle">
+          <input
+            type="checkbox"
+            aria-label="wrap lines"
+            checked={wrap}
+            onChange={(e) => setWrap((e.currentTarget as HTMLInputElement).checked)}
+          />
+          Wrap lines
+        </label>
       </div>
-      <VirtualList
-        class="raw-list"
-        label="raw lines"
-        count={count}
-        rowHeight={22}
-        render={render}
-        scrollToIndex={line === undefined ? undefined : line - 1}
-        onKeyDown={onKeyDown}
-      />
+      {wrap ? (
+        <WrappedList
+          class="raw-list"
+          label="raw lines"
+          count={count}
+          length={(i) => raw.lineLength(i + 1)}
+          maxChars={SHOWN_WRAPPED}
+          lineHeight={WRAP_LINE_HEIGHT}
+          // The line number and two characters after it; the row's padding and the scroll bar.
+          gutterChars={width + 2}
+          gutterPx={36}
+          render={renderWrapped}
+          scrollToIndex={line === undefined ? undefined : line - 1}
+          onKeyDown={onKeyDown}
+          version={version}
+        />
+      ) : (
+        <VirtualList
+          class="raw-list"
+          label="raw lines"
+          count={count}
+          rowHeight={22}
+          render={render}
+          scrollToIndex={line === undefined ? undefined : line - 1}
+          onKeyDown={onKeyDown}
+        />
+      )}
       {line !== undefined ? (
         <RawLine text={raw.line(line)} line={line} rowKey={rowKey} reveal={reveal} />
       ) : null}

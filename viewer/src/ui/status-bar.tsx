@@ -1,13 +1,31 @@
+import type { ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
 import type { TraceModel } from '../data/model.js';
 
-/** Loading progress, live connection state, dropped lines, and what the reader noticed about the files. */
-export function StatusBar({ model, version }: { model: TraceModel | undefined; version: number }) {
+/** What the view shows: `shown` of `total` rows (or calls), after search and filters. */
+export interface ShownCount {
+  shown: number;
+  total: number;
+  noun: 'rows' | 'calls';
+}
+
+export interface StatusBarProps {
+  model: TraceModel | undefined;
+  version: number;
+  /** The list on screen, when the view has one; else every row of the open traces is counted. */
+  count?: ShownCount | undefined;
+  /** More to show on the right (the error steps). */
+  children?: ComponentChild;
+}
+
+/** Loading progress, what the view shows, live connection state, and what the reader noticed about the files. */
+export function StatusBar({ model, version, count, children }: StatusBarProps) {
   const [open, setOpen] = useState(false);
   if (!model) return null;
   const live = model.following();
   const diagnostics = model.sources.flatMap((s) => s.diagnostics);
   const total = model.sources.reduce((n, s) => n + s.rows.length, 0);
+  const { shown, total: of, noun } = count ?? { shown: total, total, noun: 'rows' };
   return (
     <footer class="status" data-version={version} data-loaded={model.loading ? 'no' : 'yes'}>
       {model.loading ? (
@@ -15,10 +33,12 @@ export function StatusBar({ model, version }: { model: TraceModel | undefined; v
           <progress max={1} value={model.loading.progress} /> {model.loading.text}
         </span>
       ) : (
-        <span class="loaded">
-          {model.sources.length} {model.sources.length === 1 ? 'trace' : 'traces'} · {total} rows
+        <span class="loaded" data-shown={shown} data-total={of}>
+          {model.sources.length} {model.sources.length === 1 ? 'trace' : 'traces'} ·{' '}
+          {shown === of ? `${of} ${noun}` : `${shown} of ${of} ${noun}`}
         </span>
       )}
+      {children}
       {live ? (
         <span class={`live live-${live.status}`} data-live={live.status} data-dropped={live.dropped}>
           {live.status === 'live' ? '● live' : live.status}
@@ -27,11 +47,6 @@ export function StatusBar({ model, version }: { model: TraceModel | undefined; v
           {live.detail ? ` · ${live.detail}` : ''}
         </span>
       ) : null}
-      {model.failures.map((f) => (
-        <span key={f} class="err">
-          {f}
-        </span>
-      ))}
       {diagnostics.length > 0 ? (
         <button type="button" class="linkish" onClick={() => setOpen(!open)}>
           {diagnostics.length} {diagnostics.length === 1 ? 'note' : 'notes'} from the reader

@@ -1,7 +1,11 @@
 import { formatOffset, idTag } from 'tapedeck/trace';
+import { guessedParent, guessTitle } from '../data/guess.js';
+import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, rowDetail, rowTitle } from '../data/summary.js';
+import { type Following, NewRowsMarker } from './follow.js';
+import { Marked } from './highlight.js';
 import { keyStep, VirtualList } from './virtual-list.js';
 
 export const ROW_HEIGHT = 26;
@@ -11,7 +15,16 @@ export interface TimelineProps {
   rows: readonly Row[];
   selected: string | undefined;
   select: (key: string | undefined) => void;
+  /** The search's matches, marked in titles and summaries. */
+  find?: Finder | undefined;
+  /** Following a trace as it is recorded. */
+  following?: Following | undefined;
+  /** Row height in pixels (taller on narrow screens, where a row takes two lines). */
+  rowHeight?: number;
 }
+
+/** The element id of a row, for `aria-activedescendant`. */
+export const rowId = (key: string) => `row-${key}`;
 
 const ARROW = { in: '→', out: '←' } as const;
 
@@ -20,10 +33,20 @@ export const SOURCE_HUES = [210, 28, 140, 290, 0, 180, 60, 330];
 
 /**
  * Every message in order: time from the start, direction, what it is, its id, latency (a bar scaled to the
- * slowest request, log scale so fast calls still show), and a one-line summary. Messages that belong to a
- * request are indented under it; failed exchanges are marked red.
+ * slowest request, log scale so fast calls still show, beside its figure), and a one-line summary. Messages that
+ * belong to a request are indented under it — with a dotted connector and a `?` where pairing only guessed that
+ * they do; failed exchanges are marked red; search matches are marked. A followed trace's list keeps its newest
+ * row in view while it is at its end (follow.tsx).
  */
-export function Timeline({ model, rows, selected, select }: TimelineProps) {
+export function Timeline({
+  model,
+  rows,
+  selected,
+  select,
+  find,
+  following,
+  rowHeight = ROW_HEIGHT,
+}: TimelineProps) {
   const start = model.start() ?? 0;
   const maxLatency = model.maxLatency();
   const multi = model.sources.length > 1;
@@ -42,6 +65,9 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
     if (isErrorRow(row)) classes.push('err');
     if (row.key === selected) classes.push('sel');
     if (exchange && exchange.outcome === 'unanswered') classes.push('unanswered');
+    // A place pairing guessed is drawn as a guess: a dotted connector and a `?` that says why.
+    const guess = guessedParent(row);
+    if (guess) classes.push('guessed');
     return (
       // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys (arrows, Page Up/Down, Home, End)
       <div
@@ -50,6 +76,7 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
         class={classes.join(' ')}
         onClick={() => select(row.key)}
         role="option"
+        id={rowId(row.key)}
         data-key={row.key}
         aria-selected={row.key === selected}
       >
@@ -63,22 +90,31 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
         ) : null}
         <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>
         <span class="c-title" style={{ paddingLeft: `${row.depth * 16}px` }}>
-          {row.depth > 0 ? <span class="tree">└ </span> : null}
+          {row.depth > 0 ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
+          {guess ? (
+            <abbr class="guess-mark" title={guessTitle(guess)}>
+              ?
+            </abbr>
+          ) : null}
           {row.kind === 'response' ? <span class="muted">↳ </span> : null}
-          {rowTitle(row)}
+          <Marked text={rowTitle(row)} find={find} />
         </span>
         <span class="c-id">{exchange ? idTag(exchange.id) : ''}</span>
         <span class="c-lat">
           {latency !== undefined ? (
             <>
-              <span class="bar" style={{ width: `${barWidth(latency, maxLatency)}%` }} />
               <span class="lat-text">{formatLatency(latency)}</span>
+              <span class="lat-track">
+                <span class="bar" style={{ width: `${barWidth(latency, maxLatency)}%` }} />
+              </span>
             </>
           ) : exchange && row.kind === 'request' ? (
             <span class="lat-text muted">{exchange.outcome === 'open' ? 'pending' : exchange.outcome}</span>
           ) : null}
         </span>
-        <span class="c-detail">{rowDetail(row)}</span>
+        <span class="c-detail">
+          <Marked text={rowDetail(row)} find={find} />
+        </span>
       </div>
     );
   };
@@ -87,10 +123,14 @@ export function Timeline({ model, rows, selected, select }: TimelineProps) {
       class="timeline"
       label="timeline"
       count={rows.length}
-      rowHeight={ROW_HEIGHT}
+      rowHeight={rowHeight}
       render={render}
       scrollToIndex={selectedIndex}
       onKeyDown={onKeyDown}
+      activeId={selected === undefined || selectedIndex < 0 ? undefined : rowId(selected)}
+      pinned={following?.pinned}
+      onAtBottom={following?.onAtBottom}
+      overlay={following ? <NewRowsMarker following={following} /> : undefined}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { type CallStats, type Exchange, percentile, toolName } from 'tapedeck/trace';
+import { errorShade, formatRate } from '../data/error-rate.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';
@@ -113,43 +114,53 @@ function StatsTable({
   open: (name: string) => void;
 }) {
   return (
-    <table class="stats">
-      <thead>
-        <tr>
-          <th>{first}</th>
-          <th>Calls</th>
-          <th>p50</th>
-          <th>p95</th>
-          <th>Max</th>
-          <th>Errors</th>
-          <th>Error rate</th>
-          <th>Unanswered</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ name, key, stats }) => {
-          const errors = stats.errors + stats.toolErrors;
-          const rate = stats.calls === 0 ? 0 : errors / stats.calls;
-          const lat = stats.latencyMs;
-          return (
-            <tr key={key} class={errors > 0 ? 'err' : ''}>
-              <td>
-                <button type="button" class="linkish" onClick={() => open(name)}>
-                  {key}
-                </button>
-              </td>
-              <td class="num">{stats.calls}</td>
-              <td class="num">{lat ? formatLatency(lat.p50) : '–'}</td>
-              <td class="num">{lat ? formatLatency(lat.p95) : '–'}</td>
-              <td class="num">{lat ? formatLatency(lat.max) : '–'}</td>
-              <td class="num">{errors}</td>
-              <td class="num">{`${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`}</td>
-              <td class="num">{stats.unanswered}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    // Wider than a phone: the table scrolls sideways, its first column stays in view.
+    <div class="table-scroll">
+      <table class="stats">
+        <thead>
+          <tr>
+            <th>{first}</th>
+            <th>Calls</th>
+            <th>p50</th>
+            <th>p95</th>
+            <th>Max</th>
+            <th>Errors</th>
+            <th>Error rate</th>
+            <th>Unanswered</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ name, key, stats }) => {
+            const errors = stats.errors + stats.toolErrors;
+            const shade = errorShade(errors, stats.calls);
+            const lat = stats.latencyMs;
+            return (
+              <tr key={key} data-errors={errors}>
+                <td class="name">
+                  <button type="button" class="linkish" onClick={() => open(name)}>
+                    {key}
+                  </button>
+                </td>
+                <td class="num">{stats.calls}</td>
+                <td class="num">{lat ? formatLatency(lat.p50) : '–'}</td>
+                <td class="num">{lat ? formatLatency(lat.p95) : '–'}</td>
+                <td class="num">{lat ? formatLatency(lat.max) : '–'}</td>
+                <td class={errors > 0 ? 'num err' : 'num'}>{errors}</td>
+                {/* Only the rate is coloured, as strong as the rate is high (one in a thousand: a faint tint). */}
+                <td
+                  class={`num rate${shade >= 0.6 ? ' strong' : ''}`}
+                  data-shade={shade}
+                  style={shade > 0 ? { '--shade': `${Math.round(shade * 100)}%` } : undefined}
+                >
+                  {formatRate(errors, stats.calls)}
+                </td>
+                <td class="num">{stats.unanswered}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

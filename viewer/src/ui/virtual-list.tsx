@@ -13,6 +13,14 @@ export interface VirtualListProps {
   overscan?: number;
   onKeyDown?: (event: KeyboardEvent) => void;
   label?: string;
+  /** Keep the last row in view as rows are added (a followed trace, at its end). */
+  pinned?: boolean | undefined;
+  /** Told whether the last row is in view after each scroll. */
+  onAtBottom?: ((atBottom: boolean) => void) | undefined;
+  /** Something laid over the bottom of the list as it scrolls (the "N new ↓" marker). */
+  overlay?: ComponentChild | undefined;
+  /** The id of the selected row's element, for assistive technology (`aria-activedescendant`). */
+  activeId?: string | undefined;
 }
 
 /**
@@ -35,18 +43,43 @@ export function VirtualList(props: VirtualListProps) {
     return () => observer.disconnect();
   }, []);
 
+  // Once per index: a row named before the rows up to it have arrived (a file still loading) is scrolled to when
+  // it arrives, and the user's scrolling afterwards is left alone.
+  const scrolledTo = useRef<number | undefined>(undefined);
   useEffect(() => {
     const el = ref.current;
     const index = props.scrollToIndex;
-    if (!el || index === undefined || index < 0) return;
+    if (!el || index === undefined || index < 0 || index >= count) return;
+    if (scrolledTo.current === index) return;
+    scrolledTo.current = index;
     const rowTop = index * rowHeight;
     if (rowTop < el.scrollTop || rowTop + rowHeight > el.scrollTop + el.clientHeight) {
       el.scrollTop = Math.max(0, rowTop - el.clientHeight / 3);
       setTop(el.scrollTop);
     }
-  }, [props.scrollToIndex, rowHeight]);
+  }, [props.scrollToIndex, rowHeight, count]);
 
+  // Pinned: rows added below are scrolled into view in the same frame they are drawn.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !props.pinned) return;
+    const end = Math.max(0, count * rowHeight - el.clientHeight);
+    if (el.scrollTop < end) {
+      el.scrollTop = end;
+      setTop(el.scrollTop);
+    }
+  }, [count, props.pinned, rowHeight]);
+
+  const bottom = useRef(true);
   const onScroll = () => {
+    const el = ref.current;
+    if (el && props.onAtBottom) {
+      const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight / 2;
+      if (atBottom !== bottom.current) {
+        bottom.current = atBottom;
+        props.onAtBottom(atBottom);
+      }
+    }
     if (frame.current) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
@@ -67,6 +100,7 @@ export function VirtualList(props: VirtualListProps) {
       onKeyDown={props.onKeyDown}
       role="listbox"
       aria-label={props.label}
+      aria-activedescendant={props.activeId}
       data-count={count}
     >
       <div class="vlist-spacer" style={{ height: `${count * rowHeight}px` }}>
@@ -74,6 +108,7 @@ export function VirtualList(props: VirtualListProps) {
           {rows}
         </div>
       </div>
+      {props.overlay ? <div class="vlist-overlay">{props.overlay}</div> : null}
     </div>
   );
 }

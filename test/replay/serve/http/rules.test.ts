@@ -6,7 +6,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../../../src/cli/main.js';
 import { buildCassette } from '../../../../src/replay/cassette/cassette.js';
 import { type Cassette, type HttpReplayServer, serveHttp } from '../../../../src/replay/index.js';
 import { listenUrl, parseListenAddress, servedPath } from '../../../../src/replay/serve/http/options.js';
@@ -232,7 +231,7 @@ describe('tapedeck replay --http: bad input', () => {
   ])('%j → one usage line, exit 2', async (flags, message) => {
     const path = join(io.dir, 'c.jsonl');
     writeFileSync(path, '');
-    expect(await run(['replay', path, ...flags])).toBe(2);
+    expect(await io.run(['replay', path, ...flags])).toBe(2);
     expect(io.stderr).toBe(`tapedeck: ${message}\n`);
   });
 });

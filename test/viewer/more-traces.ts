@@ -1,0 +1,72 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STDIO_SESSION } from './view-page.js';
+
+/** Trace files the viewer's debugging features are tried on, written into a test's temporary folder. */
+
+const T0 = Date.parse('2026-11-30T09:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+const jsonl = (lines: readonly object[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+
+/** The latencies of `flaky`'s calls: 995 fast ones, then five slow ones, the slowest last. */
+export const FLAKY_SLOW = [48, 55, 61, 70, 84];
+
+/**
+ * A trace with many calls: `flaky` 1000 times (one failure, 2–4 ms but for five slow calls up to 84 ms) and
+ * `broken` twice (both failing). Returns its path.
+ */
+export function writeManyCalls(dir: string): string {
+  const lines: object[] = [
+    { v: 1, type: 'meta', startedAt: at(0), label: 'many', kind: 'mcp', transport: 'stdio' },
+  ];
+  let seq = 0;
+  let t = 0;
+  const call = (id: number, name: string, latency: number, fails: boolean) => {
+    t += 10;
+    lines.push({
+      t: at(t),
+      seq: ++seq,
+      dir: 'in',
+      raw: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { n: id } } },
+    });
+    lines.push({
+      t: at(t + latency),
+      seq: ++seq,
+      dir: 'out',
+      raw: fails
+        ? { jsonrpc: '2.0', id, error: { code: -32000, message: `${name} failed on call ${id}` } }
+        : { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `ok ${id}` }] } },
+    });
+  };
+  for (let i = 1; i <= 995; i++) call(i, 'flaky', 2 + (i % 3), i === 500);
+  FLAKY_SLOW.forEach((latency, i) => {
+    call(996 + i, 'flaky', latency, false);
+  });
+  call(1001, 'broken', 5, true);
+  call(1002, 'broken', 6, true);
+  const path = join(dir, 'many.jsonl');
+  writeFileSync(path, jsonl(lines));
+  return path;
+}
+
+/**
+ * The stdio session with one character changed in the middle of its longest echo message (and its echo back):
+ * two long values that differ only 300 characters in. Returns its path.
+ */
+export function writeLongChange(dir: string): string {
+  const long = 'x'.repeat(580);
+  const text = readFileSync(STDIO_SESSION, 'utf8').replaceAll(
+    long,
+    `${'x'.repeat(300)}CHANGED${'x'.repeat(273)}`,
+  );
+  const path = join(dir, 'everything-changed.jsonl');
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A file that is not a trace. */
+export function writeNotATrace(dir: string): string {
+  const path = join(dir, 'notes.md');
+  writeFileSync(path, '# Notes\n\nNot a trace at all.\n');
+  return path;
+}

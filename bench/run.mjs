@@ -20,6 +20,7 @@ import { sdkRound } from './lib/sdk-echo.mjs';
 import { runStartupBench } from './lib/startup.mjs';
 import { compareModes } from './lib/stats.mjs';
 import { CHROMIUM, runViewerBench } from './lib/viewer.mjs';
+import { runBigViewerBench } from './lib/viewer-big.mjs';
 import { writerBench } from './lib/writer.mjs';
 
 const json = process.argv.includes('--json');
@@ -166,6 +167,13 @@ async function extraBenches(config) {
       pass: v.pass,
     });
   }
+  if (config.viewerBig && existsSync(CHROMIUM)) {
+    const b = await runBigViewerBench({ messages: config.viewerBigMessages, log: (line) => log(line) });
+    results.viewerBig = b;
+    if (b.skipped)
+      log(`viewer ${config.viewerBigMessages.toLocaleString('en-US')} messages: skipped, ${b.skipped}`);
+    else verdicts.push(...bigViewerVerdicts(b));
+  }
   if (config.startup) {
     const s = await runStartupBench({ rounds: config.startupRounds, log: (line) => log(line) });
     results.startup = s;
@@ -213,6 +221,47 @@ async function extraBenches(config) {
     });
   }
   return { results, verdicts };
+}
+
+/** The 1M-message viewer figures: paged against its targets, the whole file as the same-run baseline. */
+function bigViewerVerdicts(b) {
+  const size = `${(b.bytes / 1e9).toFixed(2)} GB`;
+  const x = (v) => `${v.toFixed(2)}×`;
+  const mb = (v) => `${Math.round(v / 1e6)} MB`;
+  const p = b.paged;
+  const out = [
+    {
+      name: `viewer first screen, ${b.messages.toLocaleString('en-US')} messages (${size}), paged (median)`,
+      measured: `${Math.round(p.firstScreenMs)} ms (${p.firstScreenRange.map((v) => Math.round(v)).join('–')})`,
+      goal: `≤ ${b.targets.firstScreenMs} ms`,
+      pass: p.firstScreenMs <= b.targets.firstScreenMs && p.rowsOk,
+    },
+    {
+      name: `viewer memory / file, paged (heap ${mb(p.heapBytes)}, renderer RSS +${mb(p.rssBytes)})`,
+      measured: x(p.memoryRatio),
+      goal: `≤ ${b.targets.memoryRatio}×`,
+      pass: p.memoryRatio <= b.targets.memoryRatio,
+    },
+    {
+      name: '(info) paged: index built, jump to the middle',
+      measured: `${(p.loadedMs / 1000).toFixed(1)} s, ${Math.round(p.jumpMs)} ms`,
+      goal: '',
+    },
+  ];
+  const w = b.whole;
+  if (w?.skipped)
+    out.push({
+      name: '(info) whole file in the browser (--no-paged)',
+      measured: `skipped: ${w.skipped}`,
+      goal: '',
+    });
+  else if (w)
+    out.push({
+      name: `(info) whole file (--no-paged): first screen, all read, memory / file (heap ${mb(w.heapBytes)})`,
+      measured: `${Math.round(w.firstScreenMs)} ms, ${(w.loadedMs / 1000).toFixed(1)} s, ${x(w.memoryRatio)}`,
+      goal: '',
+    });
+  return out;
 }
 
 main().then(

@@ -55,6 +55,8 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
  */
 export const BROWSER_FILES: readonly string[] = [
   'test/viewer/viewer.test.ts',
+  'test/viewer/features.test.ts',
+  'test/viewer/paged.test.ts',
   'test/viewer/collector.test.ts',
   'test/viewer/report.test.ts',
   'test/viewer/debugging.test.ts',

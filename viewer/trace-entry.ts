@@ -12,3 +12,14 @@ export const TRACE_ENTRY_ALIAS = {
   find: /^tapedeck\/trace$/,
   replacement: fileURLToPath(new URL('../src/trace/index.ts', import.meta.url)),
 };
+
+/**
+ * The redaction module, `tapedeck/redact`, by the same rule: the viewer's HAR export redacts with the rules
+ * `tapedeck convert --to har` uses, through the entry users import them from.
+ *
+ * @example defineConfig({ resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS] } })
+ */
+export const REDACT_ENTRY_ALIAS = {
+  find: /^tapedeck\/redact$/,
+  replacement: fileURLToPath(new URL('../src/redact/index.ts', import.meta.url)),
+};

@@ -52,6 +52,12 @@ export const BENCH_DEFAULTS = {
   /** The viewer's first screen in headless Chromium (needs /usr/bin/chromium), and the trace's message count. */
   viewer: 1,
   viewerMessages: 100_000,
+  /**
+   * The viewer on a 1M-message (~1 GB) trace written to a temp folder (paged by tapedeck view; the whole file
+   * handed to the browser too, as the same-run baseline, when the machine has 8 GB free): 1 runs it.
+   */
+  viewerBig: 1,
+  viewerBigMessages: 1_000_000,
   /** An instrumented McpServer against a plain one, in memory. */
   instrument: 1,
   /** Start-up (first answer of a freshly started server, with and without tapedeck; `tapedeck --help`): 1 runs it. */
@@ -130,6 +136,8 @@ const ENV_NAMES = {
   diff: 'BENCH_DIFF',
   viewer: 'BENCH_VIEWER',
   viewerMessages: 'BENCH_VIEWER_MESSAGES',
+  viewerBig: 'BENCH_VIEWER_BIG',
+  viewerBigMessages: 'BENCH_VIEWER_BIG_MESSAGES',
   instrument: 'BENCH_INSTRUMENT',
   startup: 'BENCH_STARTUP',
   startupRounds: 'BENCH_STARTUP_ROUNDS',
@@ -148,6 +156,7 @@ const ZERO_ALLOWED = [
   'collector',
   'diff',
   'viewer',
+  'viewerBig',
   'instrument',
   'startup',
 ];

@@ -52,9 +52,9 @@ function exchange(id, t0) {
   return `${JSON.stringify(request)}\n${JSON.stringify(response)}\n`;
 }
 
-/** `tapedeck view <file> --no-open`, as a user runs it; resolves once it says where it serves. */
-async function startView(file) {
-  const child = spawn(process.execPath, [BIN, 'view', file, '--no-open'], {
+/** `tapedeck view <file> --no-open [flags]`, as a user runs it; resolves once it says where it serves. */
+export async function startView(file, flags = []) {
+  const child = spawn(process.execPath, [BIN, 'view', file, '--no-open', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child.pid);
@@ -75,6 +75,30 @@ async function startView(file) {
       await once(child, 'exit');
     },
   };
+}
+
+/** The V8 heap a page uses, ArrayBuffer backing stores (a whole file's bytes) and embedder heap included. */
+export async function jsMemory(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return heap.usedSize + (heap.embedderHeapUsedSize ?? 0) + (heap.backingStorageSize ?? 0);
+}
+
+/** Headless Debian Chromium as the tests drive it (never a downloaded browser). */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
 }
 
 /** Writes the trace; resolves to its size in bytes. */
@@ -119,18 +143,7 @@ export async function runViewerBench(options = {}) {
   if (!existsSync(CHROMIUM))
     throw new Error(`the viewer benchmark needs Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-bench-'));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      '--disable-quic',
-    ],
-  });
+  const browser = await launchChromium();
   let server;
   try {
     const file = join(dir, 'bench.jsonl');
@@ -156,14 +169,12 @@ export async function runViewerBench(options = {}) {
         .locator(`.timeline .row[data-key="0.${Math.floor(rows / 2) + 1}"]`)
         .waitFor({ timeout: 10_000 });
       const jumpMs = performance.now() - jumpStarted;
-      const heapMb = await page.evaluate(() =>
-        performance.memory ? performance.memory.usedJSHeapSize / 1e6 : null,
-      );
+      const heapMb = (await jsMemory(page)) / 1e6;
       await page.close();
       results.push({ firstScreenMs, loadedMs, jumpMs, rows, heapMb });
       log(
         `viewer round ${round}: first screen ${firstScreenMs.toFixed(0)} ms, all ${rows} rows ${loadedMs.toFixed(0)} ms, ` +
-          `jump ${jumpMs.toFixed(0)} ms${heapMb ? `, heap ${heapMb.toFixed(0)} MB` : ''}`,
+          `jump ${jumpMs.toFixed(0)} ms, heap with buffers ${heapMb.toFixed(0)} MB`,
       );
     }
     const median = (key) => {

@@ -6,7 +6,9 @@ import { basename, dirname, resolve } from 'node:path';
 import { readViewerFile, readViewerPage, viewerDir } from '../collector/viewer-files.js';
 import { listenOn } from '../listen.js';
 import { duplicateHost, judgeHostOrigin } from '../local-names.js';
-import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
+import { viewerSecurityHeaders } from '../viewer-headers.js';
+import { pagedRoutes } from './paged/routes.js';
+import type { TraceIndex } from './paged/trace-index.js';
 import { withConfig } from './viewer-assets.js';
 
 /**
@@ -31,6 +33,16 @@ export interface ViewServerOptions {
   dir?: string;
   /** Fixed token (tests); default 16 random bytes, hex. */
   token?: string;
+  /**
+   * Pages that may frame the viewer (`--embed`), as frame-ancestors sources (see viewerSecurityHeaders); none by
+   * default, and then no page may.
+   */
+  frameAncestors?: readonly string[];
+  /**
+   * A trace too big for the browser, indexed here: the page asks for it a page at a time (`api/paged/…`, see
+   * paged/routes.ts) instead of downloading the files.
+   */
+  paged?: TraceIndex;
 }
 
 export interface ViewServer {
@@ -41,8 +53,10 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-// The token is in the URL: never cached, never handed to another site in a Referer (see VIEWER_SECURITY_HEADERS).
-const SECURITY_HEADERS = { ...VIEWER_SECURITY_HEADERS, 'cache-control': 'no-store' };
+/** The token is in the URL: never cached, never handed to another site in a Referer (see viewerSecurityHeaders). */
+function securityHeaders(frameAncestors: readonly string[] | undefined): Record<string, string> {
+  return { ...viewerSecurityHeaders(frameAncestors), 'cache-control': 'no-store' };
+}
 
 /**
  * Groups trace files into virtual folders by their real folder: `/a/x.jsonl` and `/a/x.1.jsonl` land in one
@@ -80,9 +94,18 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const dir = options.dir ?? viewerDir();
   const page = await readViewerPage(dir);
   const token = options.token ?? randomBytes(16).toString('hex');
-  const index = withConfig(page, { mode: 'files', api: 'api/' });
+  const index = withConfig(page, { mode: options.paged ? 'paged' : 'files', api: 'api/' });
+  const paged = options.paged ? pagedRoutes(options.paged) : undefined;
+  // Requests being answered: a paged trace's indexing steps aside for them.
+  let answering = 0;
+  if (options.paged) options.paged.busy = () => answering > 0;
+  const headers = securityHeaders(options.frameAncestors);
   let port = 0;
   const server: Server = createServer((req, res) => {
+    // Every answer carries them, refusals and errors too; writeHead adds its own to these.
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    answering++;
+    res.once('close', () => answering--);
     handle(req, res).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
       else res.destroy();
@@ -122,6 +145,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       );
       return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ files }));
     }
+    if (paged && rest.startsWith('api/paged/') && (await paged(rest.slice(10), url.searchParams, res)))
+      return;
     const fileMatch = /^api\/files\/(\d+)$/.exec(rest);
     if (fileMatch) {
       const file = options.files[Number(fileMatch[1])];
@@ -166,7 +191,6 @@ export function refuse(req: Pick<IncomingMessage, 'headers'>, port: number): str
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head = false): void {
   res.writeHead(status, {
-    ...SECURITY_HEADERS,
     'content-type': type,
     'content-length': String(Buffer.byteLength(body)),
   });
@@ -176,7 +200,7 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 async function streamFile(res: ServerResponse, file: string, type: string, head: boolean): Promise<void> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) return send(res, 404, 'text/plain; charset=utf-8', `${basename(file)} is gone\n`);
-  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(info.size) });
+  res.writeHead(200, { 'content-type': type, 'content-length': String(info.size) });
   if (head) return void res.end();
   // Read exactly the size announced, even if a recorder is still appending to the file.
   const stream = createReadStream(file, {

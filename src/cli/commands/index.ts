@@ -94,7 +94,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'view',
     term: 'view [options] [trace...]',
-    description: 'Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.',
+    description:
+      'Open traces in the web viewer: timeline, waterfall, calls, tool time and latency, diff, raw lines.',
     load: async () => (await import('./view.js')).registerView,
   },
   {

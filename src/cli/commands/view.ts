@@ -6,10 +6,13 @@ import { TapedeckError } from '../../errors.js';
 import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
+import { frameAncestor } from '../../viewer-headers.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { type CliIo, print, say, userPath } from '../io.js';
+import { pagingPlan } from '../paged/plan.js';
+import { TraceIndex } from '../paged/trace-index.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
@@ -18,6 +21,10 @@ export interface ViewOptions {
   /** false with --no-open. */
   open?: boolean;
   port?: number;
+  /** Pages allowed to frame the viewer (`--embed`, repeatable), already checked. */
+  embed?: string[];
+  /** `--paged` (true), `--no-paged` (false), or decide by size (undefined). */
+  paged?: boolean;
 }
 
 /** What a host running the viewer in-process may set besides the CliIo. */
@@ -110,14 +117,28 @@ export async function viewTraces(
   io: CliIo,
   control: ViewControl = {},
 ): Promise<void> {
-  const files = await traceFilesFor(paths.map((path) => userPath(io, path)));
+  const named = paths.map((path) => userPath(io, path));
+  const files = await traceFilesFor(named);
+  const plan = await pagingPlan(named, files, options.paged);
+  if (plan.note) say(io, plan.note);
+  const shown = viewFiles(files);
+  const index = plan.paged ? await TraceIndex.open(named[0]!, shown) : undefined;
   const server = await startViewServer({
-    files: viewFiles(files),
+    files: shown,
     ...(options.port ? { port: options.port } : {}),
+    ...(options.embed?.length ? { frameAncestors: options.embed } : {}),
+    ...(index ? { paged: index } : {}),
   });
   const count = paths.length === 1 ? 'the trace' : `${paths.length} traces`;
   await print(io, `tapedeck: viewing ${count} at ${server.url}\n`);
   say(io, 'serving on 127.0.0.1 only; press Ctrl-C to stop');
+  if (index)
+    say(
+      io,
+      'the trace is served a page at a time (indexing it now); Calls, Diff and Raw need it whole: --no-paged',
+    );
+  if (options.embed?.length)
+    say(io, `pages at ${options.embed.join(', ')} may frame the viewer; embed it as ${embedUrl(server.url)}`);
   control.onListening?.(server);
   if (options.open !== false) openBrowser(server.url, io, control.platform ?? process.platform);
   await new Promise<void>((done) => {
@@ -142,6 +163,27 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * An --embed value (repeatable): an origin that may frame the viewer. A bad one is a usage error naming it.
+ *
+ * @example collectEmbed('https://dash.example.com', []) // → ['https://dash.example.com']
+ */
+export function collectEmbed(value: string, previous: string[] = []): string[] {
+  const source = frameAncestor(value);
+  if (source === undefined)
+    throw usageError(
+      `--embed takes an origin that may frame the viewer (https://dash.example.com, http://localhost:3000, ` +
+        `http://localhost:*, vscode-webview:, self, or * for any page); got '${value}'`,
+    );
+  return previous.includes(source) ? previous : [...previous, source];
+}
+
+/** The viewer's address in embed mode: `?embed=1` before the hash. */
+function embedUrl(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? `${url}?embed=1` : `${url.slice(0, at)}?embed=1${url.slice(at)}`;
+}
+
 /** How many of a folder's newest traces `view DIR` opens unless --newest says otherwise. */
 const NEWEST_DEFAULT = 5;
 
@@ -149,13 +191,22 @@ const NEWEST_DEFAULT = 5;
 export function registerView(program: Command, { io, action }: Cli): void {
   const command = program
     .command('view')
-    .description('Open traces in the web viewer: timeline, calls, per-tool latency, diff, raw lines.')
+    .description(
+      'Open traces in the web viewer: timeline, waterfall, calls, tool time and latency, diff, raw lines.',
+    )
     .argument(
       '[trace...]',
       'trace files (any format tapedeck reads; rotated segments are found and stitched), or folders of traces',
     )
     .option('--no-open', 'print the URL only; do not start a browser')
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
+    .option('--paged', 'serve the trace a page at a time (the default for one trace of 256 MiB or more)')
+    .option('--no-paged', 'hand the browser the whole files, however big')
+    .option(
+      '--embed <origin>',
+      'let pages of this origin frame the viewer (repeatable; open it with ?embed=1 for the view alone)',
+      collectEmbed,
+    )
     .option(
       '--newest <n>',
       'for a folder: open its n newest traces',
@@ -173,8 +224,11 @@ export function registerView(program: Command, { io, action }: Cli): void {
         '  tapedeck view calls.jsonl --no-open         # on a machine without a browser; open the URL elsewhere',
         '  tapedeck view --last                        # the newest trace of the recording folder',
         '  tapedeck view ./traces --newest 3           # the 3 newest traces of a folder, merged by time',
+        '  tapedeck view calls.jsonl --embed http://localhost:3000   # a dashboard there may frame it (?embed=1)',
+        '  tapedeck view huge.jsonl                    # 256 MiB or more: indexed here, shown a page at a time',
         '',
         'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
+        'No page may frame the viewer unless --embed names it (frame-ancestors in its content security policy).',
         'For a file to share, see tapedeck report.',
       ].join('\n'),
     )

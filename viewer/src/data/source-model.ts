@@ -10,6 +10,7 @@ import {
   toolName,
 } from 'tapedeck/trace';
 import type { FollowState } from './follow.js';
+import { type ToolTime, tallyTools, toolTimes } from './insights.js';
 import type { RawText } from './raw-text.js';
 import { type LineSource, type Row, rowOf } from './rows.js';
 import { statsOf } from './stats.js';
@@ -121,6 +122,11 @@ export class SourceModel {
 
   row(key: string): Row | undefined {
     return this.keyIndex.get(key);
+  }
+
+  /** Where the tool time went, per tool (see insights.ts). */
+  toolTimes(): ToolTime[] {
+    return toolTimes(tallyTools(this.exchanges, this.servers.size > 1));
   }
 
   /** `tapedeck stats` figures for this trace (recomputed only after new lines). */

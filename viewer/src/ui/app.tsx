@@ -8,6 +8,7 @@ import { Calls } from './calls.js';
 import { Detail } from './detail.js';
 import { DiffView } from './diff.js';
 import { ErrorSteps } from './error-steps.js';
+import { ExportMenu } from './export-menu.js';
 import { FilterBar } from './filter-bar.js';
 import { LiveBar, useFollowing } from './follow.js';
 import { Header } from './header.js';
@@ -22,6 +23,8 @@ import { Tools } from './tools.js';
 import { useFilters } from './use-filters.js';
 import { usePageKeys } from './use-keys.js';
 import { useRoute, useVersion } from './use-route.js';
+import { WaterfallView } from './waterfall.js';
+import { useWaterfall } from './waterfall-data.js';
 
 /**
  * The whole viewer: the route, which view shows the traces, and the source they come from. `page` is the source
@@ -91,7 +94,10 @@ export function App({ page }: { page: TraceSource }) {
   const p = route.params;
   const view = route.view;
   const listView = view === 'timeline' || view === 'calls';
+  // The views the filter bar narrows: the lists, and the waterfall drawn from the timeline's rows.
+  const filterView = listView || view === 'waterfall';
   const filtered = useFilters(model, version, p, view === 'calls');
+  const bars = useWaterfall(model, filtered.rows, version, view === 'waterfall');
   const list = view === 'calls' ? filtered.calls : filtered.rows;
   const live = model?.following();
   const following = useFollowing(live !== undefined, list.length);
@@ -185,7 +191,7 @@ export function App({ page }: { page: TraceSource }) {
       />
       <Notices model={model} />
       {live && listView ? <LiveBar view={live} following={following} /> : null}
-      {model && listView ? (
+      {model && filterView ? (
         <FilterBar
           params={p}
           set={set}
@@ -198,10 +204,12 @@ export function App({ page }: { page: TraceSource }) {
           noun={count.noun}
           transport={filtered.transport}
           transportShown={filtered.transportShown}
-        />
+        >
+          <ExportMenu model={model} rows={filtered.rows} />
+        </FilterBar>
       ) : null}
       <main
-        class={`view v-${view}${detail && listView ? ' with-detail' : ''}`}
+        class={`view v-${view}${detail && filterView ? ' with-detail' : ''}`}
         style={detailSize === undefined ? undefined : { '--detail-size': `${Math.round(detailSize)}px` }}
       >
         {!model || view === 'home' || (!hasTraces && !model.loading) ? (
@@ -216,6 +224,19 @@ export function App({ page }: { page: TraceSource }) {
               find={filtered.find}
               following={live ? following : undefined}
               rowHeight={rowHeight}
+            />
+            {detail}
+          </>
+        ) : view === 'waterfall' && bars ? (
+          <>
+            <WaterfallView
+              bars={bars}
+              zero={model.start() ?? bars.start}
+              version={version}
+              span={p.span}
+              setSpan={(span) => set({ span })}
+              selected={p.sel}
+              select={select}
             />
             {detail}
           </>

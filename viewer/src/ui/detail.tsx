@@ -10,6 +10,7 @@ import { ContentList } from './content.js';
 import { CopyButton } from './copy.js';
 import { FindContext, Marked } from './highlight.js';
 import { JsonTree } from './json-tree.js';
+import { RequestTools } from './request-tools.js';
 
 export interface DetailProps {
   model: TraceModel;
@@ -93,6 +94,7 @@ function DetailBody({
           </button>
         ) : null}
       </div>
+      {exchange ? <RequestTools model={model} row={row} exchange={exchange} /> : null}
       {exchange ? (
         <ExchangeDetail model={model} exchange={exchange} select={select} />
       ) : (

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface FilterBarProps {
@@ -15,6 +16,8 @@ export interface FilterBarProps {
   transport: boolean;
   /** Whether they show now (the `tl` parameter, else the traces' default). */
   transportShown: boolean;
+  /** Actions on the rows shown (export), after the filters (folded with them on a phone). */
+  children?: ComponentChildren;
 }
 
 /** Typing settles for this long before the rows are filtered (100k rows take a moment). */
@@ -187,6 +190,7 @@ export function FilterBar(props: FilterBarProps) {
             Clear
           </button>
         ) : null}
+        {props.children}
       </div>
       <span class="count" data-shown={props.shown} data-total={props.total}>
         {props.error ? <span class="err">{props.error}</span> : null}

@@ -17,6 +17,7 @@ export interface HeaderProps {
 
 const TITLES: Record<ViewName, string> = {
   timeline: 'Timeline',
+  waterfall: 'Waterfall',
   calls: 'Calls',
   tools: 'Tools',
   diff: 'Diff',

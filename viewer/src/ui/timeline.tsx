@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
-import { formatOffset, idTag } from 'tapedeck/trace';
-import { faultMarks } from '../data/faults.js';
+import { type Exchange, formatOffset, idTag } from 'tapedeck/trace';
+import { type FaultMark, faultMarks } from '../data/faults.js';
 import { guessedParent, guessTitle } from '../data/guess.js';
 import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
@@ -62,65 +62,19 @@ export function Timeline({
   };
   const render = (i: number) => {
     const row = rows[i]!;
-    const exchange = row.exchange;
-    const latency = exchange?.latencyMs;
-    const classes = ['row', `k-${row.kind}`];
-    if (row.dir) classes.push(`d-${row.dir}`);
-    if (isErrorRow(row)) classes.push('err');
-    if (row.key === selected) classes.push('sel');
-    if (exchange && exchange.outcome === 'unanswered') classes.push('unanswered');
-    // A place pairing guessed is drawn as a guess: a dotted connector and a `?` that says why.
-    const guess = guessedParent(row);
-    if (guess) classes.push('guessed');
     return (
-      // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys (arrows, Page Up/Down, Home, End)
-      <div
+      <TimelineRow
         key={row.key}
-        tabIndex={-1}
-        class={classes.join(' ')}
-        onClick={() => select(row.key)}
-        role="option"
-        id={rowId(row.key)}
-        data-key={row.key}
-        aria-selected={row.key === selected}
-      >
-        <span class="c-time">{row.time === undefined ? '' : formatOffset(row.time - start)}</span>
-        {multi ? (
-          <span
-            class="c-src"
-            style={{ background: `hsl(${SOURCE_HUES[row.src % SOURCE_HUES.length]} 70% 50%)` }}
-            title={model.sources[row.src]?.info.name}
-          />
-        ) : null}
-        <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>
-        <span class="c-title" style={{ paddingLeft: `${row.depth * 16}px` }}>
-          {row.depth > 0 ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
-          {guess ? (
-            <abbr class="guess-mark" title={guessTitle(guess)}>
-              ?
-            </abbr>
-          ) : null}
-          {row.kind === 'response' ? <span class="muted">↳ </span> : null}
-          <Marked text={rowTitle(row)} find={find} />
-          {exchange && row.kind === 'response' ? <FaultBadge marks={faults.get(exchange)} /> : null}
-        </span>
-        <span class="c-id">{exchange ? idTag(exchange.id) : ''}</span>
-        <span class="c-lat">
-          {latency !== undefined ? (
-            <>
-              <span class="lat-text">{formatLatency(latency)}</span>
-              <span class="lat-track">
-                <span class="bar" style={{ width: `${barWidth(latency, maxLatency)}%` }} />
-              </span>
-            </>
-          ) : exchange && row.kind === 'request' ? (
-            <span class="lat-text muted">{exchange.outcome === 'open' ? 'pending' : exchange.outcome}</span>
-          ) : null}
-        </span>
-        <span class="c-detail">
-          <Marked text={rowDetail(row)} find={find} />
-        </span>
-      </div>
+        row={row}
+        model={model}
+        start={start}
+        maxLatency={maxLatency}
+        multi={multi}
+        selected={selected}
+        select={select}
+        find={find}
+        faults={faults}
+      />
     );
   };
   return (
@@ -137,6 +91,95 @@ export function Timeline({
       onAtBottom={following?.onAtBottom}
       overlay={following ? <NewRowsMarker following={following} /> : undefined}
     />
+  );
+}
+
+export interface TimelineRowProps {
+  row: Row;
+  model: TraceModel;
+  /** The timeline's zero and its slowest request (for the time column and the latency bars). */
+  start: number;
+  maxLatency: number;
+  /** Several traces are open: a dot in each source's colour. */
+  multi: boolean;
+  selected: string | undefined;
+  select: (key: string | undefined) => void;
+  find?: Finder | undefined;
+  /** The calls injected faults spoiled, marked on their answers' rows. */
+  faults?: ReadonlyMap<Exchange, readonly FaultMark[]> | undefined;
+}
+
+/** One row of the timeline (a trace held whole, or a paged one's row fetched with its page). */
+export function TimelineRow({
+  row,
+  model,
+  start,
+  maxLatency,
+  multi,
+  selected,
+  select,
+  find,
+  faults,
+}: TimelineRowProps) {
+  const exchange = row.exchange;
+  const latency = exchange?.latencyMs;
+  const classes = ['row', `k-${row.kind}`];
+  if (row.dir) classes.push(`d-${row.dir}`);
+  if (isErrorRow(row)) classes.push('err');
+  if (row.key === selected) classes.push('sel');
+  if (exchange && exchange.outcome === 'unanswered') classes.push('unanswered');
+  // A place pairing guessed is drawn as a guess: a dotted connector and a `?` that says why.
+  const guess = guessedParent(row);
+  if (guess) classes.push('guessed');
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys (arrows, Page Up/Down, Home, End)
+    <div
+      key={row.key}
+      tabIndex={-1}
+      class={classes.join(' ')}
+      onClick={() => select(row.key)}
+      role="option"
+      id={rowId(row.key)}
+      data-key={row.key}
+      aria-selected={row.key === selected}
+    >
+      <span class="c-time">{row.time === undefined ? '' : formatOffset(row.time - start)}</span>
+      {multi ? (
+        <span
+          class="c-src"
+          style={{ background: `hsl(${SOURCE_HUES[row.src % SOURCE_HUES.length]} 70% 50%)` }}
+          title={model.sources[row.src]?.info.name}
+        />
+      ) : null}
+      <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>
+      <span class="c-title" style={{ paddingLeft: `${row.depth * 16}px` }}>
+        {row.depth > 0 ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
+        {guess ? (
+          <abbr class="guess-mark" title={guessTitle(guess)}>
+            ?
+          </abbr>
+        ) : null}
+        {row.kind === 'response' ? <span class="muted">↳ </span> : null}
+        <Marked text={rowTitle(row)} find={find} />
+        {exchange && row.kind === 'response' ? <FaultBadge marks={faults?.get(exchange)} /> : null}
+      </span>
+      <span class="c-id">{exchange ? idTag(exchange.id) : ''}</span>
+      <span class="c-lat">
+        {latency !== undefined ? (
+          <>
+            <span class="lat-text">{formatLatency(latency)}</span>
+            <span class="lat-track">
+              <span class="bar" style={{ width: `${barWidth(latency, maxLatency)}%` }} />
+            </span>
+          </>
+        ) : exchange && row.kind === 'request' ? (
+          <span class="lat-text muted">{exchange.outcome === 'open' ? 'pending' : exchange.outcome}</span>
+        ) : null}
+      </span>
+      <span class="c-detail">
+        <Marked text={rowDetail(row)} find={find} />
+      </span>
+    </div>
   );
 }
 

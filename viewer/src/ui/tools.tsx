@@ -4,6 +4,7 @@ import { errorShade, formatRate } from '../data/error-rate.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';
+import { ToolInsights } from './tool-insights.js';
 
 export interface ToolsProps {
   source: SourceModel;
@@ -82,6 +83,7 @@ export function Tools({ source, version, openTool, openMethod }: ToolsProps) {
   return (
     <div class="tools">
       <Summary source={source} />
+      <ToolInsights source={source} version={version} openTool={openTool} />
       <h2>Tools</h2>
       {toolRows.length === 0 ? (
         <p class="empty">No tools/call in this trace.</p>

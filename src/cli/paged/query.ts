@@ -1,0 +1,195 @@
+import { createReadStream } from 'node:fs';
+import { OUTCOMES, type TraceIndex } from './trace-index.js';
+
+/**
+ * The viewer's search and filters on a paged trace, answered on the server: the same parameters the viewer keeps
+ * in its links (q, re, tool, method, dir, server, err), the rows that pass as a list of row numbers. The facets
+ * are read from the index's columns; a text search reads the file once, line by line, and matches the message
+ * part of each line (what follows `"raw":`), a request row also passing when its answer matches, as in the
+ * viewer. Results are kept per filter until the index grows.
+ */
+
+export interface PagedFilter {
+  q?: string | undefined;
+  regex?: boolean;
+  tool?: string | undefined;
+  method?: string | undefined;
+  dir?: 'in' | 'out' | undefined;
+  server?: string | undefined;
+  errors?: boolean;
+}
+
+/**
+ * The filter a request's query names; undefined parameters are no filter.
+ *
+ * @example filterFrom(new URLSearchParams('tool=echo&err=1')) // → { tool: 'echo', errors: true, … }
+ */
+export function filterFrom(params: URLSearchParams): PagedFilter {
+  const dir = params.get('dir');
+  const text = (name: string) => params.get(name)?.trim() || undefined;
+  return {
+    q: text('q'),
+    regex: params.get('re') === '1',
+    tool: text('tool'),
+    method: text('method'),
+    dir: dir === 'in' || dir === 'out' ? dir : undefined,
+    server: text('server'),
+    errors: params.get('err') === '1',
+  };
+}
+
+/** True when the filter keeps every row. */
+export function isEmpty(filter: PagedFilter): boolean {
+  return !filter.q && !filter.tool && !filter.method && !filter.dir && !filter.server && !filter.errors;
+}
+
+/** A filter as a cache key. */
+export function filterKey(filter: PagedFilter): string {
+  return JSON.stringify([
+    filter.q ?? '',
+    filter.regex ? 1 : 0,
+    filter.tool ?? '',
+    filter.method ?? '',
+    filter.dir ?? '',
+    filter.server ?? '',
+    filter.errors ? 1 : 0,
+  ]);
+}
+
+/** Escapes a text for use inside a regular expression. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A search as a test of a line's text, or an error message for a regular expression that does not compile.
+ *
+ * @example compileSearch({ q: 'echo' }).test('{"raw":{"method":"tools/call","params":{"name":"echo"}}}') // → true
+ */
+export function compileSearch(filter: PagedFilter): { test(text: string): boolean } | { error: string } {
+  try {
+    const pattern = new RegExp(filter.regex ? (filter.q ?? '') : escapeRegExp(filter.q ?? ''), 'i');
+    return {
+      test(text) {
+        const raw = text.indexOf('"raw":');
+        return pattern.test(raw < 0 ? text : text.slice(raw + 6));
+      },
+    };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Which lines of the trace's files match a search: a bit per line, `bits[file][lineNo]`.
+ *
+ * @example const bits = await matchingLines(index, search);
+ */
+async function matchingLines(
+  index: TraceIndex,
+  search: { test(text: string): boolean },
+): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const indexed of index.files) {
+    await indexed.offsets.done;
+    const bits = new Uint8Array(indexed.offsets.count + 2);
+    let lineNo = 1;
+    let carry = '';
+    const stream = createReadStream(indexed.file, {
+      encoding: 'utf8',
+      start: 0,
+      end: Math.max(0, indexed.offsets.size - 1),
+      highWaterMark: 4 * 1024 * 1024,
+    });
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = carry + chunk;
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        if (search.test(text.slice(from, nl))) bits[lineNo] = 1;
+        lineNo++;
+        from = nl + 1;
+      }
+      carry = text.slice(from);
+    }
+    if (carry !== '' && search.test(carry)) bits[lineNo] = 1;
+    out.push(bits);
+  }
+  return out;
+}
+
+export interface FilterResult {
+  /** Row numbers that pass, in order; undefined when every row does. */
+  rows: Int32Array | undefined;
+  /** How many rows the index held when the filter ran (a filter run while indexing covers only those). */
+  upTo: number;
+  error: string | undefined;
+}
+
+/**
+ * Runs a filter over the rows indexed so far.
+ *
+ * @example const { rows } = await runFilter(index, { tool: 'echo' });
+ */
+export async function runFilter(index: TraceIndex, filter: PagedFilter): Promise<FilterResult> {
+  const upTo = index.rowCount;
+  if (isEmpty(filter)) return { rows: undefined, upTo, error: undefined };
+  const methods = filter.method ? index.methods.matching(filter.method) : undefined;
+  const tools = filter.tool ? index.tools.matching(filter.tool) : undefined;
+  const server = filter.server ? index.servers.id(filter.server) : 0;
+  const dir = filter.dir === 'in' ? 1 : filter.dir === 'out' ? 2 : 0;
+  let lines: Uint8Array[] | undefined;
+  if (filter.q) {
+    const search = compileSearch(filter);
+    if ('error' in search) return { rows: new Int32Array(0), upTo, error: search.error };
+    lines = await matchingLines(index, search);
+  }
+  const matches = (row: number) => lines![index.rowFile.get(row)]?.[index.rowLine.get(row)] === 1;
+  const out: number[] = [];
+  for (let row = 0; row < upTo; row++) {
+    if (dir && index.rowDir.get(row) !== dir) continue;
+    if (server && index.rowServer.get(row) !== server) continue;
+    if (methods && !methods.has(index.rowMethod.get(row))) continue;
+    if (tools && !tools.has(index.rowTool.get(row))) continue;
+    if (filter.errors && !index.isError(row)) continue;
+    if (lines && !matches(row)) {
+      // A request or its answer: either side matching counts, as the viewer searches both.
+      const kind = index.kindOf(row);
+      const ordinal = index.rowExchange.get(row);
+      if ((kind !== 'request' && kind !== 'response') || ordinal < 0) continue;
+      const partner = kind === 'request' ? index.xResponseRow.get(ordinal) : index.xRequestRow.get(ordinal);
+      if (partner < 0 || !matches(partner)) continue;
+    }
+    out.push(row);
+  }
+  return { rows: Int32Array.from(out), upTo, error: undefined };
+}
+
+/**
+ * The requests (by ordinal) whose request row passes a filter and whose bar overlaps [from, to]; an open
+ * request runs to `openEnd`.
+ *
+ * @example barsOf(index, rows, 0, Infinity, index.last)
+ */
+export function barsOf(
+  index: TraceIndex,
+  rows: Int32Array | undefined,
+  from: number,
+  to: number,
+  openEnd: number,
+): Int32Array {
+  const out: number[] = [];
+  const open = OUTCOMES.indexOf('open');
+  const consider = (row: number) => {
+    const ordinal = index.rowExchange.get(row);
+    const start = index.xStart.get(ordinal);
+    if (Number.isNaN(start)) return;
+    const answered = index.xEnd.get(ordinal);
+    const end =
+      Number.isNaN(answered) || index.xOutcome.get(ordinal) === open ? Math.max(openEnd, start) : answered;
+    if (end >= from && start <= to) out.push(ordinal);
+  };
+  if (rows) {
+    for (const row of rows) if (index.kindOf(row) === 'request') consider(row);
+  } else {
+    for (let ordinal = 0; ordinal < index.exchangeCount; ordinal++) consider(index.xRequestRow.get(ordinal));
+  }
+  return Int32Array.from(out);
+}

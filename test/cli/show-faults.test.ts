@@ -55,7 +55,7 @@ const TRACE: TraceLine[] = [
 
 describe('show with faults', () => {
   it('marks the answer of the call a fault spoiled, and only that one', () => {
-    const rows = renderTimeline(pairTrace(TRACE), { color: false }).split('\n');
+    const rows = renderTimeline(pairTrace(TRACE), { color: false, width: 160 }).split('\n');
     const row = (text: string) => rows.filter((line) => line.includes(text));
     expect(row('⚡ fault')).toEqual([
       expect.stringContaining(

@@ -9,6 +9,7 @@ import { addLiveFlag, type LiveFlag } from '../flags/live.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { HEADER_EXAMPLE } from '../flags/upstream.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
+import { terminalWidth } from '../format/wrap.js';
 import { print } from '../io.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import { recordBridge } from '../record/bridge.js';
@@ -102,7 +103,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
     .action(
       action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
         if (options.redactDefaults === true) {
-          await print(io, renderDefaultRules(RULE_FAMILIES));
+          await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
         }
         // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.

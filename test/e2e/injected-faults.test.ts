@@ -94,6 +94,51 @@ describe('tapedeck replay --fault: the SDK client over stdio', () => {
     expect(first.stderr).toContain(`${faulted.length} fault${faulted.length === 1 ? '' : 's'} injected`);
   });
 
+  it('gives every kind to the call it names, each the same as over a live server', async () => {
+    const plain = await session([]);
+    const kinds = [
+      'error=-32040@tools/call:echo#1',
+      'tool-error@tools/call:echo#2',
+      'latency=250@tools/call:echo#3',
+      'duplicate@tools/call:echo#4',
+      'malformed@tools/call:echo#5',
+      'drop@tools/call:echo#6',
+      'slow-stream=300/s@tools/call:echo#7',
+      'disconnect@tools/call:get-sum',
+    ];
+    const run = await connect([
+      'replay',
+      CASSETTE,
+      '--repeat',
+      'last',
+      '--allow-unused',
+      ...kinds.flatMap((kind) => ['--fault', kind]),
+    ]);
+    const calls: unknown[] = [];
+    const took: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const started = Date.now();
+      calls.push(await outcome(run.client.callTool(echo('hello'), undefined, { timeout: 1000 })));
+      took.push(Date.now() - started);
+    }
+    const cut = await outcome(run.client.callTool(sum, undefined, { timeout: 3000 }));
+    expect(calls[0]).toMatchObject({ failed: -32040 });
+    expect(calls[1]).toMatchObject({ isError: true });
+    expect(calls[2]).toEqual(plain.calls[2]);
+    expect(took[2]).toBeGreaterThanOrEqual(240);
+    expect(calls[3]).toEqual(plain.calls[3]);
+    expect(run.errors.some((e) => /unknown message ID/i.test(e.message))).toBe(true);
+    expect(calls[4]).toMatchObject({ failed: -32001 });
+    expect(run.errors.some((e) => e instanceof SyntaxError)).toBe(true);
+    expect(calls[5]).toMatchObject({ failed: -32001 });
+    expect(calls[6]).toEqual(plain.calls[6]);
+    expect(took[6]).toBeGreaterThanOrEqual(200);
+    expect(calls[7]).toEqual(plain.calls[7]);
+    expect(cut).toMatchObject({ message: expect.stringMatching(/connection closed/i) });
+    await until(() => run.stderr().includes('replayed'));
+    expect(run.stderr().match(/tapedeck: injected /g)).toHaveLength(8);
+  });
+
   it('disconnects at the moment a YAML profile names: the client sees its server go', async () => {
     const profile = join(dir, 'faults.yaml');
     writeFileSync(

@@ -38,7 +38,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['redact'],
   // process/ starts servers for the recorders, live peers, useCassette and install above it, and frames a server's
   // stdout with capture's line framer: the stdio counterpart of upstream/, ranked with it.
-  ['capture', 'sink', 'upstream', 'process'],
+  // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
+  ['capture', 'sink', 'upstream', 'process', 'faults'],
   ['proxy', 'replay', 'live', 'instrument'],
   // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
   // model and renders it for CI; only the CLI uses it.

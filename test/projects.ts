@@ -8,7 +8,10 @@
 /** Folders whose every test file runs real processes: cross-module end-to-end suites and the fixture loop. */
 export const E2E_FOLDERS: readonly string[] = ['test/e2e/**', 'test/loop/**'];
 
-/** Test files elsewhere that start processes, each with what it starts. */
+/**
+ * Test files elsewhere that start processes, each with what it starts — or, where a test is bound by real I/O
+ * volume rather than a process, what it moves and why nothing smaller would do.
+ */
 export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/package.test.ts': 'npm pack, tar, tsc and the installed binary',
   'test/process/spawn.test.ts': 'real processes through spawnServer and its tree stop',
@@ -18,6 +21,8 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/cli/record-inputs.test.ts': 'the built CLI',
   'test/cli/record-live.test.ts': 'the built CLI recording real servers with --live',
   'test/collector/crash.test.ts': '`tapedeck serve` as a process, killed with SIGKILL',
+  'test/collector/live-slow-viewer.test.ts':
+    "25 MB through SQLite and a paused loopback websocket: only that fills the kernel's socket buffers",
   'test/install/wrapped-starts.test.ts': 'the built `tapedeck install` and the entries it writes, started',
   'test/instrument/delivery.test.ts': 'a process that exits with an instrumented server still delivering',
   'test/instrument/transports.test.ts': 'an instrumented stdio server as a process',
@@ -31,10 +36,12 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/proxy/bridge/upstream-cli.test.ts': 'server-everything and the built CLI',
   'test/proxy/http/cli.test.ts': 'the built CLI, stopped with SIGTERM',
   'test/proxy/http/everything-sse.test.ts': 'server-everything in sse mode',
+  'test/proxy/http/faults.test.ts': 'server-everything over Streamable HTTP, with faults injected',
   'test/proxy/http/everything-streamable.test.ts': 'server-everything over Streamable HTTP',
   'test/proxy/http/inspector.test.ts': 'server-everything and the Inspector CLI',
   'test/proxy/http/resumption.test.ts': 'server-everything, which keeps an event store',
   'test/replay/sdk/use-cassette.test.ts': 'server-everything, recorded once',
+  'test/replay/sdk/use-cassette-faults.test.ts': 'server-everything, recorded with faults',
   'test/replay/serve/http/era2026-http.test.ts': 'the v2 server and the built CLI',
   'test/replay/serve/http/everything-http.test.ts': 'server-everything and the built CLI',
   'test/replay/serve/http/http-cassette.test.ts': 'the built CLI',

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import { realScheduler } from '../scheduler.js';
 import { timestamp } from '../trace/encode.js';
 import {
   classifyMessage,
@@ -129,13 +130,14 @@ export class HttpLivePeer implements LivePeer {
     let outcome: Promise<LiveOutcome> | undefined;
     if (wait) {
       const key = idKey(wait.awaitId);
+      const clock = this.hooks.scheduler ?? realScheduler;
       outcome = new Promise<LiveOutcome>((resolve) => {
-        const timer = setTimeout(() => {
+        const timer = clock.setTimeout(() => {
           this.pending.delete(key);
           resolve({ kind: 'timeout', ms: wait.timeoutMs });
         }, wait.timeoutMs);
         this.pending.set(key, (value) => {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           resolve(value);
         });
       });

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import type { Scheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject, RpcId, RpcNotification, RpcRequest } from '../trace/jsonrpc.js';
@@ -132,6 +133,8 @@ export type LiveTarget = StdioTarget | HttpTarget;
 export interface LivePeerHooks {
   /** Default timeout of request(); every wait has one. */
   requestTimeoutMs?: number | undefined;
+  /** @internal The clock request timeouts run on: the real one, or a test's (see src/scheduler.ts). */
+  scheduler?: Scheduler | undefined;
   /** stdio: `capture` (default) keeps the server's stderr tail and hands it to `onStderr`; `inherit` passes it on. */
   stderr?: 'capture' | 'inherit' | undefined;
   onStderr?: ((chunk: Buffer) => void) | undefined;

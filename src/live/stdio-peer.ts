@@ -1,7 +1,7 @@
 import { type FramedLine, LineFramer } from '../capture/line-framer.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import { TapedeckError } from '../errors.js';
-import { delay } from '../scheduler.js';
+import { delay, realScheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';
@@ -199,14 +199,15 @@ export class LiveServer implements LivePeer {
     }
     if (this.exit) return Promise.resolve({ kind: 'exit', exit: this.exit });
     const key = idKey(wait.awaitId);
+    const clock = this.options.scheduler ?? realScheduler;
     const outcome = new Promise<LiveOutcome>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         this.pending.delete(key);
         resolve({ kind: 'timeout', ms: wait.timeoutMs });
       }, wait.timeoutMs);
       this.pending.set(key, {
         settle: (value) => {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           resolve(value);
         },
       });

@@ -234,6 +234,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
         server = await startLivePeer(target, {
           stderr: 'inherit',
           requestTimeoutMs: timeoutMs,
+          scheduler,
           onRequest: relayRequest,
           onNotification: relayNotification,
         });

@@ -8,6 +8,7 @@ import {
 } from '../replay/cassette/normalize.js';
 import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
 import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
+import type { Scheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { describeRequest } from '../trace/describe.js';
@@ -53,6 +54,8 @@ export interface VerifyOptions extends LiveTargetFields {
   onVerdict?: ((verdict: ExchangeVerdict) => void) | undefined;
   /** Hears each recorded session begin (before its live session starts). */
   onSession?: ((session: { number: number; conn: string | undefined; of: number }) => void) | undefined;
+  /** @internal The clock the request timeouts run on: the real one, or a test's (see src/scheduler.ts). */
+  scheduler?: Scheduler | undefined;
 }
 
 export const VERIFY_DEFAULTS = {
@@ -205,6 +208,7 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
       : options.capture;
   const live = await startLivePeer(target, {
     requestTimeoutMs: timeoutMs,
+    scheduler: options.scheduler,
     capture,
     onRequest: (request) => {
       const said = run.book.answer(request);

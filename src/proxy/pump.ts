@@ -1,12 +1,20 @@
 import type { Readable, Writable } from 'node:stream';
 
+/** What the drain at the end of a recording needs of a pump. */
+export interface Draining {
+  /** Resolves when the source has ended and everything it gave has gone on. */
+  readonly done: Promise<void>;
+  /** True while the destination is not keeping up (that time is not counted against the drain). */
+  readonly isBlocked: boolean;
+}
+
 /**
  * Forwards every chunk from `source` to `destination` before anyone else sees it, and pauses the source while
  * the destination's buffer is full — so memory stays bounded when the reader is slow.
  *
  * @example const pump = new Pump(child.stdout, clientOut, (chunk) => capture.push(chunk)); await pump.done;
  */
-export class Pump {
+export class Pump implements Draining {
   /** Resolves when the source has ended, closed or failed. */
   readonly done: Promise<void>;
   private blocked = false;
@@ -52,7 +60,7 @@ export class Pump {
  * Waits for `pumps` to finish, giving up after `budgetMs` of time in which none of them was held back by a slow
  * reader: a grandchild may hold a pipe open forever, but a slow client must still get everything.
  */
-export async function drainWithin(pumps: Pump[], budgetMs: number, tickMs = 25): Promise<boolean> {
+export async function drainWithin(pumps: Draining[], budgetMs: number, tickMs = 25): Promise<boolean> {
   let finished = false;
   const all = Promise.all(pumps.map((pump) => pump.done)).then(() => {
     finished = true;

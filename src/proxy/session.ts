@@ -1,9 +1,13 @@
+import type { FaultOptions } from '../faults/options.js';
+import type { FaultRecord } from '../faults/records.js';
 import type { TraceSink } from '../sink/sink.js';
 import type { StartedServer } from './start.js';
 import { runStdioProxy } from './stdio.js';
 import { finishStdout, openStdout } from './streams.js';
 
-export interface StdioSessionOptions {
+export interface StdioSessionOptions extends FaultOptions {
+  /** Told of every fault as it is injected. */
+  onFault?: ((record: FaultRecord) => void) | undefined;
   maxMessageBytes: number;
   recordStderr: boolean;
   /** The server, when it was started already (see `startServer`). */

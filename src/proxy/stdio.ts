@@ -2,14 +2,23 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
+import type { FaultOptions } from '../faults/options.js';
+import { type FaultRecord, faultEvent } from '../faults/records.js';
 import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
-import { drainWithin, Pump } from './pump.js';
+import { type Draining, drainWithin, Pump } from './pump.js';
 import { type StartedServer, startServer } from './start.js';
+import { StdioFaults } from './stdio-faults.js';
 
-export interface StdioProxyOptions {
+/**
+ * `faults` are injected between the server and the client (see src/faults): the named answers are changed on their
+ * way to the client, the trace keeps what the server sent, and a `fault` event says what the client got instead.
+ */
+export interface StdioProxyOptions extends FaultOptions {
+  /** Told of every fault as it is injected (besides its event in the trace). */
+  onFault?: ((record: FaultRecord) => void) | undefined;
   command: string;
   args: string[];
   sink: TraceSink;
@@ -46,6 +55,9 @@ export interface StdioProxyResult {
   serverExitCode: number | null;
   signal: NodeJS.Signals | null;
 }
+
+/** The chunk a queued trace task is handed (a fault's event copies no bytes). */
+const EMPTY = Buffer.alloc(0);
 
 export const STDIO_PROXY_DEFAULTS = {
   /** Trace copies of larger messages are replaced by a `truncated` event (the message itself is forwarded). */
@@ -119,13 +131,40 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
 
   // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
   const later = new CaptureQueue();
-  const fromClient = new Pump(input, stdin, (chunk) => later.push(toServer, chunk));
+  const faults = StdioFaults.open(options, {
+    // A fault's event follows the trace line of the request it is about: it waits in the same queue.
+    record: (record) => {
+      later.push({ push: (_, atMs) => sink.append(faultEvent(record, timestamp(atMs))) }, EMPTY);
+      options.onFault?.(record);
+    },
+    cut: () => {
+      // The server side ends: the client reads the end of its input, the server is stopped.
+      input.pause();
+      if (output !== process.stdout) output.end();
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
+    },
+  });
+  const fromClient = new Pump(
+    input,
+    stdin,
+    faults
+      ? (chunk) => {
+          later.push(toServer, chunk);
+          faults.requests(chunk);
+        }
+      : (chunk) => later.push(toServer, chunk),
+  );
   void fromClient.done.then(() => {
     later.flush();
     toServer.end();
     stdin.end();
   });
-  const fromServer = [new Pump(stdout, output, (chunk) => later.push(toClient, chunk))];
+  const fromServer: Draining[] = [
+    faults
+      ? faults.answers(stdout, output, (chunk) => later.push(toClient, chunk))
+      : new Pump(stdout, output, (chunk) => later.push(toClient, chunk)),
+  ];
   const stderrCapture = new PipeCapture({
     dir: 'out',
     stream: 'stderr',
@@ -139,6 +178,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const stopSignals = forwardSignals(child, signals, killAfterMs);
   const exit = await server.exited;
   stopSignals();
+  faults?.disarm();
 
   // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive
   // (time spent waiting on a slow client does not count).

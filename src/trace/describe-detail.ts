@@ -114,6 +114,25 @@ export function responseDetail(method: string, response: RpcResponse): string {
   }
 }
 
+/** How much of an error's message the timeline shows: all of any real one (it wraps), a bound on a runaway one. */
+export const ERROR_MAX = 2000;
+
+/**
+ * What a failed answer says, in full up to ERROR_MAX characters: a JSON-RPC error's code and message, or the text
+ * of a tool result marked `isError`; undefined for an answer that did not fail.
+ *
+ * @example errorDetail({ kind: 'response', id: 1, result: undefined, error: { code: -32602, message: 'Unknown tool' } }) // → '-32602 Unknown tool'
+ */
+export function errorDetail(response: RpcResponse): string | undefined {
+  if (response.error) {
+    const code = response.error.code === undefined ? '' : `${response.error.code} `;
+    return clip(`${code}${response.error.message}`, ERROR_MAX);
+  }
+  const r = isObject(response.result) ? response.result : undefined;
+  if (r?.isError !== true) return undefined;
+  return clip(contentText(r.content) ?? withoutMeta(r.structuredContent), ERROR_MAX);
+}
+
 /**
  * The timeline's detail of a notification.
  *

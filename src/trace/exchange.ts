@@ -41,6 +41,12 @@ export interface Exchange {
   cancelled: boolean;
   parent: Exchange | undefined;
   via: Attribution | undefined;
+  /**
+   * The tie to `parent` is a guess (`via` is `open-request`): nothing on the wire names the request, it was only the
+   * one open at the time. Show it as a guess, not as a certain child.
+   */
+  guessed: boolean;
+  /** How many parents up the top level is, guessed ties included (see {@link certainDepth} for certain ones). */
   depth: number;
   /** Notifications and server→client exchanges that belong to this request, in arrival order. */
   children: ExchangeChild[];
@@ -51,9 +57,16 @@ export interface Exchange {
   attached?: unknown;
 }
 
+/** A message that belongs to a request; `guessed` as on {@link Exchange}. */
 export type ExchangeChild =
-  | { kind: 'notification'; notification: RpcNotification; ref: MessageRef; via: Attribution }
-  | { kind: 'exchange'; exchange: Exchange; via: Attribution };
+  | {
+      kind: 'notification';
+      notification: RpcNotification;
+      ref: MessageRef;
+      via: Attribution;
+      guessed: boolean;
+    }
+  | { kind: 'exchange'; exchange: Exchange; via: Attribution; guessed: boolean };
 
 /** One step of the pairing, emitted in input order (one per batch item, one per non-message line). */
 export type PairEvent =
@@ -65,12 +78,30 @@ export type PairEvent =
       ref: MessageRef;
       parent: Exchange | undefined;
       via: Attribution | undefined;
+      /** The tie to `parent` is a guess (see Exchange.guessed). */
+      guessed: boolean;
       depth: number;
     }
   | { kind: 'orphan'; response: RpcResponse; ref: MessageRef }
   | { kind: 'invalid'; reason: string; ref: MessageRef }
   | { kind: 'line'; line: TraceLine; index: number; lineNo: number | undefined }
   | { kind: 'unanswered'; exchange: Exchange };
+
+/**
+ * How deep a message sits counting only the ties the wire proves: a guessed tie puts it beside its would-be parent,
+ * not under it. For an exchange pass its `parent` and `guessed`; for a notification event, the event's.
+ *
+ * @example certainDepth(exchange.parent, exchange.guessed) // → 0 for a roots/list only guessed into a tool call
+ */
+export function certainDepth(parent: Exchange | undefined, guessed: boolean): number {
+  let depth = 0;
+  let link = guessed;
+  for (let up = parent; up !== undefined; up = up.parent) {
+    if (!link) depth++;
+    link = up.guessed;
+  }
+  return depth;
+}
 
 export interface PairerOptions {
   /** `keep` (default) collects children on each exchange; `none` keeps memory flat for pure statistics. */

@@ -1,3 +1,4 @@
+import { diffExcerpt } from './excerpt.js';
 import type { Json } from './types.js';
 
 /**
@@ -81,8 +82,9 @@ function walk(
   diff.total++;
   if (diff.entries.length >= opts.maxEntries) return;
   const entry: DiffEntry = { path };
-  if (a !== undefined) entry.recorded = shorten(a, opts.maxValueLength);
-  if (b !== undefined) entry.live = shorten(b, opts.maxValueLength);
+  const [shownA, shownB] = shortenPair(a, b, opts.maxValueLength);
+  if (shownA !== undefined) entry.recorded = shownA;
+  if (shownB !== undefined) entry.live = shownB;
   diff.entries.push(entry);
 }
 
@@ -101,6 +103,37 @@ export function childPath(path: string, key: string): string {
   return IDENTIFIER.test(key)
     ? `${path}.${key}`
     : `${path}['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+}
+
+/**
+ * Both sides cut down for display. Two strings, or two containers (as JSON), that differ somewhere in a long value
+ * are cut around their first difference, so the change stays in view; anything else is cut on its own.
+ */
+function shortenPair(
+  a: Json | undefined,
+  b: Json | undefined,
+  max: number,
+): [Json | undefined, Json | undefined] {
+  if (typeof a === 'string' && typeof b === 'string') {
+    if (a.length <= max && b.length <= max) return [a, b];
+    const excerpt = diffExcerpt(a, b, max + 1, { measure: 'chars' });
+    return [excerpt.a, excerpt.b];
+  }
+  if (isContainer(a) && isContainer(b)) {
+    const textA = JSON.stringify(a);
+    const textB = JSON.stringify(b);
+    if (textA.length <= max && textB.length <= max) return [a, b];
+    const excerpt = diffExcerpt(textA, textB, max + 1, { measure: 'chars' });
+    return [
+      textA.length <= max && excerpt.a === textA ? a : excerpt.a,
+      textB.length <= max && excerpt.b === textB ? b : excerpt.b,
+    ];
+  }
+  return [a === undefined ? a : shorten(a, max), b === undefined ? b : shorten(b, max)];
+}
+
+function isContainer(value: Json | undefined): value is Json[] | { [key: string]: Json } {
+  return typeof value === 'object' && value !== null;
 }
 
 /** A value cut down for display: long strings end in `…`, big containers become a short JSON prefix. */
@@ -123,14 +156,34 @@ export function formatValue(value: Json | undefined, max = DIFF_DEFAULTS.maxValu
 }
 
 /**
+ * Both sides of a difference as short text: JSON, `absent` for a missing one; two long values are cut around
+ * their first difference (see diffExcerpt), so the change stays in view.
+ *
+ * @example formatValuePair('x'.repeat(80) + 'A', 'x'.repeat(80) + 'B', 20) // → ['…xxxxxxxxxxxxxxxxxxA"', '…xxxxxxxxxxxxxxxxxxB"']
+ */
+export function formatValuePair(
+  a: Json | undefined,
+  b: Json | undefined,
+  max = DIFF_DEFAULTS.maxValueLength,
+): [string, string] {
+  if (a === undefined || b === undefined) return [formatValue(a, max), formatValue(b, max)];
+  const textA = JSON.stringify(a);
+  const textB = JSON.stringify(b);
+  if (textA.length <= max && textB.length <= max) return [textA, textB];
+  const excerpt = diffExcerpt(textA, textB, max + 1, { measure: 'chars' });
+  return [excerpt.a, excerpt.b];
+}
+
+/**
  * One line for a diff: its first `show` entries, then how many more there are.
  *
  * @example formatDiff(diff) // → '$.params.arguments.b: recorded 3, live 4'
  */
 export function formatDiff(diff: StructuralDiff, show = 2): string {
-  const parts = diff.entries
-    .slice(0, show)
-    .map((e) => `${e.path}: recorded ${formatValue(e.recorded)}, live ${formatValue(e.live)}`);
+  const parts = diff.entries.slice(0, show).map((e) => {
+    const [recorded, live] = formatValuePair(e.recorded, e.live);
+    return `${e.path}: recorded ${recorded}, live ${live}`;
+  });
   const more = diff.total - Math.min(show, diff.entries.length);
   if (more > 0) parts.push(`and ${more} more`);
   return parts.join('; ');

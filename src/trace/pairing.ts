@@ -18,6 +18,7 @@ import {
   responseOutcome,
   subscriptionId,
 } from './jsonrpc.js';
+import { OpenRequests, SESSION_SCOPED } from './open-requests.js';
 import { parseTime } from './time.js';
 import type { Direction, MessageLine, TraceLine } from './types.js';
 import { isMessageLine } from './types.js';
@@ -46,12 +47,13 @@ export type {
  *    that `subscriptions/listen` request;
  * 3. `requestId`: a `notifications/cancelled` goes to the request it cancels (and marks it cancelled);
  * 4. `stream`: on HTTP, a server message on the same response stream as an open client request belongs to it;
- * 5. `open-request` (heuristic): any other server→client notification or request goes to the most recently opened
- *    client request on that server+connection that is still open — skipping `subscriptions/listen` and cancelled
- *    requests, which stay open without doing work. Session-wide notifications (`…/list_changed`,
- *    `resources/updated`) are never guessed into a request. Over stdio nothing on the wire says more (the SDK's
- *    `relatedRequestId` never crosses it); with concurrent requests this may pick the wrong one, so consumers can
- *    tell heuristic attributions apart by `via`.
+ * 5. `open-request` (a guess): any other server→client notification or request goes to the most recently opened
+ *    client request on that server+connection that may have work under way. Over stdio nothing on the wire says
+ *    more (the SDK's `relatedRequestId` never crosses it), so this is only a guess, and with concurrent requests
+ *    it may pick the wrong one: such a tie is marked `guessed` (on the exchange, the child and the event), and
+ *    readers show it as a guess. What evidence there is comes first (open-requests.ts): nothing open, the
+ *    handshake under way, session-wide notifications, requests that do no work (`ping`, `initialize`,
+ *    `subscriptions/listen`, cancelled ones) — the message then belongs to none.
  * Client→server notifications only attach by rules 1–3. Anything else is top level (parent undefined).
  *
  * HTTP (meta `transport` http or sse): every POST is its own connection, yet a server→client request sent on one
@@ -59,8 +61,6 @@ export type {
  * response or cancellation that matches nothing on its own connection falls back to the open request of the same
  * server, opposite direction and id on another connection — only when exactly one such request exists.
  */
-
-const LONG_LIVED = new Set(['subscriptions/listen']);
 
 function opposite(dir: Direction): Direction {
   return dir === 'in' ? 'out' : 'in';
@@ -115,8 +115,8 @@ function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Removes `value` from its key's list; an emptied list goes too unless `keep` (a few keys, used again and again). */
-function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V, keep = false): void {
+/** Removes `value` from its key's list; an emptied list goes too. */
+function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list === undefined) return;
   const last = list.length - 1;
@@ -126,7 +126,7 @@ function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V, keep = false): voi
     if (at < 0) return;
     list.splice(at, 1);
   }
-  if (list.length === 0 && !keep) map.delete(key);
+  if (list.length === 0) map.delete(key);
 }
 
 /**
@@ -144,8 +144,8 @@ export class Pairer {
   private readonly open = new IdTable<Exchange[]>();
   /** scope + dir + token → exchange that asked for progress with that token. */
   private readonly tokens = new IdTable<Exchange>();
-  /** scope → open client requests, oldest first, for the `open-request` heuristic. */
-  private readonly clientStack = new Map<string, Exchange[]>();
+  /** The open client requests server messages may belong to, and the handshake state. */
+  private readonly clientRequests = new OpenRequests();
   /** server + dir + id → open exchanges on any connection, for the HTTP fallback. */
   private readonly byServer = new IdTable<Exchange[]>();
   /** The trace is HTTP: connections are requests, ids live in the session (see the module comment). */
@@ -236,10 +236,18 @@ export class Pairer {
         return { kind: 'response', exchange, ref };
       }
       case 'notification': {
+        if (dir === 'in') this.clientRequests.clientMessage(serverOf(ref.line), item.method);
         const found = this.attribute(item, ref, scope);
         if (found?.via === 'requestId') found.parent.cancelled = true;
+        const guessed = found?.via === 'open-request';
         if (found && this.keepChildren) {
-          found.parent.children.push({ kind: 'notification', notification: item, ref, via: found.via });
+          found.parent.children.push({
+            kind: 'notification',
+            notification: item,
+            ref,
+            via: found.via,
+            guessed,
+          });
         }
         return {
           kind: 'notification',
@@ -247,6 +255,7 @@ export class Pairer {
           ref,
           parent: found?.parent,
           via: found?.via,
+          guessed,
           depth: found ? found.parent.depth + 1 : 0,
         };
       }
@@ -257,7 +266,10 @@ export class Pairer {
 
   private openRequest(request: RpcRequest, ref: MessageRef, scope: string): PairEvent {
     const dir = ref.line.dir;
-    const found = dir === 'out' ? this.fromOpenRequest(scope, ref.line.stream, true) : undefined;
+    if (dir === 'in') this.clientRequests.clientMessage(serverOf(ref.line), request.method, true);
+    const found =
+      dir === 'out' ? this.clientRequests.find(scope, serverOf(ref.line), ref.line.stream, true) : undefined;
+    const guessed = found?.via === 'open-request';
     const exchange: Exchange = {
       ordinal: this.ordinal++,
       server: typeof ref.line.server === 'string' ? ref.line.server : undefined,
@@ -274,18 +286,19 @@ export class Pairer {
       cancelled: false,
       parent: found?.parent,
       via: found?.via,
+      guessed,
       depth: found ? found.parent.depth + 1 : 0,
       children: [],
       attached: undefined,
     };
     if (found && this.keepChildren)
-      found.parent.children.push({ kind: 'exchange', exchange, via: found.via });
+      found.parent.children.push({ kind: 'exchange', exchange, via: found.via, guessed });
     addTo(this.open.ids(scope, dir), request.id, exchange);
     // Only HTTP traces look across connections (see lookup).
     if (this.http) addTo(this.byServer.ids(serverOf(ref.line), dir), request.id, exchange);
     const token = progressToken(request);
     if (token !== undefined) this.tokens.ids(scope, dir).set(token, exchange);
-    if (dir === 'in') addTo(this.clientStack, scope, exchange);
+    if (dir === 'in') this.clientRequests.push(scope, exchange);
     return { kind: 'request', exchange, ref };
   }
 
@@ -312,7 +325,7 @@ export class Pairer {
       const tokens = this.tokens.ids(scope, exchange.dir);
       if (tokens.get(token) === exchange) tokens.delete(token);
     }
-    removeFrom(this.clientStack, scope, exchange, true);
+    if (exchange.dir === 'in') this.clientRequests.remove(scope, exchange);
   }
 
   private attribute(
@@ -339,47 +352,10 @@ export class Pairer {
       if (parent) return { parent, via: 'requestId' };
     }
     return dir === 'out'
-      ? this.fromOpenRequest(scope, ref.line.stream, !SESSION_SCOPED.has(item.method))
+      ? this.clientRequests.find(scope, serverOf(ref.line), ref.line.stream, !SESSION_SCOPED.has(item.method))
       : undefined;
   }
-
-  private fromOpenRequest(
-    scope: string,
-    stream: string | undefined,
-    guess: boolean,
-  ): { parent: Exchange; via: Attribution } | undefined {
-    const stack = this.clientStack.get(scope);
-    if (!stack) return undefined;
-    if (stream !== undefined) {
-      let tagged = false;
-      for (let i = stack.length - 1; i >= 0; i--) {
-        const candidate = stack[i]!;
-        if (candidate.requestRef.line.stream === stream) return { parent: candidate, via: 'stream' };
-        tagged ||= candidate.requestRef.line.stream !== undefined;
-      }
-      // Requests carry their streams but none is this one: a standalone (GET) stream, tied to no request.
-      if (tagged) return undefined;
-    }
-    if (!guess) return undefined;
-    for (let i = stack.length - 1; i >= 0; i--) {
-      const candidate = stack[i]!;
-      if (!candidate.cancelled && !LONG_LIVED.has(candidate.method))
-        return { parent: candidate, via: 'open-request' };
-    }
-    return undefined;
-  }
 }
-
-/**
- * Notifications about the session rather than about one call: the `open-request` guess never applies to them
- * (a `tools/list_changed` that happens to arrive during a `tools/list` is not its answer).
- */
-const SESSION_SCOPED = new Set([
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/list_changed',
-  'notifications/resources/updated',
-]);
 
 /**
  * Pairs a whole trace lazily: yields events in input order, then the unanswered requests.

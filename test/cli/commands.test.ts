@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Command, Help } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
@@ -54,7 +54,7 @@ function loads(args: string[]): { chunks: string[]; packages: string[] } {
   });
   expect(ran.status).toBe(0);
   const paths = readFileSync(log, 'utf8').trim().split('\n');
-  const chunks = paths.filter((path) => path.includes('/dist/cli/')).map((path) => basename(path));
+  const chunks = paths.filter((path) => path.includes('/dist/cli/'));
   const packages = paths
     .map((path) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
     .filter((name): name is string => name !== undefined);
@@ -62,14 +62,20 @@ function loads(args: string[]): { chunks: string[]; packages: string[] } {
 }
 
 /**
- * The commands whose chunks were loaded: the bundler names a chunk after its first module (`show-<hash>.cjs`; the
- * trace statistics are a `stats` chunk too). `redact` also holds the redaction flags other commands share.
+ * The commands whose modules were loaded. A chunk's name is the bundler's choice (a chunk of shared modules may be
+ * named after any of them), so the chunks are read: each marks the source modules it holds
+ * (`// src/cli/commands/show.ts`).
  */
 const commandChunks = (chunks: string[]) => [
   ...new Set(
     chunks
-      .map((chunk) => chunk.replace(/-[\w-]{8}\.cjs$/, ''))
-      .filter((name) => name !== 'redact' && COMMANDS.some((entry) => entry.name === name)),
+      .filter((chunk) => chunk.endsWith('.cjs'))
+      .flatMap((chunk) =>
+        [...readFileSync(chunk, 'utf8').matchAll(/^\/\/ src\/cli\/commands\/([\w-]+)\.ts$/gm)].map(
+          (m) => m[1]!,
+        ),
+      )
+      .filter((name) => COMMANDS.some((entry) => entry.name === name)),
   ),
 ];
 

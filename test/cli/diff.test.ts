@@ -5,7 +5,8 @@ import type { TraceLine } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { type Call, list, session, tool } from '../helpers/diff-sessions.js';
 
-const io = useCliHarness('tapedeck-diff-');
+// 120 columns: each change fits one line (narrow terminals: terminal-width.test.ts).
+const io = useCliHarness('tapedeck-diff-', { env: { COLUMNS: '120' } });
 const MCPORTER = join(
   import.meta.dirname,
   '..',

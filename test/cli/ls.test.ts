@@ -2,9 +2,11 @@ import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listTraces } from '../../src/cli/trace-list.js';
+import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 
-const io = useCliHarness('tapedeck-ls-');
+// Wide enough for the table whole; how it fits an 80-column terminal is tested on its own.
+const io = useCliHarness('tapedeck-ls-', { env: { COLUMNS: '160' } });
 
 interface TraceSpec {
   label: string;
@@ -84,6 +86,21 @@ describe('tapedeck ls', () => {
     expect(rows[4]).toMatch(/no end line yet/);
     expect(rows).toHaveLength(5);
     expect(io.stderr).toBe('');
+  });
+
+  it('fits 80 columns: each trace a block when the table cannot fit, nothing left out', async () => {
+    io.env.COLUMNS = '80';
+    const dir = join(io.dir, 'traces');
+    write(dir, 'everything-20260302-093000.jsonl', {
+      label: 'a label of some length',
+      startedAt: '2026-03-02T09:30:00.000Z',
+    });
+    expect(await io.run(['ls', dir])).toBe(0);
+    const lines = io.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(io.stdout).toContain('2026-03-02 09:30:00');
+    expect(io.stdout).toContain('a label of some length');
+    expect(io.stdout).toContain('everything-20260302-093000.jsonl');
   });
 
   it('--json gives every field for scripts, paths absolute', async () => {

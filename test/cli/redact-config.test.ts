@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
 import { DEFAULT_RULES } from '../../src/redact/index.js';
+import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const io = useCliHarness('tapedeck-redact-config-', { cwd: 'project' });
@@ -228,6 +229,7 @@ describe('a bad redaction setup stops record before anything starts', () => {
 
 describe('tapedeck record --redact-defaults', () => {
   it('prints the built-in rules as a table (id, family, type, what) and exits 0 without a server command', async () => {
+    io.env.COLUMNS = '200';
     expect(await io.run(['record', '--redact-defaults'])).toBe(0);
     const [header, ...rows] = io.stdout.split('\n');
     expect(header).toMatch(/^id\s+family\s+type\s+what$/);
@@ -242,5 +244,15 @@ describe('tapedeck record --redact-defaults', () => {
     expect(io.stdout).toContain(`${DEFAULT_RULES.length} built-in rules in 15 families`);
     expect(io.stdout).toMatch(/^ {2}cloud {10}AWS, Google Cloud, Azure and other clouds \(16\)$/m);
     expect(io.stderr).toBe('');
+  });
+
+  it('fits the table to 80 columns, wrapping what each rule hides and keeping every id whole', async () => {
+    io.env.COLUMNS = '80';
+    expect(await io.run(['record', '--redact-defaults'])).toBe(0);
+    const table = io.stdout.slice(0, io.stdout.indexOf('\n\n'));
+    for (const line of table.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const ids = table.split('\n').map((line) => line.split(' ')[0]);
+    for (const rule of DEFAULT_RULES) expect(ids).toContain(rule.id);
+    expect(table).toMatch(/^token +keys +key +keys named token \(not\n +progressToken,\n +token_type\)$/m);
   });
 });

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, sampleTrace, upload, useCollector } from './helpers.js';
+import { json, sampleTrace, upload, useCollectorApp } from './helpers.js';
 
 const INTEROP = join(import.meta.dirname, '..', 'fixtures', 'interop');
 
 describe('the collector API', () => {
-  const h = useCollector();
+  const h = useCollectorApp();
 
   it('stores an uploaded trace and gives it back line for line, as pages and as JSONL', async () => {
     const body = sampleTrace({ label: 'first', calls: 4, failEvery: 2 });

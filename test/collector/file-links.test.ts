@@ -16,7 +16,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOrCreateToken, readToken, startCollector } from '../../src/collector/index.js';
+import { openCollectorApp } from '../../src/collector/app.js';
+import { loadOrCreateToken, readToken } from '../../src/collector/index.js';
 import { TEST_TOKEN } from './helpers.js';
 
 let dir: string;
@@ -40,7 +41,7 @@ describe("the collector's files and symbolic links", () => {
     chmodSync(target, 0o644);
     const dbPath = join(home, 'tapedeck.db');
     symlinkSync(target, dbPath);
-    await expect(startCollector({ dbPath, token: TEST_TOKEN, port: 0 })).rejects.toThrow(
+    expect(() => openCollectorApp({ dbPath, token: TEST_TOKEN })).toThrow(
       `cannot open the collector database ${dbPath}: ${dbPath} is a symbolic link`,
     );
     expect(readFileSync(target, 'utf8')).toBe(RC);
@@ -52,7 +53,7 @@ describe("the collector's files and symbolic links", () => {
     writeFileSync(target, RC);
     const dbPath = join(home, 'tapedeck.db');
     symlinkSync(target, `${dbPath}${suffix}`);
-    await expect(startCollector({ dbPath, token: TEST_TOKEN, port: 0 })).rejects.toThrow(
+    expect(() => openCollectorApp({ dbPath, token: TEST_TOKEN })).toThrow(
       `${dbPath}${suffix} is a symbolic link`,
     );
     expect(readFileSync(target, 'utf8')).toBe(RC);

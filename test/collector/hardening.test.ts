@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { LineBatch } from '../../src/collector/store.js';
-import { json, sampleTrace, TEST_TOKEN, upload, useCollector } from './helpers.js';
+import { flush, ManualClock } from '../helpers/clock.js';
+import { json, sampleTrace, TEST_TOKEN, upload, useCollector, useCollectorApp } from './helpers.js';
 
 const wsUrl = (http: string, path: string) => `${http.replace(/^http/, 'ws')}${path}`;
 
@@ -97,7 +98,7 @@ describe('the collector against a page on another local origin', () => {
 });
 
 describe('the collector viewer files', () => {
-  const h = useCollector({ viewerDir: join(import.meta.dirname, '..', '..', 'dist', 'viewer') });
+  const h = useCollectorApp({ viewerDir: join(import.meta.dirname, '..', '..', 'dist', 'viewer') });
 
   it('sends the policy with the built viewer and its assets', async () => {
     const page = await h.api('/', { auth: false });
@@ -113,7 +114,9 @@ describe('the collector viewer files', () => {
 });
 
 describe('share links and their live websocket', () => {
-  const h = useCollector();
+  // Expiry on a hand-moved clock: the socket is open a millisecond before the share ends and closed at it.
+  const clock = new ManualClock();
+  const h = useCollector({ scheduler: clock });
 
   it('closes a share link socket when the share expires, as its REST reads turn 410', async () => {
     const { id } = await json(h.api('/api/v1/traces/live', { method: 'POST' }));
@@ -122,8 +125,11 @@ describe('share links and their live websocket', () => {
     );
     const live = socket(wsUrl(h.url, `/api/v1/shares/${share.id}/live`));
     expect(await live.opened).toBe(true);
-    const closed = await Promise.race([live.closed, delay(5000, { code: 0, reason: 'still open' })]);
-    expect(closed).toEqual({ code: 4410, reason: 'share expired' });
+    await clock.advance(999);
+    expect((await h.api(`/api/v1/shares/${share.id}/lines`, { auth: false })).status).toBe(200);
+    expect(live.ws.readyState).toBe(WebSocket.OPEN);
+    await clock.advance(1);
+    expect(await live.closed).toEqual({ code: 4410, reason: 'share expired' });
     expect((await h.api(`/api/v1/shares/${share.id}/lines`, { auth: false })).status).toBe(410);
   });
 
@@ -145,7 +151,7 @@ describe('share links and their live websocket', () => {
 });
 
 describe('rate limits', () => {
-  const h = useCollector({ rateLimit: { burst: 3, perSecond: 0.01 } });
+  const h = useCollectorApp({ rateLimit: { burst: 3, perSecond: 0.01 } });
 
   it('counts requests without the token apart: they cannot use up the token holder’s bucket', async () => {
     for (let i = 0; i < 5; i += 1) await h.api('/api/v1/traces', { auth: false });
@@ -164,35 +170,37 @@ describe('rate limits', () => {
 });
 
 describe('upload memory bounds', () => {
-  const h = useCollector({ uploads: { maxLineBytes: 64 * 1024, batchBytes: 256 * 1024, concurrent: 1 } });
+  const h = useCollectorApp({ uploads: { maxLineBytes: 64 * 1024, batchBytes: 256 * 1024, concurrent: 1 } });
+
+  /** A body the test feeds by hand, that counts how often the collector asked for more (never, until read). */
+  function handFed() {
+    let feed!: ReadableStreamDefaultController<Uint8Array>;
+    let pulls = 0;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          feed = controller;
+        },
+        pull() {
+          pulls += 1;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const bytes = (text: string) => feed.enqueue(new TextEncoder().encode(text));
+    return { stream, write: bytes, end: () => feed.close(), pulls: () => pulls };
+  }
 
   it('refuses a line over the line limit as soon as it passes the limit, naming the line and the limit', async () => {
     const meta = `${sampleTrace().split('\n')[0]}\n`;
-    const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
-      let sent = 0;
-      const req = request(`${h.url}/api/v1/traces`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'transfer-encoding': 'chunked' },
-      });
-      req.on('response', (res) => {
-        let body = '';
-        res.on('data', (chunk) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
-      });
-      req.on('error', () => {});
-      req.write(meta);
-      // 1 MB of one line, then nothing: the body never ends, so only an early answer can come back.
-      const chunk = 'x'.repeat(16 * 1024);
-      for (let i = 0; i < 64; i += 1) {
-        req.write(chunk);
-        sent += chunk.length;
-      }
-      setTimeout(() => reject(new Error('no answer while the line was still coming')), 10_000).unref();
-    });
+    const body = handFed();
+    body.write(meta);
+    // 1 MB of one line, then nothing: the body never ends, so only an early answer can come back.
+    const chunk = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 64; i += 1) body.write(chunk);
+    const answer = await h.api('/api/v1/traces', { method: 'POST', body: body.stream });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body).error).toMatchObject({
+    expect((await json(answer)).error).toMatchObject({
       code: 'payload_too_large',
       line: 2,
       limit: 65536,
@@ -228,31 +236,29 @@ describe('upload memory bounds', () => {
 
   it('holds a second large upload until the first is done, without reading its body', async () => {
     const body = sampleTrace({ calls: 2 });
-    let endFirst = () => {};
-    const first = new Promise<number>((resolve, reject) => {
-      const req = request(`${h.url}/api/v1/traces`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'transfer-encoding': 'chunked' },
-      });
-      req.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      const [head, ...rest] = body.split('\n');
-      req.write(`${head}\n`);
-      endFirst = () => req.end(rest.join('\n'));
-    });
-    await delay(100, undefined);
+    const [head, ...rest] = body.split('\n');
+    const firstBody = handFed();
+    firstBody.write(`${head}\n`);
+    const first = h.api('/api/v1/traces', { method: 'POST', body: firstBody.stream });
+    await flush();
+    expect(firstBody.pulls()).toBeGreaterThan(0);
     // A small body of a known length is not held behind a large one.
     expect((await h.api('/api/v1/traces', { method: 'POST', body })).status).toBe(201);
-    const second = h.api('/api/v1/traces', {
-      method: 'POST',
-      body: new Blob([body]).stream(),
+    const secondBody = handFed();
+    secondBody.write(body);
+    secondBody.end();
+    let secondDone = false;
+    const second = h.api('/api/v1/traces', { method: 'POST', body: secondBody.stream }).then((response) => {
+      secondDone = true;
+      return response;
     });
-    expect(await Promise.race([second.then((r) => r.status), delay(500, 'waiting')])).toBe('waiting');
-    endFirst();
-    expect(await first).toBe(201);
+    await flush();
+    expect(secondDone).toBe(false);
+    expect(secondBody.pulls()).toBe(0);
+    firstBody.write(rest.join('\n'));
+    firstBody.end();
+    expect((await first).status).toBe(201);
     expect((await second).status).toBe(201);
+    expect((await json(h.api('/api/v1/traces'))).traces).toHaveLength(3);
   });
 });

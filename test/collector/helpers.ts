@@ -1,30 +1,108 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { type CollectorApp, openCollectorApp } from '../../src/collector/app.js';
 import { type Collector, type CollectorOptions, startCollector } from '../../src/collector/index.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /** A fixed token for tests: 64 hex digits. */
 export const TEST_TOKEN = 'ab'.repeat(32);
 
-export interface CollectorHarness {
-  dir: string;
-  collector: Collector;
+/** What the route tests need of a collector, in process or on a socket. */
+export interface CollectorClient {
+  /** The collector's base URL (in process: a name only — requests never leave the process). */
   url: string;
   /** fetch against the collector, with the token unless `auth: false`. */
   api(path: string, init?: RequestInit & { auth?: boolean }): Promise<Response>;
 }
 
+export interface CollectorHarness extends CollectorClient {
+  dir: string;
+  collector: Collector;
+}
+
+export interface CollectorAppHarness extends CollectorClient {
+  dir: string;
+  collector: CollectorApp;
+  /** A fetch that hands every request to the app, as a socket would (Host from the URL); for clients under test. */
+  fetch: typeof fetch;
+}
+
+/** The name an in-process collector goes by: its default address. */
+export const IN_PROCESS_URL = 'http://127.0.0.1:7420';
+
+/** `api()` over any fetch: the token unless `auth: false`, `duplex` for streamed bodies. */
+function apiOver(
+  fetcher: typeof fetch,
+  base: () => string,
+): (path: string, init?: RequestInit & { auth?: boolean }) => Promise<Response> {
+  return (path, init = {}) => {
+    const { auth, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (auth !== false && !headers.has('authorization')) headers.set('authorization', `Bearer ${TEST_TOKEN}`);
+    const duplex = rest.body !== undefined && typeof rest.body !== 'string' ? { duplex: 'half' } : {};
+    return fetcher(`${base()}${path}`, { ...rest, ...duplex, headers } as RequestInit);
+  };
+}
+
 /**
- * Starts a collector on an ephemeral port with a fresh database before each test and stops it after.
+ * A fetch answered by `app` in process: the request is built as fetch would build it, given the Host header a
+ * socket would carry, and handed to the app. No port, no socket.
+ *
+ * @example const sink = new CollectorSink({ url: IN_PROCESS_URL, token, fetch: inProcessFetch(collector) });
+ */
+export function inProcessFetch(collector: CollectorApp): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.headers.has('host')) request.headers.set('host', new URL(request.url).host);
+    // fetch declares the length of a body it knows whole; the collector tells small uploads from large by it.
+    const body = init?.body;
+    if (!request.headers.has('content-length') && (typeof body === 'string' || body instanceof Uint8Array))
+      request.headers.set(
+        'content-length',
+        String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+      );
+    return collector.app.request(request);
+  };
+}
+
+/**
+ * Opens a collector app in process (openCollectorApp: store, hub, routes; no listener) on a fresh database before
+ * each test and closes it after. Routes are called through `app.request`; sockets are for the live websocket.
+ *
+ * @example const h = useCollectorApp(); it('…', async () => { await h.api('/api/v1/traces'); });
+ */
+export function useCollectorApp(options: Partial<CollectorOptions> = {}): CollectorAppHarness {
+  const harness = { url: IN_PROCESS_URL } as CollectorAppHarness;
+  beforeEach(() => {
+    harness.dir = scratchDir('tapedeck-collector-');
+    harness.collector = openCollectorApp({
+      dbPath: join(harness.dir, 'db', 'tapedeck.db'),
+      token: TEST_TOKEN,
+      viewerDir: join(harness.dir, 'no-viewer'),
+      ...options,
+    });
+    harness.fetch = inProcessFetch(harness.collector);
+    harness.api = apiOver(harness.fetch, () => harness.url);
+  });
+  afterEach(() => {
+    harness.collector.close();
+    rmSync(harness.dir, { recursive: true, force: true });
+  });
+  return harness;
+}
+
+/**
+ * Starts a collector on an ephemeral port with a fresh database before each test and stops it after: for what
+ * needs a socket (the live websocket, what only raw bytes on the wire can say).
  *
  * @example const h = useCollector(); it('…', async () => { await h.api('/api/v1/traces'); });
  */
 export function useCollector(options: Partial<CollectorOptions> = {}): CollectorHarness {
   const harness = {} as CollectorHarness;
   beforeEach(async () => {
-    harness.dir = mkdtempSync(join(tmpdir(), 'tapedeck-collector-'));
+    harness.dir = scratchDir('tapedeck-collector-');
     harness.collector = await startCollector({
       dbPath: join(harness.dir, 'db', 'tapedeck.db'),
       token: TEST_TOKEN,
@@ -33,14 +111,7 @@ export function useCollector(options: Partial<CollectorOptions> = {}): Collector
       ...options,
     });
     harness.url = harness.collector.url;
-    harness.api = (path, init = {}) => {
-      const { auth, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (auth !== false && !headers.has('authorization'))
-        headers.set('authorization', `Bearer ${TEST_TOKEN}`);
-      const duplex = rest.body !== undefined && typeof rest.body !== 'string' ? { duplex: 'half' } : {};
-      return fetch(`${harness.url}${path}`, { ...rest, ...duplex, headers } as RequestInit);
-    };
+    harness.api = apiOver(fetch, () => harness.url);
   });
   afterEach(async () => {
     await harness.collector.close();
@@ -102,7 +173,7 @@ export function sampleTrace(
 
 /** Uploads a trace body and returns the parsed 201 answer (throws on anything else). */
 export async function upload(
-  harness: CollectorHarness,
+  harness: CollectorClient,
   body: string,
   query = '',
 ): Promise<{ id: string; lines: number; format: string; trace: Record<string, unknown> }> {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rawRequest, useCollector } from './helpers.js';
+import { useCollectorApp } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-'));
 const viewer = join(root, 'viewer');
@@ -16,20 +16,20 @@ writeFileSync(join(root, 'secret.txt'), 'not for the web');
 symlinkSync(join(root, 'secret.txt'), join(viewer, 'assets', 'leak.txt'));
 
 describe('the collector serving the built viewer', () => {
-  const h = useCollector({ viewerDir: viewer });
+  const h = useCollectorApp({ viewerDir: viewer });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves index.html at / and its assets with their types, nothing outside the folder', async () => {
-    const index = await fetch(`${h.url}/`);
+    const index = await h.fetch(`${h.url}/`);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await index.text()).toContain('<title>viewer</title>');
-    const app = await fetch(`${h.url}/assets/app.js`);
+    const app = await h.fetch(`${h.url}/assets/app.js`);
     expect(app.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await app.text()).toBe('console.log("viewer");');
-    expect((await fetch(`${h.url}/assets/missing.js`)).status).toBe(404);
-    expect((await fetch(`${h.url}/assets/leak.txt`)).status).toBe(404);
-    const outside = await rawRequest(h.url, { path: '/assets/..%2f..%2fsecret.txt' });
+    expect((await h.fetch(`${h.url}/assets/missing.js`)).status).toBe(404);
+    expect((await h.fetch(`${h.url}/assets/leak.txt`)).status).toBe(404);
+    const outside = await h.fetch(`${h.url}/assets/..%2f..%2fsecret.txt`);
     expect(outside.status).toBe(404);
-    expect(outside.body).not.toContain('not for the web');
+    expect(await outside.text()).not.toContain('not for the web');
   });
 });

@@ -3,6 +3,7 @@
  * `tapedeck record`, twice, the second session asking `get-sum` with another number.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/trace/text-width.js';
 import { connectClient, everythingServer, makeTempDir, recorded, removeTempDir } from '../helpers/peers.js';
 import { spawnTapedeck } from '../helpers/proxy.js';
 
@@ -48,13 +49,17 @@ describe('tapedeck diff on two recordings of server-everything', () => {
       '= #5     prompts/list',
     ]);
     const changed = lines.indexOf(lines.find((line) => line.startsWith('~ #4')) as string);
-    expect(lines.slice(changed + 1, changed + 3)).toEqual([
+    // 80 columns (a pipe): a change too long for one line shows its two sides one above the other.
+    expect(lines.slice(changed + 1, changed + 5)).toEqual([
       '      $.params.arguments.b: 3 → 4',
-      '      $.result.content[0].text: "The sum of 2 and 3 is 5." → "The sum of 2 and 4 is 6."',
+      '      $.result.content[0].text:',
+      '        a "The sum of 2 and 3 is 5."',
+      '        b "The sum of 2 and 4 is 6."',
     ]);
-    expect(lines).toContainEqual(
-      expect.stringMatching(/^5 requests in a, 5 in b: 4 same, 1 changed, 0 removed, 0 added; latency /),
-    );
+    // Too long for one line, the latency closes the report on a line of its own.
+    const summary = lines.indexOf('5 requests in a, 5 in b: 4 same, 1 changed, 0 removed, 0 added');
+    expect(lines[summary + 1]).toMatch(/^latency [+-]\d+ms in all$/);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
   });
 
   it('--json names the changed item and where each side of it is in its file', async () => {

@@ -15,8 +15,10 @@ import type { Cassette } from '../../src/replay/cassette/types.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { encodeLine } from '../../src/trace/encode.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
+import { newMeta } from '../../src/trace/meta.js';
 import type { Direction, Json } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
+import { ManualClock } from '../helpers/clock.js';
 import { call, note, req, res, traceLines } from '../replay/helpers.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/servers/changed-server.mjs', import.meta.url));
@@ -59,6 +61,31 @@ const GREET: [Direction, Json][] = [
   ['in', req(2, 'tools/call', call('greet', { name: 'Ada' }))],
   ['out', res(2, text('Hello, Ada!'))],
 ];
+
+/** A started sink to capture a live session into. */
+function started(): MemorySink {
+  const sink = new MemorySink();
+  sink.start(newMeta({ label: 'verify', transport: 'stdio' }));
+  return sink;
+}
+
+/** What verify sent the server, by method (tools/call by tool name). */
+function sent(sink: MemorySink): string[] {
+  return sink.lines.flatMap((line) => {
+    if (line.type !== undefined || !('dir' in line) || line.dir !== 'in') return [];
+    const raw = line.raw as { method?: string; params?: { name?: string } };
+    if (raw.method === undefined) return [];
+    return [raw.method === 'tools/call' ? (raw.params?.name ?? raw.method) : raw.method];
+  });
+}
+
+/** Polls until `predicate` holds: a wait for a real process, never a time limit on it. */
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; predicate() === false; i += 1) {
+    if (i > 3000) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 function verify(cassette: Cassette, flags: string[] = [], options: Partial<VerifyOptions> = {}) {
   return verifyCassette(cassette, { ...server(...flags), timeoutMs: 5000, ...options });
@@ -170,10 +197,17 @@ describe('verify never hangs', () => {
       ['out', res(5, text('done'))],
       ...ADD,
     ]);
-    const started = Date.now();
-    // Long enough for the server to start on a loaded machine; the hang still costs only this much.
-    const report = await verify(cassette, [], { timeoutMs: 1500 });
-    expect(Date.now() - started).toBeLessThan(8000);
+    // The timeouts run on a hand-moved clock: a server slow to start on a loaded machine times nothing out, and
+    // the hang's timeout fires when the test moves the clock, once the hang has been sent.
+    const clock = new ManualClock();
+    const capture = started();
+    const verifying = verify(cassette, [], { timeoutMs: 1500, scheduler: clock, capture });
+    await until(() => sent(capture).includes('hang'), 'the hang request to be sent');
+    await clock.advance(1499);
+    expect(sent(capture)).toEqual(['initialize', 'notifications/initialized', 'hang']);
+    await clock.advance(1);
+    const report = await verifying;
+    expect(clock.elapsed).toBe(1500);
     expect(report.verdicts[1]).toMatchObject({
       summary: 'tools/call hang',
       status: 'differ',
@@ -185,14 +219,22 @@ describe('verify never hangs', () => {
 
   it('stops at a handshake the server does not answer in time, instead of waiting out every request', async () => {
     const cassette = await session([...ADD, ...GREET]);
-    const started = Date.now();
-    const report = await verifyCassette(cassette, {
+    const clock = new ManualClock();
+    const capture = started();
+    const verifying = verifyCassette(cassette, {
       spawn: nodeSpawn,
       command: process.execPath,
       args: ['-e', 'setTimeout(() => {}, 60000)'],
       timeoutMs: 300,
+      scheduler: clock,
+      capture,
     });
-    expect(Date.now() - started).toBeLessThan(3000);
+    await until(() => sent(capture).includes('initialize'), 'initialize to be sent');
+    await clock.advance(300);
+    const report = await verifying;
+    // One timeout, and no request sent after the handshake that got no answer (its notification still goes).
+    expect(clock.elapsed).toBe(300);
+    expect(sent(capture)).toEqual(['initialize', 'notifications/initialized']);
     expect(report.verdicts.map((v) => [v.status, v.reason])).toEqual([
       ['differ', 'no answer to initialize within 300 ms (raise --timeout if the server is just slow)'],
       ['skipped', 'not sent: initialize got no answer in time'],
@@ -292,11 +334,13 @@ describe('tapedeck verify --update', () => {
 
   it('leaves the cassette as it was when the live run is incomplete (a timeout), exit 1', async () => {
     const path = join(io.dir, 'c.jsonl');
+    // The hang comes first, so the one timeout that fires is the one that must (however long the server takes to
+    // start on a loaded machine); the call after it finds the server up and answers in time.
     const lines = traceLines([
-      ['in', req(0, 'initialize', INIT_PARAMS)],
-      ['out', res(0, INIT_RESULT)],
       ['in', req(5, 'tools/call', call('hang'))],
       ['out', res(5, text('done'))],
+      ['in', req(1, 'tools/call', call('add', { a: 2, b: 3 }))],
+      ['out', res(1, text('The sum of 2 and 3 is 5.'))],
     ]);
     lines.push({ t: '2026-01-01T00:00:01.000Z', type: 'end', durationMs: 1000 });
     writeFileSync(path, lines.map(encodeLine).join(''));
@@ -307,7 +351,7 @@ describe('tapedeck verify --update', () => {
     expect(io.stderr).toBe(
       `tapedeck: not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged\n`,
     );
-    expect(io.stdout).toContain('✗ #1 tools/call hang (line 4)\n    no answer to tools/call within 1500 ms');
+    expect(io.stdout).toContain('✗ #0 tools/call hang (line 2)\n    no answer to tools/call within 1500 ms');
     expect(io.stdout).toContain('verified 2 exchanges: 1 match, 1 differ\n');
     expect(readFileSync(path, 'utf8')).toBe(before);
   });

@@ -145,6 +145,7 @@ describe('escaping for cmd.exe', () => {
       'x',
       'é',
     ];
+    const failures: unknown[] = [];
     for (let round = 0; round < 2000; round++) {
       const args = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
         Array.from(
@@ -153,9 +154,11 @@ describe('escaping for cmd.exe', () => {
         ).join(''),
       );
       const run = through(args);
-      expect(run.operators, JSON.stringify(args)).toEqual([]);
-      expect(run.argv, JSON.stringify(args)).toEqual(args);
+      // Checked in plain code, the failures asserted once: thousands of expect() calls cost more than the model.
+      if (run.operators.length > 0 || JSON.stringify(run.argv) !== JSON.stringify(args))
+        failures.push({ args, operators: run.operators, argv: run.argv });
     }
+    expect(failures).toEqual([]);
   });
 
   it('needs both escapes: quoting for one reading lets the shim run a command (the model has teeth)', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLiveRecording } from '../../src/cli/record/live.js';
@@ -7,7 +6,15 @@ import { CollectorSink, LiveFileSink } from '../../src/sink/collector.js';
 import { MemorySink } from '../../src/sink/memory.js';
 import { newMeta } from '../../src/trace/meta.js';
 import type { RecordBody } from '../../src/trace/types.js';
-import { closedPort, json, TEST_TOKEN, useCollector } from '../collector/helpers.js';
+import {
+  type CollectorClient,
+  json,
+  TEST_TOKEN,
+  useCollector,
+  useCollectorApp,
+} from '../collector/helpers.js';
+import { ManualClock } from '../helpers/clock.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const T = '2026-03-01T10:00:00.000Z';
 const body = (i: number): RecordBody => ({
@@ -19,8 +26,8 @@ const body = (i: number): RecordBody => ({
       : { jsonrpc: '2.0', id: i - 1, result: { content: [] } },
 });
 
-/** A fetch that holds requests until `release()` and answers the first `failures` with 503. */
-function flakyFetch(failures: number) {
+/** A fetch (to `inner`) that holds requests until `release()` and answers the first `failures` with 503. */
+function flakyFetch(inner: typeof fetch, failures: number) {
   let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -30,28 +37,34 @@ function flakyFetch(failures: number) {
     calls += 1;
     await gate;
     if (calls <= failures) return new Response('{"error":{"message":"busy"}}', { status: 503 });
-    return fetch(input, init);
+    return inner(input, init);
   };
   return { fetch: wrapped, release: () => release(), calls: () => calls };
 }
 
-const linesOf = async (url: string, id: string) =>
-  (await json(fetch(`${url}/api/v1/traces/${id}/lines?limit=5000`))).lines as Record<string, unknown>[];
+const linesOf = async (h: CollectorClient, id: string) =>
+  (await json(h.api(`/api/v1/traces/${id}/lines?limit=5000`))).lines as Record<string, unknown>[];
+
+/** A fetch that finds nothing listening, as fetch says it. */
+const unreachable: typeof fetch = async () => {
+  throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+};
 
 describe('the collector sink', () => {
-  const h = useCollector();
+  // The collector in process: its app answers the sink's requests through the fetch it is given.
+  const h = useCollectorApp();
 
   it('streams a trace to a live trace: the same lines a file would hold, in order, ended', async () => {
-    const sink = new CollectorSink({ url: h.url, token: TEST_TOKEN, label: 'streamed' });
+    const sink = new CollectorSink({ url: h.url, token: TEST_TOKEN, label: 'streamed', fetch: h.fetch });
     const memory = new MemorySink();
     const meta = newMeta({ label: 'streamed', transport: 'stdio' });
     for (const s of [sink, memory]) s.start(meta);
     for (let i = 1; i <= 60; i += 1) for (const s of [sink, memory]) s.append(body(i));
     for (const s of [sink, memory]) await s.close({ reason: 'process_exit', exitCode: 0 });
     const id = sink.poster.id!;
-    const summary = await json(fetch(`${h.url}/api/v1/traces/${id}`));
+    const summary = await json(h.api(`/api/v1/traces/${id}`));
     expect(summary).toMatchObject({ label: 'streamed', state: 'complete', lines: 60, ended: true });
-    const jsonl = await (await fetch(`${h.url}/api/v1/traces/${id}/trace.jsonl`)).text();
+    const jsonl = await (await h.api(`/api/v1/traces/${id}/trace.jsonl`)).text();
     const stored = jsonl
       .trimEnd()
       .split('\n')
@@ -64,7 +77,7 @@ describe('the collector sink', () => {
 
   it('retries a busy collector with backoff and stores every line once', async () => {
     const { id } = await json(h.api('/api/v1/traces/live', { method: 'POST' }));
-    const flaky = flakyFetch(2);
+    const flaky = flakyFetch(h.fetch, 2);
     const sink = new CollectorSink({
       url: h.url,
       token: TEST_TOKEN,
@@ -77,12 +90,12 @@ describe('the collector sink', () => {
     flaky.release();
     await sink.close({ reason: 'producer_shutdown' });
     expect(sink.poster.stats.retries).toBeGreaterThanOrEqual(2);
-    expect((await linesOf(h.url, id)).map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await linesOf(h, id)).map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('never makes the recording wait: a full queue drops lines and says so in a dropped event', async () => {
     const { id } = await json(h.api('/api/v1/traces/live', { method: 'POST' }));
-    const slow = flakyFetch(0);
+    const slow = flakyFetch(h.fetch, 0);
     const sink = new CollectorSink({
       url: h.url,
       token: TEST_TOKEN,
@@ -98,24 +111,34 @@ describe('the collector sink', () => {
     expect(sink.poster.stats.dropped).toBe(16);
     slow.release();
     await sink.close({ reason: 'producer_shutdown' });
-    const lines = await linesOf(h.url, id);
+    const lines = await linesOf(h, id);
     expect(lines.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 26]);
     expect(lines.at(-1)).toMatchObject({ type: 'event', name: 'dropped', count: 16, target: 'collector' });
     expect((await json(h.api(`/api/v1/traces/${id}`))).ended).toBe(true);
   });
 
-  it('gives up on an unreachable collector within its close timeout', async () => {
+  it('gives up on an unreachable collector at exactly its close timeout, counting what it could not send', async () => {
+    const clock = new ManualClock();
     const sink = new CollectorSink({
-      url: `http://127.0.0.1:${await closedPort()}`,
+      url: h.url,
       token: TEST_TOKEN,
       traceId: 'AAAAAAAAAAAAAAAA',
+      fetch: unreachable,
+      scheduler: clock,
       closeTimeoutMs: 300,
       retryMinMs: 10,
       warn: () => {},
     });
     sink.start(newMeta({ label: 'nowhere' }));
     for (let i = 1; i <= 5; i += 1) sink.append(body(i));
-    await sink.close({ reason: 'producer_shutdown' });
+    let closed = false;
+    const closing = sink.close({ reason: 'producer_shutdown' }).then(() => {
+      closed = true;
+    });
+    await clock.advance(299);
+    expect(closed).toBe(false);
+    await clock.advance(1);
+    await closing;
     expect(sink.poster.stats).toMatchObject({ sent: 0, dropped: 7 });
   });
 });
@@ -124,7 +147,7 @@ describe('record --live', () => {
   const h = useCollector();
   let dir = '';
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-live-'));
+    dir = scratchDir('tapedeck-live-');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -166,12 +189,15 @@ describe('record --live', () => {
 
   it('keeps the file whole when the collector goes away, and notes the lines the live view lost', async () => {
     const path = join(dir, 'lost.jsonl');
+    const clock = new ManualClock();
     const sink = new LiveFileSink({
       path,
       collector: {
-        url: `http://127.0.0.1:${await closedPort()}`,
+        url: h.url,
         token: TEST_TOKEN,
         traceId: 'AAAAAAAAAAAAAAAA',
+        fetch: unreachable,
+        scheduler: clock,
         maxQueueLines: 3,
         closeTimeoutMs: 200,
         retryMinMs: 10,
@@ -180,7 +206,9 @@ describe('record --live', () => {
     });
     sink.start(newMeta({ label: 'lost' }));
     for (let i = 1; i <= 10; i += 1) sink.append(body(i));
-    await sink.close({ reason: 'process_exit' });
+    const closing = sink.close({ reason: 'process_exit' });
+    await clock.advance(200);
+    await closing;
     const lines = readFileSync(path, 'utf8')
       .trimEnd()
       .split('\n')

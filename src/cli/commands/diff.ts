@@ -11,6 +11,7 @@ import { EXIT, usageError } from '../errors.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
+import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, userPath } from '../io.js';
 
 export interface DiffFlags {
@@ -82,7 +83,11 @@ export async function diffCommand(
   else if (!reporters.replacesStdout)
     await print(
       io,
-      renderDiff(alignment, sides, { color: useColor(io.stdout, io.env), all: flags.all === true }),
+      renderDiff(alignment, sides, {
+        color: useColor(io.stdout, io.env),
+        all: flags.all === true,
+        width: terminalWidth(io.stdout, io.env),
+      }),
     );
   if (reporters.reporters.length > 0) {
     const named = sides.map((side) => ({ file: reportPath(side.path, io.cwd), lineOf: side.lineOf }));

@@ -5,6 +5,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
 import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
+import { terminalWidth } from '../format/wrap.js';
 import { print, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
 import { listTraces } from '../trace-list.js';
@@ -82,6 +83,7 @@ export function registerLs(program: Command, { io, action }: Cli): void {
             dir: where,
             color: useColor(io.stdout, io.env),
             more: traces.length - shown.length,
+            width: terminalWidth(io.stdout, io.env),
           }),
         );
         return EXIT.ok;

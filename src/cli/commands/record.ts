@@ -4,10 +4,12 @@ import { RULE_FAMILIES } from '../../redact/index.js';
 import { FILE_SINK_DEFAULTS } from '../../sink/file.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { addFaultFlags, FAULT_HELP, type FaultFlags } from '../flags/faults.js';
 import { addLiveFlag, type LiveFlag } from '../flags/live.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { HEADER_EXAMPLE } from '../flags/upstream.js';
 import { renderDefaultRules } from '../format/redact-rules.js';
+import { terminalWidth } from '../format/wrap.js';
 import { print } from '../io.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import { recordBridge } from '../record/bridge.js';
@@ -21,7 +23,7 @@ import {
 import { recordStdio } from '../record/stdio.js';
 import { resolveTracePath } from '../record/trace-path.js';
 
-interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag {
+interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag, FaultFlags {
   out?: string;
   file?: string;
   label?: string;
@@ -81,6 +83,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
   addHttpRecordFlags(command);
   addBridgeFlags(command);
   addLiveFlag(command);
+  addFaultFlags(command);
   addRuleFlags(command)
     .addHelpText(
       'after',
@@ -92,12 +95,15 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         HTTP_RECORD_HELP +
         '\n\nA stdio-only client and a remote server: --stdio makes the recorder a stdio MCP server that speaks\n' +
         'Streamable HTTP (or legacy SSE with --sse) to the URL, e.g. in a client config:\n' +
-        `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}`,
+        `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}\n\n` +
+        `${FAULT_HELP}\nThe faults are injected between the server and the client (stdio, or --upstream's proxy); the\n` +
+        "trace keeps the server's own answers, and a fault whose MATCH found no request is a warning at the end.\n" +
+        '  tapedeck record --fault error=-32603@tools/call#2 --fault latency=200~50 -- node server.js',
     )
     .action(
       action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
         if (options.redactDefaults === true) {
-          await print(io, renderDefaultRules(RULE_FAMILIES));
+          await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
         }
         // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
@@ -114,6 +120,10 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
                 `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
               );
             }
+            if (options.fault?.length || options.faults !== undefined)
+              throw usageError(
+                '--fault and --faults apply to a stdio recording or --upstream without --stdio; the --stdio bridge injects none',
+              );
             const { upstream } = options;
             return await recordBridge(
               { ...options, upstream, path: (label) => resolveTracePath(options, label, io) },

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import type { FaultPlan } from '../../faults/plan.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import { loadCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
 import type { DiscoverAnswer } from '../../replay/engine/fallback.js';
+import { replayFaultPlan } from '../../replay/engine/faults.js';
 import {
   type MatchMode,
   parseTiming,
@@ -17,6 +19,7 @@ import { replayReport } from '../../report/from-replay.js';
 import type { ReportContext } from '../../report/model.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
 import {
@@ -36,7 +39,7 @@ import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
 
-interface ReplayFlags extends RuleFlags {
+interface ReplayFlags extends RuleFlags, FaultFlags {
   match: string;
   ignore?: string[];
   timing: string;
@@ -65,6 +68,7 @@ interface ReplaySettings {
   answerTimeoutMs: number | undefined;
   rules: RuleFlags;
   front: Front;
+  faults: FaultPlan | undefined;
   reporters: ReporterPlan;
 }
 
@@ -113,7 +117,11 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       [] as string[],
     );
   // A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first.
-  addReporterFlag(addRuleFlags(addLastFlag(command), { mode: false }), ['junit', 'github', 'json'])
+  addReporterFlag(addRuleFlags(addFaultFlags(addLastFlag(command)), { mode: false }), [
+    'junit',
+    'github',
+    'json',
+  ])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -121,6 +129,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
         '  tapedeck replay traces/session.jsonl --http 127.0.0.1:8080\n' +
         `  tapedeck replay session.jsonl   # with ${PROJECT_FILE_NAME}'s cassetteDir: found there\n` +
         '  tapedeck replay --last                 # the newest trace of the recording folder\n' +
+        '  tapedeck replay session.jsonl --fault error=-32603@tools/call:search#2 --fault latency=300~100\n' +
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
         'params (ids, progress tokens, client info and versions are ignored) and answered as recorded, progress\n' +
@@ -131,6 +140,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
         '`replaying <cassette> on http://HOST:PORT/<path>` (the path the cassette was recorded on, else /mcp; any\n' +
         'path works). Every live session plays from the one cassette: identical requests are served in recorded\n' +
         'order across sessions. Requests whose Host or Origin is not local get 403 unless --allow-host names it.\n\n' +
+        `${FAULT_HELP}\nA MATCH that names nothing the cassette holds is a usage error.\n\n` +
         'A reporter (--reporter junit:FILE | github | json:FILE; files, as stdout is the session) writes a test\n' +
         'case per miss and per unused exchange when the session ends; github annotations go to stderr.\n\n' +
         'Exit codes: 0 every request matched and every exchange was used; 1 a miss, a server request the client\n' +
@@ -138,7 +148,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .action(
       action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
-        const settings = settingsFrom(flags);
+        const settings = { ...settingsFrom(flags), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
         // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
         const cassette =
@@ -149,7 +159,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
 }
 
 /** Every flag checked before the cassette is read or stdin touched. */
-function settingsFrom(flags: ReplayFlags): ReplaySettings {
+function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
   const match = matchMode(flags.match);
   if (flags.repeat !== 'none' && flags.repeat !== 'last') {
     throw usageError(`--repeat must be none or last; got '${flags.repeat}'`);
@@ -200,6 +210,10 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
     onDiagnostic: (d) => note(`${d.severity}: ${d.message}`),
   });
   for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
+  // A MATCH naming nothing the cassette holds could never fire: refused before anything is served.
+  replayFaultPlan(loaded.cassette, { faults: settings.faults }, REPLAY_DEFAULTS.scheduler);
+  announceFaults(settings.faults, io);
+  const faults = { faults: settings.faults };
   const redact = await cassetteRedaction(loaded.meta, {
     patterns: settings.rules.redact,
     files: settings.rules.redactFile,
@@ -226,6 +240,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       answerTimeoutMs: settings.answerTimeoutMs,
       redact,
       onEvent: httpEventLogger(note, discover),
+      ...faults,
     });
     const held = holdSignals(() => server.stop());
     try {
@@ -249,6 +264,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       answerTimeoutMs: settings.answerTimeoutMs,
       redact,
       onEvent: eventLogger(note, discover),
+      ...faults,
     }),
   );
   const code = report(outcome, settings, loaded.errors, discover.kind, note);
@@ -333,6 +349,7 @@ function report(
     misses > 0 ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
     timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
     report.repeats > 0 ? `${report.repeats} served again` : '',
+    report.faults.length > 0 ? `${report.faults.length} fault${plural(report.faults.length)} injected` : '',
   ].filter((part) => part !== '');
   const summary = renderReplaySummary({ report, extras, allowUnused: settings.allowUnused, corruptLines });
   for (const line of summary.lines) note(line);

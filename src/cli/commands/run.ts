@@ -14,9 +14,12 @@ import {
 } from '../../live/run.js';
 import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
+import { replayFaultPlan } from '../../replay/engine/faults.js';
+import { realScheduler } from '../../scheduler.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
+import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
 import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
@@ -29,7 +32,7 @@ import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
 
-interface RunFlags extends RuleFlags, UpstreamFlags {
+interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
   cassette?: string;
   mode?: string;
   match: string;
@@ -80,7 +83,11 @@ export function registerRun(program: Command, { io, action }: Cli): void {
       '--upstream <url>',
       'the live server is this remote Streamable HTTP server (legacy SSE with --sse)',
     );
-  addReporterFlag(addRuleFlags(upstreamOptions(command), { mode: false }), ['junit', 'github', 'json'])
+  addReporterFlag(addRuleFlags(addFaultFlags(upstreamOptions(command)), { mode: false }), [
+    'junit',
+    'github',
+    'json',
+  ])
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -96,13 +103,14 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        `${FAULT_HELP}\nFaults apply in replay mode.\n\n` +
         'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
         "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(
       action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
-        const settings = settingsFrom(flags, io);
+        const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = runCassette({ cassette: flags.cassette, env: io.env });
         const { project, cassette } = await projectFor(named, io.cwd);
         const { mode, from } = runMode({ mode: flags.mode, env: io.env, project });
@@ -129,7 +137,7 @@ export function registerRun(program: Command, { io, action }: Cli): void {
 }
 
 /** Every flag checked before a file is read or a server started. */
-function settingsFrom(flags: RunFlags, io: CliIo): RunSettings {
+function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
   const match = matchMode(flags.match);
   ignorePaths(flags.ignore);
   return {
@@ -193,6 +201,14 @@ async function runCommand(
   // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
   say(io, plan.why);
   if (plan.note) say(io, plan.note);
+  if (settings.faults && plan.mode === 'replay') {
+    replayFaultPlan(loaded!.cassette, { faults: settings.faults }, realScheduler);
+    announceFaults(settings.faults, io);
+  } else if (settings.faults)
+    say(
+      io,
+      `warning: faults are injected in replay mode only; this run is in ${plan.mode} mode: none will be`,
+    );
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
   try {

@@ -18,6 +18,7 @@ import {
   type ScanReport,
   type ScanUnchecked,
 } from '../format/scan-report.js';
+import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 interface ScanOptions extends RuleFlags {
@@ -75,7 +76,10 @@ export function registerScan(program: Command, { io, action }: Cli): void {
         if (format === 'json') await print(io, renderScanJson(report));
         else if (format === 'sarif') await print(io, renderSarif(scanReport(named, clock.context())));
         else if (!reporters.replacesStdout)
-          await print(io, renderScanReport(report, useColor(io.stdout, io.env)));
+          await print(
+            io,
+            renderScanReport(report, useColor(io.stdout, io.env), terminalWidth(io.stdout, io.env)),
+          );
         if (reporters.reporters.length > 0)
           await writeReports(reporters, scanReport(named, clock.context()), {
             ...io,

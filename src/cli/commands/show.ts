@@ -9,6 +9,7 @@ import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
 import { TimelineRenderer } from '../format/timeline.js';
+import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 
 export interface ShowOptions {
@@ -58,7 +59,7 @@ export async function showTrace(
       return errors;
     }
     const color = useColor(io.stdout, io.env);
-    const width = io.stdout.isTTY ? io.stdout.columns : undefined;
+    const width = terminalWidth(io.stdout, io.env);
     const renderer = new TimelineRenderer({ color, width });
     const pairer = new Pairer({ children: 'none' });
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
@@ -100,8 +101,10 @@ export function registerShow(program: Command, { io, action }: Cli): void {
         '  tapedeck show --last                   the newest trace of the recording folder',
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
         '',
-        '→ is client→server, ← server→client. Server messages that belong to a request are indented under it.',
-        'Colours only on a terminal, never when NO_COLOR is set.',
+        '→ is client→server, ← server→client. Server messages that belong to a request are indented under it;',
+        'one that nothing on the wire ties to a request (it only arrived while that request was open) is not',
+        'indented, and says "maybe for #id". Rows fit the terminal (else $COLUMNS, else 80 columns): previews are',
+        'cut, error messages wrap. Colours only on a terminal, never when NO_COLOR is set.',
       ].join('\n'),
     )
     .action(

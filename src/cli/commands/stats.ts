@@ -8,6 +8,7 @@ import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
+import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 export interface StatsOptions {
@@ -41,8 +42,13 @@ export async function traceStats(
  *
  * @example renderStatsOutput(stats, { json: true }, false)
  */
-export function renderStatsOutput(stats: TraceStats, options: StatsOptions, color: boolean): string {
-  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color });
+export function renderStatsOutput(
+  stats: TraceStats,
+  options: StatsOptions,
+  color: boolean,
+  width?: number,
+): string {
+  return options.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats, { color, width });
 }
 
 /**
@@ -61,7 +67,8 @@ export async function statsCommand(path: string, options: StatsOptions, io: CliI
     },
     traceFiles(io),
   );
-  await print(io, renderStatsOutput(stats, options, useColor(io.stdout, io.env)));
+  const width = terminalWidth(io.stdout, io.env);
+  await print(io, renderStatsOutput(stats, options, useColor(io.stdout, io.env), width));
   return errors;
 }
 

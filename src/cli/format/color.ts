@@ -1,3 +1,5 @@
+import { displayWidth } from '../../trace/text-width.js';
+
 /**
  * Terminal colours. Off unless the output is a TTY, and always off when NO_COLOR is set to a non-empty value
  * (https://no-color.org), so piped output and files never carry escape codes.
@@ -68,9 +70,26 @@ export function stripAnsi(text: string): string {
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-/** Printed width of a string: code points without colour codes. @example visibleWidth('→ a') // → 3 */
+/**
+ * Printed width of a string: terminal columns without colour codes, wide characters and emoji counted as two.
+ *
+ * @example visibleWidth('→ a') // → 3
+ * @example visibleWidth(palette(true).red('日本')) // → 4
+ */
 export function visibleWidth(text: string): number {
-  return [...stripAnsi(text)].length;
+  return displayWidth(text.includes('\u001b') ? stripAnsi(text) : text);
+}
+
+/**
+ * A cell that is one coloured run (`\u001b[31mtext\u001b[39m`) as its codes and its text, so the text can be cut or
+ * wrapped and coloured again; any other text comes back as plain text with no codes.
+ *
+ * @example splitColour(palette(true).red('x')) // → { open: '\u001b[31m', text: 'x', close: '\u001b[39m' }
+ */
+export function splitColour(text: string): { open: string; text: string; close: string } {
+  const run = /^(\u001b\[[0-9;]*m)([^\u001b]*)(\u001b\[[0-9;]*m)$/.exec(text);
+  if (run) return { open: run[1]!, text: run[2]!, close: run[3]! };
+  return { open: '', text: stripAnsi(text), close: '' };
 }
 
 /** Pads to a printed width, ignoring colour codes. @example padEnd(palette(true).red('ab'), 4) */

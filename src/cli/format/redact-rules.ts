@@ -33,13 +33,19 @@ export function describeRule(rule: RedactRule): string {
  *
  * @example renderDefaultRules([{ family: 'source', title: 'source hosting', rules: [{ id: 'github-token', type: 'regex', pattern: 'gh[pousr]_[A-Za-z0-9]{36}' }] }])
  */
-export function renderDefaultRules(families: readonly RuleFamily[]): string {
+export function renderDefaultRules(families: readonly RuleFamily[], width?: number): string {
   const rows = families.flatMap((family) =>
     family.rules.map((rule) => [rule.id ?? '-', family.family, rule.type, describeRule(rule)]),
   );
   const legend = families.map((f) => `  ${f.family.padEnd(14)} ${f.title} (${f.rules.length})`).join('\n');
   return (
-    renderTable([{ header: 'id' }, { header: 'family' }, { header: 'type' }, { header: 'what' }], rows) +
+    renderTable(
+      [{ header: 'id' }, { header: 'family' }, { header: 'type' }, { header: 'what', wrap: true }],
+      rows,
+      {
+        width,
+      },
+    ) +
     `\n${rows.length} built-in rules in ${families.length} families:\n${legend}\n` +
     'Besides the rules, strings are redacted by structure: JSON inside a string is walked like a message;\n' +
     'NAME=value, name: value and "name": "value" pairs in text, and {name, value} objects, hide the value when\n' +

@@ -1,3 +1,4 @@
+import { describeFault } from '../../faults/records.js';
 import { formatDiff } from '../../replay/cassette/diff.js';
 import type { MatchReport } from '../../replay/cassette/matcher.js';
 import type { ServeEvent } from '../../replay/serve/stdio.js';
@@ -34,6 +35,8 @@ export function describeServeEvent(event: ServeEvent): string | undefined {
         : `ignored a ${event.line.size}-byte line (longer than ${event.line.maxLineBytes} bytes)`;
     case 'error':
       return `error: ${event.error instanceof Error ? event.error.message : String(event.error)}`;
+    case 'fault':
+      return `injected ${describeFault(event.fault)}`;
     default:
       return undefined;
   }

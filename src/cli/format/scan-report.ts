@@ -50,7 +50,7 @@ export interface ScanReport {
  * @example renderScanReport({ version: 1, trace: 't.jsonl', format: 'tapedeck', lines: 3, unreadable: 0, findings: [] }, false)
  * // → 'no secrets found in 3 lines of t.jsonl\n'
  */
-export function renderScanReport(report: ScanReport, color: boolean): string {
+export function renderScanReport(report: ScanReport, color: boolean, width?: number): string {
   const c = palette(color);
   const unreadable =
     (report.unreadable > 0
@@ -68,9 +68,9 @@ export function renderScanReport(report: ScanReport, color: boolean): string {
   const columns = [
     ...(several ? [{ header: 'file' }] : []),
     { header: 'line', align: 'right' as const },
-    { header: 'path' },
+    { header: 'path', wrap: true },
     { header: 'rule' },
-    { header: 'preview' },
+    { header: 'preview', wrap: true },
   ];
   const rows = report.findings.map((f) => [
     ...(several ? [f.file] : []),
@@ -82,7 +82,7 @@ export function renderScanReport(report: ScanReport, color: boolean): string {
   const lineCount = new Set(report.findings.map((f) => `${f.file}\0${f.line}`)).size;
   const n = report.findings.length;
   return (
-    renderTable(columns, rows) +
+    renderTable(columns, rows, { width }) +
     `\n${c.red(`${n} possible secret${n === 1 ? '' : 's'}`)} in ${lineCount} of ${report.lines} lines of ${report.trace}\n` +
     unreadable +
     advice(report)

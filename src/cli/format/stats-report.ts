@@ -3,6 +3,7 @@ import type { CallStats, DirectionStats, TraceStats } from '../../trace/stats.js
 import { formatBytes, formatLatency } from '../../units.js';
 import { type Palette, palette } from './color.js';
 import { type Column, formatDuration, renderTable } from './table.js';
+import { fitLine } from './wrap.js';
 
 /**
  * The human report of `tapedeck stats`: session facts, then tables per method, per tool and per notification,
@@ -11,6 +12,8 @@ import { type Column, formatDuration, renderTable } from './table.js';
 
 export interface StatsReportOptions {
   color: boolean;
+  /** Columns to fit (tables narrow their name columns and wrap names, long lines wrap); unlimited when absent. */
+  width?: number | undefined;
 }
 
 const ARROW = { in: '→', out: '←' } as const;
@@ -54,7 +57,15 @@ function directionLine(label: string, d: DirectionStats): string {
  */
 export function renderStats(stats: TraceStats, options: StatsReportOptions): string {
   const c = palette(options.color);
-  const out: string[] = [];
+  const width = options.width ?? Number.POSITIVE_INFINITY;
+  const table = { indent: '  ', width };
+  const lines: string[] = [];
+  // Every line is made to fit as it is added (hanging under its label); tables fit themselves.
+  const out = {
+    push: (...added: string[]) => {
+      for (const line of added) lines.push(...(line.includes('\n') ? [line] : fitLine(line, width, 10)));
+    },
+  };
   const multiServer =
     new Set([...stats.methods.map((m) => m.server), ...stats.servers.map((s) => s.server)]).size > 1;
 
@@ -85,7 +96,7 @@ export function renderStats(stats: TraceStats, options: StatsReportOptions): str
     out.push(c.yellow(`  orphans   ${stats.orphanResponses} responses matched no request`));
   }
 
-  const scopeCol: Column[] = multiServer ? [{ header: 'server' }] : [];
+  const scopeCol: Column[] = multiServer ? [{ header: 'server', wrap: true }] : [];
   const scopeCell = (server: string | null) => (multiServer ? [server ?? '-'] : []);
   const numbers: Column[] = [
     { header: 'calls', align: 'right' },
@@ -109,12 +120,12 @@ export function renderStats(stats: TraceStats, options: StatsReportOptions): str
       `${ARROW[m.dir]} ${m.method}`,
       ...callCells(m),
     ]);
-    out.push(renderTable([...scopeCol, { header: 'method' }, ...numbers], rows, '  ').trimEnd());
+    out.push(renderTable([...scopeCol, { header: 'method', wrap: true }, ...numbers], rows, table).trimEnd());
   }
   if (stats.tools.length > 0) {
     out.push('', c.bold('tools'));
     const rows = stats.tools.map((t) => [...scopeCell(t.server), t.name, ...callCells(t)]);
-    out.push(renderTable([...scopeCol, { header: 'tool' }, ...numbers], rows, '  ').trimEnd());
+    out.push(renderTable([...scopeCol, { header: 'tool', wrap: true }, ...numbers], rows, table).trimEnd());
   }
   if (stats.notifications.length > 0) {
     out.push('', c.bold('notifications'));
@@ -123,8 +134,12 @@ export function renderStats(stats: TraceStats, options: StatsReportOptions): str
       `${ARROW[n.dir]} ${n.method}`,
       String(n.count),
     ]);
-    const columns: Column[] = [...scopeCol, { header: 'method' }, { header: 'count', align: 'right' }];
-    out.push(renderTable(columns, rows, '  ').trimEnd());
+    const columns: Column[] = [
+      ...scopeCol,
+      { header: 'method', wrap: true },
+      { header: 'count', align: 'right' },
+    ];
+    out.push(renderTable(columns, rows, table).trimEnd());
   }
   if (stats.unanswered.length > 0) {
     out.push('', c.bold(c.yellow('unanswered')));
@@ -136,5 +151,5 @@ export function renderStats(stats: TraceStats, options: StatsReportOptions): str
       out.push(`  ${ARROW[u.dir]} ${scope}${u.method}${tool} #${formatId(u.id)}${note}${at}`);
     }
   }
-  return `${out.join('\n')}\n`;
+  return `${lines.join('\n')}\n`;
 }

@@ -1,28 +1,35 @@
-import { clip, idTag, notificationLabel, requestLabel } from '../../trace/describe.js';
-import { notificationDetail, requestDetail, responseDetail } from '../../trace/describe-detail.js';
+import { idTag, notificationLabel, requestLabel } from '../../trace/describe.js';
+import {
+  errorDetail,
+  notificationDetail,
+  requestDetail,
+  responseDetail,
+} from '../../trace/describe-detail.js';
+import { certainDepth } from '../../trace/exchange.js';
 import type { Exchange, MessageRef, PairEvent } from '../../trace/pairing.js';
 import type { Direction, TraceLine } from '../../trace/types.js';
 import { formatLatency, formatOffset } from '../../units.js';
-import { type Palette, padEnd, padStart, palette, visibleWidth } from './color.js';
+import { type Palette, padStart, palette, visibleWidth } from './color.js';
+import { FaultMarks, faultSummary } from './fault-marks.js';
+import { detailColumn, layoutRow, type Tone } from './timeline-row.js';
+import { DEFAULT_WIDTH, fitLine, fitText } from './wrap.js';
 
 /**
  * The `tapedeck show` timeline: one row per message, time offset from the start of the session, direction arrow,
- * what the message is, and a short detail column. Server messages that belong to a request are indented under it.
- * Rendering is incremental (one event in, rows out) so `--follow` prints as lines arrive.
+ * what the message is, and a detail column, fitted to the terminal's width (timeline-row.ts). Server messages that
+ * belong to a request are indented under it. A message only guessed to belong to one (nothing on the wire ties
+ * it: the request was merely open when it came) is not indented under it but set beside it, marked
+ * `maybe for #id`. Rendering is incremental (one event in, rows out) so `--follow` prints as lines arrive.
  */
 
 export interface TimelineOptions {
   color: boolean;
-  /** Terminal width to fit rows into; undefined (pipes, files) clips details to a fixed length instead. */
+  /** Terminal columns to fit rows into (default 80): details are cut to it, errors wrap. */
   width?: number | undefined;
 }
 
 const ARROW: Record<Direction, string> = { in: '→', out: '←' };
-/** Width of the headline column before the detail column starts. */
-const HEAD = 50;
 const TIME = 9;
-/** Detail length when the width is unknown: keeps rows under ~125 columns, paste-friendly. */
-const DETAIL = 64;
 
 /**
  * Turns pairing events into timeline rows, remembering the session start (the meta's `startedAt`, else the first
@@ -39,11 +46,15 @@ export class TimelineRenderer {
   private unansweredHeader = false;
   /** The exchange the latest rows were about, to tell when a child belongs elsewhere. */
   private context: Exchange | undefined;
-  private readonly width: number | undefined;
+  private readonly width: number;
+  private readonly column: number;
+  /** Injected faults, marked on the rows of the calls they spoiled. */
+  private readonly faults = new FaultMarks();
 
   constructor(options: TimelineOptions) {
     this.c = palette(options.color);
-    this.width = options.width;
+    this.width = options.width ?? DEFAULT_WIDTH;
+    this.column = detailColumn(this.width);
   }
 
   /** The rows for one event (possibly none). */
@@ -53,34 +64,49 @@ export class TimelineRenderer {
         return this.renderLine(ev.line);
       case 'request': {
         const x = ev.exchange;
-        const label = `${this.c.bold(requestLabel(x.request))} ${this.c.dim(idTag(x.id))}${this.owner(x.parent)}`;
+        const suffix = ` ${this.c.dim(idTag(x.id))}${this.owner(x.parent, x.guessed)}`;
         this.context = x;
-        return [this.row(ev.ref, x.depth, label, requestDetail(x.request))];
+        const depth = certainDepth(x.parent, x.guessed);
+        return this.row(
+          ev.ref,
+          depth,
+          requestLabel(x.request),
+          this.c.bold,
+          suffix,
+          requestDetail(x.request),
+        );
       }
       case 'response':
         this.context = ev.exchange;
-        return [this.responseRow(ev.exchange, ev.ref)];
+        return this.responseRow(ev.exchange, ev.ref);
       case 'notification': {
-        const owner = ev.via === 'requestId' ? '' : this.owner(ev.parent);
+        const owner = ev.via === 'requestId' ? '' : this.owner(ev.parent, ev.guessed);
         if (ev.parent) this.context = ev.parent;
-        const label = `${this.c.cyan(notificationLabel(ev.notification))}${owner}`;
-        return [this.row(ev.ref, ev.depth, label, notificationDetail(ev.notification))];
+        const depth = certainDepth(ev.parent, ev.guessed);
+        const label = notificationLabel(ev.notification);
+        return this.row(ev.ref, depth, label, this.c.cyan, owner, notificationDetail(ev.notification));
       }
       case 'orphan': {
         const { error, id } = ev.response;
         if (id === null && error !== undefined) {
           // JSON-RPC's answer to a request the peer could not read (a parse error): an error about no request.
-          const code = error.code === undefined ? '' : ` ${error.code}`;
-          const head = `${this.c.red('✗ error')}${this.c.dim(code)}`;
-          return [
-            this.row(ev.ref, 0, head, `${error.message} (about a message it could not read)`, this.c.red),
-          ];
+          const code = error.code === undefined ? '' : ` ${this.c.dim(String(error.code))}`;
+          const detail = `${error.message} (about a message it could not read)`;
+          return this.row(ev.ref, 0, '✗ error', this.c.red, code, detail, this.c.red, true);
         }
-        const head = `${this.c.yellow('response')} ${this.c.dim(idTag(id ?? 'null'))}`;
-        return [this.row(ev.ref, 0, head, 'answers no open request', this.c.yellow)];
+        const suffix = ` ${this.c.dim(idTag(id ?? 'null'))}`;
+        return this.row(
+          ev.ref,
+          0,
+          'response',
+          this.c.yellow,
+          suffix,
+          'answers no open request',
+          this.c.yellow,
+        );
       }
       case 'invalid':
-        return [this.row(ev.ref, 0, this.c.red('invalid message'), ev.reason, this.c.red)];
+        return this.row(ev.ref, 0, 'invalid message', this.c.red, '', ev.reason, this.c.red, true);
       case 'unanswered':
         return this.unansweredRow(ev.exchange);
     }
@@ -88,10 +114,12 @@ export class TimelineRenderer {
 
   /**
    * ` for #id` when a message belongs to a request other than the one the rows above are about (the parent is not
-   * the latest request or one of its ancestors), e.g. a subscription notification arriving during a tool call.
+   * the latest request or one of its ancestors), e.g. a subscription notification arriving during a tool call;
+   * ` maybe for #id`, always, when the tie is only a guess.
    */
-  private owner(parent: Exchange | undefined): string {
+  private owner(parent: Exchange | undefined, guessed: boolean): string {
     if (!parent) return '';
+    if (guessed) return ` ${this.c.yellow(`maybe for ${idTag(parent.id)}`)}`;
     for (let near = this.context; near; near = near.parent) if (near === parent) return '';
     return this.c.dim(` for ${idTag(parent.id)}`);
   }
@@ -116,27 +144,27 @@ export class TimelineRenderer {
   private row(
     ref: MessageRef,
     depth: number,
-    head: string,
+    label: string,
+    labelTone: Tone,
+    suffix: string,
     detail: string,
-    tone: (text: string) => string = this.c.dim,
-  ): string {
+    tone: Tone = this.c.dim,
+    whole = false,
+  ): string[] {
     const dir = ref.line.dir;
     const arrow = dir === 'in' ? this.c.green(ARROW.in) : this.c.blue(ARROW.out);
     const batch = ref.item === undefined ? '' : this.c.dim(`[batch ${ref.item + 1}] `);
-    const left = `${this.time(ref.line.t)}  ${'  '.repeat(depth)}${arrow} ${batch}${this.scopeTag(ref.line)}${head}`;
-    if (detail === '') return left;
-    const padded = padEnd(left, TIME + 2 + HEAD);
-    // On a terminal the detail is cut to the window; in a pipe it keeps its own (already clipped) length.
-    const room = this.width === undefined ? DETAIL : this.width - visibleWidth(padded) - 2;
-    // A sliver of detail says nothing; a row already at the edge goes without.
-    if (room < 8) return left;
-    return `${padded}  ${tone(clip(detail, room))}`;
+    const prefix = `${this.time(ref.line.t)}  ${'  '.repeat(depth)}${arrow} ${batch}${this.scopeTag(ref.line)}`;
+    const parts = { prefix, label, labelTone, suffix, detail, tone, whole };
+    return layoutRow(parts, this.width, this.column);
   }
 
-  private responseRow(x: Exchange, ref: MessageRef): string {
+  private responseRow(x: Exchange, ref: MessageRef): string[] {
     const latency = x.latencyMs === undefined ? '' : ` ${formatLatency(x.latencyMs)}`;
     const c = this.c;
-    const detail = responseDetail(x.method, x.response!);
+    const failed = x.outcome === 'error' || x.outcome === 'tool_error';
+    // A failure's message is read whole; anything else is a preview.
+    const detail = (failed ? errorDetail(x.response!) : undefined) ?? responseDetail(x.method, x.response!);
     const [mark, text, tone] =
       x.outcome === 'error'
         ? [c.red('✗'), `error ${detail}`, c.red]
@@ -145,10 +173,21 @@ export class TimelineRenderer {
           : x.outcome === 'input_required'
             ? [c.yellow('…'), detail, c.yellow]
             : [c.green('✓'), detail, c.dim];
-    const head = `${requestLabel(x.request)} ${c.dim(idTag(x.id))} ${mark}${latency}`;
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` ${c.magenta(`⚡ ${fault}`)}`;
+    const suffix = ` ${c.dim(idTag(x.id))} ${mark}${latency}${injected}${this.owner(x.parent, x.guessed)}`;
     // An answer tapedeck gave itself (the upstream was out of reach) is not the server's: say so.
     const by = ref.line.producedBy === 'tapedeck' ? ' (from tapedeck, not the server)' : '';
-    return this.row(ref, x.depth, head, `${text}${by}`, tone);
+    const depth = certainDepth(x.parent, x.guessed);
+    return this.row(ref, depth, requestLabel(x.request), String, suffix, `${text}${by}`, tone, failed);
+  }
+
+  /** `head` and then as much of `text` (its leading spaces kept) as the row has room for, dim. */
+  private tail(head: string, text: string): string {
+    const lead = /^ */.exec(text)?.[0] ?? '';
+    const room = this.width - visibleWidth(head) - lead.length;
+    const shown = fitText(text.slice(lead.length), room);
+    return shown === '' ? head : `${head}${this.c.dim(lead + shown)}`;
   }
 
   private unansweredRow(x: Exchange): string[] {
@@ -157,10 +196,12 @@ export class TimelineRenderer {
       this.unansweredHeader = true;
       rows.push(this.c.yellow('unanswered requests:'));
     }
-    const head = `${this.scopeTag(x.requestRef.line)}${requestLabel(x.request)} ${idTag(x.id)}`;
     const where = x.requestRef.lineNo === undefined ? '' : ` (line ${x.requestRef.lineNo})`;
-    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}`;
-    rows.push(this.row(x.requestRef, 0, this.c.yellow(head), note));
+    const fault = this.faults.take(x);
+    const injected = fault === undefined ? '' : ` (⚡ ${fault})`;
+    const note = `${x.cancelled ? 'cancelled, never answered' : 'never answered'}${where}${injected}`;
+    const suffix = ` ${this.c.yellow(idTag(x.id))}`;
+    rows.push(...this.row(x.requestRef, 0, requestLabel(x.request), this.c.yellow, suffix, note));
     return rows;
   }
 
@@ -181,31 +222,34 @@ export class TimelineRenderer {
           line.command?.join(' '),
           `started ${line.startedAt}`,
         ];
-        return [c.bold(parts.filter((p) => p !== undefined && p !== '').join(' · '))];
+        const title = parts.filter((p) => p !== undefined && p !== '').join(' · ');
+        return fitLine(title, this.width, 2).map((line) => c.bold(line));
       }
       case 'end': {
         const exit = line.exitCode === undefined || line.exitCode === null ? '' : ` · exit ${line.exitCode}`;
         const signal = line.signal ? ` · ${line.signal}` : '';
         const reason = line.reason ? ` · ${line.reason}` : '';
         const duration = ` · ${(line.durationMs / 1000).toFixed(3)}s`;
-        return [`${this.time(line.t)}  ${c.bold('■ end')}${c.dim(duration + exit + signal + reason)}`];
+        return [this.tail(`${this.time(line.t)}  ${c.bold('■ end')}`, duration + exit + signal + reason)];
       }
       case 'stderr':
-        return [`${this.time(line.t)}  ${c.yellow('stderr')} ${c.dim(clip(line.text, 120))}`];
+        return [this.tail(`${this.time(line.t)}  ${c.yellow('stderr')} `, line.text)];
       case 'text':
-        return [
-          `${this.time(line.t)}  ${ARROW[line.dir]} ${c.yellow('text')} ${c.dim(clip(line.text, 120))}`,
-        ];
+        return [this.tail(`${this.time(line.t)}  ${ARROW[line.dir]} ${c.yellow('text')} `, line.text)];
       case 'http': {
         const what = [line.method, line.url, line.status].filter((p) => p !== undefined).join(' ');
-        return [`${this.time(line.t)}  ${c.dim(`${ARROW[line.dir]} http ${line.conn} ${what}`)}`];
+        return [this.tail(`${this.time(line.t)}  `, `${ARROW[line.dir]} http ${line.conn} ${what}`)];
       }
       case 'event': {
+        if (line.name === 'fault') {
+          this.faults.note(line);
+          return [this.tail(`${this.time(line.t)}  ${c.magenta('⚡ fault')} `, faultSummary(line))];
+        }
         const { t, seq, type, name, ...rest } = line;
         void seq;
         void type;
-        const extra = Object.keys(rest).length > 0 ? ` ${clip(JSON.stringify(rest), 100)}` : '';
-        return [`${this.time(t)}  ${c.magenta(`⚑ ${name}`)}${c.dim(extra)}`];
+        const extra = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
+        return [this.tail(`${this.time(t)}  ${c.magenta(`⚑ ${name}`)}`, extra)];
       }
       default:
         // Unknown line types are ignored, as the format asks of readers.

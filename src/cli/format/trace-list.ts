@@ -3,18 +3,19 @@ import { formatBytes } from '../../units.js';
 import type { ListedTrace } from '../trace-list.js';
 import { palette } from './color.js';
 import { type Column, formatDuration, renderTable } from './table.js';
+import { fitLine } from './wrap.js';
 
 /** `tapedeck ls` output: a table for people, or one JSON object per trace for scripts. */
 
 const COLUMNS: readonly Column[] = [
   { header: 'started (UTC)' },
-  { header: 'label' },
+  { header: 'label', wrap: true },
   { header: 'transport' },
   { header: 'duration', align: 'right' },
   { header: 'messages', align: 'right' },
   { header: 'errors', align: 'right' },
   { header: 'size', align: 'right' },
-  { header: 'file' },
+  { header: 'file', wrap: true },
 ];
 
 /**
@@ -25,7 +26,7 @@ const COLUMNS: readonly Column[] = [
  */
 export function renderTraceList(
   traces: readonly ListedTrace[],
-  options: { dir: string; color: boolean; more: number },
+  options: { dir: string; color: boolean; more: number; width?: number | undefined },
 ): string {
   const c = palette(options.color);
   const rows = traces.map((trace) => {
@@ -50,7 +51,10 @@ export function renderTraceList(
     );
   if (options.more > 0)
     notes.push(`${options.more} older trace${options.more === 1 ? '' : 's'} not shown (--all)`);
-  return renderTable(COLUMNS, rows) + notes.map((note) => `${c.dim(note)}\n`).join('');
+  const fitted = notes.flatMap((note) => fitLine(note, options.width ?? Number.POSITIVE_INFINITY, 3));
+  return (
+    renderTable(COLUMNS, rows, { width: options.width }) + fitted.map((note) => `${c.dim(note)}\n`).join('')
+  );
 }
 
 /** One trace as `ls --json` prints it: a stable shape for scripts. */

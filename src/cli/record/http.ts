@@ -1,3 +1,4 @@
+import { describeFault } from '../../faults/records.js';
 import { isLoopback } from '../../local-names.js';
 import type { ProxyNotice } from '../../proxy/http/context.js';
 import { isConnectionHeader } from '../../proxy/http/headers.js';
@@ -9,6 +10,7 @@ import type { TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
+import { announceFaults, type FaultFlags, faultPlanOf, warnUnmatched } from '../flags/faults.js';
 import type { LiveFlag } from '../flags/live.js';
 import { type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { HEADER_EXAMPLE, parseHeaders } from '../flags/upstream.js';
@@ -18,7 +20,7 @@ import { type HttpRecordFlags, parseAllowHost } from './http-flags.js';
 import { recordingSink } from './live.js';
 
 /** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
-export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag {
+export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag, FaultFlags {
   label?: string;
   maxBytes: number;
   maxFiles: number;
@@ -58,6 +60,8 @@ export async function recordHttp(
       );
     }
     const { config, compiled, redactor } = redactionFrom(options, io);
+    const faults = await faultPlanOf(options, io);
+    announceFaults(faults, io);
     const allowHosts = (options.allowHost ?? []).map((value) =>
       parseAllowHost(value, (note) => say(io, note)),
     );
@@ -91,6 +95,8 @@ export async function recordHttp(
         maxMessageBytes: options.maxMessageBytes,
         headers,
         onNotice: (notice) => say(io, `warning: ${noticeText(notice)}`),
+        faults,
+        onFault: (record) => say(io, `injected ${describeFault(record)}`),
       });
     } catch (err) {
       await close();
@@ -113,6 +119,7 @@ export async function recordHttp(
     await proxy.close();
     await sink.close({ reason: 'producer_shutdown' });
     await close();
+    if (faults) warnUnmatched(faults, io);
     return 0;
   } finally {
     held.release();

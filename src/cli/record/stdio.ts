@@ -1,9 +1,11 @@
+import { describeFault } from '../../faults/records.js';
 import { recordStdioSession } from '../../proxy/session.js';
 import { type StartedServer, startServer } from '../../proxy/start.js';
 import { redactArgv, redactText, summarize } from '../../redact/index.js';
 import { deriveLabel, safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { takeEarly } from '../early-spawn.js';
+import { announceFaults, type FaultFlags, faultPlanOf, warnUnmatched } from '../flags/faults.js';
 import type { LiveFlag } from '../flags/live.js';
 import { type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { type CliIo, say } from '../io.js';
@@ -18,7 +20,7 @@ import { resolveTracePath, type TracePathFlags } from './trace-path.js';
  */
 
 /** What a stdio recording is told by `record`'s flags. */
-export interface StdioRecordOptions extends RuleFlags, LiveFlag, TracePathFlags {
+export interface StdioRecordOptions extends RuleFlags, LiveFlag, TracePathFlags, FaultFlags {
   label?: string | undefined;
   maxBytes: number;
   maxFiles: number;
@@ -58,6 +60,8 @@ async function recordSession(
 ): Promise<number> {
   // Everything that can fail on the user's input fails here, before a file is created or the server started.
   const { config, compiled, redactor } = redactionFrom(options, io);
+  const faults = await faultPlanOf(options, io);
+  announceFaults(faults, io);
   // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
   // redactor would hide again; markers are left as they are).
   const shownArgv = [...redactArgv(argv, compiled)];
@@ -77,11 +81,15 @@ async function recordSession(
   // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
   if (options.quiet !== true && (await server.spawned) === undefined) say(io, `recording to ${sink.path}`);
   try {
-    return await recordStdioSession(argv, sink, {
+    const code = await recordStdioSession(argv, sink, {
       maxMessageBytes: options.maxMessageBytes,
       recordStderr: options.stderr,
       started: server,
+      faults,
+      onFault: (record) => say(io, `injected ${describeFault(record)}`),
     });
+    if (faults) warnUnmatched(faults, io);
+    return code;
   } finally {
     await close();
   }

@@ -1,3 +1,4 @@
+import type { FaultPlan } from '../../faults/plan.js';
 import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
@@ -35,6 +36,8 @@ export interface RunSettings {
   upstream: UpstreamSpec | undefined;
   /** Which server of a multi-server cassette replay and update serve. */
   server: string | undefined;
+  /** --fault, --faults, --seed: injected in replay mode. */
+  faults: FaultPlan | undefined;
   /** --reporter: CI reports of the session's misses and unused exchanges. */
   reporters: ReporterPlan;
 }
@@ -66,6 +69,7 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       ignore: settings.ignore,
       redact,
       onEvent: logEvent('replay', io),
+      faults: settings.faults,
     }),
   );
   const code = report(outcome, undefined, loaded, settings, io);
@@ -225,6 +229,7 @@ function report(
     misses > 0 && !update ? `${misses} miss${misses === 1 ? '' : 'es'}` : '',
     misses > 0 && update ? `${misses} not answered by the live server either` : '',
     timeouts > 0 ? `${timeouts} unanswered server request${plural(timeouts)}` : '',
+    report.faults.length > 0 ? `${report.faults.length} fault${plural(report.faults.length)} injected` : '',
   ].filter((part) => part !== '');
   const summary = renderReplaySummary({
     report,

@@ -1,5 +1,7 @@
 import type { Agent, ServerResponse } from 'node:http';
+import type { FaultRecord } from '../../faults/records.js';
 import type { Json } from '../../trace/types.js';
+import type { FaultGate } from '../fault-gate.js';
 import type { AllowedHosts } from './guard.js';
 import type { RecordQueue } from './later.js';
 import type { HttpRecorder } from './recorder.js';
@@ -26,6 +28,10 @@ export interface ForwardContext {
   replacedHeaders: readonly string[];
   /** Tells the user, once per kind, of something about the upstream that needs them (see HttpProxyOptions). */
   notice(notice: ProxyNotice): void;
+  /** Faults to inject into the answers (undefined: none, and the exchanges forward as they always do). */
+  faults?: FaultGate | undefined;
+  /** Told of every fault as it is injected. */
+  onFault?: ((record: FaultRecord) => void) | undefined;
 }
 
 /**

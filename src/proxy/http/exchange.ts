@@ -2,10 +2,12 @@ import { type ClientRequest, type IncomingMessage, request, type ServerResponse 
 import { request as requestTls } from 'node:https';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Json } from '../../trace/types.js';
+import { parseJson } from '../fault-gate.js';
 import { type ActiveExchange, answer, type ForwardContext, proxyErrorBody } from './context.js';
 import { EndpointHold, rewriteEndpoint } from './endpoint.js';
+import { FaultedSse, sendFaultedJson } from './faults.js';
 import { bodyKind, forwardableHeaders, traceHeaders } from './headers.js';
-import type { HttpExchangeRecorder } from './recorder.js';
+import { type HttpExchangeRecorder, legacySessionOf } from './recorder.js';
 import { shownUrl, upstreamPath } from './url.js';
 
 /** How long an event stream's head may wait for its first event before it is sent alone. */
@@ -48,6 +50,8 @@ export class ProxiedExchange implements ActiveExchange {
   private readonly method: string;
   private readonly target: string;
   private upReq: ClientRequest | undefined;
+  /** The session its messages belong to, as faults file their decisions ('' before there is one). */
+  private scope: string;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -68,6 +72,8 @@ export class ProxiedExchange implements ActiveExchange {
       (headers.accept ?? '').includes('text/event-stream') ||
       // A legacy POST endpoint the proxy has not seen announced (it started mid-session).
       (/[?&]session_?[iI]d=/.test(this.target) && bodyKind(headers['content-type']) === 'json');
+    const session = headers['mcp-session-id'];
+    this.scope = (Array.isArray(session) ? session[0] : session) ?? legacySessionOf(this.target) ?? '';
   }
 
   /** Records, after the bytes have moved on (see RecordQueue), or at once in direct mode. */
@@ -105,8 +111,11 @@ export class ProxiedExchange implements ActiveExchange {
       );
     });
 
+    // With faults, the requests are decided from a copy of the body (the body itself is forwarded as ever).
+    const copy = ctx.faults && this.mcp && this.method === 'POST' ? ([] as Buffer[]) : undefined;
     req.on('data', (chunk: Buffer) => {
       if (!upReq.write(chunk)) req.pause();
+      copy?.push(chunk);
       this.later(() => this.record.requestChunk(chunk));
     });
     upReq.on('drain', () => req.resume());
@@ -116,6 +125,7 @@ export class ProxiedExchange implements ActiveExchange {
         this.body = this.record.requestEnd();
       });
       upReq.end();
+      if (copy) this.decide(Buffer.concat(copy));
       this.pendingFailure?.();
     });
     req.on('error', () => upReq.destroy());
@@ -147,10 +157,30 @@ export class ProxiedExchange implements ActiveExchange {
     this.finish();
   }
 
+  /** Faults: decides the requests of a POST body; a disconnect cuts the client's connection at once. */
+  private decide(body: Buffer): void {
+    const raw = parseJson(body);
+    if (raw === undefined || this.ctx.faults === undefined) return;
+    const { records, disconnect } = this.ctx.faults.arrive(this.scope, raw);
+    for (const record of records) {
+      this.later(() => this.record.event('fault', { ...record }));
+      this.ctx.onFault?.(record);
+    }
+    if (!disconnect) return;
+    this.upReq?.destroy();
+    this.res.destroy();
+    this.finish();
+  }
+
   private onResponse(upRes: IncomingMessage): void {
     const { res } = this;
     const status = upRes.statusCode ?? 502;
     const sse = bodyKind(upRes.headers['content-type']) === 'sse';
+    const gate = this.mcp ? this.ctx.faults : undefined;
+    if (gate && !sse && this.method === 'POST' && gate.expecting(this.scope)) {
+      this.onFaultedJson(upRes, status);
+      return;
+    }
     if (asksForOAuth(status, upRes.headers['www-authenticate'], this.target)) {
       this.ctx.notice({ kind: 'oauth', status, path: this.target.split('?', 1)[0]! });
     }
@@ -193,10 +223,13 @@ export class ProxiedExchange implements ActiveExchange {
     };
     const hold = holding ? new EndpointHold(write, this.ctx.holdBytes) : undefined;
     this.hold = hold;
+    const pass = (chunk: Buffer) => (hold ? hold.push(chunk) : write(chunk));
+    // With faults every event stream is read event by event: an answer may come on any stream of its session.
+    const faulted = gate && sse ? new FaultedSse(gate, () => this.scope, pass, gate.scheduler) : undefined;
 
     upRes.on('data', (chunk: Buffer) => {
       clearTimeout(headTimer);
-      const more = hold ? hold.push(chunk) : write(chunk);
+      const more = faulted ? faulted.push(chunk) : pass(chunk);
       this.later(() => this.record.responseChunk(chunk));
       if (!more) upRes.pause();
     });
@@ -204,10 +237,15 @@ export class ProxiedExchange implements ActiveExchange {
     upRes.on('end', () => {
       clearTimeout(headTimer);
       if (this.finished) return;
-      hold?.release();
-      res.end();
-      this.later(() => this.record.responseEnd());
-      this.finish();
+      const close = () => {
+        if (this.finished) return;
+        hold?.release();
+        res.end();
+        this.later(() => this.record.responseEnd());
+        this.finish();
+      };
+      if (faulted) void faulted.end().then(close);
+      else close();
     });
     const cut = (code: string, message: string) => {
       clearTimeout(headTimer);
@@ -268,10 +306,42 @@ export class ProxiedExchange implements ActiveExchange {
     hold.release(rewritten === undefined ? undefined : { from: event.data.trim(), to: rewritten });
   }
 
+  /**
+   * Faults: a JSON answer some decision waits for is read whole, then sent as decided (after its latency,
+   * replaced, cut, doubled, slowed, or never).
+   */
+  private onFaultedJson(upRes: IncomingMessage, status: number): void {
+    const gate = this.ctx.faults!;
+    this.later(() => this.record.response(status, traceHeaders(upRes.rawHeaders)));
+    const headers = forwardableHeaders(upRes.rawHeaders, ['content-length']);
+    const chunks: Buffer[] = [];
+    upRes.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      this.later(() => this.record.responseChunk(chunk));
+    });
+    upRes.on('end', () => {
+      if (this.finished) return;
+      const body = Buffer.concat(chunks);
+      void sendFaultedJson(gate, this.scope, body, status, headers, this.res, this.req).then((sent) => {
+        // A dropped answer leaves the client waiting, as a server that never answers would.
+        if (sent && !this.res.writableEnded) this.res.end();
+        this.later(() => this.record.responseEnd());
+        this.finish();
+      });
+    });
+    upRes.on('error', () => {
+      if (this.finished) return;
+      this.res.destroy();
+      this.finish();
+    });
+  }
+
   /** The legacy POST endpoint's path carries MCP messages from now on. */
   private learnEndpoint(data: string): void {
     try {
       const url = new URL(data.trim(), `${this.ctx.upstream.origin}${this.target}`);
+      // Faults: the answers of the session this stream carries come down it.
+      this.scope = legacySessionOf(url.search) ?? this.scope;
       if (url.origin === this.ctx.upstream.origin) this.ctx.mcpPaths.add(url.pathname);
     } catch {
       // Not a URL: the client fails on it the same way; nothing to learn.

@@ -352,8 +352,12 @@ export class HttpExchangeRecorder {
   }
 }
 
-/** The legacy HTTP+SSE transport names its session in the POST URL's query (`/message?sessionId=…`). */
-function legacySessionOf(url: string): string | undefined {
+/**
+ * The legacy HTTP+SSE transport names its session in the POST URL's query (`/message?sessionId=…`).
+ *
+ * @example legacySessionOf('/message?sessionId=abc') // → 'abc'
+ */
+export function legacySessionOf(url: string): string | undefined {
   const query = url.indexOf('?');
   if (query < 0) return undefined;
   const params = new URLSearchParams(url.slice(query + 1).split('#', 1)[0]);

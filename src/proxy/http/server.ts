@@ -2,8 +2,11 @@ import { Agent, createServer, type Server } from 'node:http';
 import { Agent as TlsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TapedeckError } from '../../errors.js';
+import type { FaultOptions } from '../../faults/options.js';
+import type { FaultRecord } from '../../faults/records.js';
 import type { TraceSink } from '../../sink/sink.js';
 import type { MetaLine } from '../../trace/types.js';
+import { openFaultGate } from '../fault-gate.js';
 import type { ActiveExchange, ForwardContext, ProxyNotice } from './context.js';
 import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
@@ -13,7 +16,13 @@ import { HTTP_PROXY_LISTEN } from './listen-defaults.js';
 import { HTTP_RECORDER_DEFAULTS, HttpRecorder } from './recorder.js';
 import { shownUrl } from './url.js';
 
-export interface HttpProxyOptions {
+/**
+ * `faults` are injected into the upstream's answers on their way to the client (see src/faults): the trace keeps
+ * what the upstream sent, a `fault` event says what the client got instead.
+ */
+export interface HttpProxyOptions extends FaultOptions {
+  /** Told of every fault as it is injected (besides its event in the trace). */
+  onFault?: ((record: FaultRecord) => void) | undefined;
   /** The MCP server's URL (`http:` or `https:`); its path is the path clients use on the proxy. */
   upstream: URL;
   /** Started already (its meta line written), unless `meta` is given; the proxy appends to it and never closes it. */
@@ -100,6 +109,14 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const agentOptions = { keepAlive: true, scheduling: 'lifo' as const };
   const agent = upstream.protocol === 'https:' ? new TlsAgent(agentOptions) : new Agent(agentOptions);
   const noticed = new Set<string>();
+  // A disconnect that names no request cuts every client connection (by then `server` listens).
+  const faults = openFaultGate(options, (record) => {
+    later.push(() => recorder.event('fault', { ...record }));
+    options.onFault?.(record);
+    server.closeAllConnections();
+  });
+  // Faults read the answers: the upstream is asked for them unencoded.
+  const identity = faults ? ['Accept-Encoding', 'identity'] : [];
   const ctx: ForwardContext = {
     upstream,
     upstreamShown: shownUrl(upstream.href),
@@ -110,8 +127,13 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     mcpPaths: new Set([upstream.pathname]),
     active: new Set<ActiveExchange>(),
     holdBytes: HTTP_PROXY_DEFAULTS.holdBytes,
-    addHeaders: Object.entries(options.headers ?? {}).flat(),
-    replacedHeaders: Object.keys(options.headers ?? {}).map((name) => name.toLowerCase()),
+    addHeaders: [...Object.entries(options.headers ?? {}).flat(), ...identity],
+    replacedHeaders: [
+      ...Object.keys(options.headers ?? {}).map((name) => name.toLowerCase()),
+      ...(faults ? ['accept-encoding'] : []),
+    ],
+    faults,
+    onFault: options.onFault,
     notice: (notice) => {
       if (noticed.has(notice.kind)) return;
       noticed.add(notice.kind);
@@ -148,6 +170,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     const hurried = new Promise<void>((resolve) => {
       hurry = resolve;
     });
+    faults?.disarm();
     closing = shutdown(server, ctx, graceMs, hurried).finally(() => agent.destroy());
     return closing;
   };

@@ -60,6 +60,12 @@ export class SseTap {
   }
 
   private dispatch(event: EventSourceMessage): void {
+    // The parser bounds only what it buffers of an unfinished line: an event that arrived whole in one chunk is
+    // dispatched whatever its size, so the limit is applied here too.
+    if (event.data.length > this.maxChars) {
+      this.handlers.onOversize?.(this.maxChars);
+      return;
+    }
     this.handlers.onEvent(event);
   }
 }

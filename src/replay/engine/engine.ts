@@ -1,3 +1,4 @@
+import type { FaultRecord } from '../../faults/records.js';
 import { describeRequest } from '../../trace/describe.js';
 import {
   cancelledRequestId,
@@ -47,7 +48,9 @@ export type ReplayEvent =
   /** A client message replay had no use for (an answer nobody waits for, an invalid message). */
   | { kind: 'stray'; reason: string; message: Json }
   /** Sending failed (the channel went away): the playback stops, the engine carries on. */
-  | { kind: 'error'; error: unknown };
+  | { kind: 'error'; error: unknown }
+  /** A fault was injected on the way to the client (see the `faults` option of the front doors). */
+  | { kind: 'fault'; fault: FaultRecord };
 
 /** How the client's answer to a replayed server→client request compares with the recorded one. */
 export interface AnswerCheck {
@@ -65,6 +68,8 @@ export interface ReplayReport extends MatchReport {
   answers: AnswerCheck[];
   /** One line per server→client request the client left unanswered (in time, or before the session ended). */
   timeouts: string[];
+  /** Every fault injected, in order (none unless faults were asked for). */
+  faults: FaultRecord[];
 }
 
 /** The pause between a script's last notification and its response when the recorded gap is not replayed. */
@@ -97,6 +102,7 @@ export class ReplayEngine {
   private readonly listeners: ((event: ReplayEvent) => void)[] = [];
   private readonly answers: AnswerCheck[] = [];
   private readonly timeouts: string[] = [];
+  private readonly faults: FaultRecord[] = [];
   /**
    * Server→client requests sent and not yet answered, by their live id; `blocking` when the client's own request
    * still waits behind it for its response.
@@ -163,7 +169,18 @@ export class ReplayEngine {
   }
 
   report(): ReplayReport {
-    return { ...this.matcher.report(), answers: [...this.answers], timeouts: [...this.timeouts] };
+    return {
+      ...this.matcher.report(),
+      answers: [...this.answers],
+      timeouts: [...this.timeouts],
+      faults: [...this.faults],
+    };
+  }
+
+  /** Notes a fault a front door injected: it is reported, and listeners hear of it. */
+  injected(fault: FaultRecord): void {
+    this.faults.push(fault);
+    this.emit({ kind: 'fault', fault });
   }
 
   private receive(raw: Json): void {

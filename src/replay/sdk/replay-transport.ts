@@ -5,22 +5,31 @@ import type {
   TransportSendOptions,
 } from '../../capture/sdk-transport.js';
 import { TapedeckError } from '../../errors.js';
+import type { FaultOptions } from '../../faults/options.js';
+import { armTimedFaults } from '../../faults/timed.js';
+import { realScheduler } from '../../scheduler.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Json } from '../../trace/types.js';
 import { loadCassette } from '../cassette/load.js';
 import { type CassetteRedactionOptions, cassetteRedaction } from '../cassette/redacted.js';
 import type { Cassette } from '../cassette/types.js';
-import type { ReplayChannel } from '../engine/channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
 import { withFallbacks } from '../engine/fallback.js';
+import { type FaultableChannel, replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
+import { parseError } from './fault-transport.js';
 
 /**
  * The official SDK's seam on the replay side: `replayTransport` is a Transport a Client connects to instead of a
  * server, and the cassette answers. (Its counterpart, recordTransport, is a capture point: src/capture.)
  */
 
-export interface ReplayTransportOptions extends ReplayOptions {
+/**
+ * `faults` spoil answers on their way to the client as a stdio server's would be: `malformed` reaches the client as
+ * the parse error its stdio transport reports (`onerror`), `disconnect` closes the transport, `slow-stream` delays
+ * the answer by the time its bytes would take.
+ */
+export interface ReplayTransportOptions extends ReplayOptions, FaultOptions {
   /** Which server of a multi-server cassette file. */
   server?: string | undefined;
   /** Hits, misses, answers, timeouts as they happen. */
@@ -50,7 +59,9 @@ export class ReplayTransport implements McpTransport {
   private loaded: Cassette | undefined;
   private opening: Promise<void> | undefined;
   private receive: ((message: Json) => void) | undefined;
-  private readonly outbox: Json[] = [];
+  /** Messages on their way to the client, and (injected faults) errors its transport would report. */
+  private readonly outbox: ({ message: Json } | { error: Error })[] = [];
+  private disarm: () => void = () => {};
   private scheduled = false;
   private closed = false;
   private readonly drained: (() => void)[] = [];
@@ -81,6 +92,7 @@ export class ReplayTransport implements McpTransport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.disarm();
     this.engine?.close();
     this.outbox.length = 0;
     this.settleDrained();
@@ -108,7 +120,7 @@ export class ReplayTransport implements McpTransport {
   }
 
   private async open(): Promise<void> {
-    const { server, onEvent, onDiagnostic, redaction, ...engineOptions } = this.options;
+    const { server, onEvent, onDiagnostic, redaction, faults, seed, ...engineOptions } = this.options;
     const loaded =
       typeof this.source === 'string'
         ? await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })
@@ -117,13 +129,27 @@ export class ReplayTransport implements McpTransport {
     this.loaded = cassette;
     if (engineOptions.redact === undefined && redaction !== false)
       engineOptions.redact = await cassetteRedaction(loaded?.meta, redaction ?? {});
-    const channel: ReplayChannel = {
+    const scheduler = engineOptions.scheduler ?? realScheduler;
+    const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
+    const channel: FaultableChannel = {
       send: (message) => this.deliver(message),
       onMessage: (handler) => {
         this.receive = handler;
       },
+      sendText: (_message, text) => this.deliverError(parseError(text)),
+      sendSlowly: (message, rate) => {
+        const ms = Math.round((new TextEncoder().encode(JSON.stringify(message)).length * 1000) / rate);
+        scheduler.setTimeout(() => this.deliver(message), ms);
+      },
+      disconnect: () => {
+        // Once the request's own delivery is done: the client sees its transport close, as a server's exit.
+        setImmediate(() => void this.close());
+      },
     };
-    const engine = new ReplayEngine(cassette, withFallbacks(channel, cassette), engineOptions);
+    const faulted = plan
+      ? withFaults(channel, plan, { scheduler, onFault: (fault) => engine.injected(fault) })
+      : channel;
+    const engine = new ReplayEngine(cassette, withFallbacks(faulted, cassette), engineOptions);
     engine.onEvent((event) => {
       onEvent?.(event);
       if (event.kind === 'error')
@@ -131,11 +157,26 @@ export class ReplayTransport implements McpTransport {
     });
     this.engine = engine;
     engine.start();
+    if (plan)
+      this.disarm = armTimedFaults(
+        plan,
+        (fault) => {
+          engine.injected(fault);
+          void this.close();
+        },
+        scheduler,
+      );
   }
 
   private deliver(message: Json): void {
     if (this.closed) return;
-    this.outbox.push(JSON.parse(JSON.stringify(message)) as Json);
+    this.outbox.push({ message: JSON.parse(JSON.stringify(message)) as Json });
+    this.schedule();
+  }
+
+  private deliverError(error: Error): void {
+    if (this.closed) return;
+    this.outbox.push({ error });
     this.schedule();
   }
 
@@ -147,7 +188,8 @@ export class ReplayTransport implements McpTransport {
       const next = this.outbox.shift();
       if (next !== undefined && !this.closed) {
         try {
-          this.onmessage?.(next as unknown as TransportMessage);
+          if ('error' in next) this.onerror?.(next.error);
+          else this.onmessage?.(next.message as unknown as TransportMessage);
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         }

@@ -6,12 +6,16 @@ import {
 } from '../../capture/record-transport.js';
 import type { McpTransport } from '../../capture/sdk-transport.js';
 import { TapedeckError } from '../../errors.js';
+import type { FaultOptions } from '../../faults/options.js';
+import { type FaultRecord, faultEvent } from '../../faults/records.js';
 import type { ProjectConfig } from '../../live/project-config.js';
 import { findProjectFile } from '../../live/project-file.js';
 import { RUN_DEFAULTS } from '../../live/run.js';
+import { timestamp } from '../../trace/encode.js';
 import { nodeTraceFiles } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';
 import type { ReplayReport } from '../engine/engine.js';
+import { withTransportFaults } from './fault-transport.js';
 import { type ReplayTransport, type ReplayTransportOptions, replayTransport } from './replay-transport.js';
 
 /**
@@ -26,7 +30,12 @@ import { type ReplayTransport, type ReplayTransportOptions, replayTransport } fr
 export type CassetteMode = 'auto' | 'record' | 'replay' | 'passthrough';
 export const CASSETTE_MODES: readonly CassetteMode[] = ['auto', 'record', 'replay', 'passthrough'];
 
-export interface UseCassetteOptions {
+/**
+ * `faults` (and `seed`) are injected in every mode: replaying, they spoil the cassette's answers; recording or
+ * passing through, the live server's — the client sees the same either way, and a recording keeps the server's
+ * own answers with a `fault` event beside each.
+ */
+export interface UseCassetteOptions extends FaultOptions {
   /** The server command, e.g. `['node', 'dist/server.js']`; spawned only when recording (or `passthrough`). */
   command: readonly string[];
   /**
@@ -67,6 +76,8 @@ export interface CassetteSession {
   close(): Promise<void>;
   /** Replay's account (used, unused, misses); undefined when the session was recorded or passed through. */
   report(): ReplayReport | undefined;
+  /** Every fault injected so far, in every mode (see the `faults` option). */
+  faults(): FaultRecord[];
 }
 
 /**
@@ -103,6 +114,7 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
       path,
       close: () => client.close(),
       report: () => transport.report(),
+      faults: () => transport.report().faults,
     };
   }
 
@@ -128,7 +140,12 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
           ...(options.redact !== undefined ? { redact: options.redact } : {}),
         })
       : undefined;
-  await client.connect((recording ?? stdio) as never);
+  const injected: FaultRecord[] = [];
+  const faulted = withTransportFaults(recording ?? stdio, options, (fault) => {
+    injected.push(fault);
+    recording?.sink.append(faultEvent(fault, timestamp()));
+  });
+  await client.connect(faulted as never);
   return {
     client,
     mode,
@@ -138,12 +155,14 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
       await recording?.closed;
     },
     report: () => undefined,
+    faults: () => [...injected],
   };
 }
 
 /** Replay's options, with the rules the recording was given added for matching unless replay names its own. */
 function replayOptions(options: UseCassetteOptions): ReplayTransportOptions {
-  const replay = options.replay ?? {};
+  const faults = options.faults === undefined ? {} : { faults: options.faults, seed: options.seed };
+  const replay = { ...faults, ...options.replay };
   const redact = options.redact;
   if (replay.redaction !== undefined || typeof redact !== 'object') return replay;
   const { patterns, files, rules, defaults, where } = redact;

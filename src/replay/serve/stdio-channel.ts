@@ -1,4 +1,7 @@
 import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
+import { trickleBytes } from '../../faults/deliver.js';
+import { realScheduler, type Scheduler } from '../../scheduler.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { ReplayChannel } from '../engine/channel.js';
 
@@ -22,7 +25,7 @@ export interface ByteReader {
 /** What the channel needs of its output: a Node writable (a socket on fd 1, a PassThrough). */
 export interface ByteWriter {
   readonly writable: boolean;
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
   once(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
@@ -43,6 +46,8 @@ export interface StdioChannelOptions {
   onSkipped?: (line: SkippedLine) => void;
   /** Told when a message handler throws (the channel carries on). */
   onError?: (error: unknown) => void;
+  /** @internal The clock a trickled answer's pieces are spaced on. */
+  scheduler?: Scheduler | undefined;
 }
 
 /** A line of input the channel did not deliver. */
@@ -63,11 +68,17 @@ export interface StdioChannel extends ReplayChannel {
   flush(): Promise<void>;
   /** Stops reading input and drops later sends; what is already queued is still written. */
   close(): void;
+  /** A line of text that is not JSON, in the place of `message` (an injected fault). */
+  sendText(message: JsonObject, text: string): void;
+  /** `message`, its bytes written at `bytesPerSecond` (an injected fault); later output waits behind it. */
+  sendSlowly(message: JsonObject, bytesPerSecond: number): void;
 }
 
 interface Queued {
   text: string;
   progress: boolean;
+  /** Written a piece at a time at this many bytes per second. */
+  rate?: number | undefined;
 }
 
 /**
@@ -95,6 +106,7 @@ export function stdioChannel(
   let gone = false;
   let closed = false;
   let reading = true;
+  let trickling = false;
 
   const deliver = (message: Json) => {
     for (const handler of handlers) {
@@ -157,12 +169,12 @@ export function stdioChannel(
 
   function settleFlush(): void {
     if (queue.length > 0 && !gone) return;
-    if (blocked && !gone) return;
+    if ((blocked || trickling) && !gone) return;
     for (const resolve of flushWaiters.splice(0)) resolve();
   }
 
   function pump(): void {
-    while (queue.length > 0 && !blocked && !gone) {
+    while (queue.length > 0 && !blocked && !gone && !trickling) {
       const wait = gapUntil - Date.now();
       if (wait > 0) {
         if (!gapScheduled) {
@@ -178,6 +190,10 @@ export function stdioChannel(
       if (!output.writable) {
         gone = true;
         queue.length = 0;
+        break;
+      }
+      if (next.rate !== undefined) {
+        trickle(next.text, next.rate);
         break;
       }
       const ok = output.write(next.text);
@@ -198,6 +214,23 @@ export function stdioChannel(
     settleFlush();
   }
 
+  /** Writes one line a piece at a time; the queue waits behind it, as behind a slow socket. */
+  function trickle(text: string, rate: number): void {
+    trickling = true;
+    const bytes = new TextEncoder().encode(text);
+    const scheduler = options.scheduler ?? realScheduler;
+    void trickleBytes(bytes, rate, (piece) => output.writable && output.write(piece), scheduler).then(() => {
+      trickling = false;
+      pump();
+    });
+  }
+
+  const enqueue = (item: Queued) => {
+    if (closed || gone) return;
+    queue.push(item);
+    pump();
+  };
+
   return {
     ended,
     send(message) {
@@ -212,6 +245,12 @@ export function stdioChannel(
     },
     onMessage(handler) {
       handlers.push(handler);
+    },
+    sendText(_message, text) {
+      enqueue({ text: `${text}\n`, progress: false });
+    },
+    sendSlowly(message, bytesPerSecond) {
+      enqueue({ text: `${JSON.stringify(message)}\n`, progress: false, rate: bytesPerSecond });
     },
     flush() {
       return new Promise((resolve) => {

@@ -1,3 +1,5 @@
+import type { FaultOptions } from '../../faults/options.js';
+import { armTimedFaults } from '../../faults/timed.js';
 import { delay, realScheduler } from '../../scheduler.js';
 import { classifyMessage, idKey } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
@@ -5,6 +7,7 @@ import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from '../engine/channel.js';
 import { ReplayEngine, type ReplayEvent, type ReplayReport } from '../engine/engine.js';
 import { type Fallback, withFallbacks } from '../engine/fallback.js';
+import { replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
 import {
   type ByteReader,
@@ -27,7 +30,7 @@ export type ServeEvent =
   /** A `ping` or `server/discover` the cassette did not record, answered all the same. */
   | { kind: 'fallback'; fallback: Fallback };
 
-export interface ServeStdioOptions extends ReplayOptions {
+export interface ServeStdioOptions extends ReplayOptions, FaultOptions {
   input: ByteReader;
   output: ByteWriter;
   channel?: Omit<StdioChannelOptions, 'onSkipped' | 'onError'>;
@@ -38,8 +41,8 @@ export interface ServeStdioOptions extends ReplayOptions {
 
 export interface ServeOutcome {
   report: ReplayReport;
-  /** `eof`: the client closed our input; `stopped`: stop() was called. */
-  ended: 'eof' | 'stopped';
+  /** `eof`: the client closed our input; `stopped`: stop() was called; `disconnected`: an injected disconnect. */
+  ended: 'eof' | 'stopped' | 'disconnected';
   /** Client requests received, `server/discover` included. */
   requests: number;
   /** The client asked `server/discover` and nothing else: a 2026-era client's probe process. */
@@ -63,13 +66,30 @@ export const SERVE_DEFAULTS = { drainMs: 5000 } as const;
  * const { report } = await server.done; console.error(report.summary);
  */
 export function serveStdio(cassette: Cassette, options: ServeStdioOptions): StdioReplayServer {
-  const { input, output, channel: channelOptions, onEvent, drainMs, ...engineOptions } = options;
+  const {
+    input,
+    output,
+    channel: channelOptions,
+    onEvent,
+    drainMs,
+    faults,
+    seed,
+    ...engineOptions
+  } = options;
+  const scheduler = engineOptions.scheduler ?? realScheduler;
+  const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
   const emit = (event: ServeEvent) => onEvent?.(event);
   const channel = stdioChannel(input, output, {
     ...channelOptions,
     onSkipped: (line) => emit({ kind: 'skipped', line }),
     onError: (error) => emit({ kind: 'error', error }),
+    scheduler,
   });
+  let disconnect!: () => void;
+  const disconnected = new Promise<'disconnected'>((resolve) => {
+    disconnect = () => resolve('disconnected');
+  });
+
   const methods: string[] = [];
   /** Server→client requests sent and not yet answered (live id keys). */
   const asks = new Set<string>();
@@ -97,20 +117,45 @@ export function serveStdio(cassette: Cassette, options: ServeStdioOptions): Stdi
       });
     },
   };
+  // Faults sit next to the wire, so fallback answers (ping …) can get them too.
+  const faulted = plan
+    ? withFaults(
+        {
+          send: observed.send,
+          onMessage: observed.onMessage,
+          sendText: channel.sendText,
+          sendSlowly: channel.sendSlowly,
+          disconnect,
+        },
+        plan,
+        { scheduler, onFault: (fault) => engine.injected(fault) },
+      )
+    : observed;
   const engine = new ReplayEngine(
     cassette,
-    withFallbacks(observed, cassette, (fallback) => emit({ kind: 'fallback', fallback })),
+    withFallbacks(faulted, cassette, (fallback) => emit({ kind: 'fallback', fallback })),
     engineOptions,
   );
   engine.onEvent(emit);
   engine.start();
+  const disarm = plan
+    ? armTimedFaults(
+        plan,
+        (fault) => {
+          engine.injected(fault);
+          disconnect();
+        },
+        scheduler,
+      )
+    : () => {};
 
   let stop!: () => void;
   const stopped = new Promise<'stopped'>((resolve) => {
     stop = () => resolve('stopped');
   });
   const run = async (): Promise<ServeOutcome> => {
-    const ended = await Promise.race([channel.ended.then(() => 'eof' as const), stopped]);
+    const ended = await Promise.race([channel.ended.then(() => 'eof' as const), stopped, disconnected]);
+    disarm();
     if (ended === 'eof') {
       eof = true;
       if (asks.size > 0) engine.close();
@@ -118,7 +163,6 @@ export function serveStdio(cassette: Cassette, options: ServeStdioOptions): Stdi
     }
     engine.close();
     channel.close();
-    const scheduler = engineOptions.scheduler ?? realScheduler;
     await Promise.race([channel.flush(), delay(drainMs ?? SERVE_DEFAULTS.drainMs, scheduler)]);
     return {
       report: engine.report(),

@@ -15,6 +15,8 @@ export interface Check {
   id: string;
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
   errorMessage?: string;
+  /** What the check measured (the timing check: `tooEarly`, `slightlyLate`, `veryLate`, the delay). */
+  details?: Record<string, unknown>;
 }
 
 /** A scenario's verdict: pass when no check failed (the suite's own rule), with the checks that decided it. */

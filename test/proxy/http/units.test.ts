@@ -48,6 +48,26 @@ describe('HttpRecorder', () => {
     expect(eventsOf(sink.lines, 'non_json_body')[0]).toMatchObject({ dir: 'out', head: 'not json' });
   });
 
+  it('keeps no copy of an event over maxMessageBytes, whether it arrives in pieces or whole in one chunk', () => {
+    const { sink, recorder: r } = recorder(1024);
+    const x = r.exchange({ method: 'GET', url: '/mcp', headers: { accept: 'text/event-stream' } });
+    x.response(200, { 'content-type': 'text/event-stream' });
+    const event = (i: number) =>
+      `id: ${i}\ndata: {"jsonrpc":"2.0","method":"n","params":{"p":"${'x'.repeat(4000)}"}}\n\n`;
+    const split = event(1);
+    x.responseChunk(Buffer.from(split.slice(0, 100)));
+    x.responseChunk(Buffer.from(split.slice(100)));
+    x.responseChunk(Buffer.from(event(2) + event(3)));
+    x.responseChunk(Buffer.from('id: 4\ndata: {"jsonrpc":"2.0","method":"small"}\n\n'));
+    x.close();
+    expect(eventsOf(sink.lines, 'truncated').map((e) => [e.dir, e.limit])).toEqual([
+      ['out', 1024],
+      ['out', 1024],
+      ['out', 1024],
+    ]);
+    expect(messagesOf(sink.lines).map((m) => m.eventId)).toEqual(['4']);
+  });
+
   it('files a legacy stream under the session its endpoint event names, and closes it with the stream', () => {
     const { sink, recorder: r } = recorder();
     const x = r.exchange({ method: 'GET', url: '/sse', headers: { accept: 'text/event-stream' } });

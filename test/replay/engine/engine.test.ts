@@ -3,7 +3,9 @@ import { buildCassette } from '../../../src/replay/cassette/cassette.js';
 import { linkedChannels } from '../../../src/replay/engine/channel.js';
 import { REPLAY_ERROR_CODES } from '../../../src/replay/engine/codes.js';
 import { ReplayEngine } from '../../../src/replay/engine/engine.js';
+import { ANSWER_TIMEOUT_MS } from '../../../src/timeouts.js';
 import type { JsonObject } from '../../../src/trace/jsonrpc.js';
+import { flush, ManualClock } from '../../helpers/clock.js';
 import { call, fakeClient, fixtureCassette, note, req, res, settle, traceLines } from '../helpers.js';
 
 const EVERYTHING = 'mcp-tape/everything-stdio.jsonl';
@@ -176,9 +178,17 @@ describe('server→client requests inside a script', () => {
     ]);
   });
 
-  it('gives up after answerTimeoutMs with an error that says what was waited for', async () => {
-    const client = fakeClient(await fixtureCassette(EVERYTHING), { answerTimeoutMs: 50 });
-    const response = await client.request(9, 'tools/call', sampling);
+  it('gives up after exactly answerTimeoutMs with an error that says what was waited for', async () => {
+    const clock = new ManualClock();
+    const client = fakeClient(await fixtureCassette(EVERYTHING), { answerTimeoutMs: 50, scheduler: clock });
+    const answered = client.request(9, 'tools/call', sampling);
+    await flush();
+    expect(client.methods()).toEqual(['sampling/createMessage']);
+    expect(clock.pending()).toEqual([{ ms: 50, dueIn: 50, unref: false }]);
+    await clock.advance(49);
+    expect(client.received).toHaveLength(1);
+    await clock.advance(1);
+    const response = await answered;
     expect(response.error).toEqual({
       code: REPLAY_ERROR_CODES.answerTimeout,
       message:
@@ -186,18 +196,22 @@ describe('server→client requests inside a script', () => {
     });
     expect(client.engine.report().timeouts).toHaveLength(1);
     await client.engine.idle();
+    expect(clock.pending()).toEqual([]);
   });
 
   it('counts a request the client left unanswered when the session ends while its call waits on it', async () => {
-    const client = fakeClient(await fixtureCassette(EVERYTHING));
+    const clock = new ManualClock();
+    const client = fakeClient(await fixtureCassette(EVERYTHING), { scheduler: clock });
     client.send(req(9, 'tools/call', sampling));
-    await settle(20);
+    await flush();
     expect(client.methods()).toEqual(['sampling/createMessage']);
+    expect(clock.pending()).toEqual([{ ms: ANSWER_TIMEOUT_MS, dueIn: ANSWER_TIMEOUT_MS, unref: false }]);
     client.engine.close();
     expect(client.engine.report().timeouts).toEqual([
       'the client did not answer sampling/createMessage (id 0) before the session ended; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (check the client handles sampling/createMessage)',
     ]);
     expect(client.events.filter((e) => e.kind === 'timeout')).toHaveLength(1);
+    expect(clock.pending()).toEqual([]);
   });
 
   it('does not count a server→client request sent after the response the session then ended on', async () => {
@@ -307,38 +321,74 @@ describe('timing', () => {
         ['out', res(1, { content: [] }), 1000],
       ]),
     );
+  const slowCall = () => call('slow', {}, { _meta: { progressToken: 'p' } });
 
-  it('plays as fast as it can by default', async () => {
-    const client = fakeClient(await slow());
-    const started = Date.now();
-    await client.request(1, 'tools/call', call('slow', {}, { _meta: { progressToken: 'p' } }));
-    expect(Date.now() - started).toBeLessThan(500);
+  it('plays as fast as it can by default: no recorded gap, only a 2 ms turn between progress and response', async () => {
+    const clock = new ManualClock();
+    const client = fakeClient(await slow(), { scheduler: clock });
+    const response = client.request(1, 'tools/call', slowCall());
+    await flush();
+    expect(client.methods()).toEqual(['notifications/progress']);
+    expect(clock.pending()).toEqual([{ ms: 2, dueIn: 2, unref: false }]);
+    await clock.advance(2);
+    expect((await response).result).toEqual({ content: [] });
+    expect(client.received).toHaveLength(2);
   });
 
-  it('keeps the recorded gaps divided by a speed factor', async () => {
-    const client = fakeClient(await slow(), { timing: 10 });
-    const started = Date.now();
-    await client.request(1, 'tools/call', call('slow', {}, { _meta: { progressToken: 'p' } }));
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(1000);
+  it('keeps the recorded gaps divided by a speed factor, to the millisecond', async () => {
+    const clock = new ManualClock();
+    const client = fakeClient(await slow(), { timing: 10, scheduler: clock });
+    const response = client.request(1, 'tools/call', slowCall());
+    await flush();
+    expect(client.received).toEqual([]);
+    expect(clock.pending()).toEqual([{ ms: 50, dueIn: 50, unref: false }]);
+    await clock.advance(49);
+    expect(client.received).toEqual([]);
+    await clock.advance(1);
+    expect(client.methods()).toEqual(['notifications/progress']);
+    await clock.advance(49);
+    expect(client.received).toHaveLength(1);
+    await clock.advance(1);
+    expect((await response).id).toBe(1);
+    expect(clock.elapsed).toBe(100);
+  });
+
+  it('cuts a recorded gap longer than maxDelayMs to it', async () => {
+    const clock = new ManualClock();
+    const client = fakeClient(await slow(), { timing: 'recorded', maxDelayMs: 300, scheduler: clock });
+    const response = client.request(1, 'tools/call', slowCall());
+    await flush();
+    expect(clock.pending()).toEqual([{ ms: 300, dueIn: 300, unref: false }]);
+    await clock.advance(300);
+    expect(client.methods()).toEqual(['notifications/progress']);
+    await clock.advance(300);
+    expect((await response).id).toBe(1);
   });
 
   it('stops a script the client cancels, without answering it', async () => {
-    const client = fakeClient(await slow(), { timing: 'recorded' });
-    client.send(req(1, 'tools/call', call('slow', {}, { _meta: { progressToken: 'p' } })));
-    await settle(5);
+    const clock = new ManualClock();
+    const client = fakeClient(await slow(), { timing: 'recorded', scheduler: clock });
+    client.send(req(1, 'tools/call', slowCall()));
+    await flush();
+    expect(clock.pending()).toEqual([{ ms: 500, dueIn: 500, unref: false }]);
+    await clock.advance(100);
     client.notify('notifications/cancelled', { requestId: 1, reason: 'user' });
     await client.engine.idle();
+    expect(clock.pending()).toEqual([]);
+    await clock.advance(2000);
     expect(client.received).toEqual([]);
   });
 
   it('stops everything on close', async () => {
-    const client = fakeClient(await slow(), { timing: 'recorded' });
-    client.send(req(1, 'tools/call', call('slow', {}, { _meta: { progressToken: 'p' } })));
-    await settle(5);
+    const clock = new ManualClock();
+    const client = fakeClient(await slow(), { timing: 'recorded', scheduler: clock });
+    client.send(req(1, 'tools/call', slowCall()));
+    await flush();
+    await clock.advance(100);
     client.engine.close();
     await client.engine.idle();
+    expect(clock.pending()).toEqual([]);
+    await clock.advance(2000);
     expect(client.received).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { serveStdio } from '../../../src/replay/serve/stdio.js';
 import { loadTrace } from '../../../src/trace/io.js';
 import type { JsonObject } from '../../../src/trace/jsonrpc.js';
 import type { Json } from '../../../src/trace/types.js';
+import { flush, ManualClock } from '../../helpers/clock.js';
 import { call, fixtureCassette, INTEROP, req, res, settle, traceLines } from '../helpers.js';
 
 const EVERYTHING = 'mcp-tape/everything-stdio.jsonl';
@@ -52,15 +53,19 @@ describe('serveStdio', () => {
   });
 
   it('ends at EOF without waiting out the answer timeout of a request the client can no longer answer', async () => {
+    const clock = new ManualClock();
     const { input, out, server, send } = serve(await fixtureCassette(EVERYTHING), {
       answerTimeoutMs: 60_000,
+      scheduler: clock,
     });
     send(req(1, 'tools/call', call('trigger-sampling-request', { prompt: 'hi', maxTokens: 20 })));
-    await settle(20);
-    const started = Date.now();
+    await flush();
+    expect(clock.pending()).toEqual([{ ms: 60_000, dueIn: 60_000, unref: false }]);
     input.end();
+    // Done with the clock standing still: no wait was left to run out.
     await server.done;
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(clock.elapsed).toBe(0);
+    expect(clock.pending().filter((timer) => timer.ms === 60_000)).toEqual([]);
     expect(out.map((m) => m.method)).toEqual(['sampling/createMessage']);
   });
 

@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toHar } from '../../../src/redact/har.js';
 import { loadTrace, openTrace } from '../../../src/trace/io.js';
-import { isMessageLine, type MessageLine, type MetaLine, type TraceLine } from '../../../src/trace/types.js';
+import {
+  isMessageLine,
+  type MessageLine,
+  type MetaLine,
+  type RecordLine,
+  type TraceLine,
+} from '../../../src/trace/types.js';
 import { useCliHarness } from '../../helpers/cli.js';
 import { recordSession, traceOf } from './har-session.js';
 
@@ -121,9 +127,61 @@ describe('HAR from a recording, and back', () => {
   it('times each entry by the recording: the wait for the head, the receive until the last event', async () => {
     const [ping, call] = entriesOf(await toHar(traceOf(lines)));
     expect(ping?.request.url).toBe(upstreamUrl);
-    expect(ping?.timings.wait).toBeGreaterThanOrEqual(20);
-    expect(call?.timings.receive).toBeGreaterThanOrEqual(40);
+    // The recorder stamps each line when its bytes were seen, so the timings are what the lines say — however
+    // late a loaded machine saw them. Request body → response head → last message, stream by stream:
+    const times = (stream: string) => {
+      const on = lines.slice(1).filter((l) => (l as { stream?: string }).stream === stream) as RecordLine[];
+      const at = (l: RecordLine | undefined) => Date.parse(l?.t ?? '');
+      const head = on.find((l) => l.type === 'http' && l.dir === 'out');
+      const body = on.filter((l) => l.type === undefined && l.dir === 'in').at(-1);
+      const last = on.filter((l) => l.type === undefined && l.dir === 'out').at(-1);
+      return { send: at(body) - at(on[0]), wait: at(head) - at(body), receive: at(last) - at(head) };
+    };
+    const streams = [...new Set(lines.slice(1).map((l) => (l as { stream?: string }).stream))].filter(
+      (stream) => stream !== undefined,
+    );
+    expect(streams).toHaveLength(2);
+    expect(ping?.timings).toEqual(times(streams[0]!));
+    expect(call?.timings).toEqual(times(streams[1]!));
+    expect(call?.time).toBe(call!.timings.send + call!.timings.wait + call!.timings.receive);
     expect(call?.time).toBeGreaterThanOrEqual(latency(lines, 2));
+  });
+
+  it('times an entry to the millisecond from the lines it is made of', async () => {
+    const meta: MetaLine = { v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'timed' };
+    const at = (ms: number) => new Date(Date.parse(meta.startedAt) + ms).toISOString();
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } };
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1 },
+    };
+    const done = { jsonrpc: '2.0', id: 2, result: { content: [] } };
+    const on = { conn: '1', stream: 'h1' };
+    const [entry] = entriesOf(
+      await toHar(
+        traceOf([
+          meta,
+          {
+            t: at(0),
+            seq: 1,
+            type: 'http',
+            dir: 'in',
+            method: 'POST',
+            url: 'http://up/mcp',
+            headers: {},
+            ...on,
+          },
+          { t: at(3), seq: 2, dir: 'in', raw: call, ...on },
+          { t: at(28), seq: 3, type: 'http', dir: 'out', status: 200, headers: {}, ...on },
+          { t: at(30), seq: 4, dir: 'out', raw: progress, eventId: 'e1', ...on },
+          { t: at(75), seq: 5, dir: 'out', raw: done, eventId: 'e2', ...on },
+        ]),
+      ),
+    );
+    expect(entry?.timings).toEqual({ send: 3, wait: 25, receive: 47 });
+    expect(entry?.time).toBe(75);
+    expect(entry?.startedDateTime).toBe(at(0));
   });
 
   it('keeps messages, bodies and timings through HAR → tapedeck → HAR', async () => {

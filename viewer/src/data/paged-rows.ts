@@ -156,6 +156,8 @@ export class PagedRows {
       cancelled: paged.cancelled,
       parent: paged.parent ? this.exchange(paged.parent, undefined) : undefined,
       via: (paged.via as Attribution | null) ?? undefined,
+      // Only an open request, not the wire, ties such a message to its parent (see pairing in tapedeck/trace).
+      guessed: paged.via === 'open-request',
       depth: paged.depth,
       children: [],
       attached: {
@@ -206,6 +208,7 @@ export class PagedRows {
         notification: { kind: 'notification', method: child.method, params: undefined },
         ref,
         via,
+        guessed: via === 'open-request',
       };
     const line = child.line ? (parseLine(child.line, child.key) as MessageLine) : ref.line;
     const request = itemOf(line, child.item) as RpcRequest | undefined;
@@ -225,10 +228,11 @@ export class PagedRows {
       cancelled: false,
       parent: undefined,
       via,
+      guessed: via === 'open-request',
       depth: 0,
       children: [],
     };
     this.keys.set(exchange, child.key);
-    return { kind: 'exchange', exchange, via };
+    return { kind: 'exchange', exchange, via, guessed: via === 'open-request' };
   }
 }

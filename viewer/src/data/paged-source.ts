@@ -125,6 +125,7 @@ function sampleExchanges(stats: PagedStats): Exchange[] {
         cancelled: false,
         parent: undefined,
         via: undefined,
+        guessed: false,
         depth: 0,
         children: [],
       });

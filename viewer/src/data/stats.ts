@@ -48,6 +48,7 @@ function eventOf(row: Row): PairEvent | undefined {
         ref,
         parent: row.parent,
         via: row.via,
+        guessed: row.via === 'open-request',
         depth: row.depth,
       };
     case 'orphan':

@@ -1,9 +1,12 @@
+import { useMemo } from 'preact/hooks';
 import { argumentSummary, formatOffset, resultSummary, toolName } from 'tapedeck/trace';
 import { CALL_COLUMNS, type CallColumn, parseSort, SORTABLE } from '../data/calls.js';
+import { faultMarks } from '../data/faults.js';
 import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency } from '../data/summary.js';
+import { FaultBadge } from './fault-badge.js';
 import { type Following, NewRowsMarker } from './follow.js';
 import { Marked } from './highlight.js';
 import { rowId } from './timeline.js';
@@ -50,6 +53,7 @@ export function Calls({
 }: CallsProps) {
   const { column, desc } = parseSort(sort);
   const start = model.start() ?? 0;
+  const faults = useMemo(() => faultMarks(model.rows()), [model, model.version]);
   const selectedIndex = selected === undefined ? -1 : calls.findIndex((r) => r.key === selected);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') return select(undefined);
@@ -110,7 +114,10 @@ export function Calls({
         <span class="c-latency">
           {exchange.latencyMs === undefined ? '' : formatLatency(exchange.latencyMs)}
         </span>
-        <span class={`c-status o-${exchange.outcome}`}>{exchange.outcome.replace('_', ' ')}</span>
+        <span class={`c-status o-${exchange.outcome}`}>
+          {exchange.outcome.replace('_', ' ')}
+          <FaultBadge marks={faults.get(exchange)} />
+        </span>
       </div>
     );
   };

@@ -1,9 +1,12 @@
-import { formatOffset, idTag } from 'tapedeck/trace';
+import { useMemo } from 'preact/hooks';
+import { type Exchange, formatOffset, idTag } from 'tapedeck/trace';
+import { type FaultMark, faultMarks } from '../data/faults.js';
 import { guessedParent, guessTitle } from '../data/guess.js';
 import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, rowDetail, rowTitle } from '../data/summary.js';
+import { FaultBadge } from './fault-badge.js';
 import { type Following, NewRowsMarker } from './follow.js';
 import { Marked } from './highlight.js';
 import { keyStep, VirtualList } from './virtual-list.js';
@@ -50,6 +53,7 @@ export function Timeline({
   const start = model.start() ?? 0;
   const maxLatency = model.maxLatency();
   const multi = model.sources.length > 1;
+  const faults = useMemo(() => faultMarks(model.rows()), [model, model.version]);
   const selectedIndex = selected === undefined ? -1 : rows.findIndex((r) => r.key === selected);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') return select(undefined);
@@ -69,6 +73,7 @@ export function Timeline({
         selected={selected}
         select={select}
         find={find}
+        faults={faults}
       />
     );
   };
@@ -100,6 +105,8 @@ export interface TimelineRowProps {
   selected: string | undefined;
   select: (key: string | undefined) => void;
   find?: Finder | undefined;
+  /** The calls injected faults spoiled, marked on their answers' rows. */
+  faults?: ReadonlyMap<Exchange, readonly FaultMark[]> | undefined;
 }
 
 /** One row of the timeline (a trace held whole, or a paged one's row fetched with its page). */
@@ -112,6 +119,7 @@ export function TimelineRow({
   selected,
   select,
   find,
+  faults,
 }: TimelineRowProps) {
   const exchange = row.exchange;
   const latency = exchange?.latencyMs;
@@ -153,6 +161,7 @@ export function TimelineRow({
         ) : null}
         {row.kind === 'response' ? <span class="muted">↳ </span> : null}
         <Marked text={rowTitle(row)} find={find} />
+        {exchange && row.kind === 'response' ? <FaultBadge marks={faults?.get(exchange)} /> : null}
       </span>
       <span class="c-id">{exchange ? idTag(exchange.id) : ''}</span>
       <span class="c-lat">

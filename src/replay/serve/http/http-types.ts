@@ -25,8 +25,10 @@ export interface HttpResponseLike {
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
   writeHead(status: number, headers?: Record<string, string>): unknown;
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   end(chunk?: string): unknown;
+  /** Cuts the connection (an injected disconnect). */
+  destroy?(): unknown;
   /** Fires when the response is done or the client went away (Node 20: use this, not the request's `close`). */
   on(event: 'close', listener: () => void): unknown;
   flushHeaders?(): void;

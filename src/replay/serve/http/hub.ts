@@ -1,15 +1,19 @@
+import type { FaultOptions } from '../../../faults/options.js';
+import { armTimedFaults } from '../../../faults/timed.js';
+import { realScheduler } from '../../../scheduler.js';
 import { idKey, isObject, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
 import type { Json } from '../../../trace/types.js';
 import type { Cassette } from '../../cassette/types.js';
-import type { ReplayChannel } from '../../engine/channel.js';
 import { ReplayEngine } from '../../engine/engine.js';
 import { withFallbacks } from '../../engine/fallback.js';
+import { type FaultableChannel, replayFaultPlan, withFaults } from '../../engine/faults.js';
 import type { ReplayOptions } from '../../options.js';
 import type { HttpServeEvent } from './events.js';
 import type { ContextStore } from './http-types.js';
-import { subscriptionOf, tagIncoming, untagOutgoing } from './ids.js';
+import { subscriptionOf, tagIncoming, untagId, untagOutgoing } from './ids.js';
 import type { Reply } from './reply.js';
 import type { LiveSession } from './session.js';
+import type { Delivery } from './sse.js';
 
 /**
  * How live sessions share a cassette: one engine serves them all. A recording of an HTTP server holds several
@@ -39,22 +43,54 @@ export class ReplayHub {
   readonly engine: ReplayEngine;
   private readonly handlers: ((message: Json) => void)[] = [];
   private started = false;
+  private disarm: () => void = () => {};
+  /** Faults are injected: replies hold their heads a turn (see ReplyOptions.deferHead). */
+  readonly faulty: boolean;
 
+  /**
+   * `dropConnections` cuts every open connection: what a disconnect fault that names no request (a timed one)
+   * does.
+   */
   constructor(
     cassette: Cassette,
-    options: ReplayOptions,
+    options: ReplayOptions & FaultOptions,
     private readonly context: ContextStore<Origin>,
     private readonly emit: (event: HttpServeEvent) => void,
+    private readonly dropConnections: () => void = () => {},
   ) {
-    const channel: ReplayChannel = {
+    const { faults, seed, ...engineOptions } = options;
+    const scheduler = engineOptions.scheduler ?? realScheduler;
+    const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
+    this.faulty = plan !== undefined;
+    const channel: FaultableChannel = {
       send: (message) => this.route(message),
       onMessage: (handler) => {
         this.handlers.push(handler);
       },
+      sendText: (message, text) => this.route(message, { text }),
+      sendSlowly: (message, rate) => this.route(message, { rate }),
+      disconnect: () => this.disconnect(),
     };
-    const fallbacks = withFallbacks(channel, cassette, (fallback) => emit({ kind: 'fallback', fallback }));
-    this.engine = new ReplayEngine(cassette, fallbacks, options);
+    const faulted = plan
+      ? withFaults(channel, plan, {
+          scheduler,
+          onFault: (fault) => this.engine.injected(fault),
+          liveId: (id) => untagId(id)?.id ?? id,
+          wireForm: untagOutgoing,
+        })
+      : channel;
+    const fallbacks = withFallbacks(faulted, cassette, (fallback) => emit({ kind: 'fallback', fallback }));
+    this.engine = new ReplayEngine(cassette, fallbacks, engineOptions);
     this.engine.onEvent(emit);
+    if (plan)
+      this.disarm = armTimedFaults(
+        plan,
+        (fault) => {
+          this.engine.injected(fault);
+          this.dropConnections();
+        },
+        scheduler,
+      );
   }
 
   /**
@@ -84,7 +120,19 @@ export class ReplayHub {
   }
 
   close(): void {
+    this.disarm();
     this.engine.close();
+  }
+
+  /**
+   * An injected disconnect: the connection the current request's answer would go out on is cut — its POST, or
+   * for legacy SSE the session's stream; outside any request (a timed fault), every connection.
+   */
+  private disconnect(): void {
+    const origin = this.context.getStore();
+    if (origin === undefined) this.dropConnections();
+    else if (origin.reply) origin.reply.destroy();
+    else origin.session.disconnect();
   }
 
   /** A cancelled request gets no response: its reply stops waiting for one. */
@@ -95,7 +143,7 @@ export class ReplayHub {
     origin.session.replyHolding(idKey(id))?.drop(idKey(id));
   }
 
-  private route(raw: Json): void {
+  private route(raw: Json, how?: Delivery): void {
     const origin = this.context.getStore();
     if (!isObject(raw)) return;
     if (!origin) {
@@ -109,8 +157,8 @@ export class ReplayHub {
       const key = typeof raw.id === 'string' || typeof raw.id === 'number' ? idKey(raw.id) : undefined;
       if (key !== undefined && key === session.initKey) this.settleVersion(session, raw);
       const target = key === undefined ? undefined : reply?.holds(key) ? reply : session.replyHolding(key);
-      if (target && key !== undefined) target.respond(key, message);
-      else session.push(message);
+      if (target && key !== undefined) target.respond(key, message, how);
+      else session.push(message, how);
       return;
     }
     // A 2026-era subscription's notifications go down the stream of its `subscriptions/listen` request.

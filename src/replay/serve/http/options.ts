@@ -1,4 +1,5 @@
 import { TapedeckError } from '../../../errors.js';
+import type { FaultOptions } from '../../../faults/options.js';
 import type { ReplayOptions } from '../../options.js';
 import type { HttpServeEvent } from './events.js';
 
@@ -13,7 +14,7 @@ import type { HttpServeEvent } from './events.js';
  */
 export type HttpFlavour = 'streamable' | 'sse';
 
-export interface HttpReplayOptions extends ReplayOptions {
+export interface HttpReplayOptions extends ReplayOptions, FaultOptions {
   /** Interface to bind; anything but a loopback address exposes the cassette to the network. */
   host?: string | undefined;
   /** 0 picks a free port (read it from `url`). */

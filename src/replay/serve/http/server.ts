@@ -59,7 +59,10 @@ export async function serveHttp(
     if (event.kind === 'hit' || event.kind === 'miss' || event.kind === 'fallback') requests++;
     onEvent?.(event);
   };
-  const hub = new ReplayHub(cassette, engineOptions, new AsyncLocalStorage<Origin>(), emit);
+  // A disconnect fault that names no request cuts every connection (by then `server` is listening).
+  const hub = new ReplayHub(cassette, engineOptions, new AsyncLocalStorage<Origin>(), emit, () =>
+    server.closeAllConnections(),
+  );
   const allowed = allowHosts ?? [];
   const door = new FrontDoor(
     hub,

@@ -3,7 +3,7 @@ import type { SessionKind } from './events.js';
 import type { HttpResponseLike } from './http-types.js';
 import { tagId } from './ids.js';
 import type { Reply } from './reply.js';
-import { SseStream } from './sse.js';
+import { type Delivery, SseStream } from './sse.js';
 
 /**
  * One live session and the HTTP streams that carry its server messages: the replies to its POSTs, its standalone
@@ -31,7 +31,7 @@ export class LiveSession {
   private readonly replies = new Set<Reply>();
   private readonly finishedStreams = new Map<string, SseStream>();
   private standalone: SseStream | undefined;
-  private readonly buffer: JsonObject[] = [];
+  private readonly buffer: { message: JsonObject; how: Delivery | undefined }[] = [];
   /** Responses to resumed streams that had already ended, held open until the session ends. */
   private readonly held = new Set<HttpResponseLike>();
   private posts = 0;
@@ -85,17 +85,25 @@ export class LiveSession {
     return found;
   }
 
-  /** A server message for the session as a whole: down the GET stream, kept until one opens, or dropped. */
-  push(message: JsonObject): void {
+  /**
+   * A server message for the session as a whole: down the GET stream, kept until one opens, or dropped. `how`: as
+   * an injected fault changes it.
+   */
+  push(message: JsonObject, how?: Delivery): void {
     if (this.ended) this.options.onDropped('the session has ended', message);
     else if (this.kind === 'stateless')
       this.options.onDropped('2026-07-28-era requests have no stream for messages outside them', message);
-    else if (this.standalone?.connected) this.standalone.send(message);
+    else if (this.standalone?.connected) this.standalone.send(message, how);
     else {
-      this.buffer.push(message);
+      this.buffer.push({ message, how });
       if (this.buffer.length > this.options.maxBuffered)
-        this.options.onDropped('too many messages waiting for the GET stream', this.buffer.shift()!);
+        this.options.onDropped('too many messages waiting for the GET stream', this.buffer.shift()!.message);
     }
+  }
+
+  /** Cuts the session's GET stream (an injected disconnect on legacy SSE, whose answers all go down it). */
+  disconnect(): void {
+    this.standalone?.destroy();
   }
 
   get hasStandalone(): boolean {
@@ -113,7 +121,7 @@ export class LiveSession {
       progressGapMs: this.options.progressGapMs,
     });
     this.standalone.attach(res, headers, afterSeq);
-    for (const message of this.buffer.splice(0)) this.standalone.send(message);
+    for (const { message, how } of this.buffer.splice(0)) this.standalone.send(message, how);
     return this.standalone;
   }
 

@@ -1,3 +1,5 @@
+import { trickleBytes } from '../../../faults/deliver.js';
+import { realScheduler } from '../../../scheduler.js';
 import type { Json } from '../../../trace/types.js';
 import type { HttpResponseLike } from './http-types.js';
 
@@ -27,14 +29,25 @@ export interface SseStreamOptions {
   progressGapMs: number;
 }
 
+/**
+ * How a message goes out when a fault is about it: `text` in place of its JSON (malformed), or its frame trickling
+ * at `rate` bytes per second (slow-stream).
+ */
+export interface Delivery {
+  text?: string | undefined;
+  rate?: number | undefined;
+}
+
 export class SseStream {
   private seq = 0;
   private readonly history: { seq: number; frame: string }[] = [];
-  private readonly queue: { seq: number; frame: string; progress: boolean }[] = [];
+  private readonly queue: { seq: number; frame: string; progress: boolean; rate: number | undefined }[] = [];
   private sink: HttpResponseLike | undefined;
   private gapUntil = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ended = false;
+  /** A frame is trickling out (an injected slow-stream): the next ones wait behind it. */
+  private trickling = false;
 
   constructor(private readonly options: SseStreamOptions) {}
 
@@ -75,19 +88,26 @@ export class SseStream {
     this.sink?.write(frame);
   }
 
-  /** Sends one JSON-RPC message as an event. */
-  send(message: Json): void {
+  /** Sends one JSON-RPC message as an event (`how`: as an injected fault changes it). */
+  send(message: Json, how?: Delivery): void {
     if (this.ended) return;
     const seq = ++this.seq;
     const idLine = this.options.id === undefined ? '' : `id: ${this.options.id}:${seq}\n`;
-    const frame = `event: message\n${idLine}data: ${JSON.stringify(message)}\n\n`;
+    const frame = `event: message\n${idLine}data: ${how?.text ?? JSON.stringify(message)}\n\n`;
     const progress =
       typeof message === 'object' &&
       message !== null &&
       !Array.isArray(message) &&
       message.method === 'notifications/progress';
-    this.queue.push({ seq, frame, progress });
+    this.queue.push({ seq, frame, progress, rate: how?.rate });
     this.pump();
+  }
+
+  /** Cuts the response carrying the stream (an injected disconnect); the stream stays resumable. */
+  destroy(): void {
+    const sink = this.sink;
+    this.sink = undefined;
+    sink?.destroy?.();
   }
 
   /** No more events: the response ends once the queued ones went out. */
@@ -98,6 +118,7 @@ export class SseStream {
   }
 
   private pump(): void {
+    if (this.trickling) return;
     while (this.queue.length > 0) {
       const wait = this.gapUntil - Date.now();
       if (wait > 0) {
@@ -113,6 +134,10 @@ export class SseStream {
         this.history.push({ seq: item.seq, frame: item.frame });
         if (this.history.length > this.options.maxHistory) this.history.shift();
       }
+      if (item.rate !== undefined && this.sink) {
+        this.trickle(this.sink, item.frame, item.rate);
+        return;
+      }
       this.sink?.write(item.frame);
       if (item.progress) this.gapUntil = Date.now() + this.options.progressGapMs;
     }
@@ -121,6 +146,18 @@ export class SseStream {
       this.sink = undefined;
       if (!sink.writableEnded) sink.end();
     }
+  }
+
+  private trickle(sink: HttpResponseLike, frame: string, rate: number): void {
+    this.trickling = true;
+    const bytes = new TextEncoder().encode(frame);
+    const write = (piece: Uint8Array) => {
+      if (!sink.writableEnded) sink.write(piece);
+    };
+    void trickleBytes(bytes, rate, write, realScheduler).then(() => {
+      this.trickling = false;
+      this.pump();
+    });
   }
 }
 

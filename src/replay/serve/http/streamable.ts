@@ -83,6 +83,7 @@ async function post(door: FrontDoor, req: HttpRequestLike, res: HttpResponseLike
     maxHistory: door.settings.maxHistory,
     progressGapMs: door.settings.progressGapMs,
     onFinish: (done) => session.finished(done),
+    deferHead: door.hub.faulty,
   });
   session.add(reply);
   door.hub.receive({ session, reply, tag }, messages, cancelTag);

@@ -1,0 +1,142 @@
+import type {
+  TransportCallback as Callback,
+  McpTransport,
+  TransportMessage,
+  TransportSendOptions,
+} from '../../capture/sdk-transport.js';
+import { deliverAnswer } from '../../faults/deliver.js';
+import type { FaultOptions } from '../../faults/options.js';
+import { faultPlan } from '../../faults/options.js';
+import type { FaultDecision, FaultPlan } from '../../faults/plan.js';
+import { type FaultRecord, faultRecords } from '../../faults/records.js';
+import { realScheduler, type Scheduler } from '../../scheduler.js';
+import { classifyMessage, idKey, type JsonObject } from '../../trace/jsonrpc.js';
+import type { Json } from '../../trace/types.js';
+
+/**
+ * Faults around a live server's Transport, for `useCassette` when it records or passes through: the client sees
+ * the same faults it would see replaying, as an SDK client of a stdio server would — an error or tool error in
+ * place of the answer, no answer, the answer twice, late or slow, a parse error (`onerror`) for a malformed one,
+ * the transport closing (the server stopped) for a disconnect. What the server really answered still reaches the
+ * recording inside; `onFault` hears what was injected.
+ */
+export class FaultTransport implements McpTransport {
+  onclose?: Callback<[]> | undefined;
+  onerror?: Callback<[error: Error]> | undefined;
+  onmessage?: Callback<[message: TransportMessage, extra?: unknown]> | undefined;
+  private readonly waiting = new Map<string, FaultDecision>();
+
+  constructor(
+    readonly inner: McpTransport,
+    private readonly plan: FaultPlan,
+    private readonly onFault: (record: FaultRecord) => void,
+    private readonly scheduler: Scheduler = realScheduler,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => this.fromServer(message, extra);
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.onclose?.();
+    this.plan.start();
+    await this.inner.start();
+  }
+
+  async send(message: TransportMessage, options?: TransportSendOptions): Promise<void> {
+    const item = classifyMessage(message as unknown as Json);
+    const decision =
+      item.kind === 'request' ? this.plan.decide({ method: item.method, params: item.params }) : undefined;
+    if (decision === undefined || item.kind !== 'request') return this.forward(message, options);
+    if (decision.action?.kind === 'disconnect') {
+      this.report(decision, item.method, item.params, item.id);
+      await this.inner.close();
+      return;
+    }
+    this.waiting.set(idKey(item.id), decision);
+    const sent = this.forward(message, options);
+    // After the request's own trace line, when the inner transport records.
+    this.report(decision, item.method, item.params, item.id);
+    return sent;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  private forward(message: TransportMessage, options: TransportSendOptions | undefined): Promise<void> {
+    return options === undefined ? this.inner.send(message) : this.inner.send(message, options);
+  }
+
+  private report(
+    decision: FaultDecision,
+    method: string,
+    params: JsonObject | undefined,
+    id: string | number,
+  ) {
+    for (const record of faultRecords(decision, { method, params }, id, this.plan.seed)) this.onFault(record);
+  }
+
+  private fromServer(message: TransportMessage, extra: unknown): void {
+    const id = message.id;
+    const answer = !('method' in message) && (typeof id === 'string' || typeof id === 'number');
+    const decision = answer && this.waiting.size > 0 ? this.waiting.get(idKey(id)) : undefined;
+    if (decision === undefined) {
+      this.onmessage?.(message, extra);
+      return;
+    }
+    this.waiting.delete(idKey(id as string | number));
+    const text = JSON.stringify(message);
+    const deliver = (other: unknown) => this.onmessage?.(other as TransportMessage, extra);
+    deliverAnswer(
+      decision,
+      id as string | number,
+      {
+        pass: () => deliver(message),
+        replace: deliver,
+        sendText: (malformed) => this.onerror?.(parseError(malformed)),
+        text: () => text,
+        trickle: (rate) =>
+          this.scheduler.setTimeout(
+            () => deliver(message),
+            (new TextEncoder().encode(text).length * 1000) / rate,
+          ),
+      },
+      this.scheduler,
+    );
+  }
+}
+
+/**
+ * The error a client's JSON parser throws on `text`, as its stdio transport reports it.
+ *
+ * @example parseError('{"jsonrpc":') // → SyntaxError: Unexpected end of JSON input
+ */
+export function parseError(text: string): Error {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    if (error instanceof Error) return error;
+  }
+  return new SyntaxError(`not a JSON-RPC message: ${text.slice(0, 80)}`);
+}
+
+/**
+ * `inner` with `options`' faults around it, or `inner` itself when no fault is given.
+ *
+ * @example const transport = withTransportFaults(stdio, { faults: ['drop@tools/call#2'] }, (r) => log(r));
+ */
+export function withTransportFaults(
+  inner: McpTransport,
+  options: FaultOptions,
+  onFault: (record: FaultRecord) => void,
+): McpTransport {
+  const plan = faultPlan(options);
+  return plan === undefined ? inner : new FaultTransport(inner, plan, onFault);
+}

@@ -2,8 +2,8 @@
  * `tapedeck/trace`: the trace format, pure — it runs in a browser, and the web viewer imports it by this name.
  * Line kinds and their JSONL encoding; opening a trace of any importable format through a TraceFiles (node's is in
  * `tapedeck/trace/io`); what a message is and what it is about; pairing requests with answers; statistics;
- * two traces lined up; other tools' formats written out. The readers, importers and segment planning behind
- * `openTraceWith` are internal.
+ * two traces lined up; other tools' formats written out; the shapes `tapedeck view` sends for a paged trace. The
+ * readers, importers and segment planning behind `openTraceWith` are internal.
  */
 // The error the trace functions throw (unknown format, a file not found, a line too long), so a user of this
 // entry alone (a browser, which cannot load the main entry) can tell failures apart by their code.
@@ -73,6 +73,24 @@ export {
   toolName,
 } from './jsonrpc.js';
 export { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
+// What `tapedeck view` sends the viewer for a trace it serves a page at a time.
+export type {
+  PagedBar,
+  PagedBarsPage,
+  PagedChild,
+  PagedDensity,
+  PagedExchange,
+  PagedFound,
+  PagedInfo,
+  PagedMark,
+  PagedProgress,
+  PagedRow,
+  PagedRowKind,
+  PagedRowsPage,
+  PagedSample,
+  PagedStats,
+  PagedToolTime,
+} from './paged.js';
 export {
   type Attribution,
   collectExchanges,

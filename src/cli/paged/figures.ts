@@ -1,5 +1,6 @@
 import type { Exchange } from '../../trace/exchange.js';
 import { toolName } from '../../trace/jsonrpc.js';
+import type { PagedSample, PagedToolTime } from '../../trace/paged.js';
 import { percentile } from '../../trace/stats.js';
 
 /** Latencies per chart line at most (evenly picked from the sorted values, the slowest always kept). */
@@ -69,7 +70,7 @@ export class Figures {
   }
 
   /** Where the tool time went, largest first; tools of different servers apart when `byServer`. */
-  toolTimes(byServer: boolean) {
+  toolTimes(byServer: boolean): PagedToolTime[] {
     const tallies = [...this.tallies.values()];
     const totals = tallies.map((t) => t.latencies.reduce((sum, ms) => sum + ms, 0));
     const all = totals.reduce((sum, ms) => sum + ms, 0);
@@ -93,7 +94,7 @@ export class Figures {
   }
 
   /** A few hundred latencies per tool and method: evenly picked from the sorted values, the slowest kept. */
-  samples() {
+  samples(): PagedSample[] {
     const pick = (values: number[]) => {
       const sorted = Float64Array.from(values).sort();
       if (sorted.length <= MAX_SAMPLE) return [...sorted];

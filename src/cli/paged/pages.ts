@@ -1,94 +1,23 @@
 import { requestLabel } from '../../trace/describe.js';
 import { messageItems, type RpcRequest } from '../../trace/jsonrpc.js';
+import type {
+  PagedBar,
+  PagedChild,
+  PagedExchange,
+  PagedMark,
+  PagedProgress,
+  PagedRow,
+} from '../../trace/paged.js';
 import type { Json } from '../../trace/types.js';
 import { readRanges } from './line-offsets.js';
-import { OUTCOMES, type PagedRowKind, type TraceIndex, VIAS } from './trace-index.js';
+import { OUTCOMES, type RequestChildren, type TraceIndex, VIAS } from './trace-index.js';
 
 /**
  * Pages of a paged trace, as the viewer asks for them: rows with their line's text and what pairing knew about
  * them (the viewer parses the text and builds the same rows and exchanges it builds from a whole file), and the
- * waterfall's bars. Lines are read back from the file by position, a page at a time.
+ * waterfall's bars. Lines are read back from the file by position, a page at a time. The shapes are
+ * trace/paged.ts's, which the viewer reads.
  */
-
-/** A request as a page carries it: its line and its answer's, and what the index knows. */
-export interface PagedExchange {
-  ordinal: number;
-  key: string;
-  /** The request's line; null when the row carrying this is the request row itself (its `line`). */
-  line: string | null;
-  lineNo: number;
-  file: string;
-  item: number | null;
-  time: number | null;
-  dir: 'in' | 'out';
-  responseKey: string | null;
-  /** The answer's line; null without an answer, or when the row carrying this is the answer row itself. */
-  response: string | null;
-  responseLineNo: number | null;
-  responseFile: string | null;
-  responseItem: number | null;
-  responseTime: number | null;
-  latency: number | null;
-  outcome: (typeof OUTCOMES)[number];
-  cancelled: boolean;
-  depth: number;
-  via: string | null;
-  /** The request it belongs to, when it is a server's request made for a call. */
-  parent: PagedExchange | null;
-  children: PagedChild[];
-  /** How many children it has (the list stops at MAX_CHILDREN). */
-  childCount: number;
-  progress: { progress: number; total: number | null; message: string | null; count: number } | null;
-  /** Sent whole earlier on the same page: only its facts are repeated. */
-  seen?: true;
-}
-
-/** A message that belongs to a request. */
-export interface PagedChild {
-  key: string;
-  kind: 'notification' | 'exchange';
-  method: string;
-  via: string | null;
-  time: number | null;
-  /** A server request's own line, so its id shows. */
-  line: string | null;
-  item: number | null;
-  outcome: string | null;
-}
-
-export interface PagedRow {
-  /** Its place in the view the page was asked from. */
-  n: number;
-  key: string;
-  kind: PagedRowKind;
-  file: string;
-  lineNo: number;
-  item: number | null;
-  time: number | null;
-  dir: 'in' | 'out' | null;
-  depth: number;
-  error: boolean;
-  via: string | null;
-  line: string;
-  /** Request and response rows: their exchange; notifications: the request they belong to. */
-  exchange: PagedExchange | null;
-}
-
-export interface PagedBar {
-  key: string;
-  label: string;
-  dir: 'in' | 'out';
-  depth: number;
-  start: number;
-  end: number | null;
-  outcome: (typeof OUTCOMES)[number];
-  cancelled: boolean;
-  latency: number | null;
-  guess: boolean;
-  /** [time, kind, guessed] of each mark, at most MAX_MARKS. */
-  marks: [number, 'progress' | 'log' | 'cancel' | 'other', boolean][];
-  progress: PagedExchange['progress'];
-}
 
 /** Children listed per request at most (the count says how many there are). */
 const MAX_CHILDREN = 200;
@@ -136,7 +65,19 @@ class LineReader {
   }
 }
 
-function markKind(method: string | undefined): 'progress' | 'log' | 'cancel' | 'other' {
+/** A request's last progress, as a page carries it. */
+function progressOf(kids: RequestChildren | undefined): PagedProgress | null {
+  const last = kids?.progress;
+  if (!last) return null;
+  return {
+    progress: last.progress,
+    total: last.total ?? null,
+    message: last.message ?? null,
+    count: last.count,
+  };
+}
+
+function markKind(method: string | undefined): PagedMark[1] {
   if (method === 'notifications/progress') return 'progress';
   if (method === 'notifications/message') return 'log';
   if (method === 'notifications/cancelled') return 'cancel';
@@ -178,7 +119,6 @@ export async function rowsPage(
     const parent = index.xParent.get(ordinal);
     const kids = index.children.get(ordinal);
     let lines = 0;
-    const progress = kids?.progress;
     return {
       ordinal,
       key: index.rowKey(request),
@@ -200,7 +140,7 @@ export async function rowsPage(
       depth: index.xDepth.get(ordinal),
       via: VIAS[index.xVia.get(ordinal)] || null,
       parent: parent >= 0 && !nested ? exchange(parent, true) : null,
-      children: (kids?.rows.slice(0, MAX_CHILDREN) ?? []).map((child) => {
+      children: (kids?.rows.slice(0, MAX_CHILDREN) ?? []).map((child): PagedChild => {
         const isRequest = index.kindOf(child) === 'request';
         const childOrdinal = index.rowExchange.get(child);
         const withLine = isRequest && lines++ < MAX_CHILD_LINES;
@@ -216,14 +156,7 @@ export async function rowsPage(
         };
       }),
       childCount: kids?.rows.length ?? 0,
-      progress: progress
-        ? {
-            progress: progress.progress,
-            total: progress.total ?? null,
-            message: progress.message ?? null,
-            count: progress.count,
-          }
-        : null,
+      progress: progressOf(kids),
     };
   };
   const sent = new Set<number>();
@@ -277,7 +210,7 @@ export async function barsPage(index: TraceIndex, ordinals: readonly number[]): 
   return ordinals.map((ordinal) => {
     const row = index.xRequestRow.get(ordinal);
     const kids = index.children.get(ordinal);
-    const marks: PagedBar['marks'] = [];
+    const marks: PagedMark[] = [];
     const notes = (kids?.rows ?? []).filter((child) => index.kindOf(child) === 'notification');
     const step = notes.length > MAX_MARKS ? (notes.length - 1) / (MAX_MARKS - 1) : 1;
     for (let i = 0; i < Math.min(notes.length, MAX_MARKS); i++) {
@@ -290,7 +223,6 @@ export async function barsPage(index: TraceIndex, ordinals: readonly number[]): 
         VIAS[index.rowVia.get(child)] === 'open-request',
       ]);
     }
-    const progress = kids?.progress;
     return {
       key: index.rowKey(row),
       label: labelOf(reader.text(row), index.rowItem.get(row)),
@@ -303,14 +235,7 @@ export async function barsPage(index: TraceIndex, ordinals: readonly number[]): 
       latency: num(index.xLatency.get(ordinal)),
       guess: VIAS[index.xVia.get(ordinal)] === 'open-request',
       marks,
-      progress: progress
-        ? {
-            progress: progress.progress,
-            total: progress.total ?? null,
-            message: progress.message ?? null,
-            count: progress.count,
-          }
-        : null,
+      progress: progressOf(kids),
     };
   });
 }

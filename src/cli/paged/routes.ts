@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { encodeLine } from '../../trace/encode.js';
+import type {
+  PagedBarsPage,
+  PagedDensity,
+  PagedFound,
+  PagedInfo,
+  PagedRowsPage,
+  PagedStats,
+} from '../../trace/paged.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
 import { PRODUCER } from '../../version.js';
 import { readRanges } from './line-offsets.js';
@@ -18,7 +26,8 @@ import type { TraceIndex } from './trace-index.js';
  *   stats                                 `tapedeck stats` figures, tool time, latency samples for the charts
  *   export?<filter>                       the view as tapedeck JSONL, a download
  *
- * <filter> is the viewer's own link parameters: q, re, tool, method, dir, server, err.
+ * <filter> is the viewer's own link parameters: q, re, tool, method, dir, server, err. The answers' shapes are
+ * trace/paged.ts's, which the viewer reads.
  */
 
 /** Rows or bars per page at most. */
@@ -73,7 +82,7 @@ export function pagedRoutes(index: TraceIndex) {
           done: index.done,
           error: result.error ?? null,
           rows: await rowsPage(index, rows, from),
-        });
+        } satisfies PagedRowsPage);
         return true;
       }
       case 'find': {
@@ -85,7 +94,7 @@ export function pagedRoutes(index: TraceIndex) {
         const result = await view(filterFrom(params));
         const n = result.rows ? binarySearch(result.rows, row) : row;
         const [found] = await rowsPage(index, [row], n);
-        json(res, 200, { n, row: found });
+        json(res, 200, { n, row: found! } satisfies PagedFound);
         return true;
       }
       case 'bars': {
@@ -99,13 +108,13 @@ export function pagedRoutes(index: TraceIndex) {
           total: ordinals.length,
           start,
           bars: await barsPage(index, [...ordinals.subarray(start, start + n)]),
-        });
+        } satisfies PagedBarsPage);
         return true;
       }
       case 'density': {
         const result = await view(filterFrom(params));
         const buckets = count(params.get('buckets'), 240, 2000);
-        json(res, 200, { counts: density(index, result, buckets) });
+        json(res, 200, { counts: density(index, result, buckets) } satisfies PagedDensity);
         return true;
       }
       case 'stats':
@@ -113,7 +122,7 @@ export function pagedRoutes(index: TraceIndex) {
           stats: index.stats.result(),
           toolTimes: index.figures.toolTimes(index.servers.names.length > 2),
           samples: index.figures.samples(),
-        });
+        } satisfies PagedStats);
         return true;
       case 'export':
         await exportJsonl(index, await view(filterFrom(params)), res);
@@ -125,11 +134,12 @@ export function pagedRoutes(index: TraceIndex) {
 }
 
 /** What the viewer shows before any page: the trace, and how far the index got. */
-function info(index: TraceIndex) {
+function info(index: TraceIndex): PagedInfo {
   return {
     name: index.name,
     format: index.format,
-    meta: index.meta,
+    // TraceIndex.open sets it before the index is served.
+    meta: index.meta!,
     files: index.files.map((f) => ({ path: f.path, size: f.offsets.size })),
     rows: index.rowCount,
     requests: index.exchangeCount,

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
-import type { Attribution, PairEvent } from '../../trace/exchange.js';
+import type { Attribution, ExchangeOutcome, PairEvent } from '../../trace/exchange.js';
 import { openTrace } from '../../trace/io.js';
 import { toolName } from '../../trace/jsonrpc.js';
+import type { PagedRowKind } from '../../trace/paged.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { StatsCollector } from '../../trace/stats.js';
@@ -20,23 +21,38 @@ import { LineOffsets } from './line-offsets.js';
  * from the first moment.
  */
 
-export const ROW_KINDS = [
-  'request',
-  'response',
-  'notification',
-  'orphan',
-  'invalid',
-  'text',
-  'stderr',
-  'http',
-  'event',
-  'end',
-] as const;
-export type PagedRowKind = (typeof ROW_KINDS)[number];
-const KIND = Object.fromEntries(ROW_KINDS.map((k, i) => [k, i])) as Record<PagedRowKind, number>;
+/** Each row kind's number in the kind column: every kind the wire names, once. */
+const KIND: Readonly<Record<PagedRowKind, number>> = {
+  request: 0,
+  response: 1,
+  notification: 2,
+  orphan: 3,
+  invalid: 4,
+  text: 5,
+  stderr: 6,
+  http: 7,
+  event: 8,
+  end: 9,
+};
+const ROW_KINDS: PagedRowKind[] = [];
+for (const [kind, n] of Object.entries(KIND)) ROW_KINDS[n] = kind as PagedRowKind;
 
-export const OUTCOMES = ['open', 'ok', 'error', 'tool_error', 'input_required', 'unanswered'] as const;
-export const VIAS = ['', 'progressToken', 'subscriptionId', 'requestId', 'stream', 'open-request'] as const;
+export const OUTCOMES = [
+  'open',
+  'ok',
+  'error',
+  'tool_error',
+  'input_required',
+  'unanswered',
+] as const satisfies readonly ExchangeOutcome[];
+export const VIAS = [
+  '',
+  'progressToken',
+  'subscriptionId',
+  'requestId',
+  'stream',
+  'open-request',
+] as const satisfies readonly ('' | Attribution)[];
 const viaId = (via: Attribution | undefined) => (via === undefined ? 0 : VIAS.indexOf(via));
 
 /** Index this long, then let the server answer what waits (pages of rows while a big trace is indexed). */

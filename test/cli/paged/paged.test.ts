@@ -15,8 +15,8 @@ import { startViewServer, type ViewServer, viewFiles } from '../../../src/cli/vi
 import { compileFilter, filterRows, type RowFilter } from '../../../viewer/src/data/filter.js';
 import { tallyTools, toolTimes } from '../../../viewer/src/data/insights.js';
 import type { TraceModel } from '../../../viewer/src/data/model.js';
+import type { PagedApi } from '../../../viewer/src/data/paged-api.js';
 import { PagedRows } from '../../../viewer/src/data/paged-rows.js';
-import type { PagedApi } from '../../../viewer/src/data/paged-types.js';
 import { progressOf } from '../../../viewer/src/data/progress.js';
 import type { Row } from '../../../viewer/src/data/rows.js';
 import { rowDetail, rowTitle } from '../../../viewer/src/data/summary.js';

@@ -1,4 +1,5 @@
-import type { PagedApi, PagedBar, PagedQuery } from './paged-types.js';
+import type { PagedBar } from 'tapedeck/trace';
+import type { PagedApi, PagedQuery } from './paged-api.js';
 import type { BarList, BarSource, TimeRange, WaterfallBar } from './waterfall.js';
 
 /** Bars per page asked of the server. */

@@ -1,19 +1,20 @@
 import {
-  type Attribution,
   type EndLine,
   type Exchange,
   type ExchangeChild,
   type Json,
   type MessageLine,
   messageItems,
+  type PagedChild,
+  type PagedExchange,
+  type PagedRow,
   type RecordLine,
   type RpcItem,
   type RpcRequest,
   type RpcResponse,
 } from 'tapedeck/trace';
-import type { PagedChild, PagedExchange, PagedRow } from './paged-types.js';
 import type { ProgressState } from './progress.js';
-import type { Row, RowKind } from './rows.js';
+import type { Row } from './rows.js';
 
 /**
  * A page of a paged trace made into the rows and exchanges the viewer's views read: each line's text parsed,
@@ -83,7 +84,7 @@ export class PagedRows {
   /** The row of one paged row. */
   row(paged: PagedRow): Row {
     const line = parseLine(paged.line, paged.key);
-    const kind = paged.kind as RowKind;
+    const kind = paged.kind;
     const row: Row = {
       key: paged.key,
       src: this.src,
@@ -99,7 +100,7 @@ export class PagedRows {
       notification: undefined,
       response: undefined,
       parent: undefined,
-      via: (paged.via as Attribution | null) ?? undefined,
+      via: paged.via ?? undefined,
       depth: paged.depth,
       reason: undefined,
     };
@@ -155,7 +156,7 @@ export class PagedRows {
       outcome: paged.outcome,
       cancelled: paged.cancelled,
       parent: paged.parent ? this.exchange(paged.parent, undefined) : undefined,
-      via: (paged.via as Attribution | null) ?? undefined,
+      via: paged.via ?? undefined,
       // Only an open request, not the wire, ties such a message to its parent (see pairing in tapedeck/trace).
       guessed: paged.via === 'open-request',
       depth: paged.depth,
@@ -192,7 +193,7 @@ export class PagedRows {
 
   /** A child as the detail pane lists it: a notification by its method, a server's request by its line. */
   private child(child: PagedChild): ExchangeChild {
-    const via = (child.via as Attribution | null) ?? 'open-request';
+    const via = child.via ?? 'open-request';
     const seq = Number(child.key.split('.')[1]);
     const item = child.key.split('.')[2];
     const ref = {
@@ -224,7 +225,7 @@ export class PagedRows {
       response: undefined,
       responseRef: undefined,
       latencyMs: undefined,
-      outcome: (child.outcome as Exchange['outcome'] | null) ?? 'open',
+      outcome: child.outcome ?? 'open',
       cancelled: false,
       parent: undefined,
       via,

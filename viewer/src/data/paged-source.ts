@@ -1,7 +1,13 @@
-import { type Exchange, StatsCollector, type TraceFormat, type TraceStats } from 'tapedeck/trace';
+import {
+  type Exchange,
+  type PagedInfo,
+  type PagedStats,
+  StatsCollector,
+  type TraceFormat,
+  type TraceStats,
+} from 'tapedeck/trace';
 import type { ToolTime } from './insights.js';
 import { PagedRows } from './paged-rows.js';
-import type { PagedInfo, PagedStats } from './paged-types.js';
 import type { Row } from './rows.js';
 import { SourceModel } from './source-model.js';
 

@@ -1,7 +1,8 @@
+import type { PagedInfo, PagedRowsPage } from 'tapedeck/trace';
 import { TraceModel } from './model.js';
+import type { PagedApi, PagedQuery } from './paged-api.js';
 import { PagedBars } from './paged-bars.js';
 import { PagedSourceModel } from './paged-source.js';
-import type { PagedApi, PagedInfo, PagedQuery, PagedRowsPage } from './paged-types.js';
 import { PAGE_ROWS, PagedView } from './paged-view.js';
 
 /** How often the server is asked how far its index got, while it is indexing. */

@@ -1,5 +1,6 @@
+import type { PagedRowsPage } from 'tapedeck/trace';
+import type { PagedApi, PagedQuery } from './paged-api.js';
 import type { PagedSourceModel } from './paged-source.js';
-import type { PagedApi, PagedQuery, PagedRowsPage } from './paged-types.js';
 import type { Row } from './rows.js';
 
 /** Rows per page asked of the server. */

@@ -3,6 +3,7 @@ import type {
   Direction,
   EndLine,
   Exchange,
+  PagedRowKind,
   PairEvent,
   RecordLine,
   RpcNotification,
@@ -15,17 +16,8 @@ import type {
  * latency as soon as the response arrives, even on a live trace.
  */
 
-export type RowKind =
-  | 'request'
-  | 'response'
-  | 'notification'
-  | 'orphan'
-  | 'invalid'
-  | 'text'
-  | 'stderr'
-  | 'http'
-  | 'event'
-  | 'end';
+/** What a row is; a paged trace's rows, built on the server, carry the same kinds. */
+export type RowKind = PagedRowKind;
 
 export interface Row {
   /** Stable across reloads of the same files: `<source>.<seq>[.<batch item>]`, `<source>.end` for the end line. */

@@ -1,12 +1,12 @@
 import type {
-  PagedApi,
   PagedBarsPage,
+  PagedDensity,
+  PagedFound,
   PagedInfo,
-  PagedQuery,
-  PagedRow,
   PagedRowsPage,
   PagedStats,
-} from '../data/paged-types.js';
+} from 'tapedeck/trace';
+import type { PagedApi, PagedQuery } from '../data/paged-api.js';
 import type { BootPage } from './boot.js';
 
 /**
@@ -34,12 +34,11 @@ export function pagedApi(base: URL): PagedApi {
       const response = await fetch(url('find', query, { key }), { headers: { accept: 'application/json' } });
       if (response.status === 404) return undefined;
       if (!response.ok) throw new Error(`find answered ${response.status}`);
-      return (await response.json()) as { n: number; row: PagedRow };
+      return (await response.json()) as PagedFound;
     },
     bars: (query, from, to, start, count) =>
       get<PagedBarsPage>(url('bars', query, { from, to, start, count })),
-    density: async (query, buckets) =>
-      (await get<{ counts: number[] }>(url('density', query, { buckets }))).counts,
+    density: async (query, buckets) => (await get<PagedDensity>(url('density', query, { buckets }))).counts,
     stats: () => get<PagedStats>(url('stats')),
     exportUrl: (query) => url('export', query).href,
   };

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { finderOf } from '../data/highlight.js';
+import type { PagedApi } from '../data/paged-api.js';
 import { PagedTrace } from '../data/paged-trace.js';
-import type { PagedApi } from '../data/paged-types.js';
 import { formatHash, type ViewName } from '../route.js';
 import { Detail } from './detail.js';
 import { FilterBar } from './filter-bar.js';

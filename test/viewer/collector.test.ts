@@ -1,103 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type Collector, startCollector } from '../../src/collector/index.js';
 import { instrument } from '../../src/instrument/index.js';
-import {
-  blockOutside,
-  collectErrors,
-  launchBrowser,
-  loaded,
-  NO_BROWSER,
-  shown,
-  waitForCount,
-} from './browser.js';
+import { loaded, NO_BROWSER, shown, waitForCount } from './browser.js';
+import { collectorSuite } from './collector-page.js';
+import { liveSession } from './live-session.js';
 import { expectedRows, MCP_TAPE } from './traces.js';
 
 /** The viewer served by the real collector: a stored trace, the trace list, and a live trace followed as it grows. */
 
 const TOKEN = 'cd'.repeat(32);
-const T0 = Date.parse('2026-11-29T12:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms).toISOString();
-
-/** Lines `from`..`to` of a live session: a tools/call `add` request and its answer per pair of seqs. */
-function calls(from: number, to: number): string[] {
-  const lines: string[] = [];
-  for (let seq = from; seq <= to; seq++) {
-    const id = Math.ceil(seq / 2);
-    const raw =
-      seq % 2 === 1
-        ? { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: id, b: 1 } } }
-        : { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(id + 1) }] } };
-    lines.push(JSON.stringify({ t: at(seq * 10), seq, dir: seq % 2 === 1 ? 'in' : 'out', raw }));
-  }
-  return lines;
-}
-
-const META = JSON.stringify({
-  v: 1,
-  type: 'meta',
-  startedAt: at(0),
-  label: 'live-calc',
-  kind: 'mcp',
-  transport: 'stdio',
-});
+const session = liveSession('2026-11-29T12:00:00.000Z', 'live-calc');
+const calls = session.calls;
 
 describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROWSER ?? ''}`, () => {
-  let browser: Browser;
-  let dir: string;
-  let collector: Collector;
-  const pages: Page[] = [];
-  const problems: string[][] = [];
-
-  const start = (port = 0) =>
-    startCollector({
-      dbPath: join(dir, 'db', 'tapedeck.db'),
-      token: TOKEN,
-      port,
-      live: { heartbeatMs: 1000 },
-    });
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${collector.url}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}` } });
-  const append = async (id: string, lines: string[]) => {
-    const response = await api(`/api/v1/traces/${id}/lines`, {
-      method: 'POST',
-      body: `${lines.join('\n')}\n`,
-    });
-    expect(response.status).toBe(200);
-  };
-  const newPage = async () => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
-    pages.push(page);
-    problems.push(await blockOutside(page), collectErrors(page));
-    return page;
-  };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-collector-'));
-    collector = await start();
-  });
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-    // The page may have logged the collector going away (a failed websocket); nothing else.
-    const unexpected = problems
-      .splice(0)
-      .flat()
-      .filter((p) => !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(p));
-    expect(unexpected).toEqual([]);
-  });
-  afterAll(async () => {
-    await collector?.close();
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = collectorSuite('tapedeck-viewer-collector-', TOKEN);
+  const { api, append } = suite;
+  const visit = (url: string) => suite.visit(url, { viewport: { width: 1360, height: 820 } });
 
   it('lists instrumented production sessions by user and client, with requests and errors, each opening in the timeline', async () => {
     const server = new McpServer({ name: 'calc', version: '1.0.0' });
@@ -107,7 +29,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
         : { content: [{ type: 'text', text: String(a / b) }] },
     );
     const recorder = instrument(server, {
-      to: { type: 'collector', url: collector.url, token: TOKEN },
+      to: { type: 'collector', url: suite.url(), token: TOKEN },
       getUser: () => ({ id: 'u-42', email: 'ada@example.com' }),
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -118,8 +40,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
     await client.callTool({ name: 'divide', arguments: { a: 1, b: 0 } });
     await recorder.flush();
 
-    const page = await newPage();
-    await page.goto(`${collector.url}/#/`);
+    const page = await visit(`${suite.url()}/#/`);
     const row = page.locator('.sessions tr[data-session]').first();
     await row.waitFor({ timeout: 20_000 });
     const cells = await row.locator('td').allInnerTexts();
@@ -143,8 +64,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
     });
     expect(upload.status).toBe(201);
     const { id, url } = (await upload.json()) as { id: string; url: string };
-    const page = await newPage();
-    await page.goto(`${collector.url}/#/`);
+    const page = await visit(`${suite.url()}/#/`);
     const link = page.locator(`.collector a[data-trace="${id}"]`);
     expect(await shown(link)).toBe('everything');
     await page.goto(url);
@@ -155,22 +75,16 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
     // A share link opens the same trace through the share's own API.
     const share = await api(`/api/v1/traces/${id}/shares`, { method: 'POST', body: '{}' });
     expect(share.status).toBe(201);
-    const shared = await newPage();
-    await shared.goto(((await share.json()) as { url: string }).url);
+    const shared = await visit(((await share.json()) as { url: string }).url);
     await loaded(shared);
     await waitForCount(shared, '.timeline', expectedRows(readFileSync(MCP_TAPE, 'utf8')));
     expect(new URL(shared.url()).hash).toMatch(/^#\/share\/[A-Za-z0-9_-]{32}\/timeline$/);
   });
 
   it('follows a live trace: the snapshot, lines appended while open, a resume after the collector restarts', async () => {
-    const created = await api('/api/v1/traces/live', {
-      method: 'POST',
-      body: JSON.stringify({ label: 'live-calc' }),
-    });
-    const { id } = (await created.json()) as { id: string };
-    await append(id, [META, ...calls(1, 4)]);
-    const page = await newPage();
-    await page.goto(`${collector.url}/#trace=${id}`);
+    const id = await suite.liveTrace('live-calc');
+    await append(id, [session.meta, ...calls(1, 4)]);
+    const page = await visit(`${suite.url()}/#trace=${id}`);
     await waitForCount(page, '.timeline', 4);
     await page.locator('.status .live[data-live="live"]').waitFor();
 
@@ -185,10 +99,9 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
 
     // The collector goes away and comes back on the same port: the page reconnects with ?since and gets only
     // what it has not seen.
-    const port = collector.port;
-    await collector.close();
+    await suite.stop();
     await page.locator('.status .live[data-live="reconnecting"]').waitFor();
-    collector = await start(port);
+    await suite.start();
     await append(id, calls(11, 14));
     await waitForCount(page, '.timeline', 14);
     await page.locator('.status .live[data-live="live"]').waitFor();
@@ -198,7 +111,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
       .evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { key: string } }).dataset.key));
     expect(new Set(keys).size).toBe(keys.length);
 
-    await append(id, [JSON.stringify({ t: at(200), type: 'end', durationMs: 200, reason: 'process_exit' })]);
+    await append(id, [session.end(200)]);
     await page.locator('.status .live[data-live="ended"]').waitFor();
     await waitForCount(page, '.timeline', 15);
     expect(await page.locator('.timeline .row.unanswered').count()).toBe(0);

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { toolName } from '../../src/trace/index.js';
-import { launchBrowser, NO_BROWSER, SCREENSHOTS, shown, waitForCount } from './browser.js';
+import { browserSuite, NO_BROWSER, SCREENSHOTS, shown, waitForCount } from './browser.js';
 import { FLAKY_SLOW, writeLongChange, writeManyCalls, writeNotATrace } from './more-traces.js';
 import { openModel, text } from './open-model.js';
 import { MCP_TAPE } from './traces.js';
@@ -25,19 +24,8 @@ async function echoLatencies(): Promise<number[]> {
 }
 
 describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWSER ?? ''}`, () => {
-  let browser: Browser;
-  let dir: string;
-  const pages = new ViewPages(() => browser);
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-debug-'));
-  });
-  afterEach(() => pages.close());
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = browserSuite('tapedeck-viewer-debug-');
+  const pages = new ViewPages(suite);
 
   for (const size of SIZES) {
     describe(`on a ${size.name} (${size.width}×${size.height})`, () => {
@@ -112,7 +100,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
         expect(width).toBeLessThanOrEqual(size.width);
 
         // A thousand calls: 400 dots at most, the five slow ones among them.
-        const many = await open([writeManyCalls(dir)], '#/tools');
+        const many = await open([writeManyCalls(suite.dir())], '#/tools');
         const flaky = many.locator('svg.chart').first().locator('g.series[data-series="flaky"]');
         expect(Number(await flaky.getAttribute('data-dots'))).toBe(400);
         const dots = await flaky
@@ -126,7 +114,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
       it('adds dropped and picked traces beside the open one, and refuses a file that is not a trace', async () => {
         const page = await open([MCP_TAPE], '#/timeline');
         const rows = Number(await page.locator('.timeline').getAttribute('data-count'));
-        await page.setInputFiles('input[aria-label="add trace files"]', writeLongChange(dir));
+        await page.setInputFiles('input[aria-label="add trace files"]', writeLongChange(suite.dir()));
         await page.locator('.top .source >> nth=1').waitFor();
         expect(await page.locator('.top .source').count()).toBe(2);
         await page.locator('.status[data-loaded="yes"]').waitFor();
@@ -135,7 +123,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
         await page.locator('.tab[data-view="diff"] .n').waitFor();
 
         // Not a trace: a notice says so and what is open stays.
-        await page.setInputFiles('input[aria-label="add trace files"]', writeNotATrace(dir));
+        await page.setInputFiles('input[aria-label="add trace files"]', writeNotATrace(suite.dir()));
         const notice = page.locator('.notices');
         await notice.waitFor();
         expect(await shown(notice)).toMatch(/notes\.md: .*is in no format tapedeck reads/);
@@ -171,7 +159,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
       });
 
       it('centres a long changed value on its first difference in the diff', async () => {
-        const page = await open([STDIO_SESSION, writeLongChange(dir)], '#/diff?changes=1');
+        const page = await open([STDIO_SESSION, writeLongChange(suite.dir())], '#/diff?changes=1');
         const message = page.locator('.diff-detail tr[data-path="$.params.arguments.message"]');
         await message.waitFor();
         const was = message.locator('.was');

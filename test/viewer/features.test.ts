@@ -1,122 +1,28 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { traceFilesFor } from '../../src/cli/commands/view.js';
-import { startViewServer, type ViewServer, viewFiles } from '../../src/cli/view-server.js';
+import type { Download, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { ViewServer } from '../../src/cli/view-server.js';
 import { REPO_ROOT } from '../helpers/peers.js';
-import {
-  blockOutside,
-  collectErrors,
-  launchBrowser,
-  loaded,
-  NO_BROWSER,
-  SCREENSHOTS,
-  shown,
-} from './browser.js';
+import { browserSuite, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
+import { writeSteadyCalls } from './more-traces.js';
 import { MCP_TAPE } from './traces.js';
+import { SIZES, unfold, ViewPages, type Viewport } from './view-page.js';
 
 const HTTP = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-http-auth.jsonl');
-
-const VIEWPORTS = [
-  { name: 'wide', width: 1280, height: 800 },
-  { name: 'narrow', width: 390, height: 844 },
-] as const;
-
-/** A trace of `calls` tool calls, one every 10 ms, each answered 3–19 ms later. */
-function manyCalls(path: string, calls: number): void {
-  const t0 = Date.parse('2026-12-01T10:00:00.000Z');
-  const at = (ms: number) => new Date(t0 + ms).toISOString();
-  const lines = [
-    JSON.stringify({ v: 1, type: 'meta', startedAt: at(0), label: 'many', kind: 'mcp', transport: 'stdio' }),
-  ];
-  for (let id = 1; id <= calls; id++) {
-    const sent = id * 10;
-    lines.push(
-      JSON.stringify({
-        t: at(sent),
-        seq: id * 2 - 1,
-        dir: 'in',
-        raw: {
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: { name: `tool_${id % 7}`, arguments: { n: id } },
-        },
-      }),
-      JSON.stringify({
-        t: at(sent + 3 + (id % 17)),
-        seq: id * 2,
-        dir: 'out',
-        raw: { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `answer ${id}` }] } },
-      }),
-    );
-  }
-  writeFileSync(path, `${lines.join('\n')}\n`);
-}
 
 describe.skipIf(NO_BROWSER !== undefined)(
   `the viewer's waterfall, insights, copy-as, export, progress and embed mode, in Chromium ${NO_BROWSER ?? ''}`,
   () => {
-    let browser: Browser;
-    let dir: string;
-    const servers: { close(): Promise<void> }[] = [];
-    const contexts: BrowserContext[] = [];
-    const problems: string[][] = [];
-
-    beforeAll(async () => {
-      browser = await launchBrowser();
-      dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-features-'));
-    });
-    afterEach(async () => {
-      for (const context of contexts.splice(0)) await context.close();
-      for (const server of servers.splice(0)) await server.close();
-      expect(problems.splice(0).flat()).toEqual([]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-
-    async function serve(files: string[], frameAncestors?: string[]): Promise<ViewServer> {
-      const server = await startViewServer({
-        files: viewFiles(await traceFilesFor(files)),
-        ...(frameAncestors ? { frameAncestors } : {}),
+    const suite = browserSuite('tapedeck-viewer-features-');
+    const pages = new ViewPages(suite);
+    /** The page at a size, with the clipboard open to it (copy-as is read back from there). */
+    const open = (files: string[], hash: string, viewport: Viewport, query = '') =>
+      pages.open(files, hash, viewport, {
+        query,
+        context: { permissions: ['clipboard-read', 'clipboard-write'] },
       });
-      servers.push(server);
-      return server;
-    }
-
-    async function open(
-      files: string[],
-      hash: string,
-      viewport: { width: number; height: number },
-      query = '',
-    ): Promise<Page> {
-      const server = await serve(files);
-      const context = await browser.newContext({
-        viewport,
-        permissions: ['clipboard-read', 'clipboard-write'],
-      });
-      contexts.push(context);
-      const page = await context.newPage();
-      problems.push(await blockOutside(page), collectErrors(page));
-      await page.goto(server.url.replace('/#/timeline', `/${query}${hash}`));
-      // Embed mode hides the status bar; it still says when everything is read.
-      if (query.includes('embed=1'))
-        await page.locator('.status[data-loaded="yes"]').waitFor({ state: 'attached', timeout: 20_000 });
-      else await loaded(page);
-      return page;
-    }
-
-    /** On a phone the filters (and the export buttons with them) fold behind one button: unfold them. */
-    async function unfold(page: Page): Promise<void> {
-      const toggle = page.locator('.filters .more-toggle');
-      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true')
-        await toggle.click();
-    }
 
     const clipboard = (page: Page) => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
     const hashHas = (page: Page, text: string) =>
@@ -131,7 +37,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
       return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
     };
 
-    for (const viewport of VIEWPORTS) {
+    for (const viewport of SIZES) {
       describe(`at ${viewport.width}×${viewport.height}`, () => {
         it('draws every request as a bar on one time axis, children nested, progress filled, zoomable', async () => {
           const page = await open([MCP_TAPE], '#/waterfall', viewport);
@@ -166,7 +72,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           );
           expect(new URL(page.url()).hash).toMatch(/^#\/waterfall\?sel=0\.\d+$/);
           await page.screenshot({
-            path: join(SCREENSHOTS, viewport.name === 'wide' ? 'waterfall.png' : 'waterfall-narrow.png'),
+            path: join(SCREENSHOTS, viewport.name === 'desktop' ? 'waterfall.png' : 'waterfall-narrow.png'),
           });
 
           // Keys move through the bars.
@@ -195,8 +101,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
         });
 
         it('keeps twenty thousand requests smooth: only the rows in view are drawn, any part of them reachable', async () => {
-          const file = join(dir, `many-${viewport.name}.jsonl`);
-          manyCalls(file, 20_000);
+          const file = writeSteadyCalls(join(suite.dir(), `many-${viewport.name}.jsonl`), 20_000);
           const page = await open([file], '#/waterfall', viewport);
           const list = page.locator('.wf-list');
           expect(await list.getAttribute('data-count')).toBe('20000');
@@ -231,7 +136,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           await page.locator('.insights button', { hasText: 'Show all 14 tools' }).click();
           expect(await page.locator('.tool-time tbody tr').count()).toBe(14);
           await page.locator('.insights').screenshot({
-            path: join(SCREENSHOTS, viewport.name === 'wide' ? 'tool-time.png' : 'tool-time-narrow.png'),
+            path: join(SCREENSHOTS, viewport.name === 'desktop' ? 'tool-time.png' : 'tool-time-narrow.png'),
           });
           // A tool's name opens its calls.
           await row.locator('button').click();
@@ -274,7 +179,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           );
           expect(saved.name).toMatch(/^everything-http-auth-tools-call-\d+\.jsonl$/);
           expect(saved.text).toBe(`${cassette.map((l) => JSON.stringify(l)).join('\n')}\n`);
-          if (viewport.name === 'narrow') {
+          if (viewport.name === 'phone') {
             const box = await copy.boundingBox();
             expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
           }
@@ -345,14 +250,16 @@ describe.skipIf(NO_BROWSER !== undefined)(
             );
           });
           await new Promise<void>((done) => host.listen(0, '127.0.0.1', done));
-          servers.push({ close: () => new Promise<void>((done) => host.close(() => done())) });
+          suite.watch.closeAfter({ close: () => new Promise<void>((done) => host.close(() => done())) });
           const hostOrigin = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
-          const frameable = await serve([MCP_TAPE], [hostOrigin]);
-          const refusing = await serve([MCP_TAPE]);
-          const framing = await contexts[0]!.newPage();
+          const frameable = await pages.serve([MCP_TAPE], [hostOrigin]);
+          const refusing = await pages.serve([MCP_TAPE]);
+          // The framing page's console carries the browser's refusal of the second frame: read below, not an error.
+          const framing = await suite.watch.watch(await (await suite.newContext({ viewport })).newPage(), {
+            consoleErrors: false,
+          });
           const refused: string[] = [];
           framing.on('console', (msg) => refused.push(msg.text()));
-          problems.push(await blockOutside(framing));
           const embed = (server: ViewServer) =>
             encodeURIComponent(server.url.replace('/#/timeline', '/?embed=1#/waterfall'));
 
@@ -360,7 +267,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           const frame = framing.frameLocator('iframe');
           await frame.locator('.wf-row').first().waitFor();
           expect(await frame.locator('.top').isVisible()).toBe(false);
-          if (viewport.name === 'wide')
+          if (viewport.name === 'desktop')
             await framing.screenshot({
               path: join(SCREENSHOTS, 'embed.png'),
               clip: { x: 0, y: 0, width: viewport.width, height: 520 },

@@ -70,3 +70,31 @@ export function writeNotATrace(dir: string): string {
   writeFileSync(path, '# Notes\n\nNot a trace at all.\n');
   return path;
 }
+
+/**
+ * A trace of `calls` tool calls (`tool_0` … `tool_6` in turn), one every 10 ms, each answered 3–19 ms later; with
+ * `failEvery`, the result of every call whose id it divides is an error (`isError`). Written to `path`, returned.
+ */
+export function writeSteadyCalls(path: string, calls: number, failEvery?: number): string {
+  const t0 = Date.parse('2026-12-01T10:00:00.000Z');
+  const time = (ms: number) => new Date(t0 + ms).toISOString();
+  const lines: object[] = [
+    { v: 1, type: 'meta', startedAt: time(0), label: 'many', kind: 'mcp', transport: 'stdio' },
+  ];
+  for (let id = 1; id <= calls; id++) {
+    const request = {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: `tool_${id % 7}`, arguments: { n: id } },
+    };
+    const content = [{ type: 'text', text: `answer ${id}` }];
+    const result = failEvery === undefined ? { content } : { content, isError: id % failEvery === 0 };
+    lines.push(
+      { t: time(id * 10), seq: id * 2 - 1, dir: 'in', raw: request },
+      { t: time(id * 10 + 3 + (id % 17)), seq: id * 2, dir: 'out', raw: { jsonrpc: '2.0', id, result } },
+    );
+  }
+  writeFileSync(path, jsonl(lines));
+  return path;
+}

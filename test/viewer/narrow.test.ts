@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
 import { SIZES, STDIO_SESSION, ViewPages } from './view-page.js';
 
 /**
@@ -45,16 +45,7 @@ async function pageWidth(page: Page): Promise<number> {
 }
 
 describe.skipIf(NO_BROWSER !== undefined)(`the viewer on narrow screens ${NO_BROWSER ?? ''}`, () => {
-  let browser: Browser;
-  const pages = new ViewPages(() => browser);
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterEach(() => pages.close());
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const pages = new ViewPages(browserSuite('tapedeck-viewer-narrow-'));
 
   for (const size of SIZES) {
     describe(`on a ${size.name} (${size.width}×${size.height})`, () => {

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { computedStyle, launchBrowser, NO_BROWSER, shown, waitForCount } from './browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, computedStyle, NO_BROWSER, shown, waitForCount } from './browser.js';
 import { writeManyCalls } from './more-traces.js';
 import { box, HTTP_SESSION, hashOf, SIZES, STDIO_SESSION, ViewPages } from './view-page.js';
 
@@ -16,19 +13,8 @@ import { box, HTTP_SESSION, hashOf, SIZES, STDIO_SESSION, ViewPages } from './vi
 const selectedKey = (page: Page) => new URLSearchParams(hashOf(page).split('?')[1] ?? '').get('sel');
 
 describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer ${NO_BROWSER ?? ''}`, () => {
-  let browser: Browser;
-  let dir: string;
-  const pages = new ViewPages(() => browser);
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-nav-'));
-  });
-  afterEach(() => pages.close());
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = browserSuite('tapedeck-viewer-nav-');
+  const pages = new ViewPages(suite);
 
   for (const size of SIZES) {
     describe(`on a ${size.name} (${size.width}×${size.height})`, () => {
@@ -205,7 +191,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
       });
 
       it('colours a tool’s error rate as strongly as it is high, and only the rate', async () => {
-        const page = await open([writeManyCalls(dir)], '#/tools');
+        const page = await open([writeManyCalls(suite.dir())], '#/tools');
         const flaky = page.locator('table.stats >> nth=0').locator('tbody tr', { hasText: 'flaky' });
         const broken = page.locator('table.stats >> nth=0').locator('tbody tr', { hasText: 'broken' });
         expect(await shown(flaky.locator('td.rate'))).toBe('0.1%');

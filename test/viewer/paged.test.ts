@@ -1,100 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { traceFilesFor } from '../../src/cli/commands/view.js';
-import { TraceIndex } from '../../src/cli/paged/trace-index.js';
-import { startViewServer, type ViewServer, viewFiles } from '../../src/cli/view-server.js';
-import { blockOutside, collectErrors, launchBrowser, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSuite, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
+import { writeSteadyCalls } from './more-traces.js';
 import { expectedRows, MCP_TAPE } from './traces.js';
-
-const VIEWPORTS = [
-  { name: 'wide', width: 1280, height: 800 },
-  { name: 'narrow', width: 390, height: 844 },
-] as const;
-
-/** A trace of `calls` tool calls, one every 10 ms, each answered 3–19 ms later; every 97th fails. */
-function manyCalls(path: string, calls: number): void {
-  const t0 = Date.parse('2026-12-01T10:00:00.000Z');
-  const at = (ms: number) => new Date(t0 + ms).toISOString();
-  const lines = [
-    JSON.stringify({ v: 1, type: 'meta', startedAt: at(0), label: 'many', kind: 'mcp', transport: 'stdio' }),
-  ];
-  for (let id = 1; id <= calls; id++) {
-    const request = {
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: `tool_${id % 7}`, arguments: { n: id } },
-    };
-    const result = { content: [{ type: 'text', text: `answer ${id}` }], isError: id % 97 === 0 };
-    lines.push(
-      JSON.stringify({ t: at(id * 10), seq: id * 2 - 1, dir: 'in', raw: request }),
-      JSON.stringify({
-        t: at(id * 10 + 3 + (id % 17)),
-        seq: id * 2,
-        dir: 'out',
-        raw: { jsonrpc: '2.0', id, result },
-      }),
-    );
-  }
-  writeFileSync(path, `${lines.join('\n')}\n`);
-}
+import { SIZES, unfold, ViewPages } from './view-page.js';
 
 describe.skipIf(NO_BROWSER !== undefined)(
   `a paged trace in the viewer, in Chromium ${NO_BROWSER ?? ''}`,
   () => {
-    let browser: Browser;
-    let dir: string;
-    let many: string;
-    const servers: ViewServer[] = [];
-    const pages: Page[] = [];
-    const problems: string[][] = [];
-
-    beforeAll(async () => {
-      browser = await launchBrowser();
-      dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-paged-'));
-      many = join(dir, 'many.jsonl');
-      manyCalls(many, 20_000);
-    });
-    afterEach(async () => {
-      for (const page of pages.splice(0)) await page.close();
-      for (const server of servers.splice(0)) await server.close();
-      expect(problems.splice(0).flat()).toEqual([]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-
-    /** `tapedeck view --paged` in process: the trace indexed by the server, the viewer asking for pages. */
-    async function open(
-      file: string,
-      hash: string,
-      viewport: { width: number; height: number },
-    ): Promise<Page> {
-      const files = viewFiles(await traceFilesFor([file]));
-      const index = await TraceIndex.open(file, files);
-      const server = await startViewServer({ files, paged: index });
-      servers.push(server);
-      const page = await browser.newPage({ viewport });
-      pages.push(page);
-      problems.push(await blockOutside(page), collectErrors(page));
-      await page.goto(server.url.replace('#/timeline', hash));
-      await page.locator('.status[data-loaded="yes"]').waitFor({ state: 'attached', timeout: 30_000 });
-      return page;
-    }
+    const suite = browserSuite('tapedeck-viewer-paged-');
+    const pages = new ViewPages(suite);
+    let manyCalls: string | undefined;
+    /** 20,000 calls, every 97th failing: written once, when a test first opens it. */
+    const many = () => (manyCalls ??= writeSteadyCalls(join(suite.dir(), 'many.jsonl'), 20_000, 97));
 
     const count = async (page: Page, list: string) =>
       Number(await page.locator(list).getAttribute('data-count'));
-
-    /** On a phone the filters fold behind one button: unfold them. */
-    async function unfold(page: Page): Promise<void> {
-      const toggle = page.locator('.filters .more-toggle');
-      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true')
-        await toggle.click();
-    }
 
     /** Scrolls a virtual list down until a row with `text` is drawn. */
     async function scrollTo(page: Page, list: string, row: string, text: string): Promise<void> {
@@ -108,10 +31,10 @@ describe.skipIf(NO_BROWSER !== undefined)(
       await target.first().scrollIntoViewIfNeeded();
     }
 
-    for (const viewport of VIEWPORTS) {
+    for (const viewport of SIZES) {
       describe(`at ${viewport.width}×${viewport.height}`, () => {
         it('shows the timeline a page at a time, the detail pane, and a row far away by its link', async () => {
-          const page = await open(MCP_TAPE, '#/timeline', viewport);
+          const page = await pages.openPaged(MCP_TAPE, '#/timeline', viewport);
           expect(await count(page, '.timeline')).toBe(expectedRows(readFileSync(MCP_TAPE, 'utf8')));
           expect(await shown(page.locator('.status .loaded'))).toBe(
             '1 trace · 78 rows · served a page at a time',
@@ -126,7 +49,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
           expect(await shown(page.locator('.detail'))).toContain('Long running operation completed');
           expect(await page.locator('.detail .children li').count()).toBe(4);
 
-          const big = await open(many, '#/timeline?sel=0.30001', viewport);
+          const big = await pages.openPaged(many(), '#/timeline?sel=0.30001', viewport);
           expect(await count(big, '.timeline')).toBe(40_000);
           // The link's row is fetched, scrolled to and selected, though its page was never shown.
           await big.locator('.timeline .row.sel[data-key="0.30001"]').waitFor();
@@ -140,7 +63,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
         });
 
         it('searches and filters on the server, kept in the link, exported as the server writes it', async () => {
-          const page = await open(many, '#/timeline', viewport);
+          const page = await pages.openPaged(many(), '#/timeline', viewport);
           await unfold(page);
           await page.fill('input[aria-label="tool"]', 'tool_3');
           await page.press('input[aria-label="tool"]', 'Enter');
@@ -167,7 +90,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
         });
 
         it('draws the waterfall and the Tools figures from the server, and says which views need the whole trace', async () => {
-          const page = await open(MCP_TAPE, '#/waterfall', viewport);
+          const page = await pages.openPaged(MCP_TAPE, '#/waterfall', viewport);
           await page.locator('.wf-row', { hasText: 'trigger-long-running-operation' }).waitFor();
           expect(await shown(page.locator('.wf-summary'))).toBe(
             `${await count(page, '.wf-list')} requests over 14.1 s`,

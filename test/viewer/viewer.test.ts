@@ -1,15 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { traceFilesFor } from '../../src/cli/commands/view.js';
-import { startViewServer, type ViewServer, viewFiles } from '../../src/cli/view-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  blockOutside,
-  collectErrors,
+  browserSuite,
   computedStyle,
-  launchBrowser,
   loaded,
   NO_BROWSER,
   SCREENSHOTS,
@@ -17,46 +12,17 @@ import {
   waitForCount,
 } from './browser.js';
 import { expectedRows, MCP_TAPE, MCPORTER, writeChangedCopy, writeRotatedTrace } from './traces.js';
+import { ViewPages } from './view-page.js';
 
 describe.skipIf(NO_BROWSER !== undefined)(
   `the web viewer, served by tapedeck view, in Chromium ${NO_BROWSER ?? ''}`,
   () => {
-    let browser: Browser;
-    let dir: string;
-    const servers: ViewServer[] = [];
-    const pages: Page[] = [];
-    const problems: string[][] = [];
-
-    beforeAll(async () => {
-      browser = await launchBrowser();
-      dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-'));
-    });
-    afterEach(async () => {
-      for (const page of pages.splice(0)) await page.close();
-      for (const server of servers.splice(0)) await server.close();
-      // No page error, no console error, no request that left the machine, in any test.
-      expect(problems.splice(0).flat()).toEqual([]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-
-    async function open(files: string[], hash = '#/timeline', dark = false): Promise<Page> {
-      // As `tapedeck view` does: each trace checked, its rotated segments added.
-      const server = await startViewServer({ files: viewFiles(await traceFilesFor(files)) });
-      servers.push(server);
-      const page = await browser.newPage({
-        viewport: { width: 1360, height: 820 },
-        colorScheme: dark ? 'dark' : 'light',
-      });
-      pages.push(page);
-      const refused = await blockOutside(page);
-      problems.push(refused, collectErrors(page));
-      await page.goto(server.url.replace('#/timeline', hash));
-      await loaded(page);
-      return page;
-    }
+    // No page error, no console error, no request that left the machine, in any test.
+    const suite = browserSuite('tapedeck-viewer-');
+    const pages = new ViewPages(suite);
+    /** As `tapedeck view` does: each trace checked, its rotated segments added. */
+    const open = (files: string[], hash = '#/timeline', dark = false): Promise<Page> =>
+      pages.open(files, hash, { width: 1360, height: 820 }, { dark });
 
     const count = async (page: Page, list: string) =>
       Number(await page.locator(list).getAttribute('data-count'));
@@ -88,7 +54,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
     });
 
     it('merges an mcporter file with a rotated tapedeck trace, stitching its segments, errors marked red', async () => {
-      const rotated = writeRotatedTrace(dir);
+      const rotated = writeRotatedTrace(suite.dir());
       const page = await open([MCPORTER, rotated.files[1]!]);
       expect(await page.locator('.top .source').count()).toBe(2);
       expect(await count(page, '.timeline')).toBe(
@@ -106,7 +72,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
     });
 
     it('narrows the timeline with search, regex, tool and errors-only filters, all kept in the link', async () => {
-      const rotated = writeRotatedTrace(dir);
+      const rotated = writeRotatedTrace(suite.dir());
       const page = await open([MCP_TAPE, rotated.files[0]!]);
       const total = await count(page, '.timeline');
       await page.fill('input[aria-label="search"]', 'sum of 1 and 2');
@@ -131,10 +97,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
       await waitForCount(page, '.timeline', 2);
       expect(await count(page, '.timeline')).toBeLessThan(total);
       // The same link opens the same narrowed view.
-      const again = await browser.newPage();
-      pages.push(again);
-      problems.push(collectErrors(again), await blockOutside(again));
-      await again.goto(page.url());
+      const again = await suite.visit(page.url());
       await loaded(again);
       expect(await count(again, '.timeline')).toBe(2);
       expect(await again.locator('input[aria-label="tool"]').inputValue()).toBe('divide');
@@ -155,17 +118,14 @@ describe.skipIf(NO_BROWSER !== undefined)(
       const link = new URL(page.url());
       await page.screenshot({ path: join(SCREENSHOTS, 'calls.png') });
 
-      const again = await browser.newPage();
-      pages.push(again);
-      problems.push(collectErrors(again), await blockOutside(again));
-      await again.goto(link.href);
+      const again = await suite.visit(link.href);
       await loaded(again);
       expect(await shown(again.locator('.detail h2'))).toContain('get-tiny-image');
       expect(await shown(again.locator('.calls-list .row.sel .c-tool'))).toBe('get-tiny-image');
     });
 
     it('shows per-tool counts, percentiles and error rates with a latency chart', async () => {
-      const rotated = writeRotatedTrace(dir);
+      const rotated = writeRotatedTrace(suite.dir());
       const page = await open([rotated.files[1]!], '#/tools');
       const tools = page.locator('table.stats').first().locator('tbody tr');
       expect(await tools.allInnerTexts()).toEqual([
@@ -178,7 +138,7 @@ describe.skipIf(NO_BROWSER !== undefined)(
     });
 
     it('marks a changed argument when two traces are compared', async () => {
-      const changed = join(dir, 'everything-changed.jsonl');
+      const changed = join(suite.dir(), 'everything-changed.jsonl');
       writeChangedCopy(changed);
       const page = await open([MCP_TAPE, changed], '#/diff');
       const rows = page.locator('.diff-list .row');

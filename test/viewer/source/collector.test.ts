@@ -9,29 +9,15 @@ import { chooseSource } from '../../../viewer/src/source/boot.js';
 import { collectorSource } from '../../../viewer/src/source/collector.js';
 import type { SocketLike } from '../../../viewer/src/source/live-client.js';
 import type { Opened, TraceSource } from '../../../viewer/src/source/trace-source.js';
+import { liveSession, startTestCollector } from '../live-session.js';
 import { jsonl, openModel } from '../open-model.js';
 import { MCP_TAPE, writeRotatedTrace } from '../traces.js';
 
 /** The collector source against a real collector (in process, on a free port): its list, finished and live traces. */
 
 const TOKEN = 'ab'.repeat(32);
-const T0 = Date.parse('2026-11-29T12:00:00.000Z');
-const at = (ms: number) => new Date(T0 + ms).toISOString();
-const META = { v: 1, type: 'meta', startedAt: at(0), label: 'live-calc', kind: 'mcp', transport: 'stdio' };
-
-/** Lines `from`..`to` of a session: a tools/call `add` request and its answer per pair of seqs. */
-function calls(from: number, to: number): object[] {
-  const lines: object[] = [];
-  for (let seq = from; seq <= to; seq++) {
-    const id = Math.ceil(seq / 2);
-    const raw =
-      seq % 2 === 1
-        ? { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: id, b: 1 } } }
-        : { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(id + 1) }] } };
-    lines.push({ t: at(seq * 10), seq, dir: seq % 2 === 1 ? 'in' : 'out', raw });
-  }
-  return lines;
-}
+const session = liveSession('2026-11-29T12:00:00.000Z', 'live-calc');
+const { meta: META, calls } = session;
 
 const noPage = { querySelectorAll: () => [], getElementById: () => null };
 /** A `ws` socket standing in for the browser's: a refused connection is a close, as in a browser, not a throw. */
@@ -46,13 +32,7 @@ describe('the collector as a trace source', () => {
   let collector: Collector;
   let source: TraceSource;
   const opened: Opened[] = [];
-  const start = (port = 0) =>
-    startCollector({
-      dbPath: join(dir, 'db', 'tapedeck.db'),
-      token: TOKEN,
-      port,
-      live: { heartbeatMs: 1000 },
-    });
+  const start = (port = 0) => startTestCollector(dir, TOKEN, port);
   const api = async (path: string, body: string) => {
     const response = await fetch(`${collector.url}${path}`, {
       method: 'POST',
@@ -175,10 +155,7 @@ describe('the collector as a trace source', () => {
     expect([follow.lastSeq, follow.appended]).toEqual([6, 2]);
     expect(model.sources[0]!.info.files[0]!.lineCount()).toBe(7);
 
-    await api(
-      `/api/v1/traces/${id}/lines`,
-      jsonl([{ t: at(100), type: 'end', durationMs: 100, reason: 'process_exit' }]),
-    );
+    await api(`/api/v1/traces/${id}/lines`, jsonl([session.end(100)]));
     await vi.waitFor(() => expect(follow.status).toBe('ended'));
     expect(model.sources[0]!.ended).toBe(true);
     expect(model.rows().at(-1)!.kind).toBe('end');

@@ -35,7 +35,7 @@ import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js'
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { type CliIo, say, userPath } from '../io.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
 
@@ -102,8 +102,8 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option(
-      '--client-timeout <ms>',
-      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
+      '--client-timeout <duration>',
+      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request, such as 5s, 1.5m or 500ms (a bare number is milliseconds) (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
     )
     .option(
       '--http <host:port>',
@@ -185,7 +185,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     answerTimeoutMs:
       flags.clientTimeout === undefined
         ? undefined
-        : parsePositiveInt('--client-timeout', flags.clientTimeout),
+        : parseTimeLimitFlag('--client-timeout', flags.clientTimeout),
     rules: flags,
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],

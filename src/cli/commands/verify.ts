@@ -34,7 +34,7 @@ import {
 } from '../flags/upstream.js';
 import { type CliIo, print, say, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseTimeLimitFlag } from '../parse.js';
 
 interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
@@ -76,7 +76,11 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
       'exit 0 when the only finding is a server request the recorded client never answered (as the Inspector leaves roots/list)',
     )
     .option('--json', 'print the report as JSON ("version": 1)')
-    .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
+    .option(
+      '--timeout <duration>',
+      `how long each request may take, such as 5s, 1.5m or 500ms (a bare number is milliseconds)`,
+      String(ANSWER_TIMEOUT_MS),
+    )
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
   addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
@@ -115,7 +119,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
           );
         }
         ignorePaths(flags.ignore);
-        const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
+        const timeoutMs = parseTimeLimitFlag('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
         const reporters = parseReporters(flags.reporter, {
           formats: ['junit', 'github', 'json'],
           stdoutTakenBy: flags.json ? '--json' : undefined,

@@ -74,6 +74,46 @@ export async function print(io: CliIo, text: string): Promise<boolean> {
   }
 }
 
+/** Results printed as they arrive from a callback that cannot wait for the stream; see printInOrder(). */
+export interface OrderedPrinter {
+  /** Queues `text` for print(), after everything queued before it. */
+  print(text: string): void;
+  /** Resolves once everything queued is written: false when the reader went away; throws what a write threw. */
+  done(): Promise<boolean>;
+}
+
+/**
+ * Prints through print(), in order, what a synchronous callback hands over while a command works — verify's
+ * verdicts, each printed as soon as it is known. Each text waits for the one before it (and for its drain), a
+ * reader that went away ends the printing quietly, and a write failure is kept for done() to throw rather than
+ * lost in a callback.
+ *
+ * @example const live = printInOrder(io); await verifyCassette(c, { onVerdict: (v) => live.print(render(v)) }); await live.done();
+ */
+export function printInOrder(io: CliIo): OrderedPrinter {
+  let open = true;
+  let failure: { error: unknown } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    print(text) {
+      if (text === '') return;
+      queue = queue.then(async () => {
+        if (!open || failure) return;
+        try {
+          open = await print(io, text);
+        } catch (error) {
+          failure = { error };
+        }
+      });
+    },
+    async done() {
+      await queue;
+      if (failure) throw failure.error;
+      return open;
+    },
+  };
+}
+
 const filesOf = new WeakMap<CliIo, ReturnType<typeof localTraceFiles>>();
 
 /**

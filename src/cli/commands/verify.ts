@@ -32,7 +32,7 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, print, say, userPath } from '../io.js';
+import { type CliIo, print, printInOrder, say, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { parseTimeLimitFlag } from '../parse.js';
 
@@ -178,14 +178,17 @@ async function verify(
   }
 
   const [command, ...args] = argv;
+  // Each verdict is printed as soon as it is known (a slow server's run shows its progress), through the writer.
+  const live = quiet ? undefined : printInOrder(io);
   const report = await verifyCassette(loaded.cassette, {
     ...(upstream ? { upstream } : { spawn: nodeSpawn, command, args }),
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: quiet ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
-    onSession: quiet ? undefined : (session) => io.stdout.write(renderSession(session)),
+    onVerdict: live && ((verdict) => live.print(renderVerdict(verdict))),
+    onSession: live && ((session) => live.print(renderSession(session))),
   });
+  await live?.done();
 
   let updated = false;
   if (sink) {

@@ -2,9 +2,9 @@
  * `tapedeck verify` run in-process through the CLI harness against the configurable fixture server: what it
  * prints, and how its flags read.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
@@ -110,5 +110,22 @@ describe('verify prints each verdict through the CLI writer', () => {
     // The first verdict found the reader gone; nothing more was tried, and no failure was reported.
     expect(stdout.writes).toBe(1);
     expect(runIo.stderr.text).toBe('');
+  });
+});
+
+describe('verify -', () => {
+  it('reads the cassette from the run’s stdin; the server it starts has stdin of its own', async () => {
+    const path = cassette('session.jsonl', SESSION);
+    const stdin = Readable.from([readFileSync(path)]);
+    expect(await io.run(['verify', '-', '--', process.execPath, SERVER], stdin)).toBe(0);
+    expect(io.stdout).toBe('verified 3 exchanges: 3 match, 0 differ\n');
+  });
+
+  it('refuses --update in one line, exit 2: there is no file to rewrite', async () => {
+    const stdin = Readable.from([readFileSync(cassette('session.jsonl', SESSION))]);
+    expect(await io.run(['verify', '-', '--update', '--', process.execPath, SERVER], stdin)).toBe(2);
+    expect(io.stderr).toBe(
+      'tapedeck: --update rewrites the cassette file, and - (standard input) is none: name the cassette file to update\n',
+    );
   });
 });

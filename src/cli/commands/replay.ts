@@ -34,7 +34,7 @@ import {
 import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
@@ -207,6 +207,8 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
   const note = (text: string) => say(io, text);
   const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
+    // `-`: the cassette is read from the run's stdin, to its end, before a stdio session would read it for requests.
+    files: traceFiles(io),
     onDiagnostic: (d) => note(`${d.severity}: ${d.message}`),
   });
   for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
@@ -253,7 +255,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       held.release();
     }
   }
-  const outcome: ServeOutcome = await serveOnStdio((input, output) =>
+  const outcome: ServeOutcome = await serveOnStdio(io, (input, output) =>
     serveStdio(loaded.cassette, {
       input,
       output,

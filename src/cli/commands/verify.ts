@@ -32,7 +32,7 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, print, printInOrder, say, userPath } from '../io.js';
+import { type CliIo, print, printInOrder, say, traceFiles, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { parseTimeLimitFlag } from '../parse.js';
 
@@ -143,6 +143,10 @@ async function verify(
   reporters: ReporterPlan,
 ): Promise<number> {
   const clock = reportClock();
+  if (flags.update && path === '-')
+    throw usageError(
+      '--update rewrites the cassette file, and - (standard input) is none: name the cassette file to update',
+    );
   // The terminal report stays off stdout when a document is written there instead.
   const quiet = flags.json === true || reporters.replacesStdout;
   // Fails before the server starts when a redaction config is bad, as record does.
@@ -153,6 +157,7 @@ async function verify(
     onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
     // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
+    files: traceFiles(io),
   });
   const foreign = flags.update ? updateRefusal(path, loaded.format, 'verify --update') : undefined;
   if (foreign) throw new TapedeckError('input', foreign);

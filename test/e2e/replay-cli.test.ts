@@ -33,7 +33,10 @@ describe('tapedeck replay: usage', () => {
       "--timing must be none, recorded, or a speed factor above 0 such as 2 or 0.5x; got 'fast'",
     ],
     [['--repeat', 'twice'], "--repeat must be none or last; got 'twice'"],
-    [['--client-timeout', '0'], "--client-timeout must be a whole number of at least 1; got '0'"],
+    [
+      ['--client-timeout', '0'],
+      "--client-timeout must be a duration such as 5s, 1.5m or 500ms, or a whole number of milliseconds; got '0'",
+    ],
     [['--ignore', '$.params[oops'], "--ignore '$.params[oops'"],
     [['--bogus'], "unknown option '--bogus'"],
   ])('%j is a usage error (exit 2) naming the value, before anything is read', async (flags, message) => {

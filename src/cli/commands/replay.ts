@@ -41,8 +41,8 @@ import {
 import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { type CliIo, say, userPath } from '../io.js';
-import { parsePositiveInt } from '../parse.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
 
@@ -109,8 +109,8 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option(
-      '--client-timeout <ms>',
-      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
+      '--client-timeout <duration>',
+      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request, such as 5s, 1.5m or 500ms (a bare number is milliseconds) (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
     )
     .option(
       '--http <host:port>',
@@ -192,7 +192,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     answerTimeoutMs:
       flags.clientTimeout === undefined
         ? undefined
-        : parsePositiveInt('--client-timeout', flags.clientTimeout),
+        : parseTimeLimitFlag('--client-timeout', flags.clientTimeout),
     rules: flags,
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
@@ -214,6 +214,8 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
   const note = (text: string) => say(io, text);
   const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
+    // `-`: the cassette is read from the run's stdin, to its end, before a stdio session would read it for requests.
+    files: traceFiles(io),
     onDiagnostic: (d) => note(`${d.severity}: ${d.message}`),
   });
   for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
@@ -260,7 +262,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       held.release();
     }
   }
-  const outcome: ServeOutcome = await serveOnStdio((input, output) =>
+  const outcome: ServeOutcome = await serveOnStdio(io, (input, output) =>
     serveStdio(loaded.cassette, {
       input,
       output,

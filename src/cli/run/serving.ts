@@ -62,7 +62,7 @@ function requestRedaction(loaded: LoadedCassette, settings: RunSettings, io: Cli
 export async function replay(loaded: LoadedCassette, settings: RunSettings, io: CliIo): Promise<number> {
   const clock = reportClock();
   const redact = await requestRedaction(loaded, settings, io);
-  const outcome = await serveOnStdio((input, output) =>
+  const outcome = await serveOnStdio(io, (input, output) =>
     serveStdio(loaded.cassette, {
       input,
       output,
@@ -101,7 +101,7 @@ export async function update(
   const { redactor } = redactionFrom(settings.rules, io);
   const redact = await requestRedaction(loaded, settings, io);
   const [command, ...args] = live.kind === 'command' ? live.argv : [];
-  const outcome = await serveOnStdio((input, output) =>
+  const outcome = await serveOnStdio(io, (input, output) =>
     serveUpdate(loaded.cassette, {
       input,
       output,

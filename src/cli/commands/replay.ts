@@ -157,6 +157,11 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
         const settings = { ...settingsFrom(flags), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
+        // Over stdio the session's requests come on standard input, which a cassette read from it has used up.
+        if (named === '-' && flags.http === undefined)
+          throw usageError(
+            "replay - reads the cassette from standard input, where a stdio session's requests come too: serve it over HTTP (replay - --http 127.0.0.1:0) or save it to a file",
+          );
         // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
         const cassette =
           named === '-' || path === undefined ? named : ((await projectFor(named, io.cwd)).cassette ?? named);

@@ -187,6 +187,12 @@ async function extraBenches(config) {
       pass: s.pass.record,
     });
     verdicts.push({
+      name: `record beyond the bare pipe relay, the floor of any Node wrapper (relay adds ${ms(s.relayAddedMs)})`,
+      measured: `${ms(s.recordOverRelayMs)} (rounds ${ms(s.recordOverRelayRange[0])}–${ms(s.recordOverRelayRange[1])})`,
+      goal: `≤ ${s.targets.recordAddedMs} ms`,
+      pass: s.pass.recordOverRelay,
+    });
+    verdicts.push({
       name: `replay's first answer / bare Node server's (${ms(m.replay.median)} vs ${ms(m.bare.median)})`,
       measured: `${x(s.replayRatio)} (${s.replayRatioRange.map((v) => v.toFixed(2)).join('–')})`,
       goal: `≤ ${s.targets.replayRatio}×`,
@@ -199,7 +205,7 @@ async function extraBenches(config) {
       pass: s.pass.help,
     });
     verdicts.push({
-      name: `(info) record adds to the bare Node server's first answer (${ms(m.recordBare.median)} vs ${ms(m.bare.median)})`,
+      name: `(info) record adds to the bare Node server's first answer (${ms(m.recordBare.median)} vs ${ms(m.bare.median)}; the relay adds ${ms(s.relayBareAddedMs)})`,
       measured: ms(s.recordBareAddedMs),
       goal: '',
     });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'dist/cli/bin.js');
-export const RELAY = process.env.BENCH_RELAY_SCRIPT ?? join(ROOT, 'bench/pipe-relay.mjs');
+export const RELAY = process.env.BENCH_RELAY_SCRIPT ?? join(ROOT, 'bench/pipe-relay.cjs');
 export const RAW_SERVER = join(ROOT, 'bench/raw-echo-server.mjs');
 export const EVERYTHING_SERVER = join(
   ROOT,

@@ -13,6 +13,9 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 // The executable npm installs as `tapedeck`, as a client config runs it.
 const BIN = join(ROOT, 'dist', 'cli', 'tapedeck.cjs');
 const BARE = join(ROOT, 'bench', 'raw-echo-server.mjs');
+// The floor of any wrapper written in Node: a process that only starts the server and pipes bytes. What it adds
+// to the first answer is Node's own start before the server can be spawned; `record` is judged on top of it too.
+const RELAY = join(ROOT, 'bench', 'pipe-relay.cjs');
 const EVERYTHING = join(
   ROOT,
   'node_modules',
@@ -22,7 +25,10 @@ const EVERYTHING = join(
   'index.js',
 );
 
-/** Targets: `record` adds at most this many ms; replay and help at most these multiples of their floors. */
+/**
+ * Targets: `record` adds at most this many ms (to the bare server's first answer, and beyond the bare relay's);
+ * replay and help at most these multiples of their floors.
+ */
 export const STARTUP_TARGETS = { recordAddedMs: 40, replayRatio: 2, helpRatio: 2 };
 
 const INITIALIZE = `${JSON.stringify({
@@ -108,8 +114,10 @@ export async function runStartupBench({ rounds, log }) {
           EVERYTHING,
           'stdio',
         ]),
+      relay: () => firstAnswer([RELAY, '--', process.execPath, EVERYTHING, 'stdio']),
       recordBare: () =>
         firstAnswer([BIN, 'record', '--quiet', '--file', trace('bare'), '--', process.execPath, BARE]),
+      relayBare: () => firstAnswer([RELAY, '--', process.execPath, BARE]),
     };
     const names = Object.keys(modes);
     const samples = Object.fromEntries(names.map((name) => [name, []]));
@@ -137,9 +145,12 @@ function summarize(samples, rounds) {
   // Per round, against the same round's baseline: how much the figures move together is how far to trust them.
   const paired = (f) => samples.node.map((_, i) => f(i)).sort((a, b) => a - b);
   const recordAdded = paired((i) => samples.record[i] - samples.everything[i]);
+  const overRelay = paired((i) => samples.record[i] - samples.relay[i]);
   const replayRatio = paired((i) => samples.replay[i] / samples.bare[i]);
   const helpRatio = paired((i) => samples.help[i] / samples.node[i]);
   const recordAddedMs = byMode.record.median - byMode.everything.median;
+  const relayAddedMs = byMode.relay.median - byMode.everything.median;
+  const recordOverRelayMs = byMode.record.median - byMode.relay.median;
   const replay = byMode.replay.median / byMode.bare.median;
   const help = byMode.help.median / byMode.node.median;
   return {
@@ -147,7 +158,11 @@ function summarize(samples, rounds) {
     byMode,
     recordAddedMs,
     recordAddedRange: [recordAdded[0], recordAdded.at(-1)],
+    relayAddedMs,
+    recordOverRelayMs,
+    recordOverRelayRange: [overRelay[0], overRelay.at(-1)],
     recordBareAddedMs: byMode.recordBare.median - byMode.bare.median,
+    relayBareAddedMs: byMode.relayBare.median - byMode.bare.median,
     replayRatio: replay,
     replayRatioRange: [replayRatio[0], replayRatio.at(-1)],
     helpRatio: help,
@@ -155,6 +170,7 @@ function summarize(samples, rounds) {
     targets: STARTUP_TARGETS,
     pass: {
       record: recordAddedMs <= STARTUP_TARGETS.recordAddedMs,
+      recordOverRelay: recordOverRelayMs <= STARTUP_TARGETS.recordAddedMs,
       replay: replay <= STARTUP_TARGETS.replayRatio,
       help: help <= STARTUP_TARGETS.helpRatio,
     },

@@ -38,9 +38,12 @@ export class CaptureQueue {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Queues the trace copy of `chunk` (read just now) for `capture`. Chunks are never copied: they are not reused. */
-  push(capture: ChunkCapture, chunk: Buffer): void {
-    this.waiting.push({ capture, chunk, atMs: this.now() });
+  /**
+   * Queues the trace copy of `chunk` for `capture`, read just now or at `atMs`. Chunks are never copied: they are
+   * not reused.
+   */
+  push(capture: ChunkCapture, chunk: Buffer, atMs: number = this.now()): void {
+    this.waiting.push({ capture, chunk, atMs });
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) this.flush();
     else if (!this.scheduled) {

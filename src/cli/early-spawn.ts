@@ -1,31 +1,49 @@
+import { EarlyRelay, type EarlyStreams, type EarlyTraffic } from '../proxy/early-relay.js';
+
+export type { EarlyStreams };
+
 import { type StartedServer, startServer } from '../proxy/start.js';
 
 /**
  * `tapedeck record -- <server>` is put in front of a server an MCP client starts, and the client waits for the
  * server's first answer: every millisecond tapedeck spends before the server starts is added to that wait. So the
  * executable starts the server first — from the raw arguments, before the CLI framework and the recording code
- * are loaded — and the recorder, once loaded, takes it over; the server boots while tapedeck loads. Nothing is
- * lost meanwhile: the client's and the server's bytes wait in the pipes until the recorder reads them.
+ * are loaded — and a relay forwards the bytes both ways until the recorder, once loaded, takes the server and
+ * what was forwarded over (src/proxy/early-relay.ts). So the first answer waits for neither: on a machine busy
+ * starting every server of a client at once, loading the recorder is what takes longest.
  *
- * A command line the recorder then refuses (a usage error) stops the server again before it got a single byte.
+ * Faults change what is forwarded: with --fault or --faults the server is started but its bytes wait in the pipes
+ * for the recorder. A command line the recorder then refuses (a usage error) stops the server again; its client
+ * sees the one line of why on stderr and the end of the session.
  */
 
 interface Early {
   argv: string[];
   server: StartedServer;
+  relay: EarlyRelay | undefined;
+}
+
+/** What the recorder takes over: the running server and what the relay forwarded before it was loaded. */
+export interface EarlyHandover {
+  /** The server started early, when it is the one the recorder asks for (any other was stopped). */
+  server: StartedServer | undefined;
+  /** What was forwarded before the recorder was loaded (nothing is, with faults). */
+  traffic: EarlyTraffic | undefined;
 }
 
 let early: Early | undefined;
 
 /** Options after which record does not run a stdio server now (help, a listing, an HTTP recording …). */
 const NOT_STDIO = /^(-h|--help|--redact-defaults|--upstream(=.*)?|--listen(=.*)?|--stdio|--sse)$/;
+/** Options that change the forwarded bytes: the recorder must see every byte before it is forwarded. */
+const FAULTS = /^--faults?(=.*)?$/;
 
 /**
  * Starts the server of a `record … -- <command…>` command line at once; does nothing for any other command line.
  *
  * @example startEarly(process.argv.slice(2)); const { run } = await import('./main.js');
  */
-export function startEarly(argv: readonly string[]): void {
+export function startEarly(argv: readonly string[], streams: EarlyStreams = {}): void {
   if (argv[0] !== 'record' || early !== undefined) return;
   const split = argv.indexOf('--');
   if (split === -1 || split === argv.length - 1) return;
@@ -33,31 +51,36 @@ export function startEarly(argv: readonly string[]): void {
   if (options.some((option) => NOT_STDIO.test(option))) return;
   const [command, ...args] = argv.slice(split + 1) as [string, ...string[]];
   const stderr = options.includes('--no-stderr') ? 'inherit' : 'pipe';
-  early = { argv: [command, ...args], server: startServer(command, args, { stderr }) };
+  const server = startServer(command, args, { stderr });
+  const relay = options.some((option) => FAULTS.test(option)) ? undefined : new EarlyRelay(server, streams);
+  early = { argv: [command, ...args], server, relay };
 }
 
 /**
  * The server started early for this command line, handed over once: only when it is the same command and the
- * same stderr choice the recorder would start (anything else is stopped, and the recorder starts its own).
+ * same stderr choice the recorder would start (anything else is stopped, and the recorder starts its own; what
+ * was relayed is handed over all the same, so the new server gets the client's bytes and the trace keeps all).
  *
- * @example const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
+ * @example const early = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
  */
-export function takeEarly(argv: readonly string[], stderr: 'pipe' | 'inherit'): StartedServer | undefined {
+export function takeEarly(argv: readonly string[], stderr: 'pipe' | 'inherit'): EarlyHandover {
   const taken = early;
   early = undefined;
-  if (taken === undefined) return undefined;
+  if (taken === undefined) return { server: undefined, traffic: undefined };
+  const traffic = taken.relay?.take();
   const same =
     taken.server.stderr === stderr &&
     taken.argv.length === argv.length &&
     taken.argv.every((word, i) => word === argv[i]);
-  if (same) return taken.server;
+  if (same) return { server: taken.server, traffic };
   taken.server.stop();
-  return undefined;
+  return { server: undefined, traffic };
 }
 
 /** Stops a server started early that the recorder never took (the command line was refused). */
 export function discardEarly(): void {
   const left = early;
   early = undefined;
+  left?.relay?.take();
   left?.server.stop();
 }

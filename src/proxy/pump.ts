@@ -30,6 +30,8 @@ export class Pump implements Draining {
       if (!ok && !this.blocked) this.waitForDrain();
     });
     this.done = new Promise((resolve) => {
+      // A source that ended before the pump was attached (a relay read it first) is done already.
+      if (source.readableEnded || source.destroyed) resolve();
       source.once('end', resolve);
       source.once('close', resolve);
       source.once('error', () => resolve());

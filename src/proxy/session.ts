@@ -1,6 +1,7 @@
 import type { FaultOptions } from '../faults/options.js';
 import type { FaultRecord } from '../faults/records.js';
 import type { TraceSink } from '../sink/sink.js';
+import type { EarlyTraffic } from './early-relay.js';
 import type { StartedServer } from './start.js';
 import { runStdioProxy } from './stdio.js';
 import { finishStdout, openStdout } from './streams.js';
@@ -12,6 +13,8 @@ export interface StdioSessionOptions extends FaultOptions {
   recordStderr: boolean;
   /** The server, when it was started already (see `startServer`). */
   started?: StartedServer | undefined;
+  /** What a relay forwarded before the recorder was loaded, and the stdout it wrote to (see early-relay). */
+  early?: EarlyTraffic | undefined;
 }
 
 /**
@@ -25,15 +28,16 @@ export async function recordStdioSession(
   sink: TraceSink,
   options: StdioSessionOptions,
 ): Promise<number> {
-  const output = openStdout();
+  const { started, early, ...rest } = options;
+  const output = early?.output ?? openStdout();
   const [command, ...args] = argv as [string, ...string[]];
-  const { started, ...rest } = options;
   const result = await runStdioProxy({
     command,
     args,
     sink,
     ...rest,
     ...(started !== undefined ? { started } : {}),
+    ...(early !== undefined ? { early: early.chunks } : {}),
     output: output.stream,
   });
   // A signal death is 128+n beside the signal's name: readers of the mcp-tape format expect an integer.

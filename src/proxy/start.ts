@@ -12,6 +12,8 @@ export interface StartedServer {
   args: readonly string[];
   /** The process; undefined when it could not even be spawned as written (see `spawned`). */
   child: ChildProcess | undefined;
+  /** When it was started (ms since the epoch): the trace's spawn event says so, however late it is written. */
+  startedAtMs: number;
   /** Whether the server's stderr is a pipe (to be recorded) or this process's own stderr. */
   stderr: 'pipe' | 'inherit';
   /** Resolves once the process runs, or to the error that kept it from running (ENOENT, EACCES …). */
@@ -47,6 +49,7 @@ export function startServer(
   options: StartServerOptions,
 ): StartedServer {
   let child: ChildProcess;
+  const startedAtMs = Date.now();
   try {
     // Through the spawn helper: on Windows that is what finds `npx` (a .cmd file) and runs it safely.
     child = spawnServer(command, args, {
@@ -62,6 +65,7 @@ export function startServer(
       command,
       args,
       child: undefined,
+      startedAtMs,
       stderr: options.stderr,
       spawned: Promise.resolve(failure),
       exited: never,
@@ -88,5 +92,5 @@ export function startServer(
     child.stdin?.destroy();
     child.kill('SIGTERM');
   };
-  return { command, args, child, stderr: options.stderr, spawned, exited, release, stop };
+  return { command, args, child, startedAtMs, stderr: options.stderr, spawned, exited, release, stop };
 }

@@ -8,6 +8,7 @@ import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
+import type { EarlyChunk } from './early-relay.js';
 import { type Draining, drainWithin, Pump } from './pump.js';
 import { type StartedServer, startServer } from './start.js';
 import { StdioFaults } from './stdio-faults.js';
@@ -44,6 +45,11 @@ export interface StdioProxyOptions extends FaultOptions {
    * and loads the rest meanwhile. Started here when not given.
    */
   started?: StartedServer;
+  /**
+   * What a relay forwarded before this proxy attached (src/proxy/early-relay.ts): its trace copies come first,
+   * stamped when they were read. When the server is started here instead, the client's part is sent to it first.
+   */
+  early?: readonly EarlyChunk[];
 }
 
 export interface StdioProxyResult {
@@ -85,7 +91,6 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const killAfterMs = options.killAfterMs ?? STDIO_PROXY_DEFAULTS.killAfterMs;
   const signals = options.signals ?? STDIO_PROXY_DEFAULTS.signals;
   const { sink } = options;
-  const startedMs = Date.now();
   const emit = sink.append.bind(sink);
   const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: options.maxMessageBytes, emit });
   const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: options.maxMessageBytes, emit });
@@ -113,7 +118,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     });
     return { exitCode, serverExitCode: null, signal: null };
   }
-  sink.append({ t: timestamp(), type: 'event', name: 'spawn', ok: true, pid: child.pid ?? null });
+  sink.append({
+    t: timestamp(server.startedAtMs),
+    type: 'event',
+    name: 'spawn',
+    ok: true,
+    pid: child.pid ?? null,
+  });
 
   const stdin = child.stdin!;
   const stdout = child.stdout!;
@@ -145,6 +156,17 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
       setTimeout(() => child.kill('SIGKILL'), killAfterMs).unref();
     },
   });
+  const stderrCapture = new PipeCapture({
+    dir: 'out',
+    stream: 'stderr',
+    maxMessageBytes: options.maxMessageBytes,
+    emit,
+  });
+  const captureOf = { client: toServer, server: toClient, stderr: stderrCapture } as const;
+  for (const { source, chunk, atMs } of options.early ?? []) {
+    later.push(captureOf[source], chunk, atMs);
+    if (source === 'client' && options.started === undefined) stdin.write(chunk);
+  }
   const fromClient = new Pump(
     input,
     stdin,
@@ -165,15 +187,11 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
       ? faults.answers(stdout, output, (chunk) => later.push(toClient, chunk))
       : new Pump(stdout, output, (chunk) => later.push(toClient, chunk)),
   ];
-  const stderrCapture = new PipeCapture({
-    dir: 'out',
-    stream: 'stderr',
-    maxMessageBytes: options.maxMessageBytes,
-    emit,
-  });
   if (child.stderr)
     fromServer.push(new Pump(child.stderr, errorOutput, (chunk) => later.push(stderrCapture, chunk)));
   server.release();
+  // A relay that read before us paused what it read; attached now, the pumps read on.
+  if (options.early !== undefined) for (const stream of [input, stdout, child.stderr]) stream?.resume();
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
   const exit = await server.exited;
@@ -201,7 +219,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     name: 'exit',
     exitCode: exit.code,
     signal: exit.signal,
-    durationMs: Date.now() - startedMs,
+    durationMs: Date.now() - server.startedAtMs,
   });
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
 }

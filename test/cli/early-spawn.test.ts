@@ -2,9 +2,29 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { discardEarly, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
+import { discardEarly, type EarlyStreams, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
 import { startServer } from '../../src/proxy/start.js';
+
+/** The client's side of the early relay, in memory: nothing touches the test process's own stdio. */
+function clientSide(): EarlyStreams & {
+  input: PassThrough;
+  output: { stream: PassThrough; owned: false };
+  read: () => string;
+} {
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (chunk: Buffer) => {
+    text += chunk;
+  });
+  return {
+    input: new PassThrough(),
+    output: { stream: output, owned: false },
+    errorOutput: new PassThrough(),
+    read: () => text,
+  };
+}
 
 /** A server that waits for input forever (so only being stopped ends it). */
 const waiting = [process.execPath, '-e', 'process.stdin.resume(); setInterval(() => {}, 1000)'];
@@ -39,20 +59,20 @@ describe('starting the server of `record -- <server>` before the recorder is loa
   afterEach(() => discardEarly());
 
   it('hands the running server to the recorder that asks for the same command', async () => {
-    startEarly(['record', '--out', '/tmp/x', '--label', 'l', '--', ...waiting]);
-    const server = takeEarly(waiting, 'pipe');
+    startEarly(['record', '--out', '/tmp/x', '--label', 'l', '--', ...waiting], clientSide());
+    const { server } = takeEarly(waiting, 'pipe');
     expect(server).toBeDefined();
     expect(await server!.spawned).toBeUndefined();
     expect(server!.child!.stderr).not.toBeNull();
     // Handed over once.
-    expect(takeEarly(waiting, 'pipe')).toBeUndefined();
+    expect(takeEarly(waiting, 'pipe').server).toBeUndefined();
     server!.child!.kill('SIGKILL');
     await server!.exited;
   });
 
   it('keeps the server stderr as asked: --no-stderr leaves it on the terminal', async () => {
-    startEarly(['record', '--no-stderr', '--', ...waiting]);
-    const server = takeEarly(waiting, 'inherit');
+    startEarly(['record', '--no-stderr', '--', ...waiting], clientSide());
+    const { server } = takeEarly(waiting, 'inherit');
     expect(server?.child?.stderr).toBeNull();
     server?.child?.kill('SIGKILL');
     await server?.exited;
@@ -64,22 +84,22 @@ describe('starting the server of `record -- <server>` before the recorder is loa
       [waiting, 'inherit'],
     ] as const) {
       const pidFile = join(dir, `pid-${stderr}`);
-      startEarly(['record', '--', ...noting(pidFile)]);
+      startEarly(['record', '--', ...noting(pidFile)], clientSide());
       await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
       const pid = Number(readFileSync(pidFile, 'utf8'));
-      expect(takeEarly(argv, stderr)).toBeUndefined();
+      expect(takeEarly(argv, stderr).server).toBeUndefined();
       await until(() => !alive(pid));
     }
   });
 
   it('stops a server whose command line the recorder refused', async () => {
     const pidFile = join(dir, 'pid-refused');
-    startEarly(['record', '--', ...noting(pidFile)]);
+    startEarly(['record', '--', ...noting(pidFile)], clientSide());
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
-    // What bin.js does after a usage error: the early server never got a byte and is stopped.
+    // What bin.js does after a usage error: the early server is stopped.
     discardEarly();
     await until(() => !alive(Number(readFileSync(pidFile, 'utf8'))));
-    expect(takeEarly(waiting, 'pipe')).toBeUndefined();
+    expect(takeEarly(waiting, 'pipe').server).toBeUndefined();
   });
 
   it.each([
@@ -90,8 +110,89 @@ describe('starting the server of `record -- <server>` before the recorder is loa
     [['record', '--']],
     [['record', 'node', 'server.js']],
   ])('starts nothing for %j', (argv) => {
-    startEarly(argv);
-    expect(takeEarly(['node'], 'pipe')).toBeUndefined();
+    startEarly(argv, clientSide());
+    expect(takeEarly(['node'], 'pipe')).toEqual({ server: undefined, traffic: undefined });
+  });
+});
+
+/** A server that echoes every line it reads back in upper case, and says it started on stderr. */
+const shouting = [
+  process.execPath,
+  '-e',
+  "process.stderr.write('up\\n'); process.stdin.on('data', (d) => process.stdout.write(String(d).toUpperCase()))",
+];
+
+describe('relaying before the recorder is loaded', () => {
+  afterEach(() => discardEarly());
+
+  it('forwards both ways at once and hands every chunk over, stamped when it was read', async () => {
+    const client = clientSide();
+    const before = Date.now();
+    startEarly(['record', '--', ...shouting], client);
+    client.input.write('{"id":1}\n');
+    await until(() => client.read() === '{"ID":1}\n');
+    const { server, traffic } = takeEarly(shouting, 'pipe');
+    expect(server).toBeDefined();
+    const sources = traffic!.chunks.map(({ source, chunk }) => [source, String(chunk)]);
+    expect(sources).toContainEqual(['client', '{"id":1}\n']);
+    expect(sources).toContainEqual(['server', '{"ID":1}\n']);
+    expect(sources.indexOf(sources.find(([s]) => s === 'client')!)).toBeLessThan(
+      sources.indexOf(sources.find(([s]) => s === 'server')!),
+    );
+    for (const { atMs } of traffic!.chunks) {
+      expect(atMs).toBeGreaterThanOrEqual(before);
+      expect(atMs).toBeLessThanOrEqual(Date.now());
+    }
+    expect(server!.startedAtMs).toBeGreaterThanOrEqual(before);
+    expect(traffic!.output.stream).toBe(client.output.stream);
+    // Taken over: the relay reads no more; what the client writes now waits for the recorder.
+    client.input.write('{"id":2}\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(client.read()).toBe('{"ID":1}\n');
+    expect(client.input.readableLength).toBeGreaterThan(0);
+    server!.child!.kill('SIGKILL');
+    await server!.exited;
+  });
+
+  it('passes the end of the client input on to the server', async () => {
+    const client = clientSide();
+    const echoUntilEnd = [
+      process.execPath,
+      '-e',
+      "process.stdin.resume().on('end', () => process.stdout.write('bye'))",
+    ];
+    startEarly(['record', '--', ...echoUntilEnd], client);
+    client.input.end();
+    await until(() => client.read() === 'bye');
+    const { server } = takeEarly(echoUntilEnd, 'pipe');
+    expect(await server!.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('relays nothing when faults are to be injected: the recorder must see every byte first', async () => {
+    for (const fault of ['--fault', '--faults=profile.yaml']) {
+      const client = clientSide();
+      const argv = fault === '--fault' ? ['record', fault, 'error@tools/call'] : ['record', fault];
+      startEarly([...argv, '--', ...shouting], client);
+      client.input.write('{"id":1}\n');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(client.read()).toBe('');
+      const { server, traffic } = takeEarly(shouting, 'pipe');
+      expect(traffic).toBeUndefined();
+      server!.child!.kill('SIGKILL');
+      await server!.exited;
+    }
+  });
+
+  it('hands what was relayed over even when the recorder starts a server of its own', async () => {
+    const client = clientSide();
+    startEarly(['record', '--', ...shouting], client);
+    client.input.write('hello\n');
+    await until(() => client.read() === 'HELLO\n');
+    const { server, traffic } = takeEarly([...shouting, 'other'], 'pipe');
+    expect(server).toBeUndefined();
+    expect(traffic!.chunks.filter((c) => c.source === 'client').map((c) => String(c.chunk))).toEqual([
+      'hello\n',
+    ]);
   });
 });
 

@@ -154,6 +154,8 @@ export async function registerCommands(program: Command, argv: readonly string[]
   const named = argv[0] === 'help' ? argv[1] : argv[0];
   const entry = COMMANDS.find((candidate) => candidate.name === named);
   if (entry !== undefined) {
+    // Loading a command blocks the event loop; `record`'s early relay (early-spawn.ts) passes on what is ready first.
+    await new Promise((resolve) => setImmediate(resolve));
     const register = await entry.load();
     register(program, cli);
     return;

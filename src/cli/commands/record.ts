@@ -8,12 +8,8 @@ import { addFaultFlags, FAULT_HELP, type FaultFlags } from '../flags/faults.js';
 import { addLiveFlag, type LiveFlag } from '../flags/live.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { HEADER_EXAMPLE } from '../flags/upstream.js';
-import { renderDefaultRules } from '../format/redact-rules.js';
-import { terminalWidth } from '../format/wrap.js';
 import { print } from '../io.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
-import { recordBridge } from '../record/bridge.js';
-import { recordHttp } from '../record/http.js';
 import {
   addBridgeFlags,
   addHttpRecordFlags,
@@ -102,7 +98,10 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
     )
     .action(
       action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
+        // What only some command lines need is loaded by them: a stdio recording starts with the client waiting.
         if (options.redactDefaults === true) {
+          const { renderDefaultRules } = await import('../format/redact-rules.js');
+          const { terminalWidth } = await import('../format/wrap.js');
           await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
         }
@@ -125,6 +124,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
                 '--fault and --faults apply to a stdio recording or --upstream without --stdio; the --stdio bridge injects none',
               );
             const { upstream } = options;
+            const { recordBridge } = await import('../record/bridge.js');
             return await recordBridge(
               { ...options, upstream, path: (label) => resolveTracePath(options, label, io) },
               io,
@@ -135,6 +135,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
               '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
             );
           }
+          const { recordHttp } = await import('../record/http.js');
           return await recordHttp(options, (label) => resolveTracePath(options, label, io), io);
         }
         const stray = (

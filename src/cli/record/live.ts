@@ -1,6 +1,5 @@
 import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
 import type { LiveFileSink } from '../../sink/collector.js';
-import { createLiveTrace } from '../../sink/collector-client.js';
 import { FileSink, type FileSinkOptions } from '../../sink/file.js';
 import { usageError } from '../errors.js';
 import { type LiveFlag, liveUrlOf, parseLiveUrl } from '../flags/live.js';
@@ -74,8 +73,9 @@ export async function startLiveRecording(options: LiveRecordingOptions): Promise
     }
   }
   try {
-    const trace = await createLiveTrace({ url, token }, options.label);
     // Loaded with --live only, like the collector above.
+    const { createLiveTrace } = await import('../../sink/collector-client.js');
+    const trace = await createLiveTrace({ url, token }, options.label);
     const { LiveFileSink } = await import('../../sink/collector.js');
     const sink = new LiveFileSink({
       ...options.file,

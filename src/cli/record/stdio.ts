@@ -1,10 +1,11 @@
 import { describeFault } from '../../faults/records.js';
 import { recordStdioSession } from '../../proxy/session.js';
-import { type StartedServer, startServer } from '../../proxy/start.js';
+import { startServer } from '../../proxy/start.js';
 import { redactArgv, redactText, summarize } from '../../redact/index.js';
 import { deriveLabel, safeLabel } from '../../sink/naming.js';
+import { timestamp } from '../../trace/encode.js';
 import { newMeta } from '../../trace/meta.js';
-import { takeEarly } from '../early-spawn.js';
+import { type EarlyHandover, takeEarly } from '../early-spawn.js';
 import { announceFaults, type FaultFlags, faultPlanOf, warnUnmatched } from '../flags/faults.js';
 import type { LiveFlag } from '../flags/live.js';
 import { type RuleFlags, redactionFrom } from '../flags/rules.js';
@@ -40,12 +41,12 @@ export async function recordStdio(argv: string[], options: StdioRecordOptions, i
   // while the end line is written) must not kill the recorder before the trace is finished.
   const held = holdSignals();
   // The server the executable started before this code was loaded, if it is the one asked for.
-  const started = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
+  const early = takeEarly(argv, options.stderr ? 'pipe' : 'inherit');
   try {
-    return await recordSession(argv, options, started, io);
+    return await recordSession(argv, options, early, io);
   } catch (err) {
-    // Refused after all (a bad redaction rule, an unreachable --live collector): the server got no byte yet.
-    started?.stop();
+    // Refused after all (a bad redaction rule, an unreachable --live collector): no session is recorded.
+    early.server?.stop();
     throw err;
   } finally {
     held.release();
@@ -55,9 +56,10 @@ export async function recordStdio(argv: string[], options: StdioRecordOptions, i
 async function recordSession(
   argv: string[],
   options: StdioRecordOptions,
-  started: StartedServer | undefined,
+  early: EarlyHandover,
   io: CliIo,
 ): Promise<number> {
+  const started = early.server;
   // Everything that can fail on the user's input fails here, before a file is created or the server started.
   const { config, compiled, redactor } = redactionFrom(options, io);
   const faults = await faultPlanOf(options, io);
@@ -75,7 +77,11 @@ async function recordSession(
     warn: (message: string) => say(io, message),
   };
   const { sink, close } = await recordingSink(options, label, file, io);
-  sink.start(newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio' }));
+  // A session that began before this code was loaded began when the server was started.
+  const startedAt = started !== undefined ? { startedAt: timestamp(started.startedAtMs) } : {};
+  sink.start(
+    newMeta({ label, command: shownArgv, redaction: summarize(config), transport: 'stdio', ...startedAt }),
+  );
   const [command, ...args] = argv as [string, ...string[]];
   const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
   // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
@@ -85,6 +91,7 @@ async function recordSession(
       maxMessageBytes: options.maxMessageBytes,
       recordStderr: options.stderr,
       started: server,
+      early: early.traffic,
       faults,
       onFault: (record) => say(io, `injected ${describeFault(record)}`),
     });

@@ -200,17 +200,42 @@ describe.concurrent('usage errors', () => {
     expect(lines[0]).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
   });
 
-  // record starts the server before it loads the code that reads its flags (to answer sooner); a refused command
-  // line stops that server before the client's first byte reaches it.
-  it('exits 2 for --out naming a regular file, and the server gets no byte', async () => {
+  // record starts the server before it loads the code that reads its flags, and passes bytes on at once (to
+  // answer sooner); a refused command line then stops that server and records nothing.
+  it('exits 2 for --out naming a regular file, records nothing and leaves the file alone', async () => {
     const file = join(dir, 'a-file');
-    const received = join(dir, 'received');
     writeFileSync(file, 'x');
-    const run = spawnTapedeck(['record', '--out', file, '--', 'sh', '-c', `cat > ${received}`]);
+    const run = spawnTapedeck(['record', '--out', file, '--', 'sh', '-c', 'cat > /dev/null']);
     run.child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     const exit = await run.done;
     expect(exit.code).toBe(2);
-    expect(exit.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const lines = exit.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tapedeck: .*a-file/);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  // With faults the recorder must see every byte before it is passed on: nothing reaches the server early.
+  it('with --fault, a refused command line stops the server before it gets a byte', async () => {
+    const file = join(dir, 'a-file-faults');
+    const received = join(dir, 'received');
+    writeFileSync(file, 'x');
+    const run = spawnTapedeck([
+      'record',
+      '--fault',
+      'error=-32603@tools/call',
+      '--out',
+      file,
+      '--',
+      'sh',
+      '-c',
+      `cat > ${received}`,
+    ]);
+    run.child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    const exit = await run.done;
+    expect(exit.code).toBe(2);
+    // The faults are announced, then the one line of why.
+    expect(exit.stderr.trimEnd().split('\n').at(-1)).toMatch(/^tapedeck: --out .*a-file-faults is a file/);
     expect(existsSync(received) ? readFileSync(received).length : 0).toBe(0);
   });
 });

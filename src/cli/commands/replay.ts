@@ -19,7 +19,14 @@ import { replayReport } from '../../report/from-replay.js';
 import type { ReportContext } from '../../report/model.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
+import {
+  addFaultFlags,
+  announceFaults,
+  FAULT_HELP,
+  type FaultFlags,
+  faultPlanOf,
+  faultsNotApplied,
+} from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
 import {
@@ -290,6 +297,7 @@ async function writeReplayReports(
     report: outcome,
     allowUnused: settings.allowUnused,
     corruptLines,
+    faultsNotApplied: faultsNotApplied(settings.faults, outcome.faults),
   };
   await writeReports(settings.reporters, replayReport(input, context), { ...io, stdoutTaken: true });
 }

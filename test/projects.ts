@@ -26,6 +26,7 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/install/wrapped-starts.test.ts': 'the built `tapedeck install` and the entries it writes, started',
   'test/instrument/delivery.test.ts': 'a process that exits with an instrumented server still delivering',
   'test/instrument/transports.test.ts': 'an instrumented stdio server as a process',
+  'test/cli/verify-cli.test.ts': 'the configurable fixture server as a process',
   'test/live/verify.test.ts': 'the configurable fixture server as a process',
   'test/mcp/http-inspector.test.ts': 'the MCP Inspector CLI and `tapedeck mcp`',
   'test/mcp/resume.test.ts': '`tapedeck mcp` processes, one killed',

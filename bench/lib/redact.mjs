@@ -125,8 +125,10 @@ export async function redactBench(config, onRound = () => {}) {
 /**
  * Inputs built to make a careless rule backtrack or rescan: a rule's prefix over and over with what must follow
  * it missing (JWT starts, PEM headers with no END, schemes with no credential, user:pass with no @), markers, and
- * real matches back to back. Each is timed at 0.5 MB and 5 MB; the growth is judged against one plain memchr pass
- * over the same two strings, so what memory alone adds is not counted against the rules.
+ * real matches back to back; and JSON text nested as deep as the string is long, a token at its core (a parser
+ * that recursed, or rescanned each level, would show here). Each is timed at 0.5 MB and 5 MB; the growth is judged
+ * against one plain memchr pass over the same two strings, so what memory alone adds is not counted against the
+ * rules. An input is a unit repeated to the size, or a function of the size.
  */
 export const ADVERSARIAL_INPUTS = [
   ['a run of JWT starts', 'eyJ'],
@@ -135,13 +137,24 @@ export const ADVERSARIAL_INPUTS = [
   ['user:pass prefixes with no @', '://user:'],
   ['markers', '[REDACTED:x] '],
   ['many real matches', 'sk-abcdefghijklmnopqrstuvwxyz '],
+  // A tenth of the size: JSON text over 1 MiB is scanned as text instead of parsed (src/redact/embedded.ts), and
+  // both sizes must time the parse.
+  ['JSON nested deep around a token (a tenth of the size)', (n) => nestedJson(Math.floor(n / 10))],
 ];
+
+/** `[[[…"ghp_…"…]]]`, `n` characters long. */
+function nestedJson(n) {
+  const token = `"ghp_${'Tn4Xw8Qz2Lp6Rv0Ks3Jm'}${'9Bd5Hc1Fg7Ye2Ua4'}"`;
+  const depth = Math.max(0, Math.floor((n - token.length) / 2));
+  return `${'['.repeat(depth)}${token}${']'.repeat(depth)}`;
+}
 
 function adversarialBench(config, onRound) {
   const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
   const rows = [];
   for (const [name, unit] of ADVERSARIAL_INPUTS) {
-    const text = (n) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const text =
+      typeof unit === 'function' ? unit : (n) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
     const small = text(MB / 2);
     const large = text(5 * MB);
     redactText(small, compiled);

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { finishStdout, openStdout } from '../proxy/streams.js';
 import { localTraceFiles } from '../trace/io.js';
 import { createOutput } from './format/output.js';
 
@@ -8,11 +9,10 @@ import { createOutput } from './format/output.js';
  * its results and notices go, the environment it reads, the folder relative paths start from. In-process runs
  * (tests, a host embedding the CLI) pass their own; `tapedeck` itself runs with the process's (processIo).
  *
- * CliIo is for what a command says, not for what it relays. The long-running commands — record, replay, run,
- * serve, view, mcp — still own the process's signals, and where an MCP session flows through the process (record's
- * proxy, replay and run on stdio, mcp) its stdin and stdout: those bytes are the protocol itself, so they stay on
- * process.stdin / process.stdout whatever CliIo says. A server a command starts inherits the process's own
- * environment, as any child process does.
+ * The long-running commands — record, replay, run, serve, view, mcp — still own the process's signals. A session
+ * replay or run serves on stdio speaks on io.stdin and io.stdout (sessionStdio); record's proxy and `mcp` over stdio
+ * still relay on the process's own stdin and stdout (src/proxy, src/mcp). A server a command starts inherits the
+ * process's own environment, as any child process does.
  */
 export interface CliIo {
   /** Results: what the command was asked for (a timeline, a table, JSON, a share link). */
@@ -74,7 +74,68 @@ export async function print(io: CliIo, text: string): Promise<boolean> {
   }
 }
 
+/** Results printed as they arrive from a callback that cannot wait for the stream; see printInOrder(). */
+export interface OrderedPrinter {
+  /** Queues `text` for print(), after everything queued before it. */
+  print(text: string): void;
+  /** Resolves once everything queued is written: false when the reader went away; throws what a write threw. */
+  done(): Promise<boolean>;
+}
+
+/**
+ * Prints through print(), in order, what a synchronous callback hands over while a command works — verify's
+ * verdicts, each printed as soon as it is known. Each text waits for the one before it (and for its drain), a
+ * reader that went away ends the printing quietly, and a write failure is kept for done() to throw rather than
+ * lost in a callback.
+ *
+ * @example const live = printInOrder(io); await verifyCassette(c, { onVerdict: (v) => live.print(render(v)) }); await live.done();
+ */
+export function printInOrder(io: CliIo): OrderedPrinter {
+  let open = true;
+  let failure: { error: unknown } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    print(text) {
+      if (text === '') return;
+      queue = queue.then(async () => {
+        if (!open || failure) return;
+        try {
+          open = await print(io, text);
+        } catch (error) {
+          failure = { error };
+        }
+      });
+    },
+    async done() {
+      await queue;
+      if (failure) throw failure.error;
+      return open;
+    },
+  };
+}
+
 const filesOf = new WeakMap<CliIo, ReturnType<typeof localTraceFiles>>();
+
+/**
+/** Where a session served on stdio speaks its protocol, and how to let its last bytes out at the end. */
+export interface SessionStdio {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Resolves once everything written has left (or the reader has gone away). */
+  finish(): Promise<void>;
+}
+
+/**
+ * The streams a stdio session (replay, run) is served on: io.stdin, and io.stdout — the process's own through a
+ * writer of fd 1 that never blocks (see openStdout), so a client that stops reading cannot freeze the session.
+ *
+ * @example const { input, output, finish } = sessionStdio(io); … await finish();
+ */
+export function sessionStdio(io: CliIo): SessionStdio {
+  if (io.stdout !== process.stdout) return { input: io.stdin, output: io.stdout, finish: async () => {} };
+  const stdout = openStdout();
+  return { input: io.stdin, output: stdout.stream, finish: () => finishStdout(stdout) };
+}
 
 /**
  * The trace files a run reads: the local file system, with `-` read from the run's stdin (once, then held).

@@ -52,3 +52,31 @@ export function parseDurationFlag(flag: string, value: string): number {
   }
   return ms;
 }
+
+/** The longest a Node timer waits: a later deadline fires at once (with a warning), so no time limit goes past it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Parses a time limit (`--timeout`, `--client-timeout`): a duration in the one grammar (`5s`, `1.5m`, `500ms`;
+ * src/units.ts), or a bare whole number of milliseconds, as these flags took before they took units. At least 1 ms,
+ * at most the longest a timer can wait (about 24 days). Throws a usage error naming the flag and the value
+ * otherwise.
+ *
+ * @example parseTimeLimitFlag('--timeout', '5s') === 5000
+ * @example parseTimeLimitFlag('--timeout', '1500') === 1500
+ */
+export function parseTimeLimitFlag(flag: string, value: string): number {
+  const text = value.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) : parseDuration(text);
+  if (ms === undefined || ms < 1) {
+    throw usageError(
+      `${flag} must be a duration such as 5s, 1.5m or 500ms, or a whole number of milliseconds; got '${value}'`,
+    );
+  }
+  if (ms > MAX_TIMER_MS) {
+    throw usageError(
+      `${flag} can be at most 24d (${MAX_TIMER_MS} ms), the longest a timer waits; got '${value}'`,
+    );
+  }
+  return ms;
+}

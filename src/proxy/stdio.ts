@@ -46,7 +46,7 @@ export interface StdioProxyOptions extends FaultOptions {
    */
   started?: StartedServer;
   /**
-   * What a relay forwarded before this proxy attached (src/proxy/early-relay.ts): its trace copies come first,
+   * @internal What a relay forwarded before this proxy attached (src/proxy/early-relay.ts): its trace copies come first,
    * stamped when they were read. When the server is started here instead, the client's part is sent to it first.
    */
   early?: readonly EarlyChunk[];

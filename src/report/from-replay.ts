@@ -1,3 +1,4 @@
+import { describeFault, type FaultRecord } from '../faults/records.js';
 import type { MatchReport } from '../replay/cassette/matcher.js';
 import type { Miss } from '../replay/cassette/miss.js';
 import { describeRequest } from '../trace/describe.js';
@@ -13,7 +14,11 @@ export interface ReplayReportInput {
   report: Pick<MatchReport, 'used' | 'total' | 'unused' | 'misses'> & {
     /** One line per server→client request the client left unanswered. */
     timeouts: readonly string[];
+    /** What --fault / --faults injected, in order. */
+    faults?: readonly FaultRecord[] | undefined;
   };
+  /** The fault rules that spoiled no answer, as written, with how many requests they matched. */
+  faultsNotApplied?: readonly { rule: string; matched: number }[] | undefined;
   /** --allow-unused: exchanges never asked for are skipped, not failed. */
   allowUnused: boolean;
   corruptLines: number;
@@ -97,6 +102,7 @@ export function replayReport(input: ReplayReportInput, context: ReportContext): 
     });
   });
   if (input.corruptLines > 0) cases.push(corruptCase(cassette, input.corruptLines));
+  cases.push(...faultCases(report.faults ?? [], input.faultsNotApplied ?? [], cassette));
   return {
     version: 1,
     tool: context.tool,
@@ -127,4 +133,39 @@ function missCase(miss: Miss, i: number, cassette: string): ReportCase {
     details: details.length > 0 ? details.join('\n') : undefined,
     location: { file: cassette, line: near?.lineNo },
   };
+}
+
+/**
+ * What was injected, so a CI run under faults says which answers the client got spoiled: one passing case per
+ * injected fault (the check is the client's, not the report's), and a skipped one per rule that applied to nothing.
+ */
+function faultCases(
+  records: readonly FaultRecord[],
+  notApplied: NonNullable<ReplayReportInput['faultsNotApplied']>,
+  cassette: string,
+): ReportCase[] {
+  const injected = records.map(
+    (record, i): ReportCase => ({
+      name: `fault ${i + 1}: ${describeFault(record)}`,
+      group: 'faults',
+      kind: 'fault',
+      status: 'passed',
+      message: `injected by '${record.fault}'${record.seed === undefined ? '' : ` (seed ${record.seed})`}`,
+      location: { file: cassette },
+    }),
+  );
+  const idle = notApplied.map(
+    ({ rule, matched }): ReportCase => ({
+      name: `fault '${rule}' spoiled no answer`,
+      group: 'faults',
+      kind: 'fault-unused',
+      status: 'skipped',
+      message:
+        matched === 0
+          ? 'the client never asked what it names'
+          : `it matched ${matched} request${matched === 1 ? '' : 's'}, none of them the one it spoils`,
+      location: { file: cassette },
+    }),
+  );
+  return [...injected, ...idle];
 }

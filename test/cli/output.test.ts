@@ -45,4 +45,21 @@ describe('streaming output into a slow reader', () => {
     expect(['drain', 'close'].map((name) => stream.listenerCount(name))).toEqual([0, 0]);
     out.dispose();
   });
+
+  it('ends at once on a stream an earlier writer saw the reader leave (a second print after EPIPE)', async () => {
+    const stream = new Writable({
+      write(_chunk, _encoding, done) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const first = createOutput(stream);
+    expect(await first.write('verdict\n')).toBe(false);
+    first.dispose();
+    expect(stream.destroyed).toBe(true);
+    // A new writer on the same stream (print() makes one per result): no drain will ever come, so none is awaited.
+    const second = createOutput(stream);
+    expect(second.closed).toBe(true);
+    expect(await second.write('summary\n')).toBe(false);
+    second.dispose();
+  });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseByteSize, parseDurationFlag, parsePositiveInt } from '../../src/cli/parse.js';
+import {
+  parseByteSize,
+  parseDurationFlag,
+  parsePositiveInt,
+  parseTimeLimitFlag,
+} from '../../src/cli/parse.js';
 import { TapedeckError } from '../../src/errors.js';
 
 function usageFailure(run: () => unknown): TapedeckError {
@@ -71,4 +76,34 @@ describe('parseDurationFlag', () => {
       );
     },
   );
+});
+
+describe('parseTimeLimitFlag', () => {
+  it.each([
+    ['5s', 5000],
+    ['1.5m', 90_000],
+    ['500ms', 500],
+    ['2h', 7_200_000],
+    ['1500', 1500],
+    [' 30000 ', 30_000],
+    ['1', 1],
+    ['24d', 24 * 86_400_000],
+  ])('reads %j as %d ms: a duration, or a bare number of milliseconds', (text, ms) => {
+    expect(parseTimeLimitFlag('--timeout', text)).toBe(ms);
+  });
+
+  it.each(['0', '0s', '0.1ms', '-5s', '5x', 'soon', '', '1e3', '2.5', '5 seconds'])(
+    'refuses %j in one line naming the flag, the value and the forms it takes',
+    (text) => {
+      expect(usageFailure(() => parseTimeLimitFlag('--timeout', text)).message).toBe(
+        `--timeout must be a duration such as 5s, 1.5m or 500ms, or a whole number of milliseconds; got '${text}'`,
+      );
+    },
+  );
+
+  it.each(['25d', '4w', '2147483648'])('refuses %j: longer than a timer can wait', (text) => {
+    expect(usageFailure(() => parseTimeLimitFlag('--client-timeout', text)).message).toBe(
+      `--client-timeout can be at most 24d (2147483647 ms), the longest a timer waits; got '${text}'`,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { closedPort, json, sampleTrace, TEST_TOKEN, useCollector } from '../collector/helpers.js';
 import { useCliHarness } from '../helpers/cli.js';
@@ -27,6 +28,14 @@ describe('tapedeck push', () => {
     const shared = await json(fetch(`${h.url}/api/v1/shares/${shareId}`));
     expect(shared.trace).toMatchObject({ label: 'clean', lines: 4 });
     expect(Date.parse(shared.share.expiresAt) - Date.parse(shared.share.createdAt)).toBe(7_200_000);
+  });
+
+  it('pushes the trace on the run’s stdin (-): the bytes the scan checked are the ones uploaded', async () => {
+    const trace = sampleTrace({ label: 'piped', calls: 2 });
+    const argv = ['push', '-', '--to', h.url, '--token', TEST_TOKEN];
+    expect(await io.run(argv, Readable.from([Buffer.from(trace)]))).toBe(0);
+    expect(io.stdout.trim()).toMatch(new RegExp(`^${h.url}/#share=[A-Za-z0-9_-]{32}$`));
+    expect((await traces())[0]).toMatchObject({ label: 'piped', format: 'tapedeck', lines: 4 });
   });
 
   it('sends any importable format as tapedeck JSONL and records the format it came in', async () => {

@@ -235,6 +235,35 @@ describe('replay and run', () => {
     ]);
   });
 
+  it('replay under faults: each injected fault is a testcase, and a rule that spoiled nothing is skipped', async () => {
+    const report = join(dir, 'faults.json');
+    const session = await connectSession(
+      replayCommand(join(dir, 'everything.jsonl'), [
+        '--fault',
+        'tool-error@tools/call:echo',
+        '--fault',
+        'error=-32001@tools/call#3',
+        '--reporter',
+        `json:${report}`,
+      ]),
+    );
+    await session.client.listTools();
+    const echo = await session.client.callTool({ name: 'echo', arguments: { message: 'hello' } });
+    expect(echo.isError).toBe(true);
+    await session.client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+    expect((await session.finish()).code).toBe(0);
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json).toMatchObject({ command: 'replay', ok: true });
+    const cases = json.suites[0].cases.filter((c: { group: string }) => c.group === 'faults');
+    expect(
+      cases.map((c: { kind: string; status: string; name: string }) => [c.kind, c.status, c.name]),
+    ).toEqual([
+      ['fault', 'passed', expect.stringMatching(/^fault 1: tool-error on tools\/call echo \(id \d+\)$/)],
+      ['fault-unused', 'skipped', "fault 'error=-32001@tools/call#3' spoiled no answer"],
+    ]);
+    expect(cases[1].message).toBe('it matched 2 requests, none of them the one it spoils');
+  });
+
   it('run --mode replay: a clean session is one passing testcase in the JSON report', async () => {
     const report = join(dir, 'run.json');
     const session = await connectSession({

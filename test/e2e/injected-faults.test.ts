@@ -58,8 +58,15 @@ async function outcome(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/**
+ * How long a call that must be answered may take: a ceiling, not a budget (a loaded machine is slow, not wrong).
+ * Only a call whose fault leaves it unanswered (drop, malformed) gets a short timeout: its timeout is the outcome.
+ */
+const ANSWER_MS = 30_000;
+const UNANSWERED_MS = 1000;
+
 /** Waits (bounded) for the tapedeck process behind a closed client to have said its last line. */
-async function until(predicate: () => boolean, ms = 5000): Promise<void> {
+async function until(predicate: () => boolean, ms = ANSWER_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!predicate() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
 }
@@ -118,10 +125,12 @@ describe('tapedeck replay --fault: the SDK client over stdio', () => {
     const took: number[] = [];
     for (let i = 0; i < 8; i++) {
       const started = Date.now();
-      calls.push(await outcome(run.client.callTool(echo('hello'), undefined, { timeout: 1000 })));
+      // Calls #5 (malformed) and #6 (dropped) are never answered.
+      const timeout = i === 4 || i === 5 ? UNANSWERED_MS : ANSWER_MS;
+      calls.push(await outcome(run.client.callTool(echo('hello'), undefined, { timeout })));
       took.push(Date.now() - started);
     }
-    const cut = await outcome(run.client.callTool(sum, undefined, { timeout: 3000 }));
+    const cut = await outcome(run.client.callTool(sum, undefined, { timeout: ANSWER_MS }));
     expect(calls[0]).toMatchObject({ failed: -32040 });
     expect(calls[1]).toMatchObject({ isError: true });
     expect(calls[2]).toEqual(plain.calls[2]);
@@ -192,7 +201,8 @@ describe('tapedeck record --fault: live server-everything over stdio, the SDK cl
     const timed: Record<string, number> = {};
     for (const [i, name] of ['error', 'duplicate', 'latency', 'malformed', 'drop', 'slow'].entries()) {
       const started = Date.now();
-      calls[name] = await outcome(run.client.callTool(echo(`call ${i + 1}`), undefined, { timeout: 1500 }));
+      const timeout = name === 'malformed' || name === 'drop' ? UNANSWERED_MS : ANSWER_MS;
+      calls[name] = await outcome(run.client.callTool(echo(`call ${i + 1}`), undefined, { timeout }));
       timed[name] = Date.now() - started;
     }
     calls.toolError = await outcome(run.client.callTool(sum));
@@ -271,7 +281,7 @@ describe('tapedeck record --fault: live server-everything over stdio, the SDK cl
     expect(await outcome(run.client.callTool(echo('one')))).toMatchObject({
       content: [{ text: 'Echo: one' }],
     });
-    expect(await outcome(run.client.callTool(echo('two'), undefined, { timeout: 3000 }))).toMatchObject({
+    expect(await outcome(run.client.callTool(echo('two'), undefined, { timeout: ANSWER_MS }))).toMatchObject({
       message: expect.stringMatching(/connection closed/i),
     });
     await until(() => run.closed());

@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STDIO_PROXY_DEFAULTS } from '../../src/proxy/stdio.js';
 import { itWithDevFull } from '../helpers/dev-full.js';
 import {
   alive,
@@ -48,6 +49,9 @@ function endLine(trace: Parsed[]): Parsed {
   expect(typeof end?.durationMs).toBe('number');
   return end!;
 }
+
+/** A ceiling for a server's first line, not a budget: on a loaded machine two process starts take seconds. */
+const READY_MS = 30_000;
 
 const READY = (mode: string) => `${JSON.stringify({ jsonrpc: '2.0', method: 'ready', params: { mode } })}\n`;
 
@@ -111,7 +115,6 @@ describe.concurrent('end of session', () => {
     expect(run.child.stdin.writableEnded).toBe(false);
     expect(exit.code).toBe(3);
     expect(exit.stdout.toString()).toBe(`${JSON.stringify({ jsonrpc: '2.0', method: 'bye' })}\n`);
-    expect(exit.ms).toBeLessThan(5000);
     expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 3, signal: null });
   });
 
@@ -129,22 +132,23 @@ describe.concurrent('end of session', () => {
     expect(endLine(lines)).toMatchObject({ exitCode: 0, signal: null });
   });
 
-  it('exits within 3 s when a grandchild keeps the server stdout open after the server exits', async () => {
+  it('exits after the drain wait, not with the grandchild that keeps the server stdout open', async () => {
     const trace = tracePath();
     const pidFile = join(dir, 'grandchild.pid');
     const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'grandchild', pidFile));
-    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
-    const readyAt = Date.now();
+    await waitFor(() => run.stdoutSoFar().length > 0, READY_MS, 'the ready line');
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     grandchildren.push(grandchild);
     const exit = await run.done;
-    expect(Date.now() - readyAt).toBeLessThan(3000);
     expect(exit.code).toBe(0);
     expect(exit.stdout.toString()).toBe(READY('grandchild'));
-    // The grandchild is not ours to kill; it is still there, holding a pipe nobody reads.
+    // The proxy did not wait for the pipe to close: the grandchild is still there (it sleeps for minutes), holding
+    // a pipe nobody reads. It is not ours to kill; the trace says the proxy gave up on it after the drain wait.
     expect(alive(grandchild)).toBe(true);
     const lines = readTrace(trace);
-    expect(lines.some((l) => l.name === 'drain_timeout')).toBe(true);
+    expect(lines.find((l) => l.name === 'drain_timeout')).toMatchObject({
+      waitedMs: STDIO_PROXY_DEFAULTS.drainMs,
+    });
     expect(endLine(lines)).toMatchObject({ exitCode: 0 });
   });
 
@@ -152,7 +156,7 @@ describe.concurrent('end of session', () => {
     const trace = tracePath();
     const marker = join(dir, 'term-marker');
     const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'term', marker));
-    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
+    await waitFor(() => run.stdoutSoFar().length > 0, READY_MS, 'the ready line');
     run.child.kill('SIGTERM');
     const exit = await run.done;
     expect(readFileSync(marker, 'utf8')).toBe('SIGTERM');
@@ -162,16 +166,16 @@ describe.concurrent('end of session', () => {
     expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 143, signal: 'SIGTERM' });
   });
 
-  it('SIGKILLs a server that ignores the forwarded SIGTERM after 5 s', async () => {
+  it('SIGKILLs a server that ignores the forwarded SIGTERM, after 5 s and not before', async () => {
     const trace = tracePath();
     const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'ignore-term'));
-    await waitFor(() => run.stdoutSoFar().length > 0, 10_000, 'the ready line');
+    await waitFor(() => run.stdoutSoFar().length > 0, READY_MS, 'the ready line');
     const sentAt = Date.now();
     run.child.kill('SIGTERM');
     const exit = await run.done;
-    const waited = Date.now() - sentAt;
-    expect(waited).toBeGreaterThanOrEqual(4500);
-    expect(waited).toBeLessThan(8000);
+    // The server was given its grace: a timer never fires early, however busy the machine. That it was killed at
+    // all is the exit status (nothing but the proxy's SIGKILL ends this server); how late is the machine's say.
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(STDIO_PROXY_DEFAULTS.killAfterMs);
     expect(exit.code).toBe(137);
     expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
   });

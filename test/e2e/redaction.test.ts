@@ -276,13 +276,12 @@ describe('where the rules come from', () => {
     expect(text).toContain(GITHUB);
   });
 
-  // The server itself may already be booting (record starts it before loading the recording code, to answer
-  // sooner), but it is stopped before the client's first byte reaches it.
-  it('a bad setup exits 2 with one line, before a trace file exists or a byte reaches the server', async () => {
+  // The server itself may already be running and be passed the client's first bytes (record starts it and relays
+  // before loading the recording code, to answer sooner); a bad setup stops it and records nothing.
+  it('a bad setup exits 2 with one line, and no trace file exists', async () => {
     const { cwd, out } = folders('bad');
     const bad = join(cwd, 'bad.json');
     writeFileSync(bad, JSON.stringify({ rules: [{ type: 'path', path: '$..ok' }, { type: 'regex' }] }));
-    const received = join(cwd, 'received');
     const ran = await runWithInput(cwd, [
       process.execPath,
       TAPEDECK_BIN,
@@ -294,12 +293,11 @@ describe('where the rules come from', () => {
       '--',
       'sh',
       '-c',
-      `cat > ${received}`,
+      'cat > /dev/null',
     ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toBe(`tapedeck: redact config ${bad}: rules[1]: a regex rule needs "pattern"\n`);
     expect(ran.stdout.length).toBe(0);
     expect(existsSync(out)).toBe(false);
-    expect(existsSync(received) ? readFileSync(received).length : 0).toBe(0);
   });
 });

@@ -9,7 +9,10 @@ import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Json } from '../../src/trace/types.js';
 import { type CommandLine, REPO_ROOT, TAPEDECK_BIN } from './peers.js';
-import { spawnTapedeck } from './proxy.js';
+import { spawnTapedeck, waitFor } from './proxy.js';
+
+/** A ceiling for replay's answers, not a budget: on a loaded machine its start alone may take seconds. */
+const ANSWERS_MS = 45_000;
 
 /** `node dist/cli/bin.js replay <cassette> <flags…>` as a command line. */
 export function replayCommand(cassette: string, flags: string[] = []): CommandLine {
@@ -107,9 +110,16 @@ export async function pipeReplay(
   run.child.stdin.write(messages.map((m) => `${typeof m === 'string' ? m : JSON.stringify(m)}\n`).join(''));
   if (options.signal) {
     const want = options.responses ?? messages.length;
-    const until = Date.now() + 10_000;
-    while (run.stdoutSoFar().toString('utf8').split('\n').length - 1 < want && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    // The signal goes once the answers are out (or the process ended on its own); the ceiling is only there to fail
+    // with a clear message well before the test's own timeout, however slow a loaded machine is.
+    await waitFor(
+      () =>
+        run.stdoutSoFar().toString('utf8').split('\n').length - 1 >= want ||
+        run.child.exitCode !== null ||
+        run.child.signalCode !== null,
+      ANSWERS_MS,
+      `${want} answer line(s) from tapedeck replay`,
+    );
     run.child.kill(options.signal);
   } else run.child.stdin.end();
   const exit = await run.done;

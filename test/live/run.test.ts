@@ -388,7 +388,10 @@ describe('tapedeck run and verify: usage', () => {
   });
 
   it.each([
-    [['--timeout', '0'], "--timeout must be a whole number of at least 1; got '0'"],
+    [
+      ['--timeout', '0'],
+      "--timeout must be a duration such as 5s, 1.5m or 500ms, or a whole number of milliseconds; got '0'",
+    ],
     [['--ignore', '$.result[oops'], "--ignore '$.result[oops'"],
   ])('verify %j is a usage error before the cassette is read', async (flags, message) => {
     expect(await io.run(['verify', '/nonexistent.jsonl', ...flags, '--', 'node', 's.js'])).toBe(2);

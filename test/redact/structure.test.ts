@@ -176,12 +176,13 @@ describe('nesting', () => {
     expect(written).toContain('[REDACTED:nesting-limit]');
   });
 
-  it('a string holding JSON nested 10,000 deep is handled in bounded time', () => {
+  // How the time grows with the depth (linearly) is measured in bench/ (`npm run bench`, the redaction part's
+  // "JSON nested deep around a token"), where a busy machine cannot pass for a slow parser.
+  it('a string holding JSON nested 10,000 deep costs no stack, and its token is hidden', () => {
     const deep = `${'['.repeat(10_000)}"${GITHUB}"${']'.repeat(10_000)}`;
-    const started = performance.now();
     const out = redactText(deep, compiled);
     expect(out).not.toContain(GITHUB);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(out).toContain('[REDACTED:github-token]');
   });
 });
 

@@ -81,6 +81,53 @@ describe('the mappers', () => {
     expect(reportPassed(report)).toBe(true);
   });
 
+  it('replay: every injected fault is a passing case, and a rule that spoiled nothing a skipped one', () => {
+    const report = replayReport(
+      {
+        command: 'replay',
+        cassette: 'c.jsonl',
+        report: {
+          used: 2,
+          total: 2,
+          unused: [],
+          misses: [],
+          timeouts: [],
+          faults: [
+            {
+              kind: 'error',
+              fault: 'error=-32000@tools/call',
+              id: 2,
+              method: 'tools/call',
+              target: 'add',
+              code: -32000,
+            },
+            { kind: 'latency', fault: 'latency=50~20%50', id: 3, method: 'tools/list', delayMs: 61, seed: 7 },
+          ],
+        },
+        allowUnused: false,
+        corruptLines: 0,
+        faultsNotApplied: [
+          { rule: 'disconnect@prompts/get', matched: 0 },
+          { rule: 'error@tools/call#4', matched: 1 },
+        ],
+      },
+      CONTEXT,
+    );
+    const cases = report.suites[0]!.cases;
+    expect(cases.map((c) => [c.kind, c.status, c.name])).toEqual([
+      ['matched', 'passed', 'every request matched a recorded exchange'],
+      ['fault', 'passed', 'fault 1: error -32000 on tools/call add (id 2)'],
+      ['fault', 'passed', 'fault 2: latency 61ms on tools/list (id 3)'],
+      ['fault-unused', 'skipped', "fault 'disconnect@prompts/get' spoiled no answer"],
+      ['fault-unused', 'skipped', "fault 'error@tools/call#4' spoiled no answer"],
+    ]);
+    expect(cases[2]!.message).toBe("injected by 'latency=50~20%50' (seed 7)");
+    expect(cases[3]!.message).toBe('the client never asked what it names');
+    expect(cases[4]!.message).toBe('it matched 1 request, none of them the one it spoils');
+    // Faults are what the run asked for: they never fail it.
+    expect(reportPassed(report)).toBe(true);
+  });
+
   it('replay: in update mode forwarded requests pass and those the live server did not answer fail', () => {
     const report = replayReport(
       {

@@ -8,7 +8,7 @@ import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { createOutput } from '../format/output.js';
-import { type CliIo, say, userPath } from '../io.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;
@@ -70,13 +70,17 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
     throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
   }
   let errors = 0;
-  const trace = await openTrace(userPath(io, input), {
-    mode: options.strict ? 'strict' : 'lenient',
-    onDiagnostic: (d: TraceDiagnostic) => {
-      if (d.severity === 'error') errors += 1;
-      say(io, `${d.severity}: ${d.message}`);
+  const trace = await openTrace(
+    userPath(io, input),
+    {
+      mode: options.strict ? 'strict' : 'lenient',
+      onDiagnostic: (d: TraceDiagnostic) => {
+        if (d.severity === 'error') errors += 1;
+        say(io, `${d.severity}: ${d.message}`);
+      },
     },
-  });
+    traceFiles(io),
+  );
   const dropped = new Map<string, number>();
   const onDropped = (_entry: unknown, reason: string) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
   const chunks =

@@ -12,7 +12,7 @@ import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports 
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
 import { terminalWidth } from '../format/wrap.js';
-import { type CliIo, print, say, userPath } from '../io.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 
 export interface DiffFlags {
   json?: boolean;
@@ -34,7 +34,7 @@ const DIFF_LIMITS = {
 
 /** One trace read whole: its lines for alignment and how to name it (as the user wrote it) in the report. */
 async function readSide(path: string, io: CliIo, warn: (d: TraceDiagnostic) => void) {
-  const trace = await loadTrace(userPath(io, path), { onDiagnostic: warn });
+  const trace = await loadTrace(userPath(io, path), { onDiagnostic: warn }, traceFiles(io));
   const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)];
   const side: DiffSide = {
     path,
@@ -60,6 +60,10 @@ export async function diffCommand(
   io: CliIo,
 ): Promise<number> {
   const clock = reportClock();
+  if (pathA === '-' && pathB === '-')
+    throw usageError(
+      'diff reads one trace from standard input (-), not both: save one of them to a file and name it',
+    );
   const ignore = compileFlags(flags.ignore);
   const reporters = parseReporters(flags.reporter ?? [], {
     formats: ['junit', 'github', 'json'],

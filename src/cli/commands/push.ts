@@ -10,7 +10,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { renderScanReport } from '../format/scan-report.js';
-import { type CliIo, print, say, userPath } from '../io.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { scan } from './scan.js';
 
 interface PushOptions extends RuleFlags {
@@ -115,7 +115,8 @@ export async function push(trace: string, options: PushOptions, io: CliIo): Prom
         'redact it (tapedeck redact) or push anyway with --force',
     );
   }
-  const opened = await openTrace(userPath(io, trace));
+  // The bytes the scan checked: `-` is held from the run's stdin, not read a second time.
+  const opened = await openTrace(userPath(io, trace), {}, traceFiles(io));
   const client = { url: base, token };
   const query = new URLSearchParams({ sourceFormat: opened.format });
   if (options.label !== undefined) query.set('label', options.label);

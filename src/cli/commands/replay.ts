@@ -19,7 +19,14 @@ import { replayReport } from '../../report/from-replay.js';
 import type { ReportContext } from '../../report/model.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
+import {
+  addFaultFlags,
+  announceFaults,
+  FAULT_HELP,
+  type FaultFlags,
+  faultPlanOf,
+  faultsNotApplied,
+} from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
 import {
@@ -34,8 +41,8 @@ import {
 import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { type CliIo, say, userPath } from '../io.js';
-import { parsePositiveInt } from '../parse.js';
+import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
 
@@ -102,8 +109,8 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option(
-      '--client-timeout <ms>',
-      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
+      '--client-timeout <duration>',
+      `how long to wait for the client's answer to a replayed sampling / elicitation / roots request, such as 5s, 1.5m or 500ms (a bare number is milliseconds) (default: ${REPLAY_DEFAULTS.answerTimeoutMs})`,
     )
     .option(
       '--http <host:port>',
@@ -150,6 +157,11 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
         const settings = { ...settingsFrom(flags), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
+        // Over stdio the session's requests come on standard input, which a cassette read from it has used up.
+        if (named === '-' && flags.http === undefined)
+          throw usageError(
+            "replay - reads the cassette from standard input, where a stdio session's requests come too: serve it over HTTP (replay - --http 127.0.0.1:0) or save it to a file",
+          );
         // A relative cassette is looked up in the project file's cassetteDir, when there is one ('-' is stdin).
         const cassette =
           named === '-' || path === undefined ? named : ((await projectFor(named, io.cwd)).cassette ?? named);
@@ -185,7 +197,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     answerTimeoutMs:
       flags.clientTimeout === undefined
         ? undefined
-        : parsePositiveInt('--client-timeout', flags.clientTimeout),
+        : parseTimeLimitFlag('--client-timeout', flags.clientTimeout),
     rules: flags,
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
@@ -207,6 +219,8 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
   const note = (text: string) => say(io, text);
   const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
+    // `-`: the cassette is read from the run's stdin, to its end, before a stdio session would read it for requests.
+    files: traceFiles(io),
     onDiagnostic: (d) => note(`${d.severity}: ${d.message}`),
   });
   for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
@@ -253,7 +267,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       held.release();
     }
   }
-  const outcome: ServeOutcome = await serveOnStdio((input, output) =>
+  const outcome: ServeOutcome = await serveOnStdio(io, (input, output) =>
     serveStdio(loaded.cassette, {
       input,
       output,
@@ -290,6 +304,7 @@ async function writeReplayReports(
     report: outcome,
     allowUnused: settings.allowUnused,
     corruptLines,
+    faultsNotApplied: faultsNotApplied(settings.faults, outcome.faults),
   };
   await writeReports(settings.reporters, replayReport(input, context), { ...io, stdoutTaken: true });
 }

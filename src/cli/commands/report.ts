@@ -9,7 +9,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { addRuleFlags, type Redaction, type RuleFlags, redactionFrom } from '../flags/rules.js';
-import { type CliIo, print, say, userPath } from '../io.js';
+import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
 
@@ -41,6 +41,10 @@ export async function writeReport(
   warn: (d: TraceDiagnostic) => void = () => {},
 ): Promise<ReportResult> {
   if (paths.length === 0) throw usageError('give at least one trace file');
+  if (paths.filter((path) => path === '-').length > 1)
+    throw usageError(
+      'report reads one trace from standard input (-), not several: save the others to files and name them',
+    );
   const redaction = redactionFrom(options, io);
   const traces: EmbeddedTrace[] = [];
   const labels: string[] = [];
@@ -51,7 +55,7 @@ export async function writeReport(
       warn(d);
     };
     // A trace that cannot be read is bad input (exit 1), as for show and stats, not a usage error.
-    const trace = await openTrace(userPath(io, path), { onDiagnostic });
+    const trace = await openTrace(userPath(io, path), { onDiagnostic }, traceFiles(io));
     const name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
     const text = await collect(trace, redaction);
     labels.push(redactedMeta(trace.meta, redaction).label || name);

@@ -26,7 +26,7 @@ import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { serverCommand } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
-import { parseDurationFlag, parsePositiveInt } from '../parse.js';
+import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
 import { isDirectory, isFile } from '../paths.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
@@ -75,8 +75,8 @@ export function registerRun(program: Command, { io, action }: Cli): void {
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
     .option(
-      '--timeout <ms>',
-      'update: how long a request forwarded to the live server may take',
+      '--timeout <duration>',
+      'update: how long a request forwarded to the live server may take, such as 5s, 1.5m or 500ms (a bare number is milliseconds)',
       String(ANSWER_TIMEOUT_MS),
     )
     .option(
@@ -146,7 +146,7 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
     allowUnused: flags.allowUnused === true,
     maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),
     expired: parseExpiredPolicy(flags.expired),
-    timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInt('--timeout', flags.timeout),
+    timeoutMs: flags.timeout === undefined ? undefined : parseTimeLimitFlag('--timeout', flags.timeout),
     rules: flags,
     upstream: upstreamSpec(flags, io.env),
     server: flags.server,

@@ -32,9 +32,9 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, print, say, userPath } from '../io.js';
+import { type CliIo, print, printInOrder, say, traceFiles, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseTimeLimitFlag } from '../parse.js';
 
 interface VerifyFlags extends UpstreamFlags {
   ignore: string[];
@@ -76,7 +76,11 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
       'exit 0 when the only finding is a server request the recorded client never answered (as the Inspector leaves roots/list)',
     )
     .option('--json', 'print the report as JSON ("version": 1)')
-    .option('--timeout <ms>', 'how long each request may take', String(ANSWER_TIMEOUT_MS))
+    .option(
+      '--timeout <duration>',
+      `how long each request may take, such as 5s, 1.5m or 500ms (a bare number is milliseconds)`,
+      String(ANSWER_TIMEOUT_MS),
+    )
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
   addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
@@ -115,7 +119,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
           );
         }
         ignorePaths(flags.ignore);
-        const timeoutMs = parsePositiveInt('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
+        const timeoutMs = parseTimeLimitFlag('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
         const reporters = parseReporters(flags.reporter, {
           formats: ['junit', 'github', 'json'],
           stdoutTakenBy: flags.json ? '--json' : undefined,
@@ -139,6 +143,10 @@ async function verify(
   reporters: ReporterPlan,
 ): Promise<number> {
   const clock = reportClock();
+  if (flags.update && path === '-')
+    throw usageError(
+      '--update rewrites the cassette file, and - (standard input) is none: name the cassette file to update',
+    );
   // The terminal report stays off stdout when a document is written there instead.
   const quiet = flags.json === true || reporters.replacesStdout;
   // Fails before the server starts when a redaction config is bad, as record does.
@@ -149,6 +157,7 @@ async function verify(
     onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
     // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
+    files: traceFiles(io),
   });
   const foreign = flags.update ? updateRefusal(path, loaded.format, 'verify --update') : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
@@ -174,14 +183,17 @@ async function verify(
   }
 
   const [command, ...args] = argv;
+  // Each verdict is printed as soon as it is known (a slow server's run shows its progress), through the writer.
+  const live = quiet ? undefined : printInOrder(io);
   const report = await verifyCassette(loaded.cassette, {
     ...(upstream ? { upstream } : { spawn: nodeSpawn, command, args }),
     timeoutMs,
     ignore: flags.ignore,
     capture: sink,
-    onVerdict: quiet ? undefined : (verdict) => io.stdout.write(renderVerdict(verdict)),
-    onSession: quiet ? undefined : (session) => io.stdout.write(renderSession(session)),
+    onVerdict: live && ((verdict) => live.print(renderVerdict(verdict))),
+    onSession: live && ((session) => live.print(renderSession(session))),
   });
+  await live?.done();
 
   let updated = false;
   if (sink) {

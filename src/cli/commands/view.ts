@@ -47,6 +47,11 @@ export async function traceFilesFor(paths: readonly string[]): Promise<string[]>
   if (paths.length === 0) throw usageError('give at least one trace file');
   const files: string[] = [];
   for (const path of paths) {
+    // The browser fetches each file when it wants it, so the trace must be a file that can be read again.
+    if (path === '-')
+      throw usageError(
+        'view serves trace files, and - (standard input) is none: save the trace to a file and name it, or write a page with tapedeck report - -o report.html',
+      );
     try {
       const trace = await openTrace(path);
       for (const segment of trace.segments) files.push(segment.file);

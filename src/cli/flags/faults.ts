@@ -3,6 +3,7 @@ import { randomSeed } from '../../faults/draw.js';
 import { loadFaultProfile } from '../../faults/load.js';
 import { FaultPlan } from '../../faults/plan.js';
 import { faultRules } from '../../faults/profile.js';
+import type { FaultRecord } from '../../faults/records.js';
 import { type FaultRule, parseFaultSpec, parseSeed } from '../../faults/spec.js';
 import { type CliIo, say, userPath } from '../io.js';
 
@@ -93,4 +94,22 @@ export function warnUnmatched(plan: FaultPlan, io: CliIo): void {
     const asked = match.name === undefined ? match.method : `${match.method} ${match.name}`;
     say(io, `warning: fault '${rule.source}' matched no request: the client never asked ${asked}`);
   });
+}
+
+/**
+ * The rules of `plan` that spoiled nothing in a finished session (none of `injected` came from them), with how many
+ * requests each matched: what a CI report lists beside the faults that were injected.
+ *
+ * @example faultsNotApplied(plan, outcome.report.faults) // → [{ rule: 'error@tools/call:search', matched: 0 }]
+ */
+export function faultsNotApplied(
+  plan: FaultPlan | undefined,
+  injected: readonly FaultRecord[],
+): { rule: string; matched: number }[] {
+  if (plan === undefined) return [];
+  const fired = new Set(injected.map((record) => record.fault));
+  const counts = plan.matches();
+  return plan.rules.flatMap((rule, index) =>
+    fired.has(rule.source) ? [] : [{ rule: rule.source, matched: counts[index] ?? 0 }],
+  );
 }

@@ -28,6 +28,8 @@ export function createOutput(stream: NodeJS.WritableStream, name = 'stdout'): Ou
     else failure = new TapedeckError('io', `cannot write to ${name}: ${err.message}`);
   };
   stream.on('error', onError);
+  // A stream an earlier writer saw fail (EPIPE) is destroyed: it takes no more writes and will never drain.
+  if (isGone(stream)) closed = true;
   return {
     get closed() {
       return closed;
@@ -35,7 +37,10 @@ export function createOutput(stream: NodeJS.WritableStream, name = 'stdout'): Ou
     async write(text: string): Promise<boolean> {
       if (failure) throw failure;
       if (closed || text === '') return !closed;
-      if (!stream.write(text)) await drained(stream);
+      if (!stream.write(text)) {
+        if (isGone(stream)) closed = true;
+        else await drained(stream);
+      }
       if (failure) throw failure;
       return !closed;
     },
@@ -43,6 +48,12 @@ export function createOutput(stream: NodeJS.WritableStream, name = 'stdout'): Ou
       stream.off('error', onError);
     },
   };
+}
+
+/** Whether a stream is destroyed or ended: a write to it fails, and no 'drain' or 'close' is still to come. */
+function isGone(stream: NodeJS.WritableStream): boolean {
+  const state = stream as { destroyed?: boolean; writableEnded?: boolean };
+  return state.destroyed === true || state.writableEnded === true;
 }
 
 /**

@@ -9,6 +9,7 @@ import { replayReport } from '../../report/from-replay.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
+import { faultsNotApplied } from '../flags/faults.js';
 import { type ReporterPlan, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
 import type { UpstreamSpec } from '../flags/upstream.js';
@@ -61,7 +62,7 @@ function requestRedaction(loaded: LoadedCassette, settings: RunSettings, io: Cli
 export async function replay(loaded: LoadedCassette, settings: RunSettings, io: CliIo): Promise<number> {
   const clock = reportClock();
   const redact = await requestRedaction(loaded, settings, io);
-  const outcome = await serveOnStdio((input, output) =>
+  const outcome = await serveOnStdio(io, (input, output) =>
     serveStdio(loaded.cassette, {
       input,
       output,
@@ -100,7 +101,7 @@ export async function update(
   const { redactor } = redactionFrom(settings.rules, io);
   const redact = await requestRedaction(loaded, settings, io);
   const [command, ...args] = live.kind === 'command' ? live.argv : [];
-  const outcome = await serveOnStdio((input, output) =>
+  const outcome = await serveOnStdio(io, (input, output) =>
     serveUpdate(loaded.cassette, {
       input,
       output,
@@ -156,7 +157,7 @@ export interface RunSeen {
  */
 export async function writeRunReports(
   cassette: string,
-  settings: Pick<RunSettings, 'reporters' | 'allowUnused'>,
+  settings: Pick<RunSettings, 'reporters' | 'allowUnused'> & Partial<Pick<RunSettings, 'faults'>>,
   io: CliIo,
   clock: ReturnType<typeof reportClock>,
   seen: RunSeen,
@@ -170,6 +171,7 @@ export async function writeRunReports(
     corruptLines: seen.corruptLines ?? 0,
     forwarded: seen.forwarded,
     notReplayed: seen.notReplayed,
+    faultsNotApplied: seen.report ? faultsNotApplied(settings.faults, seen.report.faults) : [],
   };
   await writeReports(settings.reporters, replayReport(input, clock.context()), { ...io, stdoutTaken: true });
 }

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../../errors.js';
+import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceFormat } from '../../trace/import/opened.js';
 import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../../trace/io.js';
 import type { ReadMode, TraceDiagnostic } from '../../trace/reader.js';
@@ -23,6 +24,11 @@ export interface LoadCassetteOptions {
    * segment that is one is left out (see noFollowTraceFiles). Default `follow`.
    */
   links?: 'follow' | 'refuse';
+  /**
+   * Where the cassette's bytes come from with `links: 'follow'`: the local files, `-` being the process's stdin
+   * (default); the CLI passes its own, so `-` is the run's stdin.
+   */
+  files?: TraceFiles | undefined;
 }
 
 export interface LoadedCassette {
@@ -57,7 +63,7 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
     trace = await openTrace(
       path,
       { mode: options.mode ?? 'lenient', onDiagnostic, lineText: true },
-      options.links === 'refuse' ? noFollowTraceFiles : nodeTraceFiles,
+      options.links === 'refuse' ? noFollowTraceFiles : (options.files ?? nodeTraceFiles),
     );
   } catch (err) {
     if (err instanceof TapedeckError && err.code === 'not_found') {

@@ -20,6 +20,9 @@ export interface ByteReader {
   once(event: 'error', listener: (error: Error) => void): unknown;
   pause(): unknown;
   resume(): unknown;
+  /** A Node readable's own flags: one already read to its end emits no 'end' or 'close' again. */
+  readonly readableEnded?: boolean;
+  readonly destroyed?: boolean;
 }
 
 /** What the channel needs of its output: a Node writable (a socket on fd 1, a PassThrough). */
@@ -149,6 +152,8 @@ export function stdioChannel(
     input.once('end', finish);
     input.once('close', finish);
     input.once('error', () => resolve());
+    // Read to its end before the session began (the cassette itself came from this stdin): EOF now.
+    if (input.readableEnded === true || input.destroyed === true) finish();
   });
 
   output.on('error', () => {

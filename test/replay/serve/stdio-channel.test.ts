@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type SkippedLine, stdioChannel } from '../../../src/replay/serve/stdio-channel.js';
 import type { Json } from '../../../src/trace/types.js';
@@ -52,6 +52,17 @@ describe('stdioChannel reading', () => {
     input.end('{"last":true}');
     await channel.ended;
     expect(received).toEqual([{ last: true }]);
+  });
+
+  it('resolves `ended` at once for an input read to its end before the channel began (a cassette piped in)', async () => {
+    const input = Readable.from([Buffer.from('{"cassette":"line"}\n')]);
+    for await (const _chunk of input);
+    expect(input.readableEnded).toBe(true);
+    const channel = stdioChannel(input, new PassThrough());
+    const received: Json[] = [];
+    channel.onMessage((message) => received.push(message));
+    await channel.ended;
+    expect(received).toEqual([]);
   });
 
   it('survives a handler that throws', async () => {

@@ -13,6 +13,9 @@ import { liveSession, startTestCollector } from '../live-session.js';
 import { jsonl, openModel } from '../open-model.js';
 import { MCP_TAPE, writeRotatedTrace } from '../traces.js';
 
+/** A ceiling for a live update to reach the model, not a budget (vi.waitFor's own is a second). */
+const WAIT = { timeout: 20_000 };
+
 /** The collector source against a real collector (in process, on a free port): its list, finished and live traces. */
 
 const TOKEN = 'ab'.repeat(32);
@@ -139,24 +142,24 @@ describe('the collector as a trace source', () => {
     const id = await newLive(calls(1, 4));
     const model = new TraceModel();
     await open(model, { kind: 'trace', id }).ready;
-    await vi.waitFor(() => expect(model.following()?.status).toBe('live'));
-    await vi.waitFor(() => expect(model.rows()).toHaveLength(4));
+    await vi.waitFor(() => expect(model.following()?.status).toBe('live'), WAIT);
+    await vi.waitFor(() => expect(model.rows()).toHaveLength(4), WAIT);
     const follow = model.following()!;
     expect([follow.snapshotSeq, follow.lastSeq, follow.caughtUp, follow.appended]).toEqual([4, 4, true, 0]);
     expect(model.sources[0]!.info.format).toBe('live');
     expect(model.sources[0]!.info.meta.label).toBe('live-calc');
 
     await api(`/api/v1/traces/${id}/lines`, jsonl(calls(5, 5)));
-    await vi.waitFor(() => expect(model.rows()).toHaveLength(5));
+    await vi.waitFor(() => expect(model.rows()).toHaveLength(5), WAIT);
     const pending = model.row('0.5')!;
     expect(pending.exchange!.outcome).toBe('open');
     await api(`/api/v1/traces/${id}/lines`, jsonl(calls(6, 6)));
-    await vi.waitFor(() => expect(pending.exchange!.outcome).toBe('ok'));
+    await vi.waitFor(() => expect(pending.exchange!.outcome).toBe('ok'), WAIT);
     expect([follow.lastSeq, follow.appended]).toEqual([6, 2]);
     expect(model.sources[0]!.info.files[0]!.lineCount()).toBe(7);
 
     await api(`/api/v1/traces/${id}/lines`, jsonl([session.end(100)]));
-    await vi.waitFor(() => expect(follow.status).toBe('ended'));
+    await vi.waitFor(() => expect(follow.status).toBe('ended'), WAIT);
     expect(model.sources[0]!.ended).toBe(true);
     expect(model.rows().at(-1)!.kind).toBe('end');
     expect(model.sources[0]!.statistics().ended).toBe(true);
@@ -166,15 +169,15 @@ describe('the collector as a trace source', () => {
     const id = await newLive(calls(1, 2));
     const model = new TraceModel();
     await open(model, { kind: 'trace', id }).ready;
-    await vi.waitFor(() => expect(model.rows()).toHaveLength(2));
+    await vi.waitFor(() => expect(model.rows()).toHaveLength(2), WAIT);
     const follow = model.following()!;
     const port = collector.port;
     await collector.close();
-    await vi.waitFor(() => expect(follow.status).toBe('reconnecting'));
+    await vi.waitFor(() => expect(follow.status).toBe('reconnecting'), WAIT);
     collector = await start(port);
     await api(`/api/v1/traces/${id}/lines`, jsonl(calls(3, 4)));
-    await vi.waitFor(() => expect(model.rows()).toHaveLength(4), { timeout: 10_000 });
-    await vi.waitFor(() => expect(follow.status).toBe('live'));
+    await vi.waitFor(() => expect(model.rows()).toHaveLength(4), WAIT);
+    await vi.waitFor(() => expect(follow.status).toBe('live'), WAIT);
     expect(follow.connections).toBeGreaterThanOrEqual(2);
     const keys = model.rows().map((r) => r.key);
     expect(new Set(keys).size).toBe(keys.length);
@@ -186,7 +189,7 @@ describe('the collector as a trace source', () => {
     const model = new TraceModel();
     const handle = open(model, { kind: 'trace', id });
     await handle.ready;
-    await vi.waitFor(() => expect(model.rows()).toHaveLength(2));
+    await vi.waitFor(() => expect(model.rows()).toHaveLength(2), WAIT);
     handle.close();
     expect(model.following()?.status).toBe('closed');
     await api(`/api/v1/traces/${id}/lines`, jsonl(calls(3, 4)));

@@ -128,29 +128,40 @@ async function readTrace(
   });
   let segment = trace.segments[0]?.segment ?? 0;
   let slice = performance.now();
-  // The first rows show as soon as there are some.
+  // The first rows show as soon as there are some, later ones at most PAINT_MS after they were read: a download
+  // that stalls must not leave the rows read before it unseen until more bytes come.
   let painted = Number.NEGATIVE_INFINITY;
-  for await (const batch of trace.batches()) {
-    // Leaving the loop releases the files.
-    if (signal?.aborted) return;
-    for (const entry of batch) {
-      if (entry.segment !== segment) {
-        segment = entry.segment;
-        const meta = trace.segments.find((s) => s.segment === segment)?.meta;
-        if (meta) source.pushMeta(meta);
+  let trailing: ReturnType<typeof setTimeout> | undefined;
+  const paint = () => {
+    clearTimeout(trailing);
+    trailing = undefined;
+    progress();
+    model.changed();
+    painted = performance.now();
+  };
+  try {
+    for await (const batch of trace.batches()) {
+      // Leaving the loop releases the files.
+      if (signal?.aborted) return;
+      for (const entry of batch) {
+        if (entry.segment !== segment) {
+          segment = entry.segment;
+          const meta = trace.segments.find((s) => s.segment === segment)?.meta;
+          if (meta) source.pushMeta(meta);
+        }
+        source.push(entry.line, entry);
       }
-      source.push(entry.line, entry);
-    }
-    const now = performance.now();
-    if (now - slice > SLICE_MS) {
-      if (now - painted > PAINT_MS) {
-        progress();
-        model.changed();
-        painted = now;
+      const now = performance.now();
+      if (now - painted > PAINT_MS) paint();
+      else trailing ??= setTimeout(paint, PAINT_MS - (now - painted));
+      if (now - slice > SLICE_MS) {
+        await tick();
+        slice = performance.now();
       }
-      await tick();
-      slice = performance.now();
     }
+  } finally {
+    // Read to the end (the caller paints), or the page moved on (the model is left alone).
+    clearTimeout(trailing);
   }
   source.finish();
   source.diagnostics.push(...trace.diagnostics);

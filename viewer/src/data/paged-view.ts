@@ -27,6 +27,8 @@ export class PagedView {
   /** The index's size the view was last brought up to date with. */
   private stamp = -1;
   private counted = 0;
+  /** Lookups waiting for the index to grow (a row not indexed yet may be in what comes next). */
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly api: PagedApi,
@@ -42,6 +44,9 @@ export class PagedView {
     const stamp = done ? Number.POSITIVE_INFINITY : rows;
     if (stamp === this.stamp) return;
     this.stamp = stamp;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
     if (this.whole) {
       this.count = rows;
       this.known = true;
@@ -94,13 +99,28 @@ export class PagedView {
     return -1;
   }
 
-  /** Finds a row by key on the server (a link to a row not fetched yet): its place in the view, or -1. */
+  /** The trace is indexed to its end: a row not found now is not in it. */
+  get complete(): boolean {
+    return this.stamp === Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Finds a row by key on the server (a link to a row not fetched yet): its place in the view, or -1 once the
+   * index is complete without it. While the trace is still being indexed, a row not found yet is asked for again
+   * each time the index grows: a link to the far end of a big trace is followed when its row is reached.
+   */
   async locate(key: string): Promise<number> {
-    const found = await this.api.find(this.query, key);
-    if (!found) return -1;
-    this.source.remember(this.source.builder.row(found.row));
-    this.changed();
-    return found.n;
+    for (;;) {
+      const complete = this.complete;
+      const found = await this.api.find(this.query, key);
+      if (found) {
+        this.source.remember(this.source.builder.row(found.row));
+        this.changed();
+        return found.n;
+      }
+      if (complete) return -1;
+      await new Promise<void>((wake) => this.waiting.push(wake));
+    }
   }
 
   private async load(number: number): Promise<void> {

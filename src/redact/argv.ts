@@ -33,16 +33,16 @@ function hideHeaderArg(walk: ArgvWalk, text: string): string {
   const colon = text.indexOf(':');
   if (colon <= 0) return text;
   const name = text.slice(0, colon).trim();
-  const rule = matchHeader(walk.compiled.headers, name) ?? walk.compiled.keys.match(name);
-  if (rule === undefined) return text;
   let start = colon + 1;
   while (text[start] === ' ' || text[start] === '\t') start += 1;
   const value = text.slice(start);
+  const rule = matchHeader(walk.compiled.headers, name) ?? walk.compiled.keys.matchValue(name, value);
+  if (rule === undefined) return text;
   const hidden = hideWhole(walk, rule, value);
   return hidden === value ? text : text.slice(0, start) + hidden;
 }
 
-type Pending = { kind: 'value'; rule: string } | { kind: 'header' } | undefined;
+type Pending = { kind: 'value'; name: string } | { kind: 'header' } | undefined;
 
 /**
  * Redacts a command line. Returns the same array when nothing changed, otherwise a copy.
@@ -64,8 +64,10 @@ export function hideInArgv(argv: readonly string[], compiled: CompiledRules, hit
     let next = arg;
     const waiting = pending;
     pending = undefined;
-    if (waiting?.kind === 'value') next = hideWhole(walk, waiting.rule, arg);
-    else if (waiting?.kind === 'header') next = hideHeaderArg(walk, arg);
+    if (waiting?.kind === 'value') {
+      const rule = compiled.keys.matchValue(waiting.name, arg);
+      if (rule !== undefined) next = hideWhole(walk, rule, arg);
+    } else if (waiting?.kind === 'header') next = hideHeaderArg(walk, arg);
     else [next, pending] = pairs(walk, arg, argv[i + 1]);
     if (next === arg) next = hideInString(arg, compiled, hits, `command[${i}]`);
     if (next !== arg) {
@@ -85,23 +87,24 @@ function pairs(walk: ArgvWalk, arg: string, following: string | undefined): [str
     return [`-H${hideHeaderArg(walk, arg.slice(2))}`, undefined];
   const flag = FLAG.exec(arg);
   if (flag !== null) {
-    const rule = walk.compiled.keys.match(flag[2]!);
-    if (rule === undefined) return [arg, undefined];
+    const name = flag[2]!;
+    if (walk.compiled.keys.match(name) === undefined) return [arg, undefined];
     const head = flag[0].length;
     if (flag[3] === '=') {
       const value = arg.slice(head);
-      const hidden = hideWhole(walk, rule, value);
+      const rule = walk.compiled.keys.matchValue(name, value);
+      const hidden = rule === undefined ? value : hideWhole(walk, rule, value);
       return [hidden === value ? arg : arg.slice(0, head) + hidden, undefined];
     }
     // `--token VALUE`; a following flag means this one took no value.
     const takesValue = following !== undefined && !(following.startsWith('-') && following.length > 1);
-    return [arg, takesValue ? { kind: 'value', rule } : undefined];
+    return [arg, takesValue ? { kind: 'value', name } : undefined];
   }
   const env = ENV_PAIR.exec(arg);
   if (env !== null) {
-    const rule = walk.compiled.keys.match(env[1]!);
-    if (rule === undefined) return [arg, undefined];
     const value = arg.slice(env[0].length);
+    const rule = walk.compiled.keys.matchValue(env[1]!, value);
+    if (rule === undefined) return [arg, undefined];
     const hidden = hideWhole(walk, rule, value);
     return [hidden === value ? arg : env[0] + hidden, undefined];
   }

@@ -118,7 +118,7 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
         if (exclude.has(joined)) {
           throw fail(`it matches nothing: "exclude" lists its own name ${JSON.stringify(rule.name)}`);
         }
-        keys.push({ id, joined, exclude });
+        keys.push({ id, joined, exclude, builtin: where.startsWith('defaults') });
         break;
       }
       case 'header': {

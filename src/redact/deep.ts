@@ -30,7 +30,7 @@ export function deepSecret(
     }
     for (const [key, entry] of Object.entries(item)) {
       if (keyed) {
-        const rule = compiled.keys.match(key);
+        const rule = compiled.keys.matchValue(key, entry);
         if (rule !== undefined && hideable(entry)) return rule;
       }
       stack.push(entry);

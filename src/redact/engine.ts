@@ -61,7 +61,7 @@ function redactFields<L extends TraceLine>(
     if (skip.has(key)) continue;
     const value = (line as Record<string, unknown>)[key] as Json | undefined;
     if (value === undefined) continue;
-    const rule = keyed ? compiled.keys.match(key) : undefined;
+    const rule = keyed ? compiled.keys.matchValue(key, value) : undefined;
     let next: Json;
     if (SESSION_FIELDS.has(key) && typeof value === 'string')
       next = hashSession(value, compiled, hits, key, state);

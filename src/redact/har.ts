@@ -74,8 +74,8 @@ function redactUrl(url: string, rules: CompiledRules): string {
     .map(({ name, value }) => {
       const key = hideQueryPart(name, rules);
       if (value === undefined) return key;
-      const rule = rules.keys.match(decodeQuery(key));
       const decoded = decodeQuery(value);
+      const rule = rules.keys.matchValue(decodeQuery(key), decoded);
       const hidden =
         rule !== undefined && decoded !== '' && !isMarker(decoded)
           ? formatMarker(rule, decoded, rules.style)

@@ -3,6 +3,8 @@
  * lets `token` hide `accessToken` and `x-auth-token` but not `max_tokens` or `tokenizer`.
  */
 
+import { plainValue } from './plain-values.js';
+
 const UPPER_A = 65;
 const UPPER_Z = 90;
 const LOWER_A = 97;
@@ -62,19 +64,31 @@ export interface CompiledKeyRule {
   id: string;
   joined: string;
   exclude: ReadonlySet<string>;
+  /** A built-in rule, which steps aside for values that are plainly no secret (plain-values.ts); a user's never does. */
+  builtin: boolean;
 }
 
-/** True when some run of adjacent `words`, run together, spells `joined` (so `api_key`, `apiKey`, `apikey` all hit). */
-function containsRun(words: readonly string[], joined: string): boolean {
+/**
+ * Where the first run of adjacent `words`, run together, spells `joined` (so `api_key`, `apiKey`, `apikey` all hit):
+ * the index of the word after the run, or -1.
+ */
+function runEnd(words: readonly string[], joined: string): number {
   for (let i = 0; i < words.length; i += 1) {
     let run = '';
     for (let j = i; j < words.length && run.length < joined.length; j += 1) {
       run += words[j];
       if (!joined.startsWith(run)) break;
-      if (run === joined) return true;
+      if (run === joined) return j + 1;
     }
   }
-  return false;
+  return -1;
+}
+
+/** How a key matched: the rule, the key's words, and the index of the word after the rule's own. */
+interface KeyMatch {
+  rule: CompiledKeyRule;
+  words: readonly string[];
+  end: number;
 }
 
 /** Past this many distinct keys the cache starts over: bounded memory whatever a server sends. */
@@ -85,27 +99,47 @@ const CACHE_LIMIT = 10_000;
  * `params` …), so answers are cached — in a Map, never an object, so `__proto__` is just another key.
  */
 export class KeyMatcher {
-  private readonly cache = new Map<string, string | null>();
+  private readonly cache = new Map<string, KeyMatch | null>();
 
   constructor(readonly rules: readonly CompiledKeyRule[]) {}
 
-  /** The id of the first rule `key` falls under, or undefined. */
-  match(key: string): string | undefined {
+  private find(key: string): KeyMatch | undefined {
     if (this.rules.length === 0) return undefined;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const words = splitKeyWords(key);
     const whole = words.join('');
-    let found: string | null = null;
+    let found: KeyMatch | null = null;
     for (const rule of this.rules) {
-      if (!rule.exclude.has(whole) && containsRun(words, rule.joined)) {
-        found = rule.id;
+      if (rule.exclude.has(whole)) continue;
+      const end = runEnd(words, rule.joined);
+      if (end >= 0) {
+        found = { rule, words, end };
         break;
       }
     }
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(key, found);
     return found ?? undefined;
+  }
+
+  /** The id of the first rule `key` falls under, or undefined. */
+  match(key: string): string | undefined {
+    return this.find(key)?.rule.id;
+  }
+
+  /**
+   * The id of the first rule `key` falls under when `value` is to be hidden under it: a built-in rule steps aside
+   * for a string that is plainly no secret under that name (`PWD=/home/me`, `AUTH_ENABLED=true`); see plain-values.ts.
+   *
+   * @example matcher.matchValue('PWD', '/home/me/project') // undefined; matcher.matchValue('db_pwd', 'hunter2') // 'pwd'
+   */
+  matchValue(key: string, value: unknown): string | undefined {
+    const found = this.find(key);
+    if (found === undefined) return undefined;
+    if (found.rule.builtin && typeof value === 'string' && plainValue(found.words, found.end, value))
+      return undefined;
+    return found.rule.id;
   }
 }
 

@@ -96,9 +96,26 @@ function headerShaped(lower: string, word: string): boolean {
   return lower.startsWith('x-') || lower.slice(lower.lastIndexOf('-') + 1).includes(word);
 }
 
-function keyRuleFor(compiled: CompiledRules, name: string): [string, boolean] | undefined {
+/** A pair's rule: its id, whether it keeps a stable hash, and for a key rule the name, whose value may be plain. */
+type PairRule = [id: string, hash: boolean, name?: string];
+
+function keyRuleFor(compiled: CompiledRules, name: string): PairRule | undefined {
   const key = compiled.keys.match(name);
-  return key === undefined ? undefined : [key, false];
+  return key === undefined ? undefined : [key, false, name];
+}
+
+/** Reports [start, end) under `rule` unless a key rule steps aside for that value (`PWD=/home/me`, plain-values.ts). */
+function report(
+  text: string,
+  start: number,
+  end: number,
+  compiled: CompiledRules,
+  rule: PairRule,
+  found: PairFound,
+) {
+  const name = rule[2];
+  if (name !== undefined && compiled.keys.matchValue(name, text.slice(start, end)) === undefined) return;
+  found(start, end, rule[0], rule[1]);
 }
 
 /**
@@ -156,21 +173,22 @@ function takeValue(
   from: number,
   extent: ValueExtent,
   found: PairFound,
-  rule: [string, boolean],
+  rule: PairRule,
+  compiled: CompiledRules,
 ) {
   let start = from;
   while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
   const first = text[start];
   if (first === '"' || first === "'") {
     const close = closingQuote(text, start, false);
-    if (close > start + 1) found(start + 1, close, rule[0], rule[1]);
+    if (close > start + 1) report(text, start + 1, close, compiled, rule, found);
     if (close >= 0) return;
   }
   const end = valueEnd(text, start, extent === 'line');
   // Words follow: a value that reads like a word (`Password: must be 12 characters`) is prose, one with a digit,
   // a symbol or inner capitals (`password: hunter2 was rejected`) is still a credential.
   if (extent === 'word' && !restIsClosing(text, end) && !credentialLike(text, start, end)) return;
-  if (end > start) found(start, end, rule[0], rule[1]);
+  if (end > start) report(text, start, end, compiled, rule, found);
 }
 
 function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): void {
@@ -189,7 +207,7 @@ function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): v
     // `NAME= value` is an empty value followed by words, not a value.
     if (!spaced && isBlank(after)) continue;
     const rule = keyRuleFor(compiled, text.slice(start, nameEnd));
-    if (rule !== undefined) takeValue(text, eq + 1, spaced ? 'word' : 'token', found, rule);
+    if (rule !== undefined) takeValue(text, eq + 1, spaced ? 'word' : 'token', found, rule, compiled);
   }
 }
 
@@ -218,13 +236,13 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
     const name = lineStart || headerLike ? text.slice(start, nameEnd) : undefined;
     const header = name === undefined ? undefined : headerRuleFor(compiled, name);
     if (header !== undefined) {
-      takeValue(text, colon + 1, 'line', found, header);
+      takeValue(text, colon + 1, 'line', found, header, compiled);
       continue;
     }
     // A secret-named key's value when it is the rest of its line, one word or quoted: `password: hunter2`, not
     // `Password: must be 12 characters`.
     const key = keyRuleFor(compiled, name ?? text.slice(start, nameEnd));
-    if (key !== undefined) takeValue(text, colon + 1, 'word', found, key);
+    if (key !== undefined) takeValue(text, colon + 1, 'word', found, key, compiled);
   }
 }
 
@@ -243,12 +261,12 @@ function quotedPair(text: string, compiled: CompiledRules, found: PairFound, col
   if (escaped) {
     if (text[start] !== '\\' || text[start + 1] !== quote) return;
     const end = closingQuote(text, start + 1, true);
-    if (end > start + 2) found(start + 2, end, rule[0], rule[1]);
+    if (end > start + 2) report(text, start + 2, end, compiled, rule, found);
     return;
   }
   if (text[start] !== '"' && text[start] !== "'") return;
   const end = closingQuote(text, start, false);
-  if (end > start + 1) found(start + 1, end, rule[0], rule[1]);
+  if (end > start + 1) report(text, start + 1, end, compiled, rule, found);
 }
 
 /**

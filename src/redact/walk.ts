@@ -97,7 +97,7 @@ function pairRule(compiled: CompiledRules, record: Record<string, Json>): string
   for (const field of PAIR_NAMES) {
     const name = record[field];
     if (typeof name !== 'string' || name.length > 128) continue;
-    return headerRuleFor(compiled, name)?.[0] ?? compiled.keys.match(name);
+    return headerRuleFor(compiled, name)?.[0] ?? compiled.keys.matchValue(name, record.value);
   }
   return undefined;
 }
@@ -170,7 +170,8 @@ function child(
     if (selected >= 0) rule = compiled.pathIds[selected];
     if (next.length === 0) next = undefined;
   }
-  if (rule === undefined && walk.keyed && typeof key === 'string') rule = compiled.keys.match(key) ?? named;
+  if (rule === undefined && walk.keyed && typeof key === 'string')
+    rule = compiled.keys.matchValue(key, item) ?? named;
   if (walk.hits !== undefined) walk.stack.push(key);
   const out =
     rule !== undefined && hideable(item) ? hide(walk, rule, item) : node(walk, item, next, depth + 1);

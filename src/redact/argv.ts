@@ -1,6 +1,7 @@
 import type { CompiledRules } from './compile.js';
 import { matchHeader } from './key-words.js';
 import { formatMarker, isMarker } from './marker.js';
+import { specificRule } from './specific.js';
 import type { Hits } from './values.js';
 import { hideInString } from './walk.js';
 
@@ -22,8 +23,9 @@ interface ArgvWalk {
   index: number;
 }
 
-function hideWhole(walk: ArgvWalk, rule: string, value: string): string {
+function hideWhole(walk: ArgvWalk, name: string, value: string): string {
   if (value === '' || isMarker(value)) return value;
+  const rule = specificRule(name, value, walk.compiled);
   walk.hits?.hit(rule, `command[${walk.index}]`, value);
   return formatMarker(rule, value, walk.compiled.style);
 }

@@ -13,6 +13,7 @@ import { failedLine } from './failed.js';
 import { hideInHeaders } from './header-values.js';
 import { formatMarker } from './marker.js';
 import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
+import { specificRule } from './specific.js';
 import { TraceState } from './state.js';
 import type { RedactConfig, Redactor } from './types.js';
 import { type Hits, hideable } from './values.js';
@@ -69,8 +70,9 @@ function redactFields<L extends TraceLine>(
     else if (key === 'url' && typeof value === 'string') {
       next = hideInString(hashSessionInUrl(value, compiled, hits, 'url', state), compiled, hits, 'url');
     } else if (rule !== undefined && hideable(value)) {
-      hits?.hit(rule, key, value);
-      next = formatMarker(rule, value, compiled.style);
+      const id = specificRule(rule, value, compiled);
+      hits?.hit(id, key, value);
+      next = formatMarker(id, value, compiled.style);
     } else next = hideInJson(value, compiled, { keyed, paths: false, hits, root: '', at: [key] });
     if (next !== value) {
       copy ??= { ...line };

@@ -4,6 +4,7 @@ import type { OpenedTrace } from '../trace/import/opened.js';
 import { type CompiledRules, compile } from './compile.js';
 import { redactHeaders } from './header-values.js';
 import { formatMarker, isMarker, MARKER_PREFIX } from './marker.js';
+import { specificRule } from './specific.js';
 import { redactText } from './values.js';
 import { redactJson } from './walk.js';
 
@@ -78,7 +79,7 @@ function redactUrl(url: string, rules: CompiledRules): string {
       const rule = rules.keys.matchValue(decodeQuery(key), decoded);
       const hidden =
         rule !== undefined && decoded !== '' && !isMarker(decoded)
-          ? formatMarker(rule, decoded, rules.style)
+          ? formatMarker(specificRule(rule, decoded, rules), decoded, rules.style)
           : hideQueryPart(value, rules);
       return `${key}=${hidden}`;
     })

@@ -3,6 +3,7 @@ import type { CompiledRules } from './compile.js';
 import { matchHeaderRule } from './key-words.js';
 import { formatMarker, isMarker } from './marker.js';
 import { hashSession } from './session.js';
+import { specificRule } from './specific.js';
 import type { TraceState } from './state.js';
 import type { Hits } from './values.js';
 import { hideInString } from './walk.js';
@@ -39,9 +40,11 @@ export function hideInHeaders(
       if (rule === undefined) return hideInString(text, compiled, hits, where);
       if (text === '' || isMarker(text)) return text;
       if (rule.id === compiled.session) return hashSession(text, compiled, hits, where, state);
-      hits?.hit(rule.id, where, text);
+      // A stable-hash rule keeps its id, so equal values keep equal markers; others give way to a token's format.
+      const id = rule.hash ? rule.id : specificRule(rule.id, text, compiled);
+      hits?.hit(id, where, text);
       const style = rule.hash ? { mode: 'hash' as const, hasher: compiled.stableHash } : compiled.style;
-      return formatMarker(rule.id, text, style);
+      return formatMarker(id, text, style);
     };
     let next: string | string[];
     if (Array.isArray(value)) {

@@ -56,3 +56,30 @@ export function markerSpans(text: string): Array<[number, number]> {
   }
   return spans;
 }
+
+/** A marker, its hash (in hash mode) captured. */
+const MARKER_PARTS = /\[REDACTED:[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(?::([0-9a-f]{12}))?\]/g;
+
+/**
+ * `value` with the rule ids taken out of its markers — `[REDACTED:token]` → `[REDACTED]`, `[REDACTED:token:<hex>]` →
+ * `[REDACTED:<hex>]` — for comparing a redacted recording with a live request redacted now. Which rule names a value
+ * depends on the rules of the tapedeck that redacted it (a newer one names a GitHub token under a `token` key
+ * `github-token`), and in marker mode any secret stands for any other; the hash, keyed per install, still tells
+ * secrets apart. Returns the same value when it holds no marker.
+ *
+ * @example markersWithoutRules({ token: '[REDACTED:github-token]' }) // { token: '[REDACTED]' }
+ */
+export function markersWithoutRules(value: Json): Json {
+  if (typeof value === 'string') {
+    return value.includes(MARKER_PREFIX) ? value.replace(MARKER_PARTS, (_, hex) => withoutRule(hex)) : value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  // Markers hold no character JSON escapes, so they are rewritten in the text, whatever the nesting.
+  const text = JSON.stringify(value);
+  if (!text.includes(MARKER_PREFIX)) return value;
+  return JSON.parse(text.replace(MARKER_PARTS, (_, hex) => withoutRule(hex))) as Json;
+}
+
+function withoutRule(hex: string | undefined): string {
+  return hex === undefined ? '[REDACTED]' : `[REDACTED:${hex}]`;
+}

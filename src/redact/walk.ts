@@ -5,6 +5,7 @@ import { parseEmbedded, writeEmbedded } from './embedded.js';
 import { childStates, type PathStates, rootStates, selectedBy } from './jsonpath.js';
 import { formatMarker } from './marker.js';
 import { headerRuleFor } from './pairs.js';
+import { specificRule } from './specific.js';
 import { type Hits, hideable, hideInText, MAX_TEXT_DEPTH } from './values.js';
 
 /** How a walk goes: which rules take part, and (for detection) where it is. */
@@ -170,11 +171,17 @@ function child(
     if (selected >= 0) rule = compiled.pathIds[selected];
     if (next.length === 0) next = undefined;
   }
-  if (rule === undefined && walk.keyed && typeof key === 'string')
+  // A path rule names what its author pointed at; a key rule gives way to a value rule that knows the value's format.
+  let byName = false;
+  if (rule === undefined && walk.keyed && typeof key === 'string') {
     rule = compiled.keys.matchValue(key, item) ?? named;
+    byName = rule !== undefined;
+  }
   if (walk.hits !== undefined) walk.stack.push(key);
-  const out =
-    rule !== undefined && hideable(item) ? hide(walk, rule, item) : node(walk, item, next, depth + 1);
+  let out: Json;
+  if (rule !== undefined && hideable(item))
+    out = hide(walk, byName ? specificRule(rule, item, compiled) : rule, item);
+  else out = node(walk, item, next, depth + 1);
   if (walk.hits !== undefined) walk.stack.pop();
   return out;
 }

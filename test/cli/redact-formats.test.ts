@@ -132,7 +132,8 @@ describe('tapedeck redact keeps the format', () => {
     const out = JSON.parse(io.stdout);
     expect(out.events[0].request.params.arguments).toEqual({
       q: 'typescript mcp',
-      token: '[REDACTED:token]',
+      // A GitHub token under a `token` key: its format names it.
+      token: '[REDACTED:github-token]',
     });
     expect(out.name).toBe(doc.name);
     const path = join(io.dir, 'redacted.json');

@@ -89,7 +89,7 @@ describe('tapedeck scan', () => {
     expect(io.stderr).toBe('');
     const rows = io.stdout.split('\n');
     expect(rows[0]).toMatch(/^line\s+path\s+rule\s+preview$/);
-    expect(io.stdout).toMatch(/^\s+1\s+command\[3\]\s+token\s+ghp_…\(40\)$/m);
+    expect(io.stdout).toMatch(/^\s+1\s+command\[3\]\s+github-token\s+ghp_…\(40\)$/m);
     expect(io.stdout).toMatch(/^\s+3\s+text\s+jwt\s+eyJh…\(\d+\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.content\[0\]\.text\s+github-token\s+ghp_…\(40\)$/m);
     expect(io.stdout).toMatch(/^\s+4\s+\$\.result\.config\.apiKey\s+api-key\s+plai…\(18\)$/m);

@@ -164,7 +164,12 @@ describe('recording a server that leaks secrets', () => {
     expect(meta).toMatchObject({
       type: 'meta',
       label: 'secret-echo',
-      command: [process.execPath, expect.stringMatching(/secret-echo\.mjs$/), '--token', '[REDACTED:token]'],
+      command: [
+        process.execPath,
+        expect.stringMatching(/secret-echo\.mjs$/),
+        '--token',
+        '[REDACTED:github-token]',
+      ],
       redaction: { defaults: true, customRules: 0, mode: 'marker' },
     });
     const find = (predicate: (line: Parsed) => boolean) => lines.filter(predicate);
@@ -241,9 +246,9 @@ describe('hash mode through record', () => {
     const [a, b] = [onlyTrace(join(out, 'a')), onlyTrace(join(out, 'b'))].map((f) => readFileSync(f, 'utf8'));
     for (const text of [a!, b!]) {
       for (const secret of SECRETS) expect(text).not.toContain(secret);
-      // Banner, stderr, two results and an error: the same value, the same marker.
-      expect(text.split(`[REDACTED:github-token:${hex}]`).length - 1).toBe(5);
-      expect(text).toContain(`"--token","[REDACTED:token:${hex}]"`);
+      // The command line, banner, stderr, two results and an error: the same value, the same marker.
+      expect(text.split(`[REDACTED:github-token:${hex}]`).length - 1).toBe(6);
+      expect(text).toContain(`"--token","[REDACTED:github-token:${hex}]"`);
       expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ redaction: { mode: 'hash' } });
     }
     const markers = (text: string) =>

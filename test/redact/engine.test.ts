@@ -155,7 +155,8 @@ describe('createRedactor', () => {
       'server.js',
       '--api-key',
       '[REDACTED:api-key]',
-      '--token=[REDACTED:token]',
+      // The value is a GitHub token: its format names it better than the flag does.
+      '--token=[REDACTED:github-token]',
       'GITHUB_TOKEN=[REDACTED:token]',
       '--verbose',
     ]);

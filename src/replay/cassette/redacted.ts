@@ -2,6 +2,7 @@ import { type CompiledRules, compile } from '../../redact/compile.js';
 import { loadRedactConfig, type RedactEnvironment } from '../../redact/config.js';
 import { redactLine } from '../../redact/engine.js';
 import { createKeyedHasher, loadRedactKey, redactKeyPath } from '../../redact/key-store.js';
+import { markersWithoutRules } from '../../redact/marker.js';
 import type { RedactConfig, RedactionSummary, RedactRule, ValueHasher } from '../../redact/types.js';
 import { nodeTraceFiles } from '../../trace/io.js';
 import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
@@ -120,20 +121,23 @@ export async function cassetteRedaction(
 
 /**
  * A request redactor from compiled rules. Path rules see the request as a JSON-RPC message (`$.params.…`), as they
- * did when it was recorded. A failure leaves the params as they are (the request then simply may not match).
+ * did when it was recorded. Markers on both sides lose their rule ids (`[REDACTED:token]` → `[REDACTED]`): the rule
+ * that names a secret can differ between the tapedeck that recorded and this one, the secret's place and (in hash
+ * mode) its hash cannot. A failure leaves the params as they are (the request then simply may not match).
  *
  * @example requestRedactor(compile({ defaults: true, rules: [], mode: 'marker' }))('tools/call', { arguments: { apiKey: 'sk-…' } })
  */
 export function requestRedactor(compiled: CompiledRules): RequestRedactor {
   return (method, params) => {
     const line: MessageLine = { t: '', dir: 'in', raw: { jsonrpc: '2.0', id: 0, method, params } };
+    let redacted: JsonObject = params;
     try {
       const out = redactLine(line, compiled);
-      if (out === line || !isObject(out.raw)) return params;
-      const redacted = out.raw.params;
-      return isObject(redacted) ? redacted : params;
+      if (out !== line && isObject(out.raw) && isObject(out.raw.params)) redacted = out.raw.params;
+      const unnamed = markersWithoutRules(redacted);
+      return isObject(unnamed) ? unnamed : redacted;
     } catch {
-      return params;
+      return redacted;
     }
   };
 }

@@ -93,6 +93,14 @@ describe('redacted cassettes', () => {
     if (miss.kind === 'miss') expect(miss.miss.message).not.toContain('sk-live');
   });
 
+  it('marker mode: a recording whose markers name other rules (an older tapedeck) still matches', async () => {
+    const lines = recorded(MARKER);
+    // As recorded before a value's own format named its marker: the generic key rule's id everywhere.
+    const older = JSON.parse(JSON.stringify(lines[1]).replace(/\[REDACTED:[a-z-]+\]/g, '[REDACTED:token]'));
+    const matcher = await matcherFor([lines[0]!, older, ...lines.slice(2)]);
+    expect(matcher.match('tools/call', deployParams('sk-live-1234567890abcdef')).kind).toBe('hit');
+  });
+
   it('hash mode: the same secret matches under the per-install key, a different one does not', async () => {
     const hasher = createKeyedHasher(loadRedactKey(where.env));
     const lines = recorded({ ...MARKER, mode: 'hash' }, hasher);

@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TapedeckError } from '../errors.js';
+import { isSymlink, readNoFollow } from '../no-follow.js';
 import type { ValueHasher } from './types.js';
 
 /**
@@ -50,12 +51,24 @@ export function createKeyedHasher(key: Buffer): ValueHasher {
   return (value) => createHmac('sha256', key).update(value, 'utf8').digest('hex');
 }
 
+/**
+ * The key as stored, or undefined when there is none yet. The file is opened without following a link (as it is
+ * written): a link planted in its place could hand tapedeck a key someone else knows, or make it read a file it
+ * should not, so a link is refused, never followed — a dangling one too, rather than a key created through it.
+ */
 function readKey(path: string): Buffer | undefined {
   let key: Buffer;
   try {
-    key = readFileSync(path);
+    key = readNoFollow(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isSymlink(path)) {
+      throw keyError(
+        path,
+        'it is a symbolic link, and tapedeck does not follow links to its key; remove the link (a new key is then made) or put the key file itself there',
+        err,
+      );
+    }
     throw keyError(path, `cannot read it: ${(err as Error).message}`, err);
   }
   if (key.length !== REDACT_KEY_BYTES) {

@@ -1,5 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -221,6 +229,32 @@ describe('tapedeck redact', () => {
     expect(await io.run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(1);
     expect(io.stderr).toMatch(/redaction key .*redact\.key: it holds 5 bytes, expected 32; delete it/);
     expect(readdirSync(io.dir)).not.toContain('out.jsonl');
+  });
+
+  it('a key file that is a symbolic link is refused in one line, never read through, and nothing is written', async () => {
+    io.env.TAPEDECK_HOME = io.dir;
+    // A valid key elsewhere: following the link would work, which is what must not happen.
+    const elsewhere = join(io.dir, 'planted.key');
+    writeFileSync(elsewhere, Buffer.alloc(32, 7), { mode: 0o600 });
+    symlinkSync(elsewhere, join(io.dir, 'redact.key'));
+    const out = join(io.dir, 'out.jsonl');
+    expect(await io.run(['redact', planted(), '--redact-mode', 'hash', '-o', out])).toBe(1);
+    expect(io.stderr).toMatch(
+      /^tapedeck: redaction key .*redact\.key: it is a symbolic link, and tapedeck does not follow links to its key; remove the link .*\n$/,
+    );
+    expect(io.stderr.split('\n')).toHaveLength(2);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a dangling link where the key belongs is refused too, not written through', async () => {
+    io.env.TAPEDECK_HOME = io.dir;
+    const target = join(io.dir, 'target.key');
+    symlinkSync(target, join(io.dir, 'redact.key'));
+    expect(
+      await io.run(['redact', planted(), '--redact-mode', 'hash', '-o', join(io.dir, 'out.jsonl')]),
+    ).toBe(1);
+    expect(io.stderr).toMatch(/redact\.key: it is a symbolic link/);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('-o and --in-place together are a usage error', async () => {

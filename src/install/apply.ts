@@ -14,6 +14,7 @@ import { openNoFollow } from '../no-follow.js';
 import { editorFor } from './editors.js';
 import { type DecodedConfig, decodeConfig, encodeConfig } from './encoding.js';
 import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';
+import { resolvedPath } from './real-path.js';
 import { type InstallEnv, type TargetId, uniqueLocations } from './targets.js';
 
 /**
@@ -47,7 +48,8 @@ export interface FileOutcome extends FilePlan {
 export function runInstall(options: RunOptions): FileOutcome[] {
   const outcomes: FileOutcome[] = [];
   // Each file once, even when two locations name it (a project folder that is the home folder).
-  const locations = uniqueLocations(options.targets, options.where);
+  // Resolved, for a home folder reached through a link while the working folder is the real one.
+  const locations = uniqueLocations(options.targets, options.where, resolvedPath);
   for (const id of options.targets) {
     for (const location of locations.filter((each) => each.target === id)) {
       const read = readIfThere(location.path);

@@ -214,17 +214,22 @@ export const TARGETS: Readonly<Record<TargetId, Target>> = {
 
 /**
  * Every config location of the targets, each file once (a project folder that is the home folder holds one
- * `.cursor/mcp.json`, not two).
+ * `.cursor/mcp.json`, not two). `resolve` says where a path really is (links followed), so two names for one file
+ * count once too; the first name is kept (the user's file, shown as `~/…`). Without it paths compare as written.
  *
  * @example uniqueLocations(['cursor'], { home: '/h', cwd: '/h', platform: 'linux' }).length // → 1
  */
-export function uniqueLocations(targets: readonly TargetId[], env: InstallEnv): ConfigLocation[] {
+export function uniqueLocations(
+  targets: readonly TargetId[],
+  env: InstallEnv,
+  resolve: (path: string) => string = (path) => path,
+): ConfigLocation[] {
   const seen = new Set<string>();
   const out: ConfigLocation[] = [];
   for (const id of targets) {
     for (const location of TARGETS[id].locations(env)) {
-      const key =
-        env.platform === 'win32' || env.platform === 'darwin' ? location.path.toLowerCase() : location.path;
+      const real = resolve(location.path);
+      const key = env.platform === 'win32' || env.platform === 'darwin' ? real.toLowerCase() : real;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(location);

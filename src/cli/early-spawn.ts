@@ -1,3 +1,4 @@
+import { onProcessSignals } from '../process-signals.js';
 import { EarlyRelay, type EarlyStreams, type EarlyTraffic } from '../proxy/early-relay.js';
 
 export type { EarlyStreams };
@@ -15,12 +16,19 @@ import { type StartedServer, startServer } from '../proxy/start.js';
  * Faults change what is forwarded: with --fault or --faults the server is started but its bytes wait in the pipes
  * for the recorder. A command line the recorder then refuses (a usage error) stops the server again; its client
  * sees the one line of why on stderr and the end of the session.
+ *
+ * Signals are passed on to the server from the start too. A client that has its answer may signal at once (the v2
+ * SDK client ends its `server/discover` probe with SIGTERM), and with the relay the answer can come before the
+ * recorder is loaded: the default action would end this process there, with no trace and the server left to
+ * notice on its own. Passed on, the server ends, and the recorder, once loaded, writes the trace of it all.
  */
 
 interface Early {
   argv: string[];
   server: StartedServer;
   relay: EarlyRelay | undefined;
+  /** Stops passing signals on (the recorder's proxy does from then on). */
+  stopSignals: () => void;
 }
 
 /** What the recorder takes over: the running server and what the relay forwarded before it was loaded. */
@@ -29,7 +37,17 @@ export interface EarlyHandover {
   server: StartedServer | undefined;
   /** What was forwarded before the recorder was loaded (nothing is, with faults). */
   traffic: EarlyTraffic | undefined;
+  /**
+   * Stops passing signals on to the server started early: call it once the recorder passes them on itself, so
+   * that a server never gets one signal twice. Until then, one that comes is still passed on.
+   */
+  stopSignals: () => void;
 }
+
+/** The signals a recording passes on to its server (as the stdio proxy does once it runs). */
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** How long a signal passed on may go unheeded before SIGKILL (the stdio proxy's grace). */
+const KILL_AFTER_MS = 5000;
 
 let early: Early | undefined;
 
@@ -53,7 +71,18 @@ export function startEarly(argv: readonly string[], streams: EarlyStreams = {}):
   const stderr = options.includes('--no-stderr') ? 'inherit' : 'pipe';
   const server = startServer(command, args, { stderr });
   const relay = options.some((option) => FAULTS.test(option)) ? undefined : new EarlyRelay(server, streams);
-  early = { argv: [command, ...args], server, relay };
+  early = { argv: [command, ...args], server, relay, stopSignals: passSignalsOn(server) };
+}
+
+/** Passes SIGINT/SIGTERM/SIGHUP on to `server` until the returned function is called; SIGKILL if unheeded. */
+function passSignalsOn(server: StartedServer): () => void {
+  let killTimer: NodeJS.Timeout | undefined;
+  return onProcessSignals(SIGNALS, (signal) => {
+    server.child?.kill(signal);
+    // Left running when the recorder takes over: its proxy only escalates the signals it receives itself.
+    killTimer ??= setTimeout(() => server.child?.kill('SIGKILL'), KILL_AFTER_MS);
+    killTimer.unref();
+  });
 }
 
 /**
@@ -66,15 +95,16 @@ export function startEarly(argv: readonly string[], streams: EarlyStreams = {}):
 export function takeEarly(argv: readonly string[], stderr: 'pipe' | 'inherit'): EarlyHandover {
   const taken = early;
   early = undefined;
-  if (taken === undefined) return { server: undefined, traffic: undefined };
+  if (taken === undefined) return { server: undefined, traffic: undefined, stopSignals: () => {} };
   const traffic = taken.relay?.take();
   const same =
     taken.server.stderr === stderr &&
     taken.argv.length === argv.length &&
     taken.argv.every((word, i) => word === argv[i]);
-  if (same) return { server: taken.server, traffic };
+  if (same) return { server: taken.server, traffic, stopSignals: taken.stopSignals };
+  taken.stopSignals();
   taken.server.stop();
-  return { server: undefined, traffic };
+  return { server: undefined, traffic, stopSignals: () => {} };
 }
 
 /** Stops a server started early that the recorder never took (the command line was refused). */
@@ -82,5 +112,6 @@ export function discardEarly(): void {
   const left = early;
   early = undefined;
   left?.relay?.take();
+  left?.stopSignals();
   left?.server.stop();
 }

@@ -13,6 +13,8 @@ export interface StdioSessionOptions extends FaultOptions {
   recordStderr: boolean;
   /** The server, when it was started already (see `startServer`). */
   started?: StartedServer | undefined;
+  /** Called once the proxy passes signals on to the server itself. */
+  onSignalsForwarded?: (() => void) | undefined;
   /** What a relay forwarded before the recorder was loaded, and the stdout it wrote to (see early-relay). */
   early?: EarlyTraffic | undefined;
 }

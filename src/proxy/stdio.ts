@@ -45,6 +45,8 @@ export interface StdioProxyOptions extends FaultOptions {
    * and loads the rest meanwhile. Started here when not given.
    */
   started?: StartedServer;
+  /** Called once this proxy passes signals on to the server (whatever passed them on before may stop then). */
+  onSignalsForwarded?: (() => void) | undefined;
   /**
    * @internal What a relay forwarded before this proxy attached (src/proxy/early-relay.ts): its trace copies come first,
    * stamped when they were read. When the server is started here instead, the client's part is sent to it first.
@@ -194,6 +196,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   if (options.early !== undefined) for (const stream of [input, stdout, child.stderr]) stream?.resume();
 
   const stopSignals = forwardSignals(child, signals, killAfterMs);
+  options.onSignalsForwarded?.();
   const exit = await server.exited;
   stopSignals();
   faults?.disarm();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { discardEarly, type EarlyStreams, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
+import { processSignalHandlers } from '../../src/process-signals.js';
 import { startServer } from '../../src/proxy/start.js';
 
 /** The client's side of the early relay, in memory: nothing touches the test process's own stdio. */
@@ -24,6 +25,19 @@ function clientSide(): EarlyStreams & {
     errorOutput: new PassThrough(),
     read: () => text,
   };
+}
+
+/** Takes the early server over as the recorder does; the test's afterEach stops passing signals on to it. */
+const taken: Array<() => void> = [];
+function take(argv: readonly string[], stderr: 'pipe' | 'inherit'): ReturnType<typeof takeEarly> {
+  const handover = takeEarly(argv, stderr);
+  taken.push(handover.stopSignals);
+  return handover;
+}
+
+function stopAll(): void {
+  discardEarly();
+  for (const stop of taken.splice(0)) stop();
 }
 
 /** A server that waits for input forever (so only being stopped ends it). */
@@ -56,23 +70,23 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
 }
 
 describe('starting the server of `record -- <server>` before the recorder is loaded', () => {
-  afterEach(() => discardEarly());
+  afterEach(stopAll);
 
   it('hands the running server to the recorder that asks for the same command', async () => {
     startEarly(['record', '--out', '/tmp/x', '--label', 'l', '--', ...waiting], clientSide());
-    const { server } = takeEarly(waiting, 'pipe');
+    const { server } = take(waiting, 'pipe');
     expect(server).toBeDefined();
     expect(await server!.spawned).toBeUndefined();
     expect(server!.child!.stderr).not.toBeNull();
     // Handed over once.
-    expect(takeEarly(waiting, 'pipe').server).toBeUndefined();
+    expect(take(waiting, 'pipe').server).toBeUndefined();
     server!.child!.kill('SIGKILL');
     await server!.exited;
   });
 
   it('keeps the server stderr as asked: --no-stderr leaves it on the terminal', async () => {
     startEarly(['record', '--no-stderr', '--', ...waiting], clientSide());
-    const { server } = takeEarly(waiting, 'inherit');
+    const { server } = take(waiting, 'inherit');
     expect(server?.child?.stderr).toBeNull();
     server?.child?.kill('SIGKILL');
     await server?.exited;
@@ -87,7 +101,7 @@ describe('starting the server of `record -- <server>` before the recorder is loa
       startEarly(['record', '--', ...noting(pidFile)], clientSide());
       await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
       const pid = Number(readFileSync(pidFile, 'utf8'));
-      expect(takeEarly(argv, stderr).server).toBeUndefined();
+      expect(take(argv, stderr).server).toBeUndefined();
       await until(() => !alive(pid));
     }
   });
@@ -99,7 +113,7 @@ describe('starting the server of `record -- <server>` before the recorder is loa
     // What bin.js does after a usage error: the early server is stopped.
     discardEarly();
     await until(() => !alive(Number(readFileSync(pidFile, 'utf8'))));
-    expect(takeEarly(waiting, 'pipe').server).toBeUndefined();
+    expect(take(waiting, 'pipe').server).toBeUndefined();
   });
 
   it.each([
@@ -110,8 +124,36 @@ describe('starting the server of `record -- <server>` before the recorder is loa
     [['record', '--']],
     [['record', 'node', 'server.js']],
   ])('starts nothing for %j', (argv) => {
+    const before = processSignalHandlers('SIGTERM');
     startEarly(argv, clientSide());
-    expect(takeEarly(['node'], 'pipe')).toEqual({ server: undefined, traffic: undefined });
+    // Nothing started, so nothing to pass a signal on to: the default action (ending the process) is kept.
+    expect(processSignalHandlers('SIGTERM')).toBe(before);
+    const { server, traffic } = take(['node'], 'pipe');
+    expect([server, traffic]).toEqual([undefined, undefined]);
+  });
+
+  it('passes signals on to the server until the recorder says it does so itself', async () => {
+    const before = processSignalHandlers('SIGTERM');
+    startEarly(['record', '--', ...waiting], clientSide());
+    // A handler is what keeps a signal from ending the process before the recorder is loaded.
+    expect(processSignalHandlers('SIGTERM')).toBe(before + 1);
+    const { server, stopSignals } = take(waiting, 'pipe');
+    // Taken over, but the recorder's proxy does not pass signals on yet: still passed on from here.
+    expect(processSignalHandlers('SIGTERM')).toBe(before + 1);
+    stopSignals();
+    expect(processSignalHandlers('SIGTERM')).toBe(before);
+    server!.child!.kill('SIGKILL');
+    await server!.exited;
+  });
+
+  it('stops passing signals on when the server is not taken, or the command line is refused', () => {
+    const before = processSignalHandlers('SIGINT');
+    startEarly(['record', '--', ...waiting], clientSide());
+    take([...waiting, 'other'], 'pipe');
+    expect(processSignalHandlers('SIGINT')).toBe(before);
+    startEarly(['record', '--', ...waiting], clientSide());
+    discardEarly();
+    expect(processSignalHandlers('SIGINT')).toBe(before);
   });
 });
 
@@ -123,7 +165,7 @@ const shouting = [
 ];
 
 describe('relaying before the recorder is loaded', () => {
-  afterEach(() => discardEarly());
+  afterEach(stopAll);
 
   it('forwards both ways at once and hands every chunk over, stamped when it was read', async () => {
     const client = clientSide();
@@ -131,7 +173,7 @@ describe('relaying before the recorder is loaded', () => {
     startEarly(['record', '--', ...shouting], client);
     client.input.write('{"id":1}\n');
     await until(() => client.read() === '{"ID":1}\n');
-    const { server, traffic } = takeEarly(shouting, 'pipe');
+    const { server, traffic } = take(shouting, 'pipe');
     expect(server).toBeDefined();
     const sources = traffic!.chunks.map(({ source, chunk }) => [source, String(chunk)]);
     expect(sources).toContainEqual(['client', '{"id":1}\n']);
@@ -164,7 +206,7 @@ describe('relaying before the recorder is loaded', () => {
     startEarly(['record', '--', ...echoUntilEnd], client);
     client.input.end();
     await until(() => client.read() === 'bye');
-    const { server } = takeEarly(echoUntilEnd, 'pipe');
+    const { server } = take(echoUntilEnd, 'pipe');
     expect(await server!.exited).toEqual({ code: 0, signal: null });
   });
 
@@ -176,7 +218,7 @@ describe('relaying before the recorder is loaded', () => {
       client.input.write('{"id":1}\n');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(client.read()).toBe('');
-      const { server, traffic } = takeEarly(shouting, 'pipe');
+      const { server, traffic } = take(shouting, 'pipe');
       expect(traffic).toBeUndefined();
       server!.child!.kill('SIGKILL');
       await server!.exited;
@@ -188,7 +230,7 @@ describe('relaying before the recorder is loaded', () => {
     startEarly(['record', '--', ...shouting], client);
     client.input.write('hello\n');
     await until(() => client.read() === 'HELLO\n');
-    const { server, traffic } = takeEarly([...shouting, 'other'], 'pipe');
+    const { server, traffic } = take([...shouting, 'other'], 'pipe');
     expect(server).toBeUndefined();
     expect(traffic!.chunks.filter((c) => c.source === 'client').map((c) => String(c.chunk))).toEqual([
       'hello\n',

@@ -13,6 +13,7 @@ import {
   fixtureServer,
   makeTempDir,
   type Parsed,
+  REPO_ROOT,
   readTrace,
   removeTempDir,
   spawnRecord,
@@ -49,6 +50,9 @@ function endLine(trace: Parsed[]): Parsed {
   expect(typeof end?.durationMs).toBe('number');
   return end!;
 }
+
+/** Puts off loading the recorder (see the script): the window in which only the early relay runs. */
+const SLOW_LOAD = join(REPO_ROOT, 'test', 'fixtures', 'scripts', 'slow-load.cjs');
 
 /** A ceiling for a server's first line, not a budget: on a loaded machine two process starts take seconds. */
 const READY_MS = 30_000;
@@ -164,6 +168,31 @@ describe.concurrent('end of session', () => {
     expect(exit.code).toBe(143);
     expect(exit.stdout.toString()).toBe(READY('term'));
     expect(endLine(readTrace(trace))).toMatchObject({ exitCode: 143, signal: 'SIGTERM' });
+  });
+
+  // The relay answers before the recorder is loaded, and a client may signal as soon as it has its answer (the v2
+  // SDK client ends its server/discover probe so): the signal is passed on, and the trace still written in full.
+  it('passes on a SIGTERM that comes before the recorder is loaded, and records the whole session', async () => {
+    const trace = tracePath();
+    const marker = join(dir, 'early-term-marker');
+    const run = spawnRecord(trace, fixtureServer('lifecycle.mjs', 'term', marker), [], {
+      nodeOptions: ['--require', SLOW_LOAD],
+      env: { ...process.env, TAPEDECK_SLOW_LOAD_MS: '3000' },
+    });
+    await waitFor(() => run.stdoutSoFar().length > 0, READY_MS, 'the ready line');
+    // Not loaded yet: the recorder says where the trace goes as soon as it is.
+    expect(run.stderrSoFar()).not.toMatch(/recording to/);
+    run.child.kill('SIGTERM');
+    const exit = await run.done;
+    expect(readFileSync(marker, 'utf8')).toBe('SIGTERM');
+    expect(exit.signal).toBeNull();
+    expect(exit.code).toBe(143);
+    expect(exit.stdout.toString()).toBe(READY('term'));
+    const lines = readTrace(trace);
+    expect(lines.filter((line) => line.dir === 'out').map((line) => line.raw)).toEqual([
+      JSON.parse(READY('term')),
+    ]);
+    expect(endLine(lines)).toMatchObject({ exitCode: 143, signal: 'SIGTERM' });
   });
 
   it('SIGKILLs a server that ignores the forwarded SIGTERM, after 5 s and not before', async () => {

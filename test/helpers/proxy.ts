@@ -50,12 +50,14 @@ export interface SpawnProxyOptions {
   env?: NodeJS.ProcessEnv;
   /** The working folder (default: this process's). */
   cwd?: string;
+  /** Node's own options, before the script (e.g. `--require` a hook). */
+  nodeOptions?: string[];
 }
 
 /** Spawns `node dist/cli/bin.js <args…>` with all three stdio streams piped. */
 export function spawnTapedeck(args: string[], options: SpawnProxyOptions = {}): ProxyRun {
   const started = Date.now();
-  const child = spawn(process.execPath, [TAPEDECK_BIN, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), TAPEDECK_BIN, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: options.env ?? process.env,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

@@ -49,6 +49,7 @@ export async function recordStdio(argv: string[], options: StdioRecordOptions, i
     early.server?.stop();
     throw err;
   } finally {
+    early.stopSignals();
     held.release();
   }
 }
@@ -92,6 +93,8 @@ async function recordSession(
       recordStderr: options.stderr,
       started: server,
       early: early.traffic,
+      // Until now the executable passed signals on to the server it started (a signal while this code loaded).
+      onSignalsForwarded: early.stopSignals,
       faults,
       onFault: (record) => say(io, `injected ${describeFault(record)}`),
     });

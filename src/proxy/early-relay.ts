@@ -19,10 +19,19 @@ export interface EarlyChunk {
   atMs: number;
 }
 
+/** The client's stdout failing (the client is gone), as the relay met it. */
+export interface EarlyWriteError {
+  /** The error code (EPIPE …) or message. */
+  error: string;
+  atMs: number;
+}
+
 /** What the recorder takes over from the relay. */
 export interface EarlyTraffic {
   /** Every chunk forwarded so far, in the order read. */
   chunks: EarlyChunk[];
+  /** When writing to the client failed before the recorder was loaded: its trace keeps a `write_error` for it. */
+  writeError?: EarlyWriteError | undefined;
   /** This process's stdout as the relay opened it: the recorder writes to the same stream, so order holds. */
   output: ProxyStdout;
 }
@@ -58,6 +67,7 @@ export class EarlyRelay {
   private readonly legs: Leg[] = [];
   private active = true;
   private readonly output: ProxyStdout;
+  private writeError: EarlyWriteError | undefined;
 
   constructor(server: StartedServer, options: EarlyStreams = {}) {
     const child = server.child;
@@ -67,9 +77,11 @@ export class EarlyRelay {
     // Read now: the server's output is no longer held for a recorder that attaches later.
     server.release();
     child.stdin.on('error', () => {});
-    // A client gone before the recorder is loaded must not crash the process; the recorder's own listener, attached
-    // on take-over, records a write error from then on.
-    this.output.stream.on('error', () => {});
+    // A client gone before the recorder is loaded must not crash the process. The stream errs only once, so the
+    // recorder's own listener, attached on take-over, would never hear of it: the error is kept and handed over.
+    this.output.stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (this.active) this.writeError ??= { error: err.code ?? err.message, atMs: Date.now() };
+    });
     const input = options.input ?? process.stdin;
     this.leg('client', input, child.stdin, maxBytes, () => child.stdin?.end());
     this.leg('server', child.stdout, this.output.stream, maxBytes);
@@ -87,7 +99,7 @@ export class EarlyRelay {
     }
     const chunks = this.chunks;
     this.chunks = [];
-    return { chunks, output: this.output };
+    return { chunks, output: this.output, writeError: this.writeError };
   }
 
   private leg(source: EarlySource, from: Readable, to: Writable, maxBytes: number, ended?: () => void): void {
@@ -98,9 +110,15 @@ export class EarlyRelay {
       if (this.bytes > maxBytes) for (const leg of this.legs) leg.source.pause();
       else if (!ok) {
         from.pause();
-        to.once('drain', () => {
+        // A destination that closes instead (the client is gone) never drains: what is read now goes nowhere, but
+        // it is still read when it comes, so its trace copy keeps the time it came.
+        const resume = () => {
+          to.off('drain', resume);
+          to.off('close', resume);
           if (this.active) from.resume();
-        });
+        };
+        to.once('drain', resume);
+        to.once('close', resume);
       }
     };
     from.on('data', onData);

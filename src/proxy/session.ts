@@ -39,7 +39,7 @@ export async function recordStdioSession(
     sink,
     ...rest,
     ...(started !== undefined ? { started } : {}),
-    ...(early !== undefined ? { early: early.chunks } : {}),
+    ...(early !== undefined ? { early: early.chunks, earlyWriteError: early.writeError } : {}),
     output: output.stream,
   });
   // A signal death is 128+n beside the signal's name: readers of the mcp-tape format expect an integer.

@@ -8,7 +8,7 @@ import { serverExitCode } from '../process/spawn.js';
 import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
-import type { EarlyChunk } from './early-relay.js';
+import type { EarlyChunk, EarlyWriteError } from './early-relay.js';
 import { type Draining, drainWithin, Pump } from './pump.js';
 import { type StartedServer, startServer } from './start.js';
 import { StdioFaults } from './stdio-faults.js';
@@ -52,6 +52,8 @@ export interface StdioProxyOptions extends FaultOptions {
    * stamped when they were read. When the server is started here instead, the client's part is sent to it first.
    */
   early?: readonly EarlyChunk[];
+  /** @internal Writing to the client failed before this proxy attached: recorded among the early chunks. */
+  earlyWriteError?: EarlyWriteError | undefined;
 }
 
 export interface StdioProxyResult {
@@ -132,15 +134,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   const stdout = child.stdout!;
   // The server going away makes writes to its stdin fail with EPIPE; that is the exit path, not an error.
   stdin.on('error', () => {});
-  output.on('error', (err: NodeJS.ErrnoException) => {
-    sink.append({
-      t: timestamp(),
-      type: 'event',
-      name: 'write_error',
-      target: 'client',
-      error: err.code ?? err.message,
-    });
-  });
+  const writeError = (error: string, atMs?: number) =>
+    sink.append({ t: timestamp(atMs), type: 'event', name: 'write_error', target: 'client', error });
+  output.on('error', (err: NodeJS.ErrnoException) => writeError(err.code ?? err.message));
 
   // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
   const later = new CaptureQueue();
@@ -165,10 +161,20 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     emit,
   });
   const captureOf = { client: toServer, server: toClient, stderr: stderrCapture } as const;
+  // A write error the relay met goes among its chunks by time, as it would have been recorded then.
+  let earlyError = options.earlyWriteError;
+  const recordEarlyError = (before: number) => {
+    if (earlyError === undefined || earlyError.atMs > before) return;
+    const { error, atMs } = earlyError;
+    later.push({ push: () => writeError(error, atMs) }, EMPTY, atMs);
+    earlyError = undefined;
+  };
   for (const { source, chunk, atMs } of options.early ?? []) {
+    recordEarlyError(atMs);
     later.push(captureOf[source], chunk, atMs);
     if (source === 'client' && options.started === undefined) stdin.write(chunk);
   }
+  recordEarlyError(Number.POSITIVE_INFINITY);
   const fromClient = new Pump(
     input,
     stdin,

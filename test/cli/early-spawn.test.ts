@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { discardEarly, type EarlyStreams, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
 import { processSignalHandlers } from '../../src/process-signals.js';
+import { EarlyRelay } from '../../src/proxy/early-relay.js';
 import { startServer } from '../../src/proxy/start.js';
 
 /** The client's side of the early relay, in memory: nothing touches the test process's own stdio. */
@@ -223,6 +224,38 @@ describe('relaying before the recorder is loaded', () => {
       server!.child!.kill('SIGKILL');
       await server!.exited;
     }
+  });
+
+  it('keeps reading the server when the client is gone, and hands the write error over with its time', async () => {
+    const client = clientSide();
+    // A client that stopped reading (nothing it is sent is taken), then goes away.
+    const gone = new Writable({ highWaterMark: 1, write: () => {} });
+    const [command, ...args] = shouting as [string, ...string[]];
+    const server = startServer(command, args, { stderr: 'pipe' });
+    const relay = new EarlyRelay(server, { ...client, output: { stream: gone, owned: false } });
+    const before = Date.now();
+    client.input.write('{"id":1}\n');
+    await until(() => gone.writableLength > 0);
+    const closed = new Promise((resolve) => gone.once('close', resolve));
+    gone.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await closed;
+    // What the server answers now goes nowhere, but it is read as it comes, not held until the recorder is loaded
+    // (its trace copy would carry the time of the take-over).
+    const stdout = server.child!.stdout!;
+    expect(stdout.isPaused()).toBe(false);
+    let seen = '';
+    stdout.on('data', (chunk: Buffer) => {
+      seen += chunk;
+    });
+    client.input.write('{"id":2}\n');
+    await until(() => seen.includes('{"ID":2}'));
+    const { chunks, writeError } = relay.take();
+    expect(writeError).toEqual({ error: 'EPIPE', atMs: expect.any(Number) });
+    expect(writeError!.atMs).toBeGreaterThanOrEqual(before);
+    const answers = chunks.filter((c) => c.source === 'server').map((c) => c.chunk);
+    expect(String(Buffer.concat(answers))).toBe('{"ID":1}\n{"ID":2}\n');
+    server.child!.kill('SIGKILL');
+    await server.exited;
   });
 
   it('hands what was relayed over even when the recorder starts a server of its own', async () => {

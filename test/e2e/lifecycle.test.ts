@@ -210,6 +210,34 @@ describe.concurrent('end of session', () => {
   });
 });
 
+describe.concurrent('a client gone before the recorder is loaded', () => {
+  it('keeps the write error in the trace, with every message the relay passed on', async () => {
+    const trace = tracePath();
+    const answer = '{"jsonrpc":"2.0","id":1,"result":{}}';
+    const server = ['sh', '-c', `while read -r line; do echo '${answer}'; done`];
+    const run = spawnRecord(trace, server, [], {
+      nodeOptions: ['--require', SLOW_LOAD],
+      env: { ...process.env, TAPEDECK_SLOW_LOAD_MS: '2000' },
+    });
+    run.child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    // The client stops reading at once: the answer meets a closed pipe while only the relay runs.
+    run.child.stdout.destroy();
+    const exit = await run.done;
+    expect(exit.code).toBe(0);
+    const lines = readTrace(trace);
+    expect(lines.filter((line) => line.dir !== undefined).map((line) => [line.dir, line.raw])).toEqual([
+      ['in', { jsonrpc: '2.0', id: 1, method: 'ping' }],
+      ['out', JSON.parse(answer)],
+    ]);
+    expect(lines.filter((line) => line.name === 'write_error')).toEqual([
+      expect.objectContaining({ type: 'event', target: 'client', error: 'EPIPE' }),
+    ]);
+    const times = lines.slice(1, -1).map((line) => Date.parse(String(line.t)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(endLine(lines)).toMatchObject({ exitCode: 0, counts: { in: 1, out: 1, events: 3 } });
+  });
+});
+
 describe.concurrent('usage errors', () => {
   it.each([
     ['a missing --', ['record', 'node', 'server.js'], /after '--'/],

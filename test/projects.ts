@@ -64,4 +64,5 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/navigation.test.ts',
   'test/viewer/narrow.test.ts',
   'test/viewer/live-follow.test.ts',
+  'test/viewer/close.test.ts',
 ];

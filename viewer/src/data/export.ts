@@ -79,7 +79,7 @@ export async function exportJsonl(
 ): Promise<ExportFile[]> {
   const files: ExportFile[] = [];
   for (const [src, shown] of bySource(rows)) {
-    const source = sources[src];
+    const source = sources.find((s) => s.index === src);
     if (!source) continue;
     const lines: (RecordLine | EndLine)[] = linesOf(shown).filter((line) => line.type !== 'end');
     const end = source.rows.find((row) => row.kind === 'end')?.line as EndLine | undefined;
@@ -118,7 +118,7 @@ export async function exportHar(
   const files: ExportFile[] = [];
   const skipped: string[] = [];
   for (const [src, shown] of bySource(rows)) {
-    const source = sources[src];
+    const source = sources.find((s) => s.index === src);
     if (!source) continue;
     const keys = new Set(shown.map(exchangeKey).filter((k) => k !== undefined));
     const lines = linesOf(

@@ -46,7 +46,9 @@ export function displayName(path: string): string {
  * Opens files into the model, each trace once: rotated segments given together are stitched into one trace
  * (whichever segment comes first names it), other files become traces of their own, merged by time on the
  * timeline. A file that cannot be read becomes one line in `model.failures`; the rest still open. Once `signal`
- * aborts (the page opened something else), reading stops at the next batch and the model is left alone.
+ * aborts (the page opened something else), reading stops at the next batch and the model is left alone; a trace
+ * the user closes while it is read stops being read, and the next file is. `keep` marks the traces as ones the
+ * user cannot close (SourceInfo.keep says why).
  *
  * @example await loadFiles([{ path: 'calls.jsonl', bytes }], model);
  */
@@ -54,6 +56,7 @@ export async function loadFiles(
   files: readonly InputFile[],
   model: TraceModel,
   signal?: AbortSignal,
+  keep?: string,
 ): Promise<void> {
   const byPath = new Map(files.map((f) => [f.path, f.bytes]));
   const total =
@@ -98,7 +101,7 @@ export async function loadFiles(
       continue;
     }
     for (const segment of trace.segments) taken.add(segment.file);
-    await readTrace(trace, byPath, model, signal, () => {
+    await readTrace(trace, byPath, model, signal, keep, () => {
       model.loading = { progress: Math.min(1, read / total), text: `Reading ${displayName(file.path)}…` };
     });
   }
@@ -112,6 +115,7 @@ async function readTrace(
   byPath: ReadonlyMap<string, Uint8Array | GrowingBytes>,
   model: TraceModel,
   signal: AbortSignal | undefined,
+  keep: string | undefined,
   progress: () => void,
 ): Promise<void> {
   const newest = trace.segments[trace.segments.length - 1]?.file ?? trace.path;
@@ -125,6 +129,7 @@ async function readTrace(
         bytes === undefined ? new Uint8Array(0) : bytes instanceof Uint8Array ? bytes : bytes.bytes(),
       );
     }),
+    ...(keep === undefined ? {} : { keep }),
   });
   let segment = trace.segments[0]?.segment ?? 0;
   let slice = performance.now();
@@ -142,7 +147,7 @@ async function readTrace(
   try {
     for await (const batch of trace.batches()) {
       // Leaving the loop releases the files.
-      if (signal?.aborted) return;
+      if (signal?.aborted || source.closed) return;
       for (const entry of batch) {
         if (entry.segment !== segment) {
           segment = entry.segment;

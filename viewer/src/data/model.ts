@@ -15,12 +15,58 @@ export class TraceModel {
   readonly failures: string[] = [];
   private readonly listeners = new Set<() => void>();
   private merged: { version: number; rows: Row[] } | undefined;
+  /**
+   * The next trace's index. Indexes are never reused: a row's key (`<source>.<seq>`), a link's `sel`, a trace's
+   * colour all name a trace by its index, so closing one leaves the others' keys and colours as they were.
+   */
+  private nextIndex = 0;
 
   addSource(info: SourceInfo): SourceModel {
-    const source = new SourceModel(this.sources.length, info);
+    const source = new SourceModel(this.nextIndex++, info);
     this.sources.push(source);
     this.changed();
     return source;
+  }
+
+  /**
+   * The open trace with this index (indexes are not positions in `sources` once a trace was closed).
+   *
+   * @example model.source(row.src)?.info.name // → 'calls.jsonl'
+   */
+  source(index: number): SourceModel | undefined {
+    return this.sources.find((s) => s.index === index);
+  }
+
+  /**
+   * Why the trace with this index cannot be closed, or undefined when it can: the last open trace stays (a viewer
+   * with nothing open is the home screen, reached by opening the page again), and so does a trace its source
+   * keeps (`SourceInfo.keep`: one followed live, or the one a collector link names).
+   *
+   * @example model.closeBlock(0) // → 'the last open trace stays open' when it is the only one
+   */
+  closeBlock(index: number): string | undefined {
+    const source = this.source(index);
+    if (!source) return 'no such trace is open';
+    if (this.sources.length === 1) return 'the last open trace stays open';
+    return source.info.keep;
+  }
+
+  /**
+   * Closes a trace: its rows leave the merged timeline, and everything read from the open traces (tools, methods,
+   * servers, counts, statistics, the timeline's zero) is read again from the others when the views look (they
+   * recompute on `version`). A trace still being read stops being read. Returns false, changing nothing, when
+   * `closeBlock` names a reason it stays.
+   *
+   * @example model.removeSource(1) // → true; model.source(1) // → undefined
+   */
+  removeSource(index: number): boolean {
+    if (this.closeBlock(index) !== undefined) return false;
+    const at = this.sources.findIndex((s) => s.index === index);
+    const [source] = this.sources.splice(at, 1);
+    source!.closed = true;
+    this.merged = undefined;
+    this.changed();
+    return true;
   }
 
   /** Tells every view to look again. */
@@ -62,7 +108,7 @@ export class TraceModel {
   /** The row a deep link names (`<source>.<seq>[.<item>]`). */
   row(key: string): Row | undefined {
     const src = Number.parseInt(key, 10);
-    return this.sources[src]?.row(key);
+    return this.source(src)?.row(key);
   }
 
   /** The timeline's zero: the earliest start of any source. */

@@ -23,6 +23,11 @@ export interface SourceInfo {
   meta: MetaLine;
   /** The trace's files with their text, for the Raw view, oldest segment first. */
   files: RawText[];
+  /**
+   * Set when the trace cannot be closed while others are open, saying why (shown on its close button): a trace
+   * followed live or named by the page's link is what the page is about; files opened or added beside it are not.
+   */
+  keep?: string;
 }
 
 /**
@@ -48,6 +53,8 @@ export class SourceModel {
   /** `server` values of multi-server traces. */
   readonly servers = new Set<string>();
   calls = 0;
+  /** Closed by the user (TraceModel.removeSource): a reader still filling it stops. */
+  closed = false;
   private readonly pairer = new Pairer();
   private readonly metas: MetaLine[] = [];
   private readonly requestRows = new Map<Exchange, Row>();

@@ -51,7 +51,7 @@ function openRemote(options: CollectorSourceOptions, model: TraceModel, ref: Tra
         model.changed();
         const bytes = await traceBytes(options, ref, name, signal);
         if (signal.aborted) return;
-        await loadFiles([{ path: `${ref.id}/${name}`, bytes }], model, signal);
+        await loadFiles([{ path: `${ref.id}/${name}`, bytes }], model, signal, LINKED);
         return;
       }
       const meta = await metaOf(options, ref, summary);
@@ -71,6 +71,14 @@ function openRemote(options: CollectorSourceOptions, model: TraceModel, ref: Tra
   };
 }
 
+/*
+ * The trace the page's link names stays open while files are added beside it (those can be closed): closing it
+ * would leave a link that names a trace the page no longer shows; another one is opened from the list instead. A
+ * trace followed live stays for the same reason, and because its connection belongs to the page's link.
+ */
+const LINKED = 'the trace this link opens stays open (open another from the list instead)';
+const FOLLOWED = 'a trace followed live stays open (open another from the list instead)';
+
 const nextFrame = (paint: () => void) =>
   (globalThis as unknown as { requestAnimationFrame?: (fn: () => void) => void }).requestAnimationFrame?.(
     paint,
@@ -87,7 +95,7 @@ function follow(
 ): () => void {
   const raw = linesText(name);
   raw.append(JSON.stringify(meta));
-  const source = model.addSource({ name, format: 'live', meta, files: [raw] });
+  const source = model.addSource({ name, format: 'live', meta, files: [raw], keep: FOLLOWED });
   const state = new FollowState(snapshotSeq);
   source.follow = state;
   const endpoint = new URL(`${apiBase(ref)}/live`, options.base);

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { paramsAfterClose } from '../data/close.js';
 import { errorPosition, nextError } from '../data/error-nav.js';
 import { TraceModel } from '../data/model.js';
 import { formatHash, type ViewName, withParams } from '../route.js';
@@ -112,6 +113,15 @@ export function App({ page }: { page: TraceSource }) {
     else show(localSource(files));
     if (view === 'home' || !hasTraces) go({ remote: undefined, view: 'timeline', params: {} }, 'push');
   };
+  /**
+   * Closes a trace the user added or opened beside others. The link loses what named it (its selected row, its
+   * Tools/Raw/Diff side, a filter only it matched); the rest of the link, a selection in another trace among it,
+   * stays. Followed and linked traces, and the last one open, stay (TraceModel.closeBlock).
+   */
+  const closeTrace = (index: number) => {
+    if (!model?.removeSource(index)) return;
+    set(paramsAfterClose(model, index, p));
+  };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
@@ -133,8 +143,8 @@ export function App({ page }: { page: TraceSource }) {
   });
   const showView = (name: ViewName, extra: Record<string, string | undefined> = {}) =>
     go({ ...withParams(route, extra), view: name }, 'push');
-  const source =
-    model?.sources[Math.min(Number(p.src ?? 0) || 0, Math.max(0, (model?.sources.length ?? 1) - 1))];
+  // The trace the Tools and Raw views show: the one the link names (by index), else the first open.
+  const source = model?.source(Number(p.src ?? 0) || 0) ?? model?.sources[0];
   const detail =
     selected && model ? (
       <>
@@ -188,6 +198,7 @@ export function App({ page }: { page: TraceSource }) {
         counts={{ rows: filtered.rows.length, calls: filtered.totalCalls }}
         go={go}
         openFiles={openLocal}
+        closeTrace={closeTrace}
       />
       <Notices model={model} />
       {live && listView ? <LiveBar view={live} following={following} /> : null}

@@ -36,7 +36,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** Everything about one message: what it asked, what came back, what belongs to it, and the line itself. */
 export function Detail({ model, row, select, link, openRaw, close, find }: DetailProps) {
-  const source = model.sources[row.src];
+  const source = model.source(row.src);
   const start = model.start();
   const exchange = row.exchange;
   const facts: ComponentChild[] = [];

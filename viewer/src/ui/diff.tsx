@@ -31,11 +31,13 @@ function delta(ms: number | undefined): string {
  */
 export function DiffView({ model, version, params, set, reveal, addFiles }: DiffProps) {
   const count = model.sources.length;
-  const a = Math.min(Number(params.a ?? 0) || 0, count - 1);
-  const b = Math.min(params.b === undefined ? 1 : Number(params.b) || 0, count - 1);
+  // `a` and `b` name traces by index (kept when another trace is closed); unset or closed: the first two open.
+  const sourceA = (params.a === undefined ? undefined : model.source(Number(params.a))) ?? model.sources[0];
+  const sourceB =
+    (params.b === undefined ? undefined : model.source(Number(params.b))) ?? model.sources[count > 1 ? 1 : 0];
+  const a = sourceA?.index ?? 0;
+  const b = sourceB?.index ?? 0;
   const narrow = useNarrow();
-  const sourceA = model.sources[a];
-  const sourceB = model.sources[b];
   const alignment = useMemo(() => {
     if (!sourceA || !sourceB || a === b) return undefined;
     return alignExchanges(sourceA.exchanges, sourceB.exchanges, {
@@ -186,7 +188,7 @@ function revealExchange(
   exchange: AlignedItem['a'],
   reveal: (key: string) => void,
 ): void {
-  const row = exchange ? model.sources[src]?.requestRow(exchange) : undefined;
+  const row = exchange ? model.source(src)?.requestRow(exchange) : undefined;
   if (row) reveal(row.key);
 }
 

@@ -13,6 +13,8 @@ export interface HeaderProps {
   go: (route: Route, how?: 'push' | 'replace') => void;
   /** Add trace files to the ones open (or open them, when none are). */
   openFiles: (files: ArrayLike<LocalFile>) => void;
+  /** Close an open trace (by index), one TraceModel.closeBlock lets go. */
+  closeTrace: (index: number) => void;
 }
 
 const TITLES: Record<ViewName, string> = {
@@ -24,11 +26,15 @@ const TITLES: Record<ViewName, string> = {
   raw: 'Raw',
 };
 
-/** The title bar: the open traces, the views as tabs, and a way to add other trace files. */
-export function Header({ model, route, page, counts, go, openFiles }: HeaderProps) {
+/**
+ * The title bar: the open traces (each with a button to close it while others are open), the views as tabs, and a
+ * way to add other trace files.
+ */
+export function Header({ model, route, page, counts, go, openFiles, closeTrace }: HeaderProps) {
   const sources = model?.sources ?? [];
   const live = model?.following();
-  const src = Number(route.params.src ?? 0) || 0;
+  // The trace the Tools and Raw views show: the one the link names, else the first open.
+  const shown = (model?.source(Number(route.params.src ?? 0) || 0) ?? sources[0])?.index;
   const perSource = route.view === 'tools' || route.view === 'raw';
   return (
     <header class="top">
@@ -57,23 +63,51 @@ export function Header({ model, route, page, counts, go, openFiles }: HeaderProp
         ))}
       </nav>
       <div class={`sources${sources.length > 1 ? ' many' : ''}`}>
-        {sources.map((s) => (
-          <button
-            type="button"
-            key={s.index}
-            class={`source${perSource && s.index === src ? ' active' : ''}`}
-            title={`${s.info.format} · ${s.info.meta.label}`}
-            onClick={() => go({ ...route, params: { ...route.params, src: String(s.index) } }, 'replace')}
-          >
-            {sources.length > 1 ? (
-              <span
-                class="dot"
-                style={{ background: `hsl(${SOURCE_HUES[s.index % SOURCE_HUES.length]} 70% 50%)` }}
-              />
-            ) : null}
-            {s.info.name}
-          </button>
-        ))}
+        {sources.map((s) => {
+          const blocked = model?.closeBlock(s.index);
+          return (
+            <span
+              key={s.index}
+              class={`chip${perSource && s.index === shown ? ' active' : ''}`}
+              data-source={s.index}
+            >
+              <button
+                type="button"
+                class={`source${perSource && s.index === shown ? ' active' : ''}`}
+                title={`${s.info.format} · ${s.info.meta.label}`}
+                onClick={() => go({ ...route, params: { ...route.params, src: String(s.index) } }, 'replace')}
+              >
+                {sources.length > 1 ? (
+                  <span
+                    class="dot"
+                    style={{ background: `hsl(${SOURCE_HUES[s.index % SOURCE_HUES.length]} 70% 50%)` }}
+                  />
+                ) : null}
+                {s.info.name}
+              </button>
+              {sources.length < 2 ? null : (
+                // A trace that stays keeps a focusable button that says why (a disabled one could not be reached
+                // to read its reason); the last open trace has none, there being nothing to close it to.
+                <button
+                  type="button"
+                  class="source-close"
+                  aria-label={`Close ${s.info.name}`}
+                  aria-disabled={blocked === undefined ? undefined : 'true'}
+                  title={blocked === undefined ? `Close ${s.info.name}` : `Cannot close: ${blocked}`}
+                  onClick={() => {
+                    if (blocked !== undefined) return;
+                    const at = sources.indexOf(s);
+                    const next = sources[at + 1] ?? sources[at - 1];
+                    closeTrace(s.index);
+                    if (next) focusAfterClose(next.index);
+                  }}
+                >
+                  ×
+                </button>
+              )}
+            </span>
+          );
+        })}
         {live ? <span class={`badge live-${live.status}`}>{live.status}</span> : null}
       </div>
       {!page.capabilities.openFiles ? (
@@ -94,4 +128,25 @@ export function Header({ model, route, page, counts, go, openFiles }: HeaderProp
       )}
     </header>
   );
+}
+
+/**
+ * The keyboard stays in the list of traces once one closes: on its neighbour's close button, or its name when it
+ * is the last one open; where the traces are not shown (a phone with one trace), on the list of rows.
+ */
+function focusAfterClose(neighbour: number): void {
+  // After the header has drawn the traces left.
+  setTimeout(() => {
+    const chip = document.querySelector(`.top .chip[data-source="${neighbour}"]`);
+    const targets = [
+      chip?.querySelector<HTMLElement>('.source-close'),
+      chip?.querySelector<HTMLElement>('.source'),
+      document.querySelector<HTMLElement>('main .vlist, main .tools, main .diff, main .raw'),
+    ];
+    for (const target of targets) {
+      if (!target || target.getClientRects().length === 0) continue;
+      target.focus();
+      return;
+    }
+  }, 0);
 }

@@ -25,7 +25,8 @@ const TITLES: Record<ViewName, string> = {
  * The viewer for a trace `tapedeck view` pages (too big for the browser to hold): the timeline, the waterfall and
  * the Tools figures, each asking the server for what it shows, with the same links, search and filters as the
  * viewer of a whole trace (the server runs the search) and the same detail pane. Calls, Diff and Raw need every
- * row in the browser and say so.
+ * row in the browser and say so. Its one trace has no close button: nothing can be added beside it (the files a
+ * browser holds cannot be merged with rows the server keeps), so closing it would leave an empty page.
  */
 export function PagedApp({ api }: { api: PagedApi }) {
   const { route, go, set } = useRoute();

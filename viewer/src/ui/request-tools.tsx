@@ -26,7 +26,7 @@ type Outcome = { text: string; ok: boolean };
  */
 export function RequestTools({ model, row, exchange }: RequestToolsProps) {
   const [outcome, setOutcome] = useState<Outcome | undefined>();
-  const source = model.sources[row.src];
+  const source = model.source(row.src);
   const progress = progressOf(exchange);
   // A paged trace's rows stay on the server: the HTTP head and the handshake a curl or a cassette needs are not here.
   const whole = pagedAttachment(exchange) === undefined;

@@ -148,7 +148,7 @@ export function TimelineRow({
         <span
           class="c-src"
           style={{ background: `hsl(${SOURCE_HUES[row.src % SOURCE_HUES.length]} 70% 50%)` }}
-          title={model.sources[row.src]?.info.name}
+          title={model.source(row.src)?.info.name}
         />
       ) : null}
       <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>

@@ -1,10 +1,11 @@
 import { useMemo } from 'preact/hooks';
 import { callList } from '../data/calls.js';
+import { type Facets, facetsOf } from '../data/facets.js';
 import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
 import { type Finder, finderOf } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import type { Row } from '../data/rows.js';
-import { hasTransportLines, transportShown } from '../data/transport.js';
+import { transportShown } from '../data/transport.js';
 
 /** What the link's search and filter parameters leave of the open traces, for the views, the footer and the keys. */
 export interface Filtered {
@@ -24,7 +25,7 @@ export interface Filtered {
   transport: boolean;
   transportShown: boolean;
   /** Tool names, methods and servers to pick from. */
-  facets: { tools: string[]; methods: string[]; servers: string[] };
+  facets: Facets;
   /** Whether a search or filter narrows the rows. */
   narrowed: boolean;
 }
@@ -59,7 +60,7 @@ export function useFilters(
   );
   const all = model?.rows() ?? [];
   const rows = useMemo(
-    () => (model ? filterRows(all, compiled, (src) => model.sources[src]?.info.name ?? '') : []),
+    () => (model ? filterRows(all, compiled, (src) => model.source(src)?.info.name ?? '') : []),
     [model, version, compiled],
   );
   const calls = useMemo(
@@ -82,27 +83,4 @@ export function useFilters(
     facets,
     narrowed: !compiled.empty,
   };
-}
-
-/** What the filter bar offers: tool names, methods and servers seen in the open traces; whether any HTTP lines are. */
-function facetsOf(model: TraceModel | undefined) {
-  const tools = new Set<string>();
-  const methods = new Set<string>();
-  let calls = 0;
-  let transport = false;
-  for (const source of model?.sources ?? []) {
-    for (const t of source.tools) tools.add(t);
-    for (const m of source.methods) methods.add(m);
-    calls += source.calls;
-    transport ||= hasTransportLines(source);
-  }
-  const servers = model
-    ? [
-        ...new Set([
-          ...model.servers(),
-          ...(model.sources.length > 1 ? model.sources.map((s) => s.info.name) : []),
-        ]),
-      ]
-    : [];
-  return { tools: [...tools].sort(), methods: [...methods].sort(), servers, calls, transport };
 }

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { pauseUntilDrained } from './pump.js';
 import type { StartedServer } from './start.js';
 import { openStdout, type ProxyStdout } from './streams.js';
 
@@ -108,18 +109,9 @@ export class EarlyRelay {
       this.chunks.push({ source, chunk, atMs: Date.now() });
       this.bytes += chunk.length;
       if (this.bytes > maxBytes) for (const leg of this.legs) leg.source.pause();
-      else if (!ok) {
-        from.pause();
-        // A destination that closes instead (the client is gone) never drains: what is read now goes nowhere, but
-        // it is still read when it comes, so its trace copy keeps the time it came.
-        const resume = () => {
-          to.off('drain', resume);
-          to.off('close', resume);
-          if (this.active) from.resume();
-        };
-        to.once('drain', resume);
-        to.once('close', resume);
-      }
+      // A destination that closes instead (the client is gone) still ends the wait: what is read then goes nowhere,
+      // but it is read when it comes, so its trace copy keeps the time it came. After take-over the recorder reads.
+      else if (!ok) pauseUntilDrained(from, to, () => this.active);
     };
     from.on('data', onData);
     const leg: Leg = { source: from, onData };

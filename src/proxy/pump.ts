@@ -45,17 +45,28 @@ export class Pump implements Draining {
 
   private waitForDrain(): void {
     this.blocked = true;
-    this.source.pause();
-    const resume = () => {
+    pauseUntilDrained(this.source, this.destination, () => {
       this.blocked = false;
-      this.destination.off('close', resume);
-      this.destination.off('drain', resume);
-      this.source.resume();
-    };
-    this.destination.once('drain', resume);
-    // A destination that goes away never drains; keep reading so the source is not stuck forever.
-    this.destination.once('close', resume);
+      return true;
+    });
   }
+}
+
+/**
+ * Pauses `source` until `destination` drains — or closes: a destination that goes away never drains, and the source
+ * must not be stuck forever. Then `settled` runs, and the source is read on unless it returns false.
+ *
+ * @example if (!destination.write(chunk)) pauseUntilDrained(source, destination, () => stillMine);
+ */
+export function pauseUntilDrained(source: Readable, destination: Writable, settled: () => boolean): void {
+  source.pause();
+  const resume = () => {
+    destination.off('close', resume);
+    destination.off('drain', resume);
+    if (settled()) source.resume();
+  };
+  destination.once('drain', resume);
+  destination.once('close', resume);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FaultRecord } from '../faults/records.js';
 import { realScheduler, type Scheduler } from '../scheduler.js';
 import { type FaultGate, openFaultGate, parseJson } from './fault-gate.js';
 import { FaultedOutput } from './fault-output.js';
-import type { Draining } from './pump.js';
+import { type Draining, pauseUntilDrained } from './pump.js';
 
 /**
  * Faults between a live stdio server and its client, for `record`. Requests are read from copies of the client's
@@ -184,15 +184,10 @@ class AnswerPump implements Draining {
     const ok = this.destination.writable ? this.destination.write(bytes) : true;
     if (!ok && !this.blocked) {
       this.blocked = true;
-      this.source.pause();
-      const resume = () => {
+      pauseUntilDrained(this.source, this.destination, () => {
         this.blocked = false;
-        this.destination.off('close', resume);
-        this.destination.off('drain', resume);
-        this.source.resume();
-      };
-      this.destination.once('drain', resume);
-      this.destination.once('close', resume);
+        return true;
+      });
     }
     return ok;
   }

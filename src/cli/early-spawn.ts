@@ -1,5 +1,5 @@
-import { onProcessSignals } from '../process-signals.js';
 import { EarlyRelay, type EarlyStreams, type EarlyTraffic } from '../proxy/early-relay.js';
+import { FORWARDED_SIGNALS, forwardSignals, SIGNAL_GRACE_MS } from '../proxy/forward-signals.js';
 
 export type { EarlyStreams };
 
@@ -44,11 +44,6 @@ export interface EarlyHandover {
   stopSignals: () => void;
 }
 
-/** The signals a recording passes on to its server (as the stdio proxy does once it runs). */
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** How long a signal passed on may go unheeded before SIGKILL (the stdio proxy's grace). */
-const KILL_AFTER_MS = 5000;
-
 let early: Early | undefined;
 
 /** Options after which record does not run a stdio server now (help, a listing, an HTTP recording …). */
@@ -71,18 +66,13 @@ export function startEarly(argv: readonly string[], streams: EarlyStreams = {}):
   const stderr = options.includes('--no-stderr') ? 'inherit' : 'pipe';
   const server = startServer(command, args, { stderr });
   const relay = options.some((option) => FAULTS.test(option)) ? undefined : new EarlyRelay(server, streams);
-  early = { argv: [command, ...args], server, relay, stopSignals: passSignalsOn(server) };
-}
-
-/** Passes SIGINT/SIGTERM/SIGHUP on to `server` until the returned function is called; SIGKILL if unheeded. */
-function passSignalsOn(server: StartedServer): () => void {
-  let killTimer: NodeJS.Timeout | undefined;
-  return onProcessSignals(SIGNALS, (signal) => {
-    server.child?.kill(signal);
-    // Left running when the recorder takes over: its proxy only escalates the signals it receives itself.
-    killTimer ??= setTimeout(() => server.child?.kill('SIGKILL'), KILL_AFTER_MS);
-    killTimer.unref();
-  });
+  early = {
+    argv: [command, ...args],
+    server,
+    relay,
+    // Until the recorder's proxy passes them on itself; a SIGKILL due for one passed on before stays due.
+    stopSignals: forwardSignals(server.child, FORWARDED_SIGNALS, SIGNAL_GRACE_MS).release,
+  };
 }
 
 /**

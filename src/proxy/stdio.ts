@@ -1,14 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import type { FaultOptions } from '../faults/options.js';
 import { type FaultRecord, faultEvent } from '../faults/records.js';
 import { serverExitCode } from '../process/spawn.js';
-import { onProcessSignals } from '../process-signals.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import type { EarlyChunk, EarlyWriteError } from './early-relay.js';
+import { FORWARDED_SIGNALS, forwardSignals, SIGNAL_GRACE_MS } from './forward-signals.js';
 import { type Draining, drainWithin, Pump } from './pump.js';
 import { type StartedServer, startServer } from './start.js';
 import { StdioFaults } from './stdio-faults.js';
@@ -73,8 +72,8 @@ export const STDIO_PROXY_DEFAULTS = {
   /** Trace copies of larger messages are replaced by a `truncated` event (the message itself is forwarded). */
   maxMessageBytes: 16 * 1024 * 1024,
   drainMs: 2000,
-  killAfterMs: 5000,
-  signals: ['SIGINT', 'SIGTERM', 'SIGHUP'] as NodeJS.Signals[],
+  killAfterMs: SIGNAL_GRACE_MS,
+  signals: [...FORWARDED_SIGNALS],
 } as const;
 
 /**
@@ -201,10 +200,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   // A relay that read before us paused what it read; attached now, the pumps read on.
   if (options.early !== undefined) for (const stream of [input, stdout, child.stderr]) stream?.resume();
 
-  const stopSignals = forwardSignals(child, signals, killAfterMs);
+  const forwarded = forwardSignals(child, signals, killAfterMs);
   options.onSignalsForwarded?.();
   const exit = await server.exited;
-  stopSignals();
+  forwarded.stop();
   faults?.disarm();
 
   // A grandchild may keep the server's stdout open forever; give the real output a bounded time to arrive
@@ -231,22 +230,4 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     durationMs: Date.now() - server.startedAtMs,
   });
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
-}
-
-/**
- * Passes SIGINT/SIGTERM/SIGHUP on to the server; SIGKILL if it is still alive `killAfterMs` later. On Windows the
- * server's kill() ends its whole process tree (spawnServer), so any of them stops it.
- */
-function forwardSignals(child: ChildProcess, signals: NodeJS.Signals[], killAfterMs: number): () => void {
-  let killTimer: NodeJS.Timeout | undefined;
-  const handler = (signal: NodeJS.Signals) => {
-    child.kill(signal);
-    killTimer ??= setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    killTimer.unref();
-  };
-  const stop = onProcessSignals(signals, handler);
-  return () => {
-    stop();
-    if (killTimer) clearTimeout(killTimer);
-  };
 }

@@ -1,7 +1,8 @@
 /**
  * Real peers for the fixture-loop tests: clients nobody here wrote (the official SDK 1.x and v2 clients,
- * mcp-remote 0.15.1, the Inspector CLI 1.0.3 and 2.12) driving servers over stdio and Streamable HTTP, with or
- * without tapedeck in between.
+ * mcp-remote 0.15.1, the Inspector CLI 1.0.3) driving servers over stdio and Streamable HTTP, with or without
+ * tapedeck in between. The Inspector's own package is not among them: every 2.x needs Node 22.19 or newer (and its
+ * 0.x and 1.x 22.7.5), while tapedeck supports Node 20, where installing it made `npm ci` warn about engines.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,15 +13,6 @@ import { type CommandLine, NODE_MODULES, type ProcessResult, runProcess } from '
 
 export const MCP_REMOTE = join(NODE_MODULES, 'mcp-remote', 'dist', 'proxy.js');
 export const INSPECTOR_1 = join(NODE_MODULES, '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
-export const INSPECTOR_2 = join(
-  NODE_MODULES,
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
 
 /** `mcp-remote URL` as a stdio server command; its token store goes to `configDir`, never the home folder. */
 export function mcpRemote(url: string, configDir: string): CommandLine & { env: Record<string, string> } {
@@ -60,14 +52,6 @@ export async function sdkStdio<T>(
 export function inspector1Http(url: string, methodArgs: string[]): Promise<ProcessResult> {
   return runProcess(process.execPath, [INSPECTOR_1, url, '--transport', 'http', ...methodArgs], {
     cwd: NODE_MODULES,
-  });
-}
-
-/** One Inspector 2.12 `--cli` call against a Streamable HTTP URL (it declares roots and never answers them). */
-export function inspector2Http(url: string, methodArgs: string[]): Promise<ProcessResult> {
-  return runProcess(process.execPath, [INSPECTOR_2, '--cli', url, '--transport', 'http', ...methodArgs], {
-    cwd: NODE_MODULES,
-    timeoutMs: 60_000,
   });
 }
 

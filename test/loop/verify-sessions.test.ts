@@ -1,9 +1,10 @@
 /**
  * `tapedeck verify --upstream` re-drives each recorded MCP session in a live session of its own. HTTP recordings
- * hold one session (the SDK client), two (mcp-remote 0.15.1 opens a probe session before the real one; two calls of
- * the Inspector 2.12 CLI) or three (three calls of the Inspector CLI 1.0.3, which opens a session per call); a server refuses a second `initialize` in one session, so sending them
- * all down one session used to fail. Against the server as recorded every session is clean; against a build whose
- * `add` is off by one there is exactly one divergence, reported in the session that called `add`.
+ * hold one session (the SDK client), two (mcp-remote 0.15.1 opens a probe session before the real one) or three
+ * (three calls of the Inspector CLI 1.0.3, which opens a session per call); a server refuses a second `initialize` in
+ * one session, so sending them all down one session used to fail. Against the server as recorded every session is
+ * clean; against a build whose `add` is off by one there is exactly one divergence, reported in the session that
+ * called `add`.
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +14,7 @@ import { startRecording } from '../helpers/http-proxy.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
 import { spawnTapedeck } from '../helpers/proxy.js';
 import { startLoopServer } from './http-server.js';
-import { firstText, inspector1Http, inspector2Http, mcpRemote, saveRecording, sdkStdio } from './peers.js';
+import { firstText, inspector1Http, mcpRemote, saveRecording, sdkStdio } from './peers.js';
 
 let dir: string;
 const cassettes: Record<string, string> = {};
@@ -48,15 +49,6 @@ beforeAll(async () => {
       await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
     });
   });
-  await record('inspector-2.12', async (url) => {
-    for (const args of [
-      ['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi'],
-      ['--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'a=2', '--tool-arg', 'b=3'],
-    ]) {
-      const result = await inspector2Http(url, args);
-      expect(result.code).toBe(0);
-    }
-  });
   await record('inspector', async (url) => {
     for (const args of [
       ['--method', 'tools/list'],
@@ -84,7 +76,6 @@ async function verify(cassette: string, build: 'recorded' | 'off-by-one', flags:
 describe.each([
   ['sdk', 1, 1],
   ['mcp-remote', 2, 2],
-  ['inspector-2.12', 2, 2],
   ['inspector', 3, 3],
 ])('verify --upstream, a recording by %s (%i session(s))', (name, sessions, addSession) => {
   it('is clean against the server as recorded, every session in a live session of its own', async () => {

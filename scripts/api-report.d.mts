@@ -4,7 +4,7 @@
 export const REPORT_PATH: string;
 
 export interface EntryPoint {
-  /** The name users import, e.g. `tapedeck/trace`. */
+  /** The name users import, e.g. `mcp-tapedeck/trace`. */
   name: string;
   /** The source file behind its declarations, e.g. `src/trace/index.ts`. */
   source: string;

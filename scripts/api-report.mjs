@@ -1,5 +1,5 @@
 // The public API report: for every entry point in package.json's `exports`, each name it exports at run time and
-// each type, read from the sources by the TypeScript compiler. `npm run api` writes it to api/tapedeck.api.md;
+// each type, read from the sources by the TypeScript compiler. `npm run api` writes it to api/mcp-tapedeck.api.md;
 // test/api/report.test.ts fails when the committed report and the sources disagree, so a change to what users can
 // import is always a reviewed change to that file.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,13 +7,13 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-export const REPORT_PATH = 'api/tapedeck.api.md';
+export const REPORT_PATH = 'api/mcp-tapedeck.api.md';
 
 /**
  * The package's entry points: the public name and the source file behind its declarations.
  *
  * @example
- * entryPoints('.') // → [{ name: 'tapedeck', source: 'src/index.ts' }, { name: 'tapedeck/trace', … }, …]
+ * entryPoints('.') // → [{ name: 'mcp-tapedeck', source: 'src/index.ts' }, { name: 'mcp-tapedeck/trace', … }, …]
  */
 export function entryPoints(root) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

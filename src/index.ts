@@ -1,8 +1,8 @@
 /**
- * `tapedeck`: the names most users call — record a session, open and pair a trace, replay a cassette (in tests
+ * `mcp-tapedeck`: the names most users call — record a session, open and pair a trace, replay a cassette (in tests
  * with `useCassette`), verify a server against one, instrument a production server, redact — and the error they
- * throw. Each comes from the entry point of its family (`tapedeck/trace`, `tapedeck/replay`, `tapedeck/live` …),
- * which exports the rest of that family; test/api/report.test.ts keeps this list short.
+ * throw. Each comes from the entry point of its family (`mcp-tapedeck/trace`, `mcp-tapedeck/replay`,
+ * `mcp-tapedeck/live` …), which exports the rest of that family; test/api/report.test.ts keeps this list short.
  */
 export {
   type McpTransport,

@@ -29,8 +29,15 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-package-'));
 const project = join(tmp, 'project');
-const installed = join(project, 'node_modules', 'tapedeck');
+const installed = join(project, 'node_modules', pkg.name);
 let files: string[] = [];
+
+/** Every entry point by the name users import it by: the package's name, and its name with each subpath. */
+function publicNames(): string[] {
+  return Object.keys(pkg.exports)
+    .filter((key) => key !== './package.json')
+    .map((key) => (key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`));
+}
 
 beforeAll(() => {
   const [packed] = JSON.parse(
@@ -90,24 +97,22 @@ describe('the published package', () => {
   });
 
   it('type-checks in a strict project with only @types/node, every entry point imported', () => {
-    const names = Object.keys(pkg.exports)
-      .filter((key) => key !== './package.json')
-      .map((key) => (key === '.' ? 'tapedeck' : `tapedeck/${key.slice(2)}`));
+    const names = publicNames();
     const source = [
       ...names.map((name, i) => `import * as entry${i} from '${name}';`),
-      "import { TapedeckError, openTrace as open, useCassette as use, verifyCassette as verify, instrument as inst } from 'tapedeck';",
-      "import { openTrace } from 'tapedeck/trace/io';",
-      "import { alignTraces, type TraceLine } from 'tapedeck/trace';",
-      "import { replayTransport, recordTransport, useCassette, serveHttp } from 'tapedeck/replay';",
-      "import { instrument, createRecorder, httpMiddleware } from 'tapedeck/instrument';",
-      "import { startCollector } from 'tapedeck/collector';",
-      "import { verifyCassette, serveUpdate, appendToCassette } from 'tapedeck/live';",
-      "import { createRedactor } from 'tapedeck/redact';",
-      "import { FileSink } from 'tapedeck/sink';",
-      "import { runStdioProxy } from 'tapedeck/proxy';",
-      "import { PipeCapture } from 'tapedeck/capture';",
-      "import { serveMcpHttp } from 'tapedeck/mcp';",
-      "import { runInstall } from 'tapedeck/install';",
+      "import { TapedeckError, openTrace as open, useCassette as use, verifyCassette as verify, instrument as inst } from 'mcp-tapedeck';",
+      "import { openTrace } from 'mcp-tapedeck/trace/io';",
+      "import { alignTraces, type TraceLine } from 'mcp-tapedeck/trace';",
+      "import { replayTransport, recordTransport, useCassette, serveHttp } from 'mcp-tapedeck/replay';",
+      "import { instrument, createRecorder, httpMiddleware } from 'mcp-tapedeck/instrument';",
+      "import { startCollector } from 'mcp-tapedeck/collector';",
+      "import { verifyCassette, serveUpdate, appendToCassette } from 'mcp-tapedeck/live';",
+      "import { createRedactor } from 'mcp-tapedeck/redact';",
+      "import { FileSink } from 'mcp-tapedeck/sink';",
+      "import { runStdioProxy } from 'mcp-tapedeck/proxy';",
+      "import { PipeCapture } from 'mcp-tapedeck/capture';",
+      "import { serveMcpHttp } from 'mcp-tapedeck/mcp';",
+      "import { runInstall } from 'mcp-tapedeck/install';",
       "const line: TraceLine = { t: '2026-01-01T00:00:00.000Z', dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } };",
       `export const used = [${names.map((_, i) => `entry${i}`).join(', ')}, line, TapedeckError, open, use, verify, inst, openTrace, alignTraces, replayTransport, recordTransport, useCassette, serveHttp, instrument, createRecorder, httpMiddleware, startCollector, verifyCassette, serveUpdate, appendToCassette, createRedactor, FileSink, runStdioProxy, PipeCapture, serveMcpHttp, runInstall];`,
       '',
@@ -160,7 +165,7 @@ describe('the published package', () => {
       [
         '--input-type=module',
         '-e',
-        "const c = await import('tapedeck/collector'); console.log(typeof c.startCollector)",
+        "const c = await import('mcp-tapedeck/collector'); console.log(typeof c.startCollector)",
       ],
       { cwd: project, encoding: 'utf8' },
     );
@@ -176,10 +181,8 @@ describe('the published package', () => {
 
 describe('the built checkout', () => {
   it('resolves every subpath export of the built package by its public name', () => {
-    const names = Object.keys(pkg.exports)
-      .filter((key) => key !== './package.json')
-      .map((key) => (key === '.' ? 'tapedeck' : `tapedeck/${key.slice(2)}`));
-    expect(names).toContain('tapedeck/trace');
+    const names = publicNames();
+    expect(names).toContain('mcp-tapedeck/trace');
     const script = `for (const name of ${JSON.stringify(names)}) { const m = await import(name); if (Object.keys(m).length === 0) throw new Error(name + ' exports nothing'); }`;
     // Node resolves a package's own name through its exports map (self-reference), exactly as a user's import would.
     expect(() =>

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../src/version.js';
+import { PACKAGE_NAME, VERSION } from '../src/version.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -119,9 +119,13 @@ describe('the project', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('writes the package version into traces', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  it('writes the package version into traces, and knows the name it is published under', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     expect(VERSION).toBe(pkg.version);
+    expect(PACKAGE_NAME).toBe(pkg.name);
   });
 
   it('imports only down the layers: no module imports a folder ranked above its own', () => {

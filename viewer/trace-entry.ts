@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * The viewer imports the trace module as `tapedeck/trace`, the name users import it by. Built, the package
+ * The viewer imports the trace module as `mcp-tapedeck/trace`, the name users import it by. Built, the package
  * resolves that name to dist/trace through its exports map; the viewer's build and its unit tests read the
  * TypeScript source instead (the same file dist/trace is compiled from), so neither needs the library built first.
  * tsconfig.json maps the name the same way for the type checker.
@@ -9,17 +9,17 @@ import { fileURLToPath } from 'node:url';
  * @example defineConfig({ resolve: { alias: [TRACE_ENTRY_ALIAS] } })
  */
 export const TRACE_ENTRY_ALIAS = {
-  find: /^tapedeck\/trace$/,
+  find: /^mcp-tapedeck\/trace$/,
   replacement: fileURLToPath(new URL('../src/trace/index.ts', import.meta.url)),
 };
 
 /**
- * The redaction module, `tapedeck/redact`, by the same rule: the viewer's HAR export redacts with the rules
+ * The redaction module, `mcp-tapedeck/redact`, by the same rule: the viewer's HAR export redacts with the rules
  * `tapedeck convert --to har` uses, through the entry users import them from.
  *
  * @example defineConfig({ resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS] } })
  */
 export const REDACT_ENTRY_ALIAS = {
-  find: /^tapedeck\/redact$/,
+  find: /^mcp-tapedeck\/redact$/,
   replacement: fileURLToPath(new URL('../src/redact/index.ts', import.meta.url)),
 };

@@ -1,6 +1,6 @@
 /**
- * `tapedeck/capture`: the capture points that turn traffic into trace lines — a stdio pipe's bytes (PipeCapture)
- * and the official SDK's Transport (recordTransport, also exported by `tapedeck/replay`, where its cassettes are
+ * `mcp-tapedeck/capture`: the capture points that turn traffic into trace lines — a stdio pipe's bytes (PipeCapture)
+ * and the official SDK's Transport (recordTransport, also exported by `mcp-tapedeck/replay`, where its cassettes are
  * played). Framing and the capture queue behind them are internal.
  */
 

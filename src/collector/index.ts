@@ -1,5 +1,5 @@
 /**
- * `tapedeck/collector`: a local HTTP service that stores traces in SQLite, serves them to the web viewer (pages,
+ * `mcp-tapedeck/collector`: a local HTTP service that stores traces in SQLite, serves them to the web viewer (pages,
  * JSONL, a live websocket) and takes uploads and live recordings. See routes.ts for the API. It needs the optional
  * `better-sqlite3`, loaded when the collector starts. Its routes, queries, schema and guards are internal.
  */

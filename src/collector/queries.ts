@@ -33,7 +33,7 @@ export interface TraceSummary {
   /** Requests and notifications per method. */
   methods: { name: string; count: number }[];
   /**
-   * For a session recorded by an instrumented server (`tapedeck/instrument`): who and which client, from the meta
+   * For a session recorded by an instrumented server (`mcp-tapedeck/instrument`): who and which client, from the meta
    * line's `session`; null for other traces.
    */
   session: SessionFacts | null;

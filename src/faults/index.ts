@@ -1,9 +1,9 @@
 /**
- * `tapedeck/faults`: what an agent meets when its servers fail — the fault spec grammar
+ * `mcp-tapedeck/faults`: what an agent meets when its servers fail — the fault spec grammar
  * (`KIND[=VALUE][@MATCH][%PERCENT][#NTH]`), profiles (JSON or YAML, timed faults included), the seeded plan that
  * decides which request gets which fault, and the records of what was injected. The front doors that carry faults
- * out take them as options: replayTransport, useCassette, serveStdio, serveHttp (tapedeck/replay), runStdioProxy and
- * startHttpProxy (tapedeck/proxy).
+ * out take them as options: replayTransport, useCassette, serveStdio, serveHttp (mcp-tapedeck/replay), runStdioProxy and
+ * startHttpProxy (mcp-tapedeck/proxy).
  */
 export { randomSeed } from './draw.js';
 export { loadFaultProfile } from './load.js';

@@ -1,3 +1,4 @@
+import { PACKAGE_NAME } from '../version.js';
 import type { RemoteStyle } from './targets.js';
 
 /**
@@ -99,12 +100,31 @@ export function classifyEntry(entry: unknown, style: RemoteStyle, marker: unknow
   return { kind: 'invalid', why: 'it has neither a command nor a url' };
 }
 
-/** `tapedeck record …`, or node running tapedeck's executable (tapedeck.cjs, or the program bin.js) with `record`. */
+/**
+ * `tapedeck record …`, `npx [-y] mcp-tapedeck record …` (or `npx -p mcp-tapedeck tapedeck record …`), or node
+ * running tapedeck's executable (tapedeck.cjs, or the program bin.js) with `record`.
+ */
 function recordedByHand(command: string, args: string[]): boolean {
   const base = command.split(/[\\/]/).pop()?.toLowerCase() ?? '';
   if (/^tapedeck(\.cmd|\.exe)?$/.test(base)) return args[0] === 'record';
+  if (/^npx(\.cmd)?$/.test(base)) return npxRecord(args);
   const script = args[0]?.replace(/\\/g, '/') ?? '';
   return /tapedeck\/dist\/cli\/(bin\.js|tapedeck\.cjs)$/.test(script) && args[1] === 'record';
+}
+
+/** The arguments of npx start tapedeck's `record`: from this package, by its name or with `-p`/`--package`. */
+function npxRecord(args: string[]): boolean {
+  const ours = (spec: string | undefined) =>
+    spec === PACKAGE_NAME || spec?.startsWith(`${PACKAGE_NAME}@`) === true;
+  let fromPackage = false;
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const arg = args[i]!;
+    if (arg === '-p' || arg === '--package') fromPackage ||= ours(args[++i]);
+    else if (arg.startsWith('--package=')) fromPackage ||= ours(arg.slice('--package='.length));
+  }
+  const program = args[i];
+  return (ours(program) || (fromPackage && program === 'tapedeck')) && args[i + 1] === 'record';
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

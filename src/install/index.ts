@@ -1,5 +1,5 @@
 /**
- * `tapedeck/install`: wrapping and unwrapping the servers of MCP client configs (Claude Code, Claude Desktop,
+ * `mcp-tapedeck/install`: wrapping and unwrapping the servers of MCP client configs (Claude Code, Claude Desktop,
  * Cursor, VS Code, Windsurf, Gemini CLI, Antigravity, Codex) with `tapedeck record`. runInstall plans, reports
  * and (unless a dry run) writes; config parsing, encodings, markers and each client's paths are internal.
  */

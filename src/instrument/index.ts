@@ -1,5 +1,5 @@
 /**
- * `tapedeck/instrument`: production recording for MCP servers built on the official TypeScript SDK 1.x.
+ * `mcp-tapedeck/instrument`: production recording for MCP servers built on the official TypeScript SDK 1.x.
  * `instrument(server, options)` watches the transport the server connects and reports every request — timing,
  * outcome, user, session, HTTP facts — to a tapedeck collector, trace files, or OpenTelemetry; `createRecorder`
  * shares one recorder between servers; `httpMiddleware` gives it the HTTP request. The transport decorator, the

@@ -1,5 +1,5 @@
 /**
- * `tapedeck/live`: what talks to a real server on replay's behalf. verifyCassette re-sends a cassette to a new
+ * `mcp-tapedeck/live`: what talks to a real server on replay's behalf. verifyCassette re-sends a cassette to a new
  * server build and compares the answers; serveUpdate serves what the cassette holds and forwards the rest, whose
  * traffic appendToCassette adds to it; the live peers (a command over stdio, a URL over HTTP) they talk through.
  * A command's server is started by the `spawn` given (node's `child_process.spawn`, as Spawn). The project file,

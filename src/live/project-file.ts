@@ -16,7 +16,7 @@ import type { ProjectConfig } from './project-config.js';
  * where a relative cassette path given to `run`, `replay` or `verify` is looked up, relative to the file's folder.
  * Precedence, strongest first: `$TAPEDECK_MODE`, the project file, `--mode` (or useCassette's `mode`), `auto` —
  * settings that describe where a run happens (CI) win over what is baked into a command or a client config.
- * node: modules are loaded on first use, so importing tapedeck/replay loads none.
+ * node: modules are loaded on first use, so importing mcp-tapedeck/replay loads none.
  */
 
 export const PROJECT_FILE_NAME = 'tapedeck.config.json';

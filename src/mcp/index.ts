@@ -1,5 +1,5 @@
 /**
- * `tapedeck/mcp`: tapedeck's own MCP server — recording and lookup tools for agents (shack-session-replay
+ * `mcp-tapedeck/mcp`: tapedeck's own MCP server — recording and lookup tools for agents (shack-session-replay
  * compatible), over stdio or Streamable HTTP, storing trajectories as tapedeck traces. registerTrajectoryTools adds
  * the tools to an McpServer of your own. The store, recorder, lookups and diffs behind the tools are internal.
  */

@@ -1,5 +1,5 @@
 /**
- * `tapedeck/proxy`: the recorders that sit between a client and a server — the stdio proxy, the recording HTTP
+ * `mcp-tapedeck/proxy`: the recorders that sit between a client and a server — the stdio proxy, the recording HTTP
  * reverse proxy, and the stdio bridge to a server reached over HTTP. Pumps, stdout handling, the HTTP recorder's
  * parts and the command line's session wrappers are internal.
  */

@@ -2,7 +2,7 @@ import type { HeaderRule } from './types.js';
 
 /**
  * Which HTTP headers carry credentials: the one list the recorders' redaction and production recording
- * (`tapedeck/instrument`) share. A header whose name says credential is hidden whole, apart from a few well-known
+ * (`mcp-tapedeck/instrument`) share. A header whose name says credential is hidden whole, apart from a few well-known
  * names that only look like one.
  */
 

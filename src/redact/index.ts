@@ -1,5 +1,5 @@
 /**
- * `tapedeck/redact`: redaction rules as data, the engine that applies them to trace lines (copies, never the
+ * `mcp-tapedeck/redact`: redaction rules as data, the engine that applies them to trace lines (copies, never the
  * forwarded bytes), and detection for `scan`. Pure — no node: imports at run time; `hash` mode gets its keyed hash
  * injected as a ValueHasher. Loading a user's and a project's rules from their files (`loadRedaction`) does I/O
  * and is exported, with its types, by the main entry. Markers, hints, walking and the providers' tables are internal.

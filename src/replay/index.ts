@@ -1,8 +1,8 @@
 /**
- * `tapedeck/replay`: a recording stands in for its server. In-process through the official SDK's Transport
+ * `mcp-tapedeck/replay`: a recording stands in for its server. In-process through the official SDK's Transport
  * (replayTransport, useCassette; recordTransport makes the recording), or served to whatever connects over stdio
  * or HTTP; cassettes loaded or built from lines; the knobs and the report. What talks to a live server (verify,
- * update) is `tapedeck/live`; the engine, matcher, normalizer and channels behind these are internal.
+ * update) is `mcp-tapedeck/live`; the engine, matcher, normalizer and channels behind these are internal.
  */
 export {
   type RecordingTransport,

@@ -1,3 +1,4 @@
+import { PACKAGE_NAME } from '../version.js';
 import type { Report, ReportCase, ReportRule } from './model.js';
 
 /**
@@ -11,8 +12,8 @@ import type { Report, ReportCase, ReportRule } from './model.js';
 export const SARIF_SCHEMA =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
-/** Where people read about the tool that produced the log. */
-export const TOOL_INFORMATION_URI = 'https://www.npmjs.com/package/tapedeck';
+/** Where people read about the tool that produced the log: the package's page on npm. */
+export const TOOL_INFORMATION_URI = `https://www.npmjs.com/package/${PACKAGE_NAME}`;
 
 interface SarifLocation {
   physicalLocation: {

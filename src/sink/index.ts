@@ -1,5 +1,5 @@
 /**
- * `tapedeck/sink`: where captured lines go. The TraceSink contract and BaseSink, which does sequence numbers,
+ * `mcp-tapedeck/sink`: where captured lines go. The TraceSink contract and BaseSink, which does sequence numbers,
  * counts, redaction and the end line so a sink of your own only stores text; the file, memory and collector sinks.
  * The collector's client and poster, naming and cassette files are internal.
  */

@@ -1,7 +1,7 @@
 /**
- * `tapedeck/trace`: the trace format, pure — it runs in a browser, and the web viewer imports it by this name.
+ * `mcp-tapedeck/trace`: the trace format, pure — it runs in a browser, and the web viewer imports it by this name.
  * Line kinds and their JSONL encoding; opening a trace of any importable format through a TraceFiles (node's is in
- * `tapedeck/trace/io`); what a message is and what it is about; pairing requests with answers; statistics;
+ * `mcp-tapedeck/trace/io`); what a message is and what it is about; pairing requests with answers; statistics;
  * two traces lined up; other tools' formats written out; the shapes `tapedeck view` sends for a paged trace. The
  * readers, importers and segment planning behind `openTraceWith` are internal.
  */

@@ -1,8 +1,8 @@
 /**
- * The public API: what each entry point of package.json exports is written down in api/tapedeck.api.md, generated
- * from the sources by scripts/api-report.mjs (`npm run api`). A change to what users can import therefore shows up
- * as a diff of that file, which someone has to commit on purpose. The main entry stays short, every type a public
- * name hands out can be imported, and every index.ts names what it exports.
+ * The public API: what each entry point of package.json exports is written down in api/mcp-tapedeck.api.md,
+ * generated from the sources by scripts/api-report.mjs (`npm run api`). A change to what users can import therefore
+ * shows up as a diff of that file, which someone has to commit on purpose. The main entry stays short, every type a
+ * public name hands out can be imported, and every index.ts names what it exports.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiSurface, type EntrySurface, REPORT_PATH, renderReport } from '../../scripts/api-report.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
-/** The most run-time names `import … from 'tapedeck'` may give: what most users call, not everything there is. */
+/** The most run-time names `import … from 'mcp-tapedeck'` may give: what most users call, not everything there is. */
 const MAIN_ENTRY_LIMIT = 40;
 
 let surface: EntrySurface[] = [];
@@ -43,11 +43,11 @@ describe('the public API', () => {
   });
 
   it(`gives at most ${MAIN_ENTRY_LIMIT} run-time names from the main entry`, () => {
-    const main = entry('tapedeck');
+    const main = entry('mcp-tapedeck');
     expect(main.runtime.length).toBeGreaterThan(10);
     expect(
       main.runtime.length,
-      `tapedeck exports ${main.runtime.length} run-time names: keep the main entry to what most users call and ` +
+      `mcp-tapedeck exports ${main.runtime.length} run-time names: keep the main entry to what most users call and ` +
         'leave the rest to the entry point of its family',
     ).toBeLessThanOrEqual(MAIN_ENTRY_LIMIT);
   });
@@ -62,11 +62,11 @@ describe('the public API', () => {
   it('reports exactly what each entry point exports at run time', async () => {
     expect(surface.map((each) => each.name)).toEqual(
       expect.arrayContaining([
-        'tapedeck',
-        'tapedeck/trace',
-        'tapedeck/trace/io',
-        'tapedeck/replay',
-        'tapedeck/live',
+        'mcp-tapedeck',
+        'mcp-tapedeck/trace',
+        'mcp-tapedeck/trace/io',
+        'mcp-tapedeck/replay',
+        'mcp-tapedeck/live',
       ]),
     );
     for (const each of surface) {

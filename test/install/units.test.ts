@@ -98,6 +98,24 @@ describe('install pieces', () => {
     ]);
   });
 
+  it('leaves alone a server already recorded through npx and this package, as the README suggests writing it', () => {
+    const kind = (command: string, args: string[]) =>
+      classifyEntry({ command, args }, 'type', undefined).kind;
+    expect(kind('npx', ['-y', 'mcp-tapedeck', 'record', '--', 'uvx', 'mcp-server-time'])).toBe('by-hand');
+    expect(kind('npx', ['--yes', 'mcp-tapedeck@0.1.0', 'record', '--', 'x'])).toBe('by-hand');
+    expect(kind('/usr/local/bin/npx', ['mcp-tapedeck', 'record', '--', 'x'])).toBe('by-hand');
+    expect(kind('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'mcp-tapedeck', 'record', '--', 'x'])).toBe(
+      'by-hand',
+    );
+    expect(kind('npx', ['-y', '-p', 'mcp-tapedeck', 'tapedeck', 'record', '--', 'x'])).toBe('by-hand');
+    expect(kind('npx', ['--package=mcp-tapedeck@latest', 'tapedeck', 'record', '--', 'x'])).toBe('by-hand');
+    // Another command of the package, another package, or tapedeck's name without the package: wrapped as usual.
+    expect(kind('npx', ['-y', 'mcp-tapedeck', 'replay', 'c.jsonl'])).toBe('stdio');
+    expect(kind('npx', ['-y', 'mcp-tapedeck-other', 'record', '--', 'x'])).toBe('stdio');
+    expect(kind('npx', ['-y', 'tapedeck', 'record', '--', 'x'])).toBe('stdio');
+    expect(kind('npx', ['-y', '@modelcontextprotocol/server-everything'])).toBe('stdio');
+  });
+
   it('finds where TOML values end, strings, arrays and comments included', () => {
     const text = 'a = "x\\"y" # c\nb = [\n  "1", # one\n  \'2\',\n]\nc = """multi\nline"""\nd = 12 # n\n';
     const end = (key: string) => {

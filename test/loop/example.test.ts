@@ -56,7 +56,7 @@ describe('examples/fixtures', () => {
         copyFileSync(join(EXAMPLE, file), join(copy, file));
       // Installed as a user has it: the package and its peers in node_modules.
       mkdirSync(join(copy, 'node_modules'));
-      symlinkSync(REPO_ROOT, join(copy, 'node_modules', 'tapedeck'), 'dir');
+      symlinkSync(REPO_ROOT, join(copy, 'node_modules', 'mcp-tapedeck'), 'dir');
       symlinkSync(join(NODE_MODULES, 'vitest'), join(copy, 'node_modules', 'vitest'), 'dir');
       symlinkSync(
         join(NODE_MODULES, '@modelcontextprotocol'),

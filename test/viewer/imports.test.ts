@@ -30,7 +30,7 @@ describe('the viewer source', () => {
     expect(sources.length).toBeGreaterThan(20);
   });
 
-  it('reaches tapedeck only through its public entries, tapedeck/trace and tapedeck/redact, never by a path into src/', () => {
+  it('reaches tapedeck only through its public entries, mcp-tapedeck/trace and mcp-tapedeck/redact, never by a path into src/', () => {
     const outside = sources.flatMap((file) =>
       specifiers(file)
         .filter(
@@ -42,7 +42,12 @@ describe('the viewer source', () => {
     const packages = new Set(
       sources.flatMap((file) => specifiers(file).filter((spec) => !spec.startsWith('.'))),
     );
-    expect([...packages].sort()).toEqual(['preact', 'preact/hooks', 'tapedeck/redact', 'tapedeck/trace']);
+    expect([...packages].sort()).toEqual([
+      'mcp-tapedeck/redact',
+      'mcp-tapedeck/trace',
+      'preact',
+      'preact/hooks',
+    ]);
   });
 
   it('keeps data/ and source/ free of the UI: ui → source → data, never back', () => {

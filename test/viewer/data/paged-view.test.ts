@@ -1,4 +1,4 @@
-import type { PagedFound, PagedInfo, PagedRow } from 'tapedeck/trace';
+import type { PagedFound, PagedInfo, PagedRow } from 'mcp-tapedeck/trace';
 import { describe, expect, it } from 'vitest';
 import type { PagedApi } from '../../../viewer/src/data/paged-api.js';
 import { PagedSourceModel } from '../../../viewer/src/data/paged-source.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { computeStats, memoryTraceFiles, openTraceWith } from 'tapedeck/trace';
+import { computeStats, memoryTraceFiles, openTraceWith } from 'mcp-tapedeck/trace';
 import { describe, expect, it } from 'vitest';
 import { openModel } from '../open-model.js';
 import { MCP_TAPE, MCPORTER } from '../traces.js';

@@ -1,4 +1,4 @@
-import { toolName } from 'tapedeck/trace';
+import { toolName } from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

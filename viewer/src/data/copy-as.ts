@@ -7,7 +7,7 @@ import {
   type MetaLine,
   type RecordLine,
   toTapedeck,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

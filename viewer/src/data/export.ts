@@ -1,5 +1,11 @@
-import { toHar } from 'tapedeck/redact';
-import { type EndLine, type MetaLine, type RecordLine, type TraceEntry, toTapedeck } from 'tapedeck/trace';
+import { toHar } from 'mcp-tapedeck/redact';
+import {
+  type EndLine,
+  type MetaLine,
+  type RecordLine,
+  type TraceEntry,
+  toTapedeck,
+} from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Exchange, RpcId } from 'tapedeck/trace';
+import type { Exchange, RpcId } from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type Exchange, toolName } from 'tapedeck/trace';
+import { type Exchange, toolName } from 'mcp-tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
 import { isTransportRow } from './transport.js';
 

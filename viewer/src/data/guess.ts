@@ -1,4 +1,4 @@
-import { type Attribution, type Exchange, idTag } from 'tapedeck/trace';
+import { type Attribution, type Exchange, idTag } from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

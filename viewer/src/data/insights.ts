@@ -1,4 +1,4 @@
-import { type Exchange, percentile, toolName } from 'tapedeck/trace';
+import { type Exchange, percentile, toolName } from 'mcp-tapedeck/trace';
 
 /**
  * Where the time of a session's tool calls went: per tool, the calls, their total and mean latency, its share of

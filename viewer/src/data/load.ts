@@ -1,4 +1,10 @@
-import { type OpenedTrace, openTraceWith, splitPath, TapedeckError, type TraceFiles } from 'tapedeck/trace';
+import {
+  type OpenedTrace,
+  openTraceWith,
+  splitPath,
+  TapedeckError,
+  type TraceFiles,
+} from 'mcp-tapedeck/trace';
 import type { GrowingBytes } from './growing.js';
 import type { TraceModel } from './model.js';
 import { bytesText } from './raw-text.js';

@@ -1,11 +1,11 @@
-import type { PagedBarsPage, PagedFound, PagedInfo, PagedRowsPage, PagedStats } from 'tapedeck/trace';
+import type { PagedBarsPage, PagedFound, PagedInfo, PagedRowsPage, PagedStats } from 'mcp-tapedeck/trace';
 
 /** The view a page is asked from: the viewer's own filter parameters (q, re, tool, method, dir, server, err). */
 export type PagedQuery = Readonly<Record<string, string>>;
 
 /**
  * The paged API of `tapedeck view` (src/cli/paged/routes.ts), as the data layer needs it; source/paged-api.ts
- * implements it with fetch. The shapes it answers with are `tapedeck/trace`'s Paged* types, the ones the server
+ * implements it with fetch. The shapes it answers with are `mcp-tapedeck/trace`'s Paged* types, the ones the server
  * writes.
  */
 export interface PagedApi {

@@ -1,4 +1,4 @@
-import type { PagedBar } from 'tapedeck/trace';
+import type { PagedBar } from 'mcp-tapedeck/trace';
 import type { PagedApi, PagedQuery } from './paged-api.js';
 import type { BarList, BarSource, TimeRange, WaterfallBar } from './waterfall.js';
 

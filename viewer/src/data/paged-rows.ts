@@ -12,7 +12,7 @@ import {
   type RpcItem,
   type RpcRequest,
   type RpcResponse,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { ProgressState } from './progress.js';
 import type { Row } from './rows.js';
 
@@ -157,7 +157,7 @@ export class PagedRows {
       cancelled: paged.cancelled,
       parent: paged.parent ? this.exchange(paged.parent, undefined) : undefined,
       via: paged.via ?? undefined,
-      // Only an open request, not the wire, ties such a message to its parent (see pairing in tapedeck/trace).
+      // Only an open request, not the wire, ties such a message to its parent (see pairing in mcp-tapedeck/trace).
       guessed: paged.via === 'open-request',
       depth: paged.depth,
       children: [],

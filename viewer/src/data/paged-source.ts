@@ -5,7 +5,7 @@ import {
   StatsCollector,
   type TraceFormat,
   type TraceStats,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { ToolTime } from './insights.js';
 import { PagedRows } from './paged-rows.js';
 import type { Row } from './rows.js';

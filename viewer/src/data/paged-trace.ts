@@ -1,4 +1,4 @@
-import type { PagedInfo, PagedRowsPage } from 'tapedeck/trace';
+import type { PagedInfo, PagedRowsPage } from 'mcp-tapedeck/trace';
 import { TraceModel } from './model.js';
 import type { PagedApi, PagedQuery } from './paged-api.js';
 import { PagedBars } from './paged-bars.js';

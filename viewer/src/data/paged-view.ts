@@ -1,4 +1,4 @@
-import type { PagedRowsPage } from 'tapedeck/trace';
+import type { PagedRowsPage } from 'mcp-tapedeck/trace';
 import type { PagedApi, PagedQuery } from './paged-api.js';
 import type { PagedSourceModel } from './paged-source.js';
 import type { Row } from './rows.js';

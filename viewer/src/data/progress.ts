@@ -1,4 +1,4 @@
-import type { Exchange, Json } from 'tapedeck/trace';
+import type { Exchange, Json } from 'mcp-tapedeck/trace';
 
 /**
  * How far a call got, from the `notifications/progress` that belong to it: the last `progress` (and `total`, when

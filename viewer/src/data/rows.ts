@@ -8,7 +8,7 @@ import type {
   RecordLine,
   RpcNotification,
   RpcResponse,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 
 /**
  * One row of the timeline: one JSON-RPC item (a batch gives one row per item) or one other trace line (text,

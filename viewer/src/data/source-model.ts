@@ -8,7 +8,7 @@ import {
   type TraceFormat,
   type TraceStats,
   toolName,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { FollowState } from './follow.js';
 import { type ToolTime, tallyTools, toolTimes } from './insights.js';
 import type { RawText } from './raw-text.js';

@@ -4,7 +4,7 @@ import {
   type PairEvent,
   StatsCollector,
   type TraceStats,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**

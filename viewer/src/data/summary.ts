@@ -9,11 +9,11 @@ import {
   resultSummary,
   formatBytes as scaleBytes,
   formatLatency as writeLatency,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { Row } from './rows.js';
 
 /**
- * The timeline's rows in words: a title and a detail per row. Messages are phrased by tapedeck/trace (the same
+ * The timeline's rows in words: a title and a detail per row. Messages are phrased by mcp-tapedeck/trace (the same
  * phrases the command line and the viewer's tables use); what is the viewer's own is which phrase a row shows,
  * and the viewer's style of latencies and sizes.
  */

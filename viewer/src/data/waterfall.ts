@@ -1,4 +1,4 @@
-import { type Direction, type ExchangeOutcome, requestLabel } from 'tapedeck/trace';
+import { type Direction, type ExchangeOutcome, requestLabel } from 'mcp-tapedeck/trace';
 import { type ProgressState, progressOf } from './progress.js';
 import type { Row } from './rows.js';
 

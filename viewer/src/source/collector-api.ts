@@ -1,4 +1,4 @@
-import type { MetaLine } from 'tapedeck/trace';
+import type { MetaLine } from 'mcp-tapedeck/trace';
 import type { ListedSession, TraceListing, TraceQuery, TraceRef } from './trace-source.js';
 
 /**

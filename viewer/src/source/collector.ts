@@ -1,4 +1,4 @@
-import type { EndLine, MetaLine, RecordLine } from 'tapedeck/trace';
+import type { EndLine, MetaLine, RecordLine } from 'mcp-tapedeck/trace';
 import { FollowState } from '../data/follow.js';
 import { loadFiles } from '../data/load.js';
 import type { TraceModel } from '../data/model.js';

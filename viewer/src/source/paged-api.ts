@@ -5,7 +5,7 @@ import type {
   PagedInfo,
   PagedRowsPage,
   PagedStats,
-} from 'tapedeck/trace';
+} from 'mcp-tapedeck/trace';
 import type { PagedApi, PagedQuery } from '../data/paged-api.js';
 import type { BootPage } from './boot.js';
 

@@ -1,5 +1,5 @@
+import { argumentSummary, formatOffset, resultSummary, toolName } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import { argumentSummary, formatOffset, resultSummary, toolName } from 'tapedeck/trace';
 import { CALL_COLUMNS, type CallColumn, parseSort, SORTABLE } from '../data/calls.js';
 import { faultMarks } from '../data/faults.js';
 import type { Finder } from '../data/highlight.js';

@@ -1,6 +1,6 @@
+import type { Json } from 'mcp-tapedeck/trace';
+import { base64Bytes } from 'mcp-tapedeck/trace';
 import type { ComponentChild } from 'preact';
-import type { Json } from 'tapedeck/trace';
-import { base64Bytes } from 'tapedeck/trace';
 import { formatBytes } from '../data/summary.js';
 import { Marked } from './highlight.js';
 

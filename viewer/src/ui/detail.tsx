@@ -1,6 +1,6 @@
+import type { Attribution, Exchange, Json } from 'mcp-tapedeck/trace';
+import { formatOffset, idTag } from 'mcp-tapedeck/trace';
 import type { ComponentChild } from 'preact';
-import type { Attribution, Exchange, Json } from 'tapedeck/trace';
-import { formatOffset, idTag } from 'tapedeck/trace';
 import { isGuess } from '../data/guess.js';
 import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';

@@ -1,4 +1,4 @@
-import type { Json } from 'tapedeck/trace';
+import type { Json } from 'mcp-tapedeck/trace';
 import { diffExcerpts, type Excerpt } from '../data/excerpt.js';
 
 /** Characters of each side shown; the window sits on the first difference (data/excerpt.ts). */

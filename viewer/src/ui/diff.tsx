@@ -1,5 +1,5 @@
+import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'tapedeck/trace';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';
 import { ExcerptCells } from './diff-excerpt.js';

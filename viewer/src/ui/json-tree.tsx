@@ -1,6 +1,6 @@
+import type { Json } from 'mcp-tapedeck/trace';
 import type { ComponentChild } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Json } from 'tapedeck/trace';
 import { Marked, useFirstMatch } from './highlight.js';
 
 /** Strings longer than this are cut until asked for (a base64 image can be megabytes). */

@@ -1,5 +1,5 @@
+import type { Json } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import type { Json } from 'tapedeck/trace';
 import { displayName } from '../data/load.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatBytes } from '../data/summary.js';

@@ -1,5 +1,5 @@
+import type { Exchange } from 'mcp-tapedeck/trace';
 import { useState } from 'preact/hooks';
-import type { Exchange } from 'tapedeck/trace';
 import { cassetteOf, curlCommand, httpHeadOf, jsonRpcLine, rawItem } from '../data/copy-as.js';
 import { exportName } from '../data/export.js';
 import type { TraceModel } from '../data/model.js';

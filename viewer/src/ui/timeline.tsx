@@ -1,5 +1,5 @@
+import { type Exchange, formatOffset, idTag } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import { type Exchange, formatOffset, idTag } from 'tapedeck/trace';
 import { type FaultMark, faultMarks } from '../data/faults.js';
 import { guessedParent, guessTitle } from '../data/guess.js';
 import type { Finder } from '../data/highlight.js';

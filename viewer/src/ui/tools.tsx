@@ -1,5 +1,5 @@
+import { type CallStats, type Exchange, percentile, toolName } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import { type CallStats, type Exchange, percentile, toolName } from 'tapedeck/trace';
 import { errorShade, formatRate } from '../data/error-rate.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';

@@ -17,7 +17,7 @@ import { handleStreamable } from './streamable.js';
 /**
  * A cassette served as an HTTP MCP server (Streamable HTTP, or legacy SSE). It runs until stop() — the CLI calls
  * it on SIGINT / SIGTERM — then ends every session and reports what was used, as the stdio server does. node:http
- * and node:async_hooks are loaded here, on first use, so importing tapedeck/replay loads no node: module.
+ * and node:async_hooks are loaded here, on first use, so importing mcp-tapedeck/replay loads no node: module.
  */
 
 export interface HttpServeOutcome {

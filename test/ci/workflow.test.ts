@@ -1,7 +1,8 @@
 /**
- * The CI workflow stays what the README says it is: npm test on Linux, macOS and Windows with Node 20, from a
- * clean install, with the files checked out as committed and no browser downloaded. And the list of POSIX-only
- * test files left out on Windows names files that exist, each with a reason.
+ * The CI workflow stays what the README says it is: npm test on Linux, macOS and Windows with Node 20 (the oldest
+ * package.json's engines allows), 22 and 24, from a clean install, with the files checked out as committed and no
+ * browser downloaded. And the list of POSIX-only test files left out on Windows names files that exist, each with
+ * a reason.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,12 +48,13 @@ describe('the CI workflow', () => {
     expect(workflow.permissions).toEqual({ contents: 'read' });
   });
 
-  it('tests on Linux, macOS and Windows with Node 20, each platform reported on its own', () => {
+  it('tests on Linux, macOS and Windows with Node 20, 22 and 24, each pair reported on its own', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(job['runs-on']).toBe('${{ matrix.os }}');
     expect(job.strategy.matrix.os).toEqual(['ubuntu-latest', 'macos-latest', 'windows-latest']);
-    expect(job.strategy.matrix.node).toEqual(['20']);
-    expect(pkg.engines.node).toBe('>=20');
+    expect(job.strategy.matrix.node).toEqual(['20', '22', '24']);
+    // The oldest Node in the matrix is the oldest one package.json promises to run on.
+    expect(pkg.engines.node).toBe(`>=${job.strategy.matrix.node[0]}`);
     expect(job.strategy['fail-fast']).toBe(false);
     expect(job['timeout-minutes']).toBeGreaterThan(0);
   });

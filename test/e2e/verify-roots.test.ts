@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isMessageLine } from '../../src/trace/types.js';
 import {
   connectClient,
   FILESYSTEM_SERVER,
@@ -66,8 +67,9 @@ describe('verify of a server-filesystem session whose client offered roots', () 
 
   it('holds the roots the client offered, not the folder the server was started with', () => {
     const texts = readTrace(cassette).flatMap((line) => {
-      const raw = 'raw' in line ? rpc(line.raw) : undefined;
-      const result = raw?.result as { content?: { text?: string }[] } | undefined;
+      const result = isMessageLine(line)
+        ? (rpc(line.raw).result as { content?: { text?: string }[] })
+        : undefined;
       return result?.content?.[0]?.text === undefined ? [] : [result.content[0].text];
     });
     expect(texts[0]).toBe(`Allowed directories:\n${dataDir}`);

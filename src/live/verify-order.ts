@@ -8,16 +8,17 @@ import type { RecordedAsk, VerifySession, VerifyStep } from './verify-sessions.j
  * answer before it serves files): in the recording that question came, was answered and acted on before the next
  * call. Sent as fast as it can go, verify's next call would overtake it, and the server would answer from a state
  * the recording never had. So before each client message verify waits — up to a bound, and says so when the bound
- * runs out — for the server's requests that came before that message in the recording, then keeps the recorded gap
- * after the client's answer (up to a short bound), the time the server had to act on it. `timing: 'recorded'` (or a
- * speed factor) keeps every recorded gap between client messages besides.
+ * runs out — for the server's requests that came before that message in the recording, then gives the server a
+ * moment to act on the client's answer (nothing on the wire says when it has: the recorded gap says only how long a
+ * fast machine took, and a loaded one takes longer). `timing: 'recorded'` (or a speed factor) keeps every recorded
+ * gap between client messages besides.
  */
 
 export interface PacingOptions {
   timing: Timing;
   /** How long to wait for the server's requests that came before a client message in the recording. */
   askWaitMs: number;
-  /** The longest recorded gap after a client's answer that is kept under `timing: 'none'`. */
+  /** After the client answered a server's request, how long the server gets to act on it before the next message. */
   answerSettleMs: number;
   /** The longest single recorded gap kept under `timing: 'recorded'`. */
   maxDelayMs: number;
@@ -108,15 +109,15 @@ export class SessionPacer {
     return { methods, ms };
   }
 
-  /** The recorded gap after the answers that came since the last message, and (recorded timing) every gap. */
+  /** The moment after the answers given since the last message, and (recorded timing) every recorded gap. */
   private async keepGaps(step: VerifyStep, fresh: readonly RecordedAsk[]): Promise<void> {
     const { timing, answerSettleMs, maxDelayMs } = this.options;
     const recorded = timeOf(step);
     const times = fresh.flatMap((ask) => (ask.answeredAt === undefined ? [] : [ask.answeredAt]));
     const answered = times.length > 0 ? Math.max(...times) : undefined;
-    let wait = 0;
-    if (answered !== undefined && recorded !== undefined)
-      wait = Math.min(Math.max(0, recorded - answered), timing === 'none' ? answerSettleMs : maxDelayMs);
+    let wait = answered === undefined ? 0 : answerSettleMs;
+    if (timing !== 'none' && answered !== undefined && recorded !== undefined)
+      wait = Math.max(wait, scaledDelay(recorded - answered, timing, maxDelayMs));
     if (timing !== 'none' && this.last?.recorded !== undefined && recorded !== undefined) {
       const gap = scaledDelay(recorded - this.last.recorded, timing, maxDelayMs);
       wait = Math.max(wait, gap - (this.scheduler.now() - this.last.at));

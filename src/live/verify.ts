@@ -85,8 +85,9 @@ export const VERIFY_DEFAULTS = {
   /** A server asks its first questions within moments of the handshake: seconds are plenty, and bound a miss. */
   askWaitMs: 5000,
   /**
-   * After the client answered a server's request, the recorded gap before its next message is kept up to this
-   * long: the time the server had to act on the answer (server-filesystem resolves and checks the roots it got).
+   * After the client answered a server's request, the server gets this long to act on the answer before the next
+   * client message (server-filesystem resolves and checks the roots it got): the recording's own gap says only how
+   * long that took on the machine that recorded it.
    */
   answerSettleMs: 250,
   /** The longest single recorded gap kept under recorded timing. */

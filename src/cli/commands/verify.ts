@@ -105,8 +105,8 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         "requests get the client's recorded answers; one the recorded client never answered is left unanswered\n" +
         'again and fails the run unless --allow-unanswered. Such requests keep their recorded place: a client\n' +
         'message waits (up to 5 s, said when it runs out) for those that came before it in the recording, then\n' +
-        'for the recorded gap after their answer (up to 250 ms), so the server acts on an answer (roots it was\n' +
-        'given) before the next call, as it did. --timing recorded keeps every recorded gap. Answers are\n' +
+        'gives the server 250 ms to act on their answers (roots it was given) before the next call, as it did\n' +
+        'in the recording. --timing recorded keeps every recorded gap as well. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
         'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +

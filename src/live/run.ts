@@ -4,7 +4,7 @@ import { encodeLine, timestamp } from '../trace/encode.js';
 import { keepsFormatAsTapedeck, type TraceFormat } from '../trace/import/opened.js';
 import { noFollowTraceFiles, openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import { withExtension } from '../trace/segments.js';
-import type { EndLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
+import type { EndLine, EventLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { PRODUCER } from '../version.js';
 import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-config.js';
@@ -255,7 +255,8 @@ export interface AppendOptions {
 }
 
 /**
- * Rewrites `path` as one tapedeck JSONL file: its recorded lines, then `added` (message lines of a later session),
+ * Rewrites `path` as one tapedeck JSONL file: its recorded lines, then `added` (message lines of a later session,
+ * and event lines saying what was noticed in it),
  * then a new end line — atomically, 0600. Whatever format the cassette was, the result is tapedeck JSONL with a new
  * traceId. A rotated cassette's other segments are merged in and then removed (were that cut short, the new traceId
  * keeps a leftover from being stitched onto the new file). Resolves to how many lines were added.
@@ -264,7 +265,7 @@ export interface AppendOptions {
  */
 export async function appendToCassette(
   path: string,
-  added: readonly Omit<MessageLine, 'seq'>[],
+  added: readonly (Omit<MessageLine, 'seq'> | Omit<EventLine, 'seq'>)[],
   options: AppendOptions = {},
 ): Promise<number> {
   // Read without following links: the rewrite would otherwise copy a linked file's content into this folder.
@@ -276,7 +277,7 @@ export async function appendToCassette(
   const lines: string[] = [encodeLine(meta)];
   let seq = 0;
   let end: EndLine | undefined;
-  const counts = { in: 0, out: 0 };
+  const counts = { in: 0, out: 0, events: 0 };
   for await (const { line } of trace.lines()) {
     if (line.type === 'end') {
       end = line;
@@ -294,7 +295,7 @@ export async function appendToCassette(
       ...(options.server !== undefined ? { server: options.server } : {}),
       ...(options.conn !== undefined ? { conn: options.conn } : {}),
     } as RecordLine;
-    counts[body.dir === 'in' ? 'in' : 'out'] += 1;
+    counts[body.type === 'event' ? 'events' : body.dir === 'in' ? 'in' : 'out'] += 1;
     lines.push(encodeLine(redact(line)));
   }
   const now = Date.now();
@@ -305,7 +306,12 @@ export async function appendToCassette(
     type: 'end',
     durationMs: Number.isNaN(started) ? (end?.durationMs ?? 0) : Math.max(0, now - started),
     reason: end?.reason ?? 'producer_shutdown',
-    counts: { ...previous, in: (previous.in ?? 0) + counts.in, out: (previous.out ?? 0) + counts.out },
+    counts: {
+      ...previous,
+      in: (previous.in ?? 0) + counts.in,
+      out: (previous.out ?? 0) + counts.out,
+      ...(counts.events > 0 ? { events: (previous.events ?? 0) + counts.events } : {}),
+    },
   };
   if (end?.exitCode !== undefined) newEnd.exitCode = end.exitCode;
   if (end?.signal !== undefined) newEnd.signal = end.signal;

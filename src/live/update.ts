@@ -25,7 +25,7 @@ import {
   type RpcNotification,
   type RpcRequest,
 } from '../trace/jsonrpc.js';
-import type { Json, MessageLine } from '../trace/types.js';
+import type { EventLine, Json, MessageLine } from '../trace/types.js';
 import {
   type LiveAnswer,
   type LiveExit,
@@ -73,8 +73,12 @@ export interface UpdateOutcome {
   forwarded: number;
   /** Requests that missed and got no live answer (the server failed to start, timed out or went away). */
   failed: number;
-  /** The new traffic as the client saw it (its ids), in order: lines to append to the cassette. */
-  lines: Omit<MessageLine, 'seq'>[];
+  /**
+   * The new traffic as the client saw it (its ids), in order: lines to append to the cassette. When the client
+   * asked for another protocol version than the recording holds, a `version_negotiated` event line says so (the new
+   * exchanges were made in that version); none at all when nothing new was forwarded.
+   */
+  lines: (Omit<MessageLine, 'seq'> | Omit<EventLine, 'seq'>)[];
   liveExit: LiveExit | undefined;
 }
 
@@ -118,7 +122,7 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     onSkipped: (line) => emit({ kind: 'skipped', line }),
     onError: (error) => emit({ kind: 'error', error }),
   });
-  const lines: Omit<MessageLine, 'seq'>[] = [];
+  const lines: UpdateOutcome['lines'] = [];
   /** Forwarded requests still waiting for the live answer: left out of the cassette if the session ends first. */
   const open = new Set<Omit<MessageLine, 'seq'>>();
   const record = (dir: 'in' | 'out', raw: Json) => {
@@ -353,7 +357,11 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
     withFallbacks(engineSide, cassette, (fallback) => emit({ kind: 'fallback', fallback })),
     engineOptions,
   );
-  engine.onEvent(emit);
+  engine.onEvent((event) => {
+    if (event.kind === 'version')
+      lines.push({ t: timestamp(), type: 'event', name: 'version_negotiated', ...event.note });
+    emit(event);
+  });
   engine.start();
 
   let stop!: () => void;
@@ -381,7 +389,10 @@ export function serveUpdate(cassette: Cassette, options: UpdateOptions): UpdateS
       requests: methods.length,
       probe: methods.length > 0 && methods.every((method) => method === 'server/discover'),
     };
-    return { replay, forwarded, failed, lines: lines.filter((line) => !open.has(line)), liveExit };
+    const kept = lines.filter((line) => !(line.type !== 'event' && open.has(line)));
+    // An event alone is no reason to rewrite the cassette.
+    const added = kept.some((line) => line.type !== 'event') ? kept : [];
+    return { replay, forwarded, failed, lines: added, liveExit };
   };
   return { done: run(), stop: () => stop() };
 }

@@ -1,4 +1,9 @@
-import type { Cassette, CassetteExchange, ClientNotification } from '../replay/cassette/types.js';
+import type {
+  Cassette,
+  CassetteExchange,
+  ClientNotification,
+  ServerMessage,
+} from '../replay/cassette/types.js';
 import { isObject } from '../trace/jsonrpc.js';
 
 /**
@@ -14,6 +19,18 @@ export type VerifyStep =
   | { kind: 'exchange'; exchange: CassetteExchange }
   | { kind: 'notification'; note: ClientNotification };
 
+/** A server→client request of the recording (sampling, elicitation, roots, ping), where it came in its session. */
+export interface RecordedAsk {
+  method: string;
+  /** Trace position: asks before a client message in this order came before it in the recording. */
+  order: number;
+  /** Trace position and time (epoch ms) of the client's answer; undefined when it never answered. */
+  answerOrder: number | undefined;
+  answeredAt: number | undefined;
+  /** The exchange whose script holds it; undefined for one that came outside any request. */
+  exchange: number | undefined;
+}
+
 export interface VerifySession {
   /** The recorded connection (undefined when the trace names none, as over stdio). */
   conn: string | undefined;
@@ -25,6 +42,8 @@ export interface VerifySession {
    * (exchanges `run --mode update` added to a 2025-era cassette start straight at the request).
    */
   handshake: VerifyStep[];
+  /** The server's requests to the client in this session, in recorded order. */
+  asks: RecordedAsk[];
 }
 
 /**
@@ -64,12 +83,15 @@ export function verifySessions(cassette: Cassette): VerifySession[] {
         number: byKey.size + 1,
         steps: [],
         handshake: [],
+        asks: [],
       };
       byKey.set(key, session);
     }
     session.steps.push(step as VerifyStep);
   }
   const sessions = [...byKey.values()];
+  for (const { session: key, ask } of recordedAsks(cassette, sessionOf)) byKey.get(key)?.asks.push(ask);
+  for (const session of sessions) session.asks.sort((a, b) => a.order - b.order);
   const lender = sessions.find((session) => initializeOf(session) !== undefined);
   for (const session of sessions) {
     if (lender === undefined || session === lender || !needsHandshake(session)) continue;
@@ -80,6 +102,23 @@ export function verifySessions(cassette: Cassette): VerifySession[] {
     );
   }
   return sessions;
+}
+
+/** Every server→client request of the recording, with the session it came in. */
+function recordedAsks(
+  cassette: Cassette,
+  sessionOf: (conn: string | undefined) => string,
+): { session: string; ask: RecordedAsk }[] {
+  const out: { session: string; ask: RecordedAsk }[] = [];
+  const add = (message: ServerMessage, conn: string | undefined, exchange: number | undefined) => {
+    if (message.kind !== 'request') return;
+    const { method, order, answerOrder, answeredAt } = message;
+    out.push({ session: sessionOf(conn), ask: { method, order, answerOrder, answeredAt, exchange } });
+  };
+  for (const exchange of cassette.exchanges)
+    for (const message of exchange.script) add(message, exchange.conn, exchange.ordinal);
+  for (const message of cassette.unsolicited) add(message, message.conn, undefined);
+  return out;
 }
 
 function initializeOf(session: VerifySession): CassetteExchange | undefined {

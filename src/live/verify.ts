@@ -8,7 +8,8 @@ import {
 } from '../replay/cassette/normalize.js';
 import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
 import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Timing } from '../replay/options.js';
+import { realScheduler, type Scheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { describeRequest } from '../trace/describe.js';
@@ -24,12 +25,15 @@ import {
 } from './peer.js';
 import { startLivePeer } from './start-peer.js';
 import { AnswerBook } from './verify-answers.js';
-import { type VerifySession, verifySessions } from './verify-sessions.js';
+import { type MissedAsks, SessionPacer } from './verify-order.js';
+import { type VerifySession, type VerifyStep, verifySessions } from './verify-sessions.js';
 
 /**
  * Verify: re-send a cassette's client side to a live server — in recorded order, one request at a time — and
  * compare each answer with the recorded one under the replay normalization. The server's own questions (sampling,
- * elicitation, roots) get the client's recorded answers. Every wait has a timeout; a timeout is a divergence.
+ * elicitation, roots) get the client's recorded answers, and keep their recorded place: a client message waits for
+ * the questions that came before it (verify-order.ts). Every wait has a timeout; a request's timeout is a
+ * divergence, a question that does not come in time is reported.
  */
 
 /**
@@ -54,6 +58,14 @@ export interface VerifyOptions extends LiveTargetFields {
   onVerdict?: ((verdict: ExchangeVerdict) => void) | undefined;
   /** Hears each recorded session begin (before its live session starts). */
   onSession?: ((session: { number: number; conn: string | undefined; of: number }) => void) | undefined;
+  /**
+   * `none` (default): no recorded gaps, but the server's own requests keep their recorded place (see
+   * VERIFY_DEFAULTS.askWaitMs and answerSettleMs); `recorded`: every recorded gap between client messages as
+   * well; a number: those gaps divided by it.
+   */
+  timing?: Timing | undefined;
+  /** How long a client message waits for the server's requests that came before it in the recording. */
+  askWaitMs?: number | undefined;
   /** @internal The clock the request timeouts run on: the real one, or a test's (see src/scheduler.ts). */
   scheduler?: Scheduler | undefined;
 }
@@ -69,6 +81,17 @@ export const VERIFY_DEFAULTS = {
   >,
   /** Values are kept long enough for a JSON report to be useful; the CLI shortens them for display. */
   diff: { ...DIFF_DEFAULTS, maxEntries: 10, maxValueLength: 2000 } as DiffOptions,
+  timing: 'none' as Timing,
+  /** A server asks its first questions within moments of the handshake: seconds are plenty, and bound a miss. */
+  askWaitMs: 5000,
+  /**
+   * After the client answered a server's request, the server gets this long to act on the answer before the next
+   * client message (server-filesystem resolves and checks the roots it got): the recording's own gap says only how
+   * long that took on the machine that recorded it.
+   */
+  answerSettleMs: 250,
+  /** The longest single recorded gap kept under recorded timing. */
+  maxDelayMs: 60_000,
 } as const;
 
 export type VerdictStatus = 'match' | 'differ' | 'skipped';
@@ -123,6 +146,12 @@ export interface VerifyReport {
    * left unanswered again. They fail a run unless it accepts them (`--allow-unanswered`).
    */
   unanswered: string[];
+  /**
+   * Waits that ran out: server→client requests the recording has before a client message that the live server had
+   * not sent in time (the message was sent all the same). The live answers after it may come from another state
+   * than the recorded ones, so `--update` does not save such a run. Verify always sets it.
+   */
+  waits?: string[] | undefined;
   /** A request timed out or the server went away: the live run is not a complete session. */
   incomplete: boolean;
   /** How the last live session ended. */
@@ -157,6 +186,7 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
     verdicts: [],
     notes: [],
     unanswered: [],
+    waits: [],
     incomplete: false,
   };
   const sessions = verifySessions(cassette);
@@ -176,6 +206,7 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
     sessions: reports,
     notes: run.notes,
     unanswered: run.unanswered,
+    waits: run.waits,
     incomplete: run.incomplete,
     exit: last?.exit ?? { code: null, signal: null },
     stderrTail: last?.stderrTail ?? '',
@@ -191,6 +222,7 @@ interface RunState {
   verdicts: ExchangeVerdict[];
   notes: string[];
   unanswered: string[];
+  waits: string[];
   incomplete: boolean;
 }
 
@@ -206,11 +238,30 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
     options.capture && target.kind === 'stdio' && session.conn !== undefined
       ? onConnection(options.capture, session.conn)
       : options.capture;
+  const scheduler = options.scheduler ?? realScheduler;
+  const skipped = new Set(
+    session.steps.flatMap((s) =>
+      s.kind === 'exchange' && skipReason(s.exchange) ? [s.exchange.ordinal] : [],
+    ),
+  );
+  const pacer = new SessionPacer(
+    session,
+    {
+      timing: options.timing ?? VERIFY_DEFAULTS.timing,
+      askWaitMs: options.askWaitMs ?? VERIFY_DEFAULTS.askWaitMs,
+      answerSettleMs: VERIFY_DEFAULTS.answerSettleMs,
+      maxDelayMs: VERIFY_DEFAULTS.maxDelayMs,
+      scheduler,
+    },
+    skipped,
+  );
   const live = await startLivePeer(target, {
     requestTimeoutMs: timeoutMs,
     scheduler: options.scheduler,
     capture,
     onRequest: (request) => {
+      // Counted once the answer is on its way: the next client message must not overtake it.
+      scheduler.setTimeout(() => pacer.asked(), 0);
       const said = run.book.answer(request);
       if (said.kind === 'answer') return said.answer;
       if (said.kind === 'unanswered') {
@@ -231,9 +282,16 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
       if (step.kind === 'notification') live.notify(step.note.method, paramsOf(step.note.message));
       else await live.request(step.exchange.method, step.exchange.request.params);
     }
+    const pace = async (step: VerifyStep) => {
+      const missed = await pacer.before(step);
+      if (missed) run.waits.push(`${missedLine(missed, step, run.normalizer)}${where}`);
+    };
     for (const step of session.steps) {
       if (step.kind === 'notification') {
-        if (!live.done) live.notify(step.note.method, paramsOf(step.note.message));
+        if (live.done) continue;
+        if (!halted) await pace(step);
+        live.notify(step.note.method, paramsOf(step.note.message));
+        pacer.sent(step);
         continue;
       }
       const { exchange } = step;
@@ -247,9 +305,12 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
         options.onVerdict?.(verdict);
         continue;
       }
+      await pace(step);
       current = verdict;
       const sentAt = Date.now();
-      const outcome = await live.request(exchange.method, retryParams(exchange, liveResults));
+      const request = live.request(exchange.method, retryParams(exchange, liveResults));
+      pacer.sent(step);
+      const outcome = await request;
       current = undefined;
       verdict.ms = Date.now() - sentAt;
       if (outcome.kind === 'response') {
@@ -296,6 +357,18 @@ function onConnection(sink: TraceSink, conn: string): TraceSink {
 
 /** Requests that open a session: when one goes unanswered, verify stops sending. */
 const HANDSHAKE = new Set(['initialize', 'server/discover']);
+
+/** What a wait that ran out says. */
+function missedLine(missed: MissedAsks, step: VerifyStep, normalizer: Normalizer): string {
+  const what =
+    step.kind === 'exchange'
+      ? describeRequest(normalizer.normalize(step.exchange.method, step.exchange.request.params))
+      : step.note.method;
+  const lineNo = step.kind === 'exchange' ? step.exchange.lineNo : step.note.lineNo;
+  const line = lineNo === undefined ? '' : ` (line ${lineNo})`;
+  const them = missed.methods.length === 1 ? 'it' : 'them';
+  return `the server had not asked ${missed.methods.join(', ')} after ${missed.ms} ms, and the recording has ${them} before ${what}${line}: sent it anyway`;
+}
 
 function skipReason(exchange: CassetteExchange): string | undefined {
   if (exchange.cancelled) return 'the client cancelled it in the recording';

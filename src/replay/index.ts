@@ -34,6 +34,7 @@ export type {
 export { REPLAY_ERROR_CODES } from './engine/codes.js';
 export type { AnswerCheck, ReplayEvent, ReplayReport } from './engine/engine.js';
 export type { DiscoverAnswer, Fallback } from './engine/fallback.js';
+export type { VersionNote } from './engine/negotiation.js';
 export {
   type CustomMatcher,
   type EngineOptions,

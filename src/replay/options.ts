@@ -61,6 +61,11 @@ export interface EngineOptions extends MatchOptions {
   maxDelayMs: number;
   /** @internal The clock recorded gaps and answer waits run on: the real one, or a test's (see src/scheduler.ts). */
   scheduler: Scheduler;
+  /**
+   * @internal Which live client a message comes from or goes to, for front doors that serve several clients with
+   * one engine (HTTP sessions): each client's handshake terms are its own. Undefined: there is one client.
+   */
+  clientOf: (() => object | undefined) | undefined;
 }
 
 export const REPLAY_DEFAULTS: EngineOptions = {
@@ -78,6 +83,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   answerTimeoutMs: ANSWER_TIMEOUT_MS,
   maxDelayMs: 60_000,
   scheduler: realScheduler,
+  clientOf: undefined,
 };
 
 /** Options as callers give them: any subset over REPLAY_DEFAULTS; undefined (a flag left off) means the default. */

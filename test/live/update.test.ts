@@ -94,6 +94,31 @@ describe('run --mode update', () => {
     ]);
   });
 
+  it('notes in the new lines that the client asked for another protocol version, and only when lines are added', async () => {
+    const u = await update();
+    u.send(req(10, 'initialize', { ...INIT, protocolVersion: '2024-11-05' }));
+    expect(((await u.answer(10)).result as JsonObject).protocolVersion).toBe('2024-11-05');
+    u.send(note('notifications/initialized'));
+    u.send(req(12, 'tools/call', call('echo', { message: 'new' })));
+    await u.answer(12);
+    u.input.end();
+    const { lines } = await u.session.done;
+    expect(lines.map((line) => line.type ?? line.dir)).toEqual(['event', 'in', 'out']);
+    expect(lines[0]).toMatchObject({
+      type: 'event',
+      name: 'version_negotiated',
+      via: 'initialize',
+      recorded: '2025-06-18',
+      asked: '2024-11-05',
+      answered: '2024-11-05',
+    });
+    const quiet = await update();
+    quiet.send(req(10, 'initialize', { ...INIT, protocolVersion: '2024-11-05' }));
+    await quiet.answer(10);
+    quiet.input.end();
+    expect((await quiet.session.done).lines).toEqual([]);
+  });
+
   it('gives a forwarded request up at exactly requestTimeoutMs, and keeps nothing of it', async () => {
     const clock = new ManualClock();
     const u = await update({ scheduler: clock, requestTimeoutMs: 1000 });

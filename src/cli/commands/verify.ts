@@ -6,6 +6,7 @@ import { serverExitCode } from '../../process/spawn.js';
 import { redactArgv, summarize } from '../../redact/index.js';
 import { formatValue } from '../../replay/cassette/diff.js';
 import { loadCassette } from '../../replay/cassette/load.js';
+import { parseTiming } from '../../replay/options.js';
 import { verifyReport } from '../../report/from-verify.js';
 import { MemorySink } from '../../sink/memory.js';
 import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
@@ -43,6 +44,7 @@ interface VerifyFlags extends UpstreamFlags {
   update?: boolean;
   json?: boolean;
   timeout?: string;
+  timing?: string;
   reporter: string[];
 }
 
@@ -81,6 +83,10 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
       `how long each request may take, such as 5s, 1.5m or 500ms (a bare number is milliseconds)`,
       String(ANSWER_TIMEOUT_MS),
     )
+    .option(
+      '--timing <timing>',
+      'none (default: no recorded gaps, the server’s own requests still in their recorded place), recorded (every recorded gap between client messages), or a speed factor such as 2',
+    )
     .option('--upstream <url>', 'verify against a remote Streamable HTTP server (or legacy SSE with --sse)');
   addReporterFlag(upstreamOptions(command), ['junit', 'github', 'json'])
     .addHelpText(
@@ -97,7 +103,10 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         'recorded session (an HTTP recording holds one per MCP session) in a live session of its own: a fresh\n' +
         "server process over stdio, a fresh MCP session over HTTP. The server's sampling / elicitation / roots\n" +
         "requests get the client's recorded answers; one the recorded client never answered is left unanswered\n" +
-        'again and fails the run unless --allow-unanswered. Answers are\n' +
+        'again and fails the run unless --allow-unanswered. Such requests keep their recorded place: a client\n' +
+        'message waits (up to 5 s, said when it runs out) for those that came before it in the recording, then\n' +
+        'gives the server 250 ms to act on their answers (roots it was given) before the next call, as it did\n' +
+        'in the recording. --timing recorded keeps every recorded gap as well. Answers are\n' +
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
         'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +
@@ -120,6 +129,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         }
         ignorePaths(flags.ignore);
         const timeoutMs = parseTimeLimitFlag('--timeout', flags.timeout ?? String(ANSWER_TIMEOUT_MS));
+        if (flags.timing !== undefined) parseTiming(flags.timing);
         const reporters = parseReporters(flags.reporter, {
           formats: ['junit', 'github', 'json'],
           stdoutTakenBy: flags.json ? '--json' : undefined,
@@ -188,6 +198,7 @@ async function verify(
   const report = await verifyCassette(loaded.cassette, {
     ...(upstream ? { upstream } : { spawn: nodeSpawn, command, args }),
     timeoutMs,
+    timing: flags.timing === undefined ? undefined : parseTiming(flags.timing),
     ignore: flags.ignore,
     capture: sink,
     onVerdict: live && ((verdict) => live.print(renderVerdict(verdict))),
@@ -196,6 +207,7 @@ async function verify(
   await live?.done();
 
   let updated = false;
+  let raced = false;
   if (sink) {
     await sink.close({
       reason: 'process_exit',
@@ -208,6 +220,13 @@ async function verify(
       say(
         io,
         `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,
+      );
+    } else if ((report.waits ?? []).length > 0) {
+      raced = true;
+      // Its answers after that may come from a state the recorded order never let the server be in.
+      say(
+        io,
+        `not updated: the server did not send in time a request the recording has it send before a later message (the ! lines), so the live answers after it may come from a race; ${path} is unchanged (re-record it if the server no longer sends it)`,
       );
     } else {
       await writePrivateFile(file, sink.text);
@@ -226,6 +245,7 @@ async function verify(
     );
   else if (!quiet) await print(io, renderSummary(path, report, updated, flags.allowUnanswered === true));
   if (updated) return EXIT.ok;
+  if (raced) return EXIT.finding;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
     say(io, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
@@ -257,6 +277,7 @@ function renderSummary(
   allowUnanswered: boolean,
 ): string {
   const lines = report.notes.map((note) => `✗ ${note}`);
+  for (const wait of report.waits ?? []) lines.push(`! ${wait}`);
   lines.push(summaryLine(report));
   const unanswered = unansweredLine(report, allowUnanswered);
   if (unanswered) lines.push(unanswered);
@@ -374,6 +395,7 @@ function jsonReport(
     })),
     notes: report.notes,
     unanswered: report.unanswered,
+    waits: report.waits ?? [],
     server: { exitCode: report.exit.code, signal: report.exit.signal },
     updated,
   };

@@ -1,6 +1,7 @@
 import { describeFault } from '../../faults/records.js';
 import { formatDiff } from '../../replay/cassette/diff.js';
 import type { MatchReport } from '../../replay/cassette/matcher.js';
+import type { VersionNote } from '../../replay/engine/negotiation.js';
 import type { ServeEvent } from '../../replay/serve/stdio.js';
 
 const UNUSED_SHOWN = 20;
@@ -37,9 +38,31 @@ export function describeServeEvent(event: ServeEvent): string | undefined {
       return `error: ${event.error instanceof Error ? event.error.message : String(event.error)}`;
     case 'fault':
       return `injected ${describeFault(event.fault)}`;
+    case 'version':
+      return describeVersion(event.note);
+    case 'withheld':
+      // Once per method: a session that asks often would otherwise repeat it.
+      return event.first
+        ? `the client did not declare the ${event.capability} capability: the recorded ${event.method} is not sent to it (a live server would not ask); replay goes on as if the client had given the recorded answer`
+        : undefined;
     default:
       return undefined;
   }
+}
+
+/**
+ * The stderr line for a protocol version the live client asked for that the recording does not hold.
+ *
+ * @example describeVersion({ via: 'initialize', recorded: '2025-11-25', asked: '2024-11-05', answered: '2024-11-05' })
+ * // → 'the client asked for protocol version 2024-11-05 and the recording answered 2025-11-25: answered 2024-11-05, …'
+ */
+export function describeVersion(note: VersionNote): string {
+  if (note.via === 'request')
+    return `the client's requests carry protocol version ${note.asked}, the recorded ones ${note.recorded}: answered as recorded`;
+  const head = `the client asked for protocol version ${note.asked} and the recording answered ${note.recorded}`;
+  if (note.answered === note.asked)
+    return `${head}: answered ${note.answered}, as the server negotiates; every other answer is as recorded`;
+  return `${head}: answered ${note.answered}, as the recorded server would (it does not speak ${note.asked}); the client may refuse it`;
 }
 
 export interface ReplaySummaryInput {

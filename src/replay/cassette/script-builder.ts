@@ -54,7 +54,7 @@ export class ServerScriptBuilder {
         return;
       case 'response':
         if (event.exchange.dir === 'in') this.clientExchangeAnswered(event.exchange, event.ref, order, text);
-        else this.clientAnswered(event.exchange, event.ref);
+        else this.clientAnswered(event.exchange, event.ref, order);
         return;
       case 'notification':
         if (event.ref.line.dir === 'in') this.clientNotification(event.ref, order);
@@ -124,12 +124,14 @@ export class ServerScriptBuilder {
   }
 
   /** The client answered a server→client request: a client message, so later unsolicited ones follow it. */
-  private clientAnswered(paired: Exchange, ref: MessageRef): void {
+  private clientAnswered(paired: Exchange, ref: MessageRef, order: number): void {
     const ask = this.asks.get(paired);
     if (!ask) return;
     this.asks.delete(paired);
     ask.message.answer = rawItem(ref);
     ask.message.answeredAtMs = since(ref.time, ask.from);
+    ask.message.answerOrder = order;
+    ask.message.answeredAt = ref.time;
     this.last.set(
       connOf(ref),
       ask.owner.kind === 'exchange'
@@ -168,6 +170,7 @@ export class ServerScriptBuilder {
       answeredAtMs: undefined,
       order,
       lineNo: ref.lineNo,
+      conn: typeof ref.line.conn === 'string' ? ref.line.conn : undefined,
     };
     const owner = subscribed ? undefined : this.clientOwner(parent);
     if (owner) {

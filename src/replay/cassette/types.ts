@@ -24,6 +24,12 @@ export interface ServerMessage {
   /** Position in the trace; merges scripts and unsolicited messages back into recorded order. */
   order: number;
   lineNo: number | undefined;
+  /** The connection it travelled on (an HTTP recording's MCP session); undefined when the trace names none. */
+  conn?: string | undefined;
+  /** Trace position of the client's answer (verify keeps the recorded order of answers and requests). */
+  answerOrder?: number | undefined;
+  /** When the client answered, epoch ms. */
+  answeredAt?: number | undefined;
 }
 
 /** 2026-era multi-round-trip: which round of which chain an exchange is (round 0 got the first `input_required`). */

@@ -12,9 +12,8 @@ import {
   type RpcRequest,
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
-import { Matcher, type MatchReport } from '../cassette/matcher.js';
-import type { Miss } from '../cassette/miss.js';
+import { structuralDiff } from '../cassette/diff.js';
+import { Matcher } from '../cassette/matcher.js';
 import type {
   Cassette,
   CassetteExchange,
@@ -24,6 +23,8 @@ import type {
 import { type EngineOptions, type ReplayOptions, scaledDelay, withDefaults } from '../options.js';
 import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';
+import { type AnswerCheck, missData, outcomeOf, type ReplayEvent, type ReplayReport } from './events.js';
+import { ClientTerms, type VersionNote } from './negotiation.js';
 import { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 import { anchoredTimeline, exchangeTimeline, type TimelineItem, unsolicitedByAnchor } from './timeline.js';
 import { Playback, Waits } from './waits.js';
@@ -32,45 +33,12 @@ import { Playback, Waits } from './waits.js';
  * The mock server: plays a cassette to a live client over a {@link ReplayChannel}. A client request is matched,
  * then its script plays — progress and logs rewritten to the live request, server→client requests sent with fresh
  * ids and their answers awaited (with a timeout) — then the response goes out with the live id. Unsolicited server
- * messages follow the live client message that matches the one they followed in the recording.
+ * messages follow the live client message that matches the one they followed in the recording. Each live
+ * client's handshake is honoured as a live server would (negotiation.ts): its protocol version, and no question it
+ * did not declare it can answer.
  */
 
-export type ReplayEvent =
-  | { kind: 'hit'; exchange: CassetteExchange; id: RpcId; repeated: boolean }
-  | { kind: 'miss'; miss: Miss; id: RpcId }
-  | { kind: 'answer'; answer: AnswerCheck }
-  | { kind: 'timeout'; method: string; exchange: number | undefined; message: string }
-  /**
-   * The matched exchange has no recorded response (the recording ended first, or the response's line was
-   * unreadable): the client got a JSON-RPC error instead of waiting forever.
-   */
-  | { kind: 'no-response'; exchange: number; message: string }
-  /** A client message replay had no use for (an answer nobody waits for, an invalid message). */
-  | { kind: 'stray'; reason: string; message: Json }
-  /** Sending failed (the channel went away): the playback stops, the engine carries on. */
-  | { kind: 'error'; error: unknown }
-  /** A fault was injected on the way to the client (see the `faults` option of the front doors). */
-  | { kind: 'fault'; fault: FaultRecord };
-
-/** How the client's answer to a replayed server→client request compares with the recorded one. */
-export interface AnswerCheck {
-  method: string;
-  /** The exchange whose script asked, or undefined for an unsolicited request. */
-  exchange: number | undefined;
-  /** True when the answer differs — or when the recording holds no answer to compare with. */
-  differs: boolean;
-  /** `$.result…` / `$.error…` paths; undefined when there was nothing recorded to compare. */
-  diff: StructuralDiff | undefined;
-}
-
-/** The matcher's report (used / unused / misses) plus what the client's answers and timeouts said. */
-export interface ReplayReport extends MatchReport {
-  answers: AnswerCheck[];
-  /** One line per server→client request the client left unanswered (in time, or before the session ended). */
-  timeouts: string[];
-  /** Every fault injected, in order (none unless faults were asked for). */
-  faults: FaultRecord[];
-}
+export type { AnswerCheck, ReplayEvent, ReplayReport } from './events.js';
 
 /** The pause between a script's last notification and its response when the recorded gap is not replayed. */
 const NOTIFICATION_SETTLE_MS = 2;
@@ -111,6 +79,11 @@ export class ReplayEngine {
     number,
     { method: string; playback: Playback; exchange: CassetteExchange | undefined; blocking: boolean }
   >();
+  /** Each live client's handshake terms; `clientOf` names the client (an HTTP session), else there is one. */
+  private readonly clients = new WeakMap<object, ClientTerms>();
+  private readonly soleClient = new ClientTerms();
+  /** Version notes and withheld methods already told of: each is told once. */
+  private readonly told = new Set<string>();
   private readonly idleWaiters: (() => void)[] = [];
   private running = 0;
   private nextId = 0;
@@ -214,6 +187,8 @@ export class ReplayEngine {
   }
 
   private onRequest(request: RpcRequest): void {
+    const terms = this.client();
+    terms.hear(request);
     const result = this.matcher.match(request.method, request.params);
     if (result.kind === 'miss') {
       this.emit({ kind: 'miss', miss: result.miss, id: request.id });
@@ -223,6 +198,7 @@ export class ReplayEngine {
     }
     const { exchange, repeated } = result;
     this.emit({ kind: 'hit', exchange, id: request.id, repeated });
+    this.noteVersion(terms.compare(exchange, request));
     if (exchange.method === 'subscriptions/listen') this.subscriptions.set(exchange.ordinal, request.id);
     const live: LiveIds = {
       id: request.id,
@@ -234,7 +210,7 @@ export class ReplayEngine {
     const anchored = repeated ? [] : this.takeAnchored(`request:${exchange.ordinal}`);
     const playback = new Playback();
     this.playing.set(idKey(request.id), playback);
-    this.run(exchangeTimeline(exchange, anchored), live, playback, exchange).finally(() => {
+    this.run(exchangeTimeline(exchange, anchored), live, playback, exchange, terms).finally(() => {
       if (this.playing.get(idKey(request.id)) === playback) this.playing.delete(idKey(request.id));
     });
   }
@@ -260,7 +236,7 @@ export class ReplayEngine {
       ids: new Map(),
       subscriptions: this.subscriptions,
     };
-    void this.run(anchoredTimeline(anchored), live, new Playback(), undefined);
+    void this.run(anchoredTimeline(anchored), live, new Playback(), undefined, this.client());
   }
 
   private takeAnchored(key: string): UnsolicitedMessage[] {
@@ -274,10 +250,11 @@ export class ReplayEngine {
     live: LiveIds,
     playback: Playback,
     exchange: CassetteExchange | undefined,
+    terms: ClientTerms,
   ): Promise<void> {
     this.running++;
     try {
-      await this.play(items, live, playback, exchange);
+      await this.play(items, live, playback, exchange, terms);
     } catch (error) {
       this.emit({ kind: 'error', error });
     } finally {
@@ -290,6 +267,7 @@ export class ReplayEngine {
     live: LiveIds,
     playback: Playback,
     exchange: CassetteExchange | undefined,
+    terms: ClientTerms,
   ): Promise<void> {
     let clock = 0;
     let responded = false;
@@ -304,7 +282,7 @@ export class ReplayEngine {
       if (this.closed || playback.cancelled) return;
       clock = Math.max(clock, item.atMs);
       if (item.kind === 'response') {
-        if (live.id !== undefined) this.send(rewriteResponse(item.response, live.id));
+        if (live.id !== undefined) this.send(rewriteResponse(this.negotiate(terms, exchange, item), live.id));
         responded = true;
         continue;
       }
@@ -313,6 +291,14 @@ export class ReplayEngine {
       if (item.message.kind === 'notification') {
         this.send(message);
         notified = true;
+        continue;
+      }
+      const missing = terms.missing(item.message.message);
+      if (missing !== undefined) {
+        // Not asked, as a live server would not ask; the recording's answer stands in for the client's.
+        this.withhold(item.message.method, missing, exchange);
+        clock = Math.max(clock, item.message.answeredAtMs ?? clock);
+        if (item.unsolicited) this.playAnchor(`answer:${item.unsolicited.index}`);
         continue;
       }
       const id = this.nextId++;
@@ -348,6 +334,47 @@ export class ReplayEngine {
     const message = `the recording holds no response to ${this.describe(exchange)}${where}: it ended, or the response's line could not be read, before the server answered`;
     this.emit({ kind: 'no-response', exchange: exchange.ordinal, message });
     this.send(errorResponse(id, REPLAY_ERROR_CODES.noResponse, message));
+  }
+
+  /** The live client's terms: its own when the front door names clients (HTTP sessions), else the one client's. */
+  private client(): ClientTerms {
+    const key = this.options.clientOf?.();
+    if (key === undefined) return this.soleClient;
+    let terms = this.clients.get(key);
+    if (terms === undefined) {
+      terms = new ClientTerms();
+      this.clients.set(key, terms);
+    }
+    return terms;
+  }
+
+  /** The response as this client gets it: an `initialize` answer names the version it negotiated. */
+  private negotiate(
+    terms: ClientTerms,
+    exchange: CassetteExchange | undefined,
+    item: { response: JsonObject },
+  ): JsonObject {
+    if (exchange === undefined) return item.response;
+    const { response, note } = terms.answer(exchange, item.response);
+    this.noteVersion(note);
+    return response;
+  }
+
+  private noteVersion(note: VersionNote | undefined): void {
+    if (note === undefined || !this.tell(`version ${note.via} ${note.recorded} ${note.asked}`)) return;
+    this.emit({ kind: 'version', note });
+  }
+
+  private withhold(method: string, capability: string, exchange: CassetteExchange | undefined): void {
+    const first = this.tell(`withheld ${method}`);
+    this.emit({ kind: 'withheld', method, capability, exchange: exchange?.ordinal, first });
+  }
+
+  /** True the first time `what` is told. */
+  private tell(what: string): boolean {
+    if (this.told.has(what)) return false;
+    this.told.add(what);
+    return true;
   }
 
   private describe(exchange: CassetteExchange): string {
@@ -401,21 +428,4 @@ export class ReplayEngine {
   private emit(event: ReplayEvent): void {
     for (const listener of this.listeners) listener(event);
   }
-}
-
-/** What an answer says, without its envelope (`jsonrpc`, `id`). */
-function outcomeOf(message: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  if ('result' in message) out.result = message.result ?? null;
-  if ('error' in message) out.error = message.error ?? null;
-  return out;
-}
-
-/** The miss as error data: enough for a tool to show the diff without parsing the message. */
-function missData(miss: Miss): Json {
-  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.request) };
-  if (miss.closest) data.closest = { ordinal: miss.closest.ordinal, line: miss.closest.lineNo ?? null };
-  if (miss.diff) data.diff = miss.diff.entries.map((entry) => ({ ...entry }));
-  if (miss.expected) data.expected = { ordinal: miss.expected.ordinal, line: miss.expected.lineNo ?? null };
-  return data;
 }

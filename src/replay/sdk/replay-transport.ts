@@ -99,7 +99,7 @@ export class ReplayTransport implements McpTransport {
     this.onclose?.();
   }
 
-  /** A no-op: replay answers in whatever protocol version the recording used. */
+  /** A no-op: the version the client asked for in `initialize` is answered there, as a server negotiates it. */
   setProtocolVersion(_version: string): void {}
 
   /**

@@ -8,8 +8,14 @@ import type { TraceEntry } from './opened.js';
 /**
  * HTTP exchange captures: a JSON array of `{method, url?, requestHeaders, requestBody, status, responseHeaders,
  * responseBody, label?}` (the shape of fixtures/interop/era2026/era2026-http-exchanges.json). Each exchange is its
- * own HTTP request, so it becomes its own `conn` and `stream`: an `http` line per direction with the envelope
- * facts, then the JSON-RPC messages of the bodies. SSE bodies yield one message per `data:` event.
+ * own HTTP request, so it becomes its own `stream`: an `http` line per direction with the envelope facts, then the
+ * JSON-RPC messages of the bodies. SSE bodies yield one message per `data:` event.
+ *
+ * Its `conn` is the MCP session, as the recording proxy files it: the request's `Mcp-Session-Id` (or a legacy SSE
+ * POST's `sessionId` query parameter, or the session a legacy event stream's `endpoint` event names); a request that
+ * names none (an `initialize`, a 2026-era stateless request) is a connection of its own, and when its answer opens a
+ * session (`Mcp-Session-Id` in the response head) a `session` event says which — so verify and replay see the
+ * recorded sessions again, not one per HTTP request.
  *
  * A capture that knows when things happened (a HAR file does) says so with ISO times: `startedAt` (the request
  * went out), `sentAt` (its body was sent), `answeredAt` (the response head came) and `endedAt` (the body ended:
@@ -44,7 +50,7 @@ export function httpExchangesToTrace(
 ): { meta: MetaLine; entries: TraceEntry[] } {
   const first = doc.map((x) => msOf(x.startedAt) ?? dateOf(x.responseHeaders)).find((ms) => ms !== undefined);
   const timed: Timed[] = [];
-  const counts = { in: 0, out: 0, text: 0 };
+  const counts = { in: 0, out: 0, text: 0, events: 0 };
   let floor = first ?? 0;
   for (const [index, x] of doc.entries()) {
     const start = msOf(x.startedAt) ?? Math.max(floor, dateOf(x.responseHeaders) ?? floor);
@@ -52,7 +58,10 @@ export function httpExchangesToTrace(
     const sent = Math.max(start, msOf(x.sentAt) ?? start);
     const answered = Math.max(sent, msOf(x.answeredAt) ?? sent);
     const ended = Math.max(answered, msOf(x.endedAt) ?? answered);
-    const conn = String(index + 1);
+    const stream = String(index + 1);
+    const parts = bodyParts(x.responseBody, x.responseHeaders);
+    const session = sessionOf(x.requestHeaders, x.url) ?? announcedSession(parts);
+    const conn = session ?? stream;
     // seq is a placeholder until the lines of every exchange are in time order.
     const push = (ms: number, line: RecordLine) => timed.push({ ms, line, lineNo: index + 1 });
     const request: HttpLine = {
@@ -60,7 +69,7 @@ export function httpExchangesToTrace(
       seq: 0,
       type: 'http',
       conn,
-      stream: conn,
+      stream,
       dir: 'in',
       method: String(x.method),
       headers: headers(x.requestHeaders),
@@ -69,7 +78,7 @@ export function httpExchangesToTrace(
     if (typeof x.label === 'string') request.label = x.label;
     push(start, request);
     for (const part of bodyParts(x.requestBody, x.requestHeaders)) {
-      push(sent, bodyLine(iso(sent), 'in', part, conn));
+      push(sent, bodyLine(iso(sent), 'in', part, conn, stream));
       counts[part.json ? 'in' : 'text']++;
     }
     const response: HttpLine = {
@@ -77,7 +86,7 @@ export function httpExchangesToTrace(
       seq: 0,
       type: 'http',
       conn,
-      stream: conn,
+      stream,
       dir: 'out',
       headers: headers(x.responseHeaders),
     };
@@ -85,11 +94,23 @@ export function httpExchangesToTrace(
     else log.report('corrupt_line', 'warning', file, undefined, `exchange ${index + 1}: no numeric "status"`);
     if (x.streamEnded !== undefined) response.streamEnded = x.streamEnded;
     push(answered, response);
-    const parts = bodyParts(x.responseBody, x.responseHeaders);
+    const opened = session === undefined ? headerText(x.responseHeaders, 'mcp-session-id') : undefined;
+    if (opened !== undefined) {
+      push(answered, {
+        t: iso(answered),
+        seq: 0,
+        type: 'event',
+        name: 'session',
+        conn,
+        stream,
+        sessionId: opened,
+      });
+      counts.events++;
+    }
     for (const [i, part] of parts.entries()) {
       // Only the body's end is known: earlier events came after the head, the last one at the end.
       const at = i === parts.length - 1 ? ended : answered;
-      push(at, bodyLine(iso(at), 'out', part, conn));
+      push(at, bodyLine(iso(at), 'out', part, conn, stream));
       counts[part.json ? 'out' : 'text']++;
     }
   }
@@ -173,12 +194,53 @@ export function parseSse(body: string): { data: string; id?: string }[] {
   return events;
 }
 
-/** A body part as a message line, or a text line when it is not JSON; filed under its exchange. */
-function bodyLine(t: string, dir: 'in' | 'out', part: BodyPart, conn: string): RecordLine {
-  if (!part.json) return { t, seq: 0, type: 'text', dir, text: part.text, conn, stream: conn };
-  const line: MessageLine = { t, seq: 0, dir, raw: part.value, conn, stream: conn };
+/** A body part as a message line, or a text line when it is not JSON; filed under its session and exchange. */
+function bodyLine(t: string, dir: 'in' | 'out', part: BodyPart, conn: string, stream: string): RecordLine {
+  if (!part.json) return { t, seq: 0, type: 'text', dir, text: part.text, conn, stream };
+  const line: MessageLine = { t, seq: 0, dir, raw: part.value, conn, stream };
   if (part.eventId !== undefined) line.eventId = part.eventId;
   return line;
+}
+
+/** The MCP session a request names: its `Mcp-Session-Id`, or a legacy SSE POST's `sessionId` query parameter. */
+function sessionOf(head: unknown, url: unknown): string | undefined {
+  return headerText(head, 'mcp-session-id') ?? legacySession(url);
+}
+
+/** The session a legacy SSE stream's `endpoint` event names (its first event: the POST URL with `sessionId`). */
+function announcedSession(parts: readonly BodyPart[]): string | undefined {
+  const first = parts[0];
+  if (first === undefined) return undefined;
+  return legacySession(first.json ? first.value : first.text);
+}
+
+function legacySession(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  const query = url.split('#', 1)[0]!.split('?')[1];
+  if (query === undefined) return undefined;
+  for (const pair of query.split('&')) {
+    const [name, value] = pair.split('=');
+    if (name === 'sessionId' && value) return decodeComponent(value);
+  }
+  return undefined;
+}
+
+function decodeComponent(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** A header's value by lower-case name (HAR and captures may keep any case), the first of repeats. */
+function headerText(head: unknown, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers(head))) {
+    if (key.toLowerCase() !== name) continue;
+    const one = Array.isArray(value) ? value[0] : value;
+    if (typeof one === 'string' && one !== '') return one;
+  }
+  return undefined;
 }
 
 function headers(value: unknown): Record<string, string | string[]> {

@@ -24,7 +24,10 @@ describe('replaying a request', () => {
       clientInfo: { name: 'a-different-client', version: '3.0.0' },
     });
     expect(response.id).toBe('init-1');
-    expect(response.result).toEqual(cassette.exchanges[0]!.response!.result);
+    // Recorded with 2025-11-25: the client's older version is answered, as the server negotiates.
+    const recorded = cassette.exchanges[0]!.response!.result as JsonObject;
+    expect(recorded.protocolVersion).toBe('2025-11-25');
+    expect(response.result).toEqual({ ...recorded, protocolVersion: '2025-06-18' });
   });
 
   it('rewrites progress to the live request’s token, in order, before the response', async () => {

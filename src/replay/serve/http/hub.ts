@@ -80,7 +80,9 @@ export class ReplayHub {
         })
       : channel;
     const fallbacks = withFallbacks(faulted, cassette, (fallback) => emit({ kind: 'fallback', fallback }));
-    this.engine = new ReplayEngine(cassette, fallbacks, engineOptions);
+    // Each live session has its own handshake: its protocol version, the capabilities its client declared.
+    const clientOf = () => this.context.getStore()?.session;
+    this.engine = new ReplayEngine(cassette, fallbacks, { ...engineOptions, clientOf });
     this.engine.onEvent(emit);
     if (plan)
       this.disarm = armTimedFaults(

@@ -23,7 +23,7 @@ import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf
 import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
 import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
-import { serverCommand } from '../flags/server-command.js';
+import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
@@ -54,13 +54,14 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
  */
 export function registerRun(program: Command, { io, action }: Cli): void {
   const command = addMatchFlags(
-    program
-      .command('run')
-      .description(
-        'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
-      )
-      .usage('--cassette <file> [options] (-- <command> [args...] | --upstream <url>)')
-      .argument('[command...]', 'the server command, after --')
+    addServerCommandArgument(
+      program
+        .command('run')
+        .description(
+          'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
+        )
+        .usage('--cassette <file> [options] ([--] <command> [args...] | --upstream <url>)'),
+    )
       .option(
         '--cassette <file>',
         `the cassette file (or $${RUN_DEFAULTS.cassetteEnv}); relative to ${PROJECT_FILE_NAME}'s cassetteDir when set`,
@@ -103,27 +104,27 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        `${SERVER_COMMAND_HELP}\n\n` +
         `${FAULT_HELP}\nFaults apply in replay mode.\n\n` +
         'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
         "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(
-      action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
+      action(async (argv: string[], flags: RunFlags) => {
         const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = runCassette({ cassette: flags.cassette, env: io.env });
         const { project, cassette } = await projectFor(named, io.cwd);
         const { mode, from } = runMode({ mode: flags.mode, env: io.env, project });
-        const argv = serverCommand(self, commandArgs, 'run');
         if (argv.length > 0 && settings.upstream) {
           throw usageError(
-            `run takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
+            `run takes a server command or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
           );
         }
         // Replay needs no server; every other mode may have to start one.
         if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
           throw usageError(
-            `run needs the server command after '--' (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+            `run needs a server command (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl node server.js`,
           );
         }
         const live: LiveSide | undefined = settings.upstream
@@ -196,7 +197,7 @@ async function runCommand(
   // Recording and updating write the cassette: a link in its place is refused before a server starts.
   if (plan.mode === 'record' || plan.mode === 'update') refuseLink(cassette);
   if (plan.mode !== 'replay' && live === undefined) {
-    throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
+    throw usageError(`run needs a server command, or --upstream URL, to ${plan.mode}`);
   }
   // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
   say(io, plan.why);

@@ -3,6 +3,7 @@ import { TapedeckError } from '../../errors.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
+  type ModeSource,
   parseExpiredPolicy,
   planRun,
   RUN_DEFAULTS,
@@ -115,7 +116,7 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = runCassette({ cassette: flags.cassette, env: io.env });
         const { project, cassette } = await projectFor(named, io.cwd);
-        const { mode, from } = runMode({ mode: flags.mode, env: io.env, project });
+        const { mode, from, source } = runMode({ mode: flags.mode, env: io.env, project });
         if (argv.length > 0 && settings.upstream) {
           throw usageError(
             `run takes a server command or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
@@ -124,7 +125,7 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         // Replay needs no server; every other mode may have to start one.
         if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
           throw usageError(
-            `run needs a server command (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl node server.js`,
+            `run needs a server command (mode ${mode}${source.kind === 'flag' ? '' : `, from ${from}`}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl node server.js`,
           );
         }
         const live: LiveSide | undefined = settings.upstream
@@ -132,13 +133,19 @@ export function registerRun(program: Command, { io, action }: Cli): void {
           : argv.length > 0
             ? { kind: 'command', argv }
             : undefined;
-        return await runCommand({ mode, from }, cassette!, live, settings, io);
+        return await runCommand(
+          { mode, from, source },
+          cassette!,
+          live,
+          { ...settings, modeSource: source },
+          io,
+        );
       }),
     );
 }
 
 /** Every flag checked before a file is read or a server started. */
-function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
+function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults' | 'modeSource'> {
   const match = matchMode(flags.match);
   ignorePaths(flags.ignore);
   return {
@@ -159,7 +166,7 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
 }
 
 async function runCommand(
-  { mode, from }: { mode: RunMode; from: string },
+  { mode, from, source }: { mode: RunMode; from: string; source: ModeSource },
   cassette: string,
   live: LiveSide | undefined,
   settings: RunSettings,
@@ -183,6 +190,7 @@ async function runCommand(
     cassette,
     exists,
     modeFrom: from,
+    modeSource: source,
     exchanges: loaded?.cassette.exchanges.length,
     startedAt: loaded?.meta.startedAt,
     maxAgeMs: settings.maxAgeMs,

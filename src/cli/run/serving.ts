@@ -1,5 +1,5 @@
 import type { FaultPlan } from '../../faults/plan.js';
-import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
+import { appendToCassette, type ExpiredPolicy, type ModeSource, modeSetting } from '../../live/run.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
@@ -41,6 +41,8 @@ export interface RunSettings {
   faults: FaultPlan | undefined;
   /** --reporter: CI reports of the session's misses and unused exchanges. */
   reporters: ReporterPlan;
+  /** Where the mode is set: a miss names the setting that records it. */
+  modeSource: ModeSource;
 }
 
 /** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
@@ -69,7 +71,7 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       match: settings.match,
       ignore: settings.ignore,
       redact,
-      onEvent: logEvent('replay', io),
+      onEvent: logEvent('replay', settings.modeSource, io),
       faults: settings.faults,
     }),
   );
@@ -96,7 +98,7 @@ export async function update(
   const clock = reportClock();
   // What the live server could not answer either, one line each, for the reports.
   const failures: string[] = [];
-  const log = logEvent('update', io);
+  const log = logEvent('update', settings.modeSource, io);
   // A bad redaction config fails here, before anything is served.
   const { redactor } = redactionFrom(settings.rules, io);
   const redact = await requestRedaction(loaded, settings, io);
@@ -176,17 +178,19 @@ export async function writeRunReports(
   await writeReports(settings.reporters, replayReport(input, clock.context()), { ...io, stdoutTaken: true });
 }
 
+/** What records a missed request, named where the mode is set (the flag, or what wins over it). */
+function missHint(source: ModeSource): string {
+  if (source.kind === 'flag') return 'record it with --mode update, or re-record with --mode record';
+  return `record it in mode update, or re-record in mode record: set ${modeSetting(source)}`;
+}
+
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
-function logEvent(mode: 'replay' | 'update', io: CliIo): (event: UpdateEvent) => void {
+function logEvent(mode: 'replay' | 'update', source: ModeSource, io: CliIo): (event: UpdateEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'miss':
         // In update mode a miss is forwarded; 'forwarded' / 'forward-failed' say what became of it.
-        if (mode === 'replay')
-          say(
-            io,
-            `miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`,
-          );
+        if (mode === 'replay') say(io, `miss: ${event.miss.message} (${missHint(source)})`);
         return;
       case 'forwarded':
         say(

@@ -177,6 +177,32 @@ describe('tapedeck run', () => {
     expect(starts()).toBe(0);
   });
 
+  it('--repeat last serves a request again once its recordings are used up; without it the miss names the flag', async () => {
+    await recordCassette();
+    const add = { name: 'add', arguments: { a: 2, b: 3 } };
+    const strict = await runSession(['--cassette', cassette, '--mode', 'replay', '--allow-unused']);
+    expect(textOf(await strict.client.callTool(add))).toBe(RECORDED[0]);
+    await expect(strict.client.callTool(add)).rejects.toThrow(
+      'its one recording was already served (--repeat last serves the last one again)',
+    );
+    expect((await strict.finish()).code).toBe(1);
+
+    const repeating = await runSession([
+      '--cassette',
+      cassette,
+      '--mode',
+      'replay',
+      '--allow-unused',
+      '--repeat',
+      'last',
+    ]);
+    expect([
+      textOf(await repeating.client.callTool(add)),
+      textOf(await repeating.client.callTool(add)),
+    ]).toEqual([RECORDED[0], RECORDED[0]]);
+    expect((await repeating.finish()).code).toBe(0);
+  });
+
   it('TAPEDECK_CASSETTE names the cassette', async () => {
     await recordCassette();
     const session = await runSession(['--cassette', join(dir, 'elsewhere.jsonl')], {

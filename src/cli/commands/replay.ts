@@ -28,7 +28,7 @@ import {
   faultsNotApplied,
 } from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
-import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addMatchFlags, ignorePaths, MATCH_FLAG_NAMES, matchMode, repeatMode } from '../flags/match.js';
 import {
   addReporterFlag,
   MCP_SESSION,
@@ -59,6 +59,9 @@ interface ReplayFlags extends RuleFlags, FaultFlags {
   allowHost?: string[];
   reporter: string[];
 }
+
+/** How replay's messages name its settings: this command's flags. */
+const REPLAY_FLAG_NAMES = { ...MATCH_FLAG_NAMES, answerTimeout: '--client-timeout' };
 
 /** Where the cassette is served: stdin/stdout, or an HTTP listener. */
 type Front =
@@ -102,11 +105,6 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       'none',
     )
     .option('--allow-unused', 'exit 0 even when recorded exchanges were never asked for')
-    .option(
-      '--repeat <mode>',
-      'none: a request is served once per recording | last: the last recording again',
-      'none',
-    )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option(
       '--client-timeout <duration>',
@@ -173,9 +171,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
 /** Every flag checked before the cassette is read or stdin touched. */
 function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
   const match = matchMode(flags.match);
-  if (flags.repeat !== 'none' && flags.repeat !== 'last') {
-    throw usageError(`--repeat must be none or last; got '${flags.repeat}'`);
-  }
+  const repeat = repeatMode(flags.repeat);
   const ignore = flags.ignore ?? [];
   ignorePaths(ignore);
   let timing: Timing;
@@ -192,7 +188,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     ignore,
     timing,
     allowUnused: flags.allowUnused === true,
-    repeat: flags.repeat,
+    repeat,
     server: flags.server,
     answerTimeoutMs:
       flags.clientTimeout === undefined
@@ -252,6 +248,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       timing: settings.timing,
       repeat: settings.repeat,
       answerTimeoutMs: settings.answerTimeoutMs,
+      settingNames: REPLAY_FLAG_NAMES,
       redact,
       onEvent: httpEventLogger(note, discover),
       ...faults,
@@ -276,6 +273,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       timing: settings.timing,
       repeat: settings.repeat,
       answerTimeoutMs: settings.answerTimeoutMs,
+      settingNames: REPLAY_FLAG_NAMES,
       redact,
       onEvent: eventLogger(note, discover),
       ...faults,

@@ -21,7 +21,7 @@ import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
-import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addMatchFlags, ignorePaths, matchMode, repeatMode } from '../flags/match.js';
 import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
@@ -37,6 +37,7 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
   cassette?: string;
   mode?: string;
   match: string;
+  repeat: string;
   ignore: string[];
   allowUnused?: boolean;
   maxAge?: string;
@@ -150,6 +151,7 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults' | 
   ignorePaths(flags.ignore);
   return {
     match,
+    repeat: repeatMode(flags.repeat),
     ignore: flags.ignore,
     allowUnused: flags.allowUnused === true,
     maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),

@@ -3,13 +3,14 @@ import { appendToCassette, type ExpiredPolicy, type ModeSource, modeSetting } fr
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
-import type { MatchMode } from '../../replay/options.js';
+import type { MatchMode, RepeatMode } from '../../replay/options.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { replayReport } from '../../report/from-replay.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
 import { faultsNotApplied } from '../flags/faults.js';
+import { MATCH_FLAG_NAMES } from '../flags/match.js';
 import { type ReporterPlan, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
 import type { UpstreamSpec } from '../flags/upstream.js';
@@ -26,6 +27,7 @@ import type { LiveSide } from './recording.js';
 
 export interface RunSettings {
   match: MatchMode;
+  repeat: RepeatMode;
   ignore: string[];
   allowUnused: boolean;
   maxAgeMs: number | undefined;
@@ -69,7 +71,9 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       input,
       output,
       match: settings.match,
+      repeat: settings.repeat,
       ignore: settings.ignore,
+      settingNames: MATCH_FLAG_NAMES,
       redact,
       onEvent: logEvent('replay', settings.modeSource, io),
       faults: settings.faults,
@@ -109,7 +113,9 @@ export async function update(
       output,
       ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
       match: settings.match,
+      repeat: settings.repeat,
       ignore: settings.ignore,
+      settingNames: MATCH_FLAG_NAMES,
       requestTimeoutMs: settings.timeoutMs,
       redact,
       onEvent: (event) => {

@@ -66,8 +66,8 @@ export class DiagnosticLog {
   constructor(
     readonly mode: ReadMode = 'lenient',
     private readonly onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
-    /** Hears of each well-formed line of an unknown `type`, which readers skip. */
-    readonly onUnknown?: (line: Record<string, unknown>, file: string, lineNo: number) => void,
+    /** Hears of each well-formed line of an unknown `type`, which readers skip (with its text, when asked for). */
+    readonly onUnknown?: (line: Record<string, unknown>, file: string, lineNo: number, text?: string) => void,
   ) {}
 
   report(
@@ -237,7 +237,7 @@ export function readSegmentBatches(
     if (problem === undefined)
       return { line: value as TraceLine, file, lineNo, segment, text: withText ? text : undefined };
     if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
-    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo);
+    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo, withText ? text : undefined);
     return undefined;
   });
 }

@@ -153,7 +153,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .action(
       action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
-        const settings = { ...settingsFrom(flags), faults: await faultPlanOf(flags, io) };
+        const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
         // Over stdio the session's requests come on standard input, which a cassette read from it has used up.
         if (named === '-' && flags.http === undefined)
@@ -169,7 +169,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
 }
 
 /** Every flag checked before the cassette is read or stdin touched. */
-function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
+function settingsFrom(flags: ReplayFlags, io: CliIo): Omit<ReplaySettings, 'faults'> {
   const match = matchMode(flags.match);
   const repeat = repeatMode(flags.repeat);
   const ignore = flags.ignore ?? [];
@@ -198,6 +198,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
       stdoutTakenBy: MCP_SESSION,
+      cwd: io.cwd,
     }),
   };
 }

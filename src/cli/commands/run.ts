@@ -13,7 +13,6 @@ import {
   runMode,
   updateRefusal,
 } from '../../live/run.js';
-import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
 import { replayFaultPlan } from '../../replay/engine/faults.js';
 import { realScheduler } from '../../scheduler.js';
@@ -28,7 +27,7 @@ import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-c
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
-import { isDirectory, isFile } from '../paths.js';
+import { isDirectory, isFile, refuseLinkedOutput } from '../paths.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
@@ -163,6 +162,7 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults' | 
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
       stdoutTakenBy: MCP_SESSION,
+      cwd: io.cwd,
     }),
   };
 }
@@ -176,6 +176,14 @@ async function runCommand(
 ): Promise<number> {
   if (isDirectory(cassette))
     throw usageError(`--cassette ${cassette} is a folder; give the cassette's file path`);
+  // Recording and updating write the cassette: a link in its place is refused before anything is read or started.
+  const refuseLinked = () =>
+    refuseLinkedOutput(
+      io.env.TAPEDECK_CASSETTE?.trim() ? 'TAPEDECK_CASSETTE' : '--cassette',
+      cassette,
+      cassette,
+    );
+  if (mode === 'record' || mode === 'update') refuseLinked();
   const exists = isFile(cassette);
   let loaded: LoadedCassette | undefined;
   if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
@@ -204,8 +212,8 @@ async function runCommand(
       ? updateRefusal(loaded.path, loaded.format, 'run --mode update')
       : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
-  // Recording and updating write the cassette: a link in its place is refused before a server starts.
-  if (plan.mode === 'record' || plan.mode === 'update') refuseLink(cassette);
+  // Auto records a cassette that is not there yet, where a dangling link may stand.
+  if (plan.mode === 'record' || plan.mode === 'update') refuseLinked();
   if (plan.mode !== 'replay' && live === undefined) {
     throw usageError(`run needs a server command, or --upstream URL, to ${plan.mode}`);
   }

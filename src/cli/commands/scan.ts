@@ -67,6 +67,7 @@ export function registerScan(program: Command, { io, action }: Cli): void {
         const reporters = parseReporters(options.reporter, {
           formats: ['junit', 'github', 'json', 'sarif'],
           stdoutTakenBy: format === 'text' ? undefined : `--format ${format}`,
+          cwd: io.cwd,
         });
         const report = await scan(input, options, io);
         const named = {

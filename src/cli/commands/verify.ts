@@ -123,6 +123,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         const reporters = parseReporters(flags.reporter, {
           formats: ['junit', 'github', 'json'],
           stdoutTakenBy: flags.json ? '--json' : undefined,
+          cwd: io.cwd,
         });
         if (flags.update && reporters.reporters.length > 0)
           throw usageError(

@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import { lineProblem } from './decode.js';
+import { lineProblem, nestingProblem, parseFailure } from './decode.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines.js';
 import type { TraceLine } from './types.js';
 
@@ -145,9 +145,15 @@ async function* readParsedBatches<T>(
           value = JSON.parse(text);
         } catch (err) {
           if (text.trim() === '') return;
-          const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+          const reason = parseFailure(err);
           if (!terminated) cutOff(log, file, lineNo, reason);
           else log.report('corrupt_line', 'error', file, lineNo, reason);
+          return;
+        }
+        // Before anything walks it: every later step recurses (see MAX_NESTING).
+        const deep = nestingProblem(value, text);
+        if (deep !== undefined) {
+          log.report('corrupt_line', 'error', file, lineNo, deep);
           return;
         }
         const taken = take(value, lineNo, text);

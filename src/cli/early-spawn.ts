@@ -1,12 +1,13 @@
 import { EarlyRelay, type EarlyStreams, type EarlyTraffic } from '../proxy/early-relay.js';
 import { FORWARDED_SIGNALS, forwardSignals, SIGNAL_GRACE_MS } from '../proxy/forward-signals.js';
+import { type OptionLookup, withDashes } from './flags/server-words.js';
 
 export type { EarlyStreams };
 
 import { type StartedServer, startServer } from '../proxy/start.js';
 
 /**
- * `tapedeck record -- <server>` is put in front of a server an MCP client starts, and the client waits for the
+ * `tapedeck record [--] <server>` is put in front of a server an MCP client starts, and the client waits for the
  * server's first answer: every millisecond tapedeck spends before the server starts is added to that wait. So the
  * executable starts the server first — from the raw arguments, before the CLI framework and the recording code
  * are loaded — and a relay forwards the bytes both ways until the recorder, once loaded, takes the server and
@@ -52,17 +53,50 @@ const NOT_STDIO = /^(-h|--help|--redact-defaults|--upstream(=.*)?|--listen(=.*)?
 const FAULTS = /^--faults?(=.*)?$/;
 
 /**
- * Starts the server of a `record … -- <command…>` command line at once; does nothing for any other command line.
+ * `record`'s options that take a value, as its command declares them (a test keeps the two in step): the server
+ * command of a line without `--` starts at the first other word (src/cli/flags/server-words.ts). The lookup need
+ * not be exact: a server started for the wrong words is stopped when the recorder asks for other ones.
+ */
+export const RECORD_VALUE_OPTIONS: readonly string[] = [
+  '--out',
+  '--file',
+  '--label',
+  '--max-bytes',
+  '--max-files',
+  '--max-message-bytes',
+  '--upstream',
+  '--listen',
+  '--allow-host',
+  '--header',
+  '--fault',
+  '--faults',
+  '--seed',
+  '--redact',
+  '--redact-file',
+  '--redact-mode',
+];
+/** `record`'s options whose value may be left out: `--live [url]` takes the next word only when it is a URL. */
+export const RECORD_OPTIONAL_VALUE_OPTIONS: readonly string[] = ['--live'];
+
+const recordOptions: OptionLookup = (flag) => {
+  if (RECORD_VALUE_OPTIONS.includes(flag)) return 'value';
+  if (RECORD_OPTIONAL_VALUE_OPTIONS.includes(flag)) return { optional: (word) => /^https?:\/\//i.test(word) };
+  return undefined;
+};
+
+/**
+ * Starts the server of a `record … [--] <command…>` command line at once; does nothing for any other command line.
  *
  * @example startEarly(process.argv.slice(2)); const { run } = await import('./main.js');
  */
 export function startEarly(argv: readonly string[], streams: EarlyStreams = {}): void {
   if (argv[0] !== 'record' || early !== undefined) return;
-  const split = argv.indexOf('--');
-  if (split === -1 || split === argv.length - 1) return;
-  const options = argv.slice(1, split);
+  const words = withDashes(argv.slice(1), recordOptions, 0);
+  const split = words.indexOf('--');
+  if (split === -1 || split === words.length - 1) return;
+  const options = words.slice(0, split);
   if (options.some((option) => NOT_STDIO.test(option))) return;
-  const [command, ...args] = argv.slice(split + 1) as [string, ...string[]];
+  const [command, ...args] = words.slice(split + 1) as [string, ...string[]];
   const stderr = options.includes('--no-stderr') ? 'inherit' : 'pipe';
   const server = startServer(command, args, { stderr });
   const relay = options.some((option) => FAULTS.test(option)) ? undefined : new EarlyRelay(server, streams);

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { registerCommands } from './commands/index.js';
 import { commandContext } from './context.js';
 import { describeFailure, EXIT } from './errors.js';
+import { withServerDashes } from './flags/server-command.js';
 import { type CliIo, type CliStream, processIo } from './io.js';
 
 /**
@@ -51,7 +52,8 @@ export async function buildProgram(
 export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
   try {
     const { program, exitCode } = await buildProgram(argv, io);
-    await program.parseAsync(argv, { from: 'user' });
+    // `record node server.js` is read as `record -- node server.js`: some callers cannot pass `--` on.
+    await program.parseAsync(withServerDashes(program, argv), { from: 'user' });
     // No code: help or the version was printed (or no command was named, which commander answers with help).
     return exitCode() ?? EXIT.ok;
   } catch (err) {

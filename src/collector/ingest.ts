@@ -119,7 +119,7 @@ function lineOfText(writer: BatchWriter, text: string, lineNo: number, terminate
     if (cutOff(writer, lineNo, terminated, why)) return;
     throw malformed(lineNo, why);
   }
-  const decoded = decodeValue(value);
+  const decoded = decodeValue(value, text);
   if (decoded.kind === 'invalid') throw malformed(lineNo, decoded.reason);
   if (decoded.kind === 'unknown') {
     writer.result.skipped += 1;

@@ -6,7 +6,7 @@
  * - Every request: `Host` must name this machine (localhost, 127.x.x.x, [::1]) or a name given with
  *   --allow-host, and a browser `Origin`, when sent, must be the collector's own origin (`http://` + the Host the
  *   request was sent to) or an allowed name — otherwise 403 `forbidden`. Two `Host` headers: 400 `bad_request`.
- * - Writes (POST, DELETE, and listing a trace's shares) need `Authorization: Bearer <token>` — the token in
+ * - Writes (POST, DELETE, and listing shares) need `Authorization: Bearer <token>` — the token in
  *   `<tapedeck home>/token` — otherwise 401 `unauthorized`.
  * - Reads need the token too when the collector is bound to a non-loopback address; on 127.0.0.1 they do not.
  * - The live websocket also takes the token as `?token=<token>` or as a subprotocol: offer
@@ -51,6 +51,7 @@
  * POST   /api/v1/traces/:id/shares           body {expiresIn?: seconds | "7d"} (default 7d, at most 365d)
  *          → 201 ShareInfo + {url (viewer: <base>/#share=<shareId>), api: "/api/v1/shares/<shareId>"}
  * GET    /api/v1/traces/:id/shares           → {shares: ShareInfo[]} (token always required)
+ * GET    /api/v1/shares                      → {shares: ShareInfo[]} of every trace (token always required)
  * DELETE /api/v1/shares/:share               revoke → {revoked: shareId}
  * GET    /api/v1/shares/:share               → {share: ShareInfo, trace: TraceSummary}
  * GET    /api/v1/shares/:share/lines         as /traces/:id/lines

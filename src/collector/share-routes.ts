@@ -6,6 +6,7 @@ import { COLLECTOR_DEFAULTS } from './options.js';
 import { traceSummary } from './queries.js';
 import {
   createShare,
+  listAllShares,
   listShares,
   resolveShare,
   revokeShare,
@@ -40,6 +41,11 @@ export function shareRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     // Share ids are capabilities: listing them is for the token holder only, wherever the collector listens.
     requireWrite(ctx, c);
     return c.json({ shares: listShares(store, traceRow(ctx, c.req.param('id'))) });
+  });
+
+  app.get('/api/v1/shares', (c) => {
+    requireWrite(ctx, c);
+    return c.json({ shares: listAllShares(store) });
   });
 
   app.delete('/api/v1/shares/:share', (c) => {

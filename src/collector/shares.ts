@@ -64,6 +64,17 @@ export function listShares(store: TraceStore, trace: TraceRow): ShareInfo[] {
   return rows.map((row) => shareInfo(row, trace.id));
 }
 
+/** Every share of every stored trace, oldest first (a deleted trace's shares went with it). */
+export function listAllShares(store: TraceStore): ShareInfo[] {
+  const rows = store
+    .stmt(
+      'share-list-all',
+      'SELECT shares.*, traces.id AS trace_id FROM shares JOIN traces ON traces.n = shares.trace ORDER BY shares.created_ms, shares.id',
+    )
+    .all() as (ShareRow & { trace_id: string })[];
+  return rows.map((row) => shareInfo(row, row.trace_id));
+}
+
 export function shareInfo(row: ShareRow, traceId: string): ShareInfo {
   return {
     id: row.id,

@@ -8,6 +8,7 @@ import type { EndLine, EventLine, MessageLine, MetaLine, RecordLine, TraceLine }
 import { PRODUCER } from '../version.js';
 import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-config.js';
+import { PROJECT_FILE_NAME } from './project-file.js';
 
 /**
  * `tapedeck run`: the VCR front door. The mode decides whether the session is recorded, replayed, updated or just
@@ -90,25 +91,74 @@ export function runCassette(input: Pick<RunSettingsInput, 'cassette' | 'env'>): 
 }
 
 /**
+ * Where a run's mode was set: `TAPEDECK_MODE`, the project file, or `--mode` (its default `auto` included). A
+ * message that asks for another mode names this place, since setting a weaker one changes nothing.
+ */
+export type ModeSource = { kind: 'env' } | { kind: 'project'; path: string } | { kind: 'flag' };
+
+/**
  * The mode and where it came from, strongest first: `TAPEDECK_MODE`, the project file's `mode`, `--mode`, `auto`.
  * What describes where a run happens (CI's environment, the project) wins over what a command line or a client
  * config bakes in, so CI can force replay without touching either.
  *
  * @example runMode({ mode: 'record', env: {}, project: { path: '/r/tapedeck.config.json', mode: 'replay' } }).from // → '"mode": "replay" in /r/tapedeck.config.json'
  */
-export function runMode(input: Omit<RunSettingsInput, 'cassette'>): { mode: RunMode; from: string } {
+export function runMode(input: Omit<RunSettingsInput, 'cassette'>): {
+  mode: RunMode;
+  from: string;
+  source: ModeSource;
+} {
   const envMode = nonEmpty(input.env[RUN_DEFAULTS.modeEnv]);
   if (envMode !== undefined) {
     const mode = parseRunMode(envMode, RUN_DEFAULTS.modeEnv);
-    return { mode, from: `${RUN_DEFAULTS.modeEnv}=${mode}` };
+    return { mode, from: `${RUN_DEFAULTS.modeEnv}=${mode}`, source: { kind: 'env' } };
   }
   if (input.project?.mode !== undefined) {
     const { mode, path } = input.project;
-    return { mode, from: `"mode": "${mode}" in ${path}` };
+    return { mode, from: `"mode": "${mode}" in ${path}`, source: { kind: 'project', path } };
   }
   const mode = parseRunMode(input.mode ?? RUN_DEFAULTS.mode, '--mode');
-  return { mode, from: `--mode ${mode}` };
+  return { mode, from: `--mode ${mode}`, source: { kind: 'flag' } };
 }
+
+/**
+ * How to ask for one of `modes` where the run's mode is set: the flag, the environment variable, or the project
+ * file's setting with the file's path — each saying what it wins over, so no one reaches for a weaker one.
+ *
+ * @example askForMode({ kind: 'flag' }, ['record', 'auto']) // → '--mode record or --mode auto'
+ * @example askForMode({ kind: 'project', path: '/r/tapedeck.config.json' }, ['record']) // → '"mode": "record" in /r/tapedeck.config.json, which wins over --mode'
+ */
+export function askForMode(source: ModeSource, modes: readonly RunMode[]): string {
+  switch (source.kind) {
+    case 'flag':
+      return modes.map((mode) => `--mode ${mode}`).join(' or ');
+    case 'env':
+      return `${modes.map((mode) => `${RUN_DEFAULTS.modeEnv}=${mode}`).join(' or ')}${WINS.env}`;
+    case 'project':
+      return `"mode": ${modes.map((mode) => `"${mode}"`).join(' or ')} in ${source.path}${WINS.project}`;
+  }
+}
+
+/**
+ * The setting that chose the mode, for a message that names more than one mode to set it to.
+ *
+ * @example modeSetting({ kind: 'env' }) // → 'TAPEDECK_MODE, which wins over --mode and tapedeck.config.json'
+ */
+export function modeSetting(source: ModeSource): string {
+  switch (source.kind) {
+    case 'flag':
+      return '--mode';
+    case 'env':
+      return `${RUN_DEFAULTS.modeEnv}${WINS.env}`;
+    case 'project':
+      return `"mode" in ${source.path}${WINS.project}`;
+  }
+}
+
+const WINS = {
+  env: `, which wins over --mode and ${PROJECT_FILE_NAME}`,
+  project: ', which wins over --mode',
+} as const;
 
 /**
  * The mode and cassette together (see runMode and runCassette).
@@ -132,6 +182,8 @@ export interface PlanInput {
   exists: boolean;
   /** Where the mode came from, as runMode says it (`TAPEDECK_MODE=replay`, `--mode record` …). */
   modeFrom?: string | undefined;
+  /** Where the mode is set, for a message that asks for another one (default: `--mode`). */
+  modeSource?: ModeSource | undefined;
   /** How many exchanges the cassette holds, when it exists. */
   exchanges?: number | undefined;
   /** The cassette's meta.startedAt, when it exists. */
@@ -184,6 +236,9 @@ export function planRun(input: PlanInput): RunPlan {
         ? `passing through to the server, recording nothing: ${from}`
         : `${DOING[mode]} ${cassette}: ${from}${mode === 'record' ? '' : size}`;
   }
+  const ask = (modes: readonly RunMode[]) => askForMode(input.modeSource ?? { kind: 'flag' }, modes);
+  // --expired record re-records only where auto picks what runs; --expired error refuses in any mode.
+  const auto = input.mode === 'auto';
   const plan = (fields: Partial<RunPlan> = {}): RunPlan => ({
     mode,
     why,
@@ -193,7 +248,7 @@ export function planRun(input: PlanInput): RunPlan {
   });
   if ((mode === 'replay' || mode === 'update') && !input.exists) {
     return plan({
-      refuse: `no cassette at ${cassette} to ${mode}: record it first (--mode record or --mode auto)`,
+      refuse: `no cassette at ${cassette} to ${mode}: record it first (${ask(['record', 'auto'])})`,
     });
   }
   if ((mode !== 'replay' && mode !== 'update') || input.maxAgeMs === undefined) return plan();
@@ -206,7 +261,7 @@ export function planRun(input: PlanInput): RunPlan {
   switch (input.expired ?? RUN_DEFAULTS.expired) {
     case 'error':
       return plan({
-        refuse: `${what}: re-record it (--mode record, or --expired record), or raise --max-age`,
+        refuse: `${what}: re-record it (${ask(['record'])}${auto ? ', or --expired record' : ''}), or raise --max-age`,
       });
     case 'record':
       // Only auto picks what runs: a replay or update that was asked for by name (CI's TAPEDECK_MODE=replay)
@@ -221,11 +276,11 @@ export function planRun(input: PlanInput): RunPlan {
         };
       }
       return plan({
-        note: `warning: ${what}; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
+        note: `warning: ${what}; not re-recorded in ${mode} mode (--expired record applies to mode auto: ${ask(['auto'])})`,
       });
     default:
       return plan({
-        note: `warning: ${what}; re-record it with --mode record (or --expired record / error)`,
+        note: `warning: ${what}; re-record it with ${ask(['record'])} (or --expired ${auto ? 'record / ' : ''}error)`,
       });
   }
 }

@@ -95,28 +95,54 @@ export function findSecrets(line: TraceLine, compiled: CompiledRules, options: F
   return findings;
 }
 
-/** Values this short are found by column only as a whole JSON string: as a bare substring they match anywhere. */
+/** Values this short are found inside a longer string only as a word of their own: bare, they match anywhere. */
 const SHORTEST_BARE = 8;
 
 /**
  * Where values start in a line's text, 1-based. Findings come in the order the line is walked, which is the
- * order of its text, so each search starts after the last value found (and falls back to the whole line).
+ * order of its text, so each search starts after the last value found, and only then goes back to the line's
+ * start. A value is looked for as a whole JSON value first (a string with its quotes: the strongest anchor), then
+ * inside a longer string (`PASSWORD=hunter2`, `https://u:pw@host`, `--password pw`), where a short one must stand
+ * as a word of its own.
  *
  * @example columnFinder('{"key":"abc"}')('abc') // → 9
+ * @example columnFinder('{"text":"pwd: abc"}')('abc') // → 15
  */
 function columnFinder(text: string): (value: Json) => number | undefined {
   let from = 0;
-  const search = (needle: string, offset: number) => {
-    const at = text.indexOf(needle, from);
-    const found = at >= 0 ? at : text.indexOf(needle);
-    if (found < 0) return undefined;
-    from = found + needle.length;
-    return found + offset + 1;
+  const found = (at: number, length: number, offset: number) => {
+    from = at + length;
+    return at + offset + 1;
   };
   return (value) => {
     const json = JSON.stringify(value);
-    if (typeof value !== 'string') return search(json, 0);
-    // A whole string value first, quotes and all: the strongest anchor. Then the value inside a longer string.
-    return search(json, 1) ?? (value.length >= SHORTEST_BARE ? search(json.slice(1, -1), 0) : undefined);
+    const inner = typeof value === 'string' ? json.slice(1, -1) : '';
+    for (const start of from === 0 ? [0] : [from, 0]) {
+      const whole = text.indexOf(json, start);
+      if (whole >= 0) return found(whole, json.length, typeof value === 'string' ? 1 : 0);
+      if (inner === '') continue;
+      const word = indexOfWord(text, inner, start);
+      if (word >= 0) return found(word, inner.length, 0);
+      if (inner.length < SHORTEST_BARE) continue;
+      const bare = text.indexOf(inner, start);
+      if (bare >= 0) return found(bare, inner.length, 0);
+    }
+    return undefined;
   };
+}
+
+/** `needle` in `text` from `start` where it is a word of its own (no letter or digit right before or after). */
+function indexOfWord(text: string, needle: string, start: number): number {
+  for (let at = text.indexOf(needle, start); at >= 0; at = text.indexOf(needle, at + 1)) {
+    if (!wordCharBefore(text, at) && !WORD.test(text[at + needle.length] ?? '')) return at;
+  }
+  return -1;
+}
+
+const WORD = /^[A-Za-z0-9]$/;
+
+/** A letter or digit right before `at` — unless it ends an escape such as `\n` in the JSON text. */
+function wordCharBefore(text: string, at: number): boolean {
+  if (!WORD.test(text[at - 1] ?? '')) return false;
+  return text[at - 2] !== '\\';
 }

@@ -43,6 +43,7 @@ export {
   REPLAY_DEFAULTS,
   type RepeatMode,
   type ReplayOptions,
+  type SettingNames,
   type Timing,
 } from './options.js';
 export {

@@ -34,6 +34,30 @@ export type Timing = 'none' | 'recorded' | number;
  */
 export type CustomMatcher = (live: NormalizedRequest, recorded: NormalizedRequest) => boolean | undefined;
 
+/**
+ * How a miss or a timeout names the setting that would change it, as the caller sets it: replay options in code
+ * (`repeat: 'last'`), a command's flags (`--repeat last`). A name left out is a setting the caller does not offer,
+ * and the message names none.
+ */
+export interface SettingNames {
+  /** Serve the last recording again once all were used: `repeat: 'last'`. */
+  repeatLast?: string | undefined;
+  /** The recorded order of all requests: `match: 'ordered'`. */
+  matchOrdered?: string | undefined;
+  /** Any order: `match: 'keyed'`. */
+  matchKeyed?: string | undefined;
+  /** How long the client may take to answer a replayed request: `answerTimeoutMs`. */
+  answerTimeout?: string | undefined;
+}
+
+/** The names of replay options, as code passes them to replayTransport, serveStdio … */
+export const OPTION_NAMES: SettingNames = {
+  repeatLast: "repeat: 'last'",
+  matchOrdered: "match: 'ordered'",
+  matchKeyed: "match: 'keyed'",
+  answerTimeout: 'answerTimeoutMs',
+};
+
 export interface MatchOptions {
   match: MatchMode;
   repeat: RepeatMode;
@@ -51,6 +75,8 @@ export interface MatchOptions {
    * live request carries secrets (see `cassetteRedaction`). Markers redact to themselves.
    */
   redact: ((method: string, params: JsonObject) => JsonObject) | undefined;
+  /** How messages name the settings that would change a miss or a timeout (default: the option names). */
+  settingNames: SettingNames;
 }
 
 export interface EngineOptions extends MatchOptions {
@@ -79,6 +105,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   matchers: [],
   diff: DIFF_DEFAULTS,
   redact: undefined,
+  settingNames: OPTION_NAMES,
   timing: 'none',
   answerTimeoutMs: ANSWER_TIMEOUT_MS,
   maxDelayMs: 60_000,

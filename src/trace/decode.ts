@@ -24,14 +24,65 @@ export function decodeLine(text: string): Decoded {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return invalid(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+    return invalid(parseFailure(err));
   }
-  return decodeValue(value);
+  return decodeValue(value, text);
 }
 
-/** Like {@link decodeLine} for a value already parsed from JSON. */
-export function decodeValue(value: unknown): Decoded {
+/**
+ * Like {@link decodeLine} for a value already parsed from JSON (`text`, when known, is what it was parsed from:
+ * a short one needs no nesting check).
+ */
+export function decodeValue(value: unknown, text?: string): Decoded {
+  const deep = nestingProblem(value, text);
+  if (deep !== undefined) return invalid(deep);
   return lineProblem(value) ?? { kind: 'line', line: value as TraceLine };
+}
+
+/**
+ * The deepest a trace line may nest. Readers, pairing, redaction, stats and the timeline walk messages by
+ * recursion, as JSON.stringify does: a line nested millions of levels deep (JSON.parse takes it) would overflow
+ * the stack of every one of them. So a deeper line is reported as corrupt, with its line number, and left out; no
+ * MCP message comes near this.
+ */
+export const MAX_NESTING = 1000;
+
+/**
+ * Why a value parsed from a trace line nests too deep to be read, or undefined. Walks it without recursion,
+ * stopping at the first level past {@link MAX_NESTING}; `text` (the JSON it was parsed from) spares the walk for
+ * a line too short to nest that deep, each level taking two characters at least.
+ *
+ * @example nestingProblem(JSON.parse('['.repeat(2000) + ']'.repeat(2000))) // → 'JSON nested deeper than 1000 levels …'
+ */
+export function nestingProblem(value: unknown, text?: string): string | undefined {
+  if (text !== undefined && text.length <= 2 * MAX_NESTING) return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown> | unknown[];
+    const depth = depths.pop()!;
+    if (depth > MAX_NESTING) return TOO_DEEP;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return undefined;
+}
+
+const TOO_DEEP = `JSON nested deeper than ${MAX_NESTING} levels, more than tapedeck reads; skipped`;
+
+/**
+ * The reason a line's JSON.parse failed. A stack overflow (an engine that parses by recursion, on absurd nesting)
+ * is named as the nesting it is.
+ */
+export function parseFailure(err: unknown): string {
+  if (err instanceof RangeError) return TOO_DEEP;
+  return `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { TapedeckError } from '../errors.js';
-import { lineProblem } from './decode.js';
+import { lineProblem, nestingProblem, parseFailure } from './decode.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines.js';
 import type { TraceLine } from './types.js';
 
@@ -66,8 +66,8 @@ export class DiagnosticLog {
   constructor(
     readonly mode: ReadMode = 'lenient',
     private readonly onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
-    /** Hears of each well-formed line of an unknown `type`, which readers skip. */
-    readonly onUnknown?: (line: Record<string, unknown>, file: string, lineNo: number) => void,
+    /** Hears of each well-formed line of an unknown `type`, which readers skip (with its text, when asked for). */
+    readonly onUnknown?: (line: Record<string, unknown>, file: string, lineNo: number, text?: string) => void,
   ) {}
 
   report(
@@ -145,9 +145,15 @@ async function* readParsedBatches<T>(
           value = JSON.parse(text);
         } catch (err) {
           if (text.trim() === '') return;
-          const reason = `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+          const reason = parseFailure(err);
           if (!terminated) cutOff(log, file, lineNo, reason);
           else log.report('corrupt_line', 'error', file, lineNo, reason);
+          return;
+        }
+        // Before anything walks it: every later step recurses (see MAX_NESTING).
+        const deep = nestingProblem(value, text);
+        if (deep !== undefined) {
+          log.report('corrupt_line', 'error', file, lineNo, deep);
           return;
         }
         const taken = take(value, lineNo, text);
@@ -237,7 +243,7 @@ export function readSegmentBatches(
     if (problem === undefined)
       return { line: value as TraceLine, file, lineNo, segment, text: withText ? text : undefined };
     if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
-    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo);
+    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo, withText ? text : undefined);
     return undefined;
   });
 }

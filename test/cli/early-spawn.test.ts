@@ -85,6 +85,20 @@ describe('starting the server of `record -- <server>` before the recorder is loa
     await server!.exited;
   });
 
+  it.each([
+    [['--out', '/tmp/x', '--label', 'l']],
+    [['--live', '-q', '--file', '/tmp/x.jsonl']],
+    [['--live', 'http://127.0.0.1:7420', '--fault=drop@ping']],
+  ])('starts the server of a command line without -- after the options %j', async (options) => {
+    // A fault keeps the relay off; either way the server is started and handed over.
+    startEarly(['record', ...options, ...waiting], clientSide());
+    const { server } = take(waiting, 'pipe');
+    expect(server).toBeDefined();
+    expect(await server!.spawned).toBeUndefined();
+    server!.child!.kill('SIGKILL');
+    await server!.exited;
+  });
+
   it('keeps the server stderr as asked: --no-stderr leaves it on the terminal', async () => {
     startEarly(['record', '--no-stderr', '--', ...waiting], clientSide());
     const { server } = take(waiting, 'inherit');
@@ -123,7 +137,8 @@ describe('starting the server of `record -- <server>` before the recorder is loa
     [['record', '--help', '--', 'node']],
     [['record', '--redact-defaults', '--', 'node']],
     [['record', '--']],
-    [['record', 'node', 'server.js']],
+    [['record', '--out', '/tmp/x', '--label', 'l']],
+    [['record', '--help', 'node', 'server.js']],
   ])('starts nothing for %j', (argv) => {
     const before = processSignalHandlers('SIGTERM');
     startEarly(argv, clientSide());

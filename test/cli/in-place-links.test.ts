@@ -104,27 +104,32 @@ describe('rewriting a trace in place through a symbolic link', () => {
     expectUntouched(found);
   });
 
-  it.each(['update', 'record'])('run --mode %s refuses a cassette that is a link', async (mode) => {
-    const found = linkedCassette();
-    const marker = join(io.dir, 'started');
-    expect(
-      await io.run([
-        'run',
-        '--cassette',
-        found.link,
-        '--mode',
-        mode,
-        '--',
-        process.execPath,
-        SERVER,
-        '--marker',
-        marker,
-      ]),
-    ).toBe(1);
-    expect(io.stderr).toContain(`tapedeck: ${found.link} is a symbolic link`);
-    expect(() => readFileSync(marker)).toThrow();
-    expectUntouched(found);
-  });
+  it.each(['update', 'record'])(
+    'run --mode %s refuses a cassette that is a link: a usage error, exit 2',
+    async (mode) => {
+      const found = linkedCassette();
+      const marker = join(io.dir, 'started');
+      expect(
+        await io.run([
+          'run',
+          '--cassette',
+          found.link,
+          '--mode',
+          mode,
+          '--',
+          process.execPath,
+          SERVER,
+          '--marker',
+          marker,
+        ]),
+      ).toBe(2);
+      expect(io.stderr).toBe(
+        `tapedeck: --cassette ${found.link} is a symbolic link: tapedeck neither writes through a link nor replaces it; name the file it points to, or another path\n`,
+      );
+      expect(() => readFileSync(marker)).toThrow();
+      expectUntouched(found);
+    },
+  );
 
   it('appendToCassette refuses a cassette that is a link', async () => {
     const found = linkedCassette();
@@ -137,3 +142,45 @@ describe('rewriting a trace in place through a symbolic link', () => {
     expectUntouched(found);
   });
 });
+
+describe('a file flag naming a symbolic link', () => {
+  /** A trace to read, and a link (to a file that does not exist yet) where the command would write. */
+  function setup() {
+    const input = join(io.dir, 'in.jsonl');
+    const lines = traceLines(SESSION);
+    lines.push({ t: '2026-01-01T00:00:01.000Z', type: 'end', durationMs: 1000 });
+    writeFileSync(input, lines.map(encodeLine).join(''));
+    const target = join(io.dir, 'elsewhere.txt');
+    const link = join(io.dir, 'out-link');
+    symlinkSync(target, link);
+    return { input, target, link };
+  }
+
+  it.each([
+    ['convert -o', (f: Files) => ['convert', f.input, '--to', 'mcporter', '-o', f.link], '-o'],
+    ['redact -o', (f: Files) => ['redact', f.input, '-o', f.link], '-o'],
+    ['report -o', (f: Files) => ['report', f.input, '-o', f.link], '-o'],
+    ['scan --reporter', (f: Files) => ['scan', f.input, '--reporter', `junit:${f.link}`], '--reporter'],
+    ['serve --db', (f: Files) => ['serve', '--db', f.link, '--port', '0'], '--db'],
+    ['record --file', (f: Files) => ['record', '--file', f.link, 'node', 'server.js'], '--file'],
+    [
+      'run --cassette (auto, to record)',
+      (f: Files) => ['run', '--cassette', f.link, 'node', 's.js'],
+      '--cassette',
+    ],
+  ])(
+    '%s is a usage error in one line, exit 2: nothing written, the link left as it is',
+    async (_what, argv, flag) => {
+      const files = setup();
+      expect(await io.run(argv(files))).toBe(2);
+      const lines = io.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^tapedeck: ${flag} \\S*out-link is a symbolic link: `));
+      expect(io.stdout).toBe('');
+      expect(lstatSync(files.link).isSymbolicLink()).toBe(true);
+      expect(() => lstatSync(files.target)).toThrow();
+    },
+  );
+});
+
+type Files = { input: string; target: string; link: string };

@@ -5,8 +5,8 @@ import { listTraces } from '../../src/cli/trace-list.js';
 import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 
-// Wide enough for the table whole; how it fits an 80-column terminal is tested on its own.
-const io = useCliHarness('tapedeck-ls-', { env: { COLUMNS: '160' } });
+// A terminal wide enough for the table whole; how it fits 80 columns, and what a pipe gets, is tested on its own.
+const io = useCliHarness('tapedeck-ls-', { env: { COLUMNS: '160', NO_COLOR: '1' }, tty: true });
 
 interface TraceSpec {
   label: string;
@@ -101,6 +101,52 @@ describe('tapedeck ls', () => {
     expect(io.stdout).toContain('2026-03-02 09:30:00');
     expect(io.stdout).toContain('a label of some length');
     expect(io.stdout).toContain('everything-20260302-093000.jsonl');
+  });
+
+  it('prints one tab-separated line per trace in a pipe, the fields of --json in order, notes on stderr', async () => {
+    io.tty = false;
+    io.env.COLUMNS = '40';
+    const dir = join(io.dir, 'traces');
+    const older = write(dir, 'a-very-long-file-name-that-a-table-would-wrap.jsonl', {
+      label: 'a label\twith a tab and words enough to wrap',
+      startedAt: '2026-03-01T10:00:00.000Z',
+      calls: 3,
+      failures: 1,
+    });
+    const live = write(dir, 'live.jsonl', {
+      label: 'live',
+      startedAt: '2026-03-02T12:00:00.000Z',
+      end: 'none',
+    });
+    write(dir, 'oldest.jsonl', { label: 'oldest', startedAt: '2026-02-01T12:00:00.000Z' });
+    expect(await io.run(['ls', dir, '--limit', '2'])).toBe(0);
+    const lines = io.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => line.split('\t'))).toEqual([
+      [
+        '2026-03-02T12:00:00.000Z',
+        'live',
+        'stdio',
+        '15',
+        'false',
+        '2',
+        '0',
+        expect.stringMatching(/^\d+$/),
+        live,
+      ],
+      [
+        '2026-03-01T10:00:00.000Z',
+        'a label with a tab and words enough to wrap',
+        'stdio',
+        '50',
+        'true',
+        '6',
+        '1',
+        expect.stringMatching(/^\d+$/),
+        older,
+      ],
+    ]);
+    expect(io.stderr).toBe('tapedeck: 1 older trace not shown (--all)\n');
   });
 
   it('--json gives every field for scripts, paths absolute', async () => {

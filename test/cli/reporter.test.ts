@@ -113,14 +113,17 @@ describe('reports from diff and scan', () => {
     expect(parseAnnotations(io.stderr)).toHaveLength(1);
   });
 
-  it('never writes a report through a symbolic link in its place', async () => {
+  it('never writes a report through a symbolic link in its place: refused before the run, exit 2', async () => {
     const [a, b] = changedPair();
     mkdirSync(join(io.dir, 'reports'));
     const target = join(io.dir, 'target.txt');
     writeFileSync(target, 'keep me');
     symlinkSync(target, join(io.dir, 'reports', 'diff.xml'));
-    expect(await io.run(['diff', a, b, '--reporter', 'junit:reports/diff.xml'])).toBe(1);
-    expect(io.stderr).toMatch(/reports\/diff\.xml is a symbolic link: tapedeck does not follow links/);
+    expect(await io.run(['diff', a, b, '--reporter', 'junit:reports/diff.xml'])).toBe(2);
+    expect(io.stderr).toBe(
+      'tapedeck: --reporter junit:reports/diff.xml is a symbolic link: tapedeck neither writes through a link nor replaces it; name the file it points to, or another path\n',
+    );
+    expect(io.stdout).toBe('');
     expect(readFileSync(target, 'utf8')).toBe('keep me');
   });
 

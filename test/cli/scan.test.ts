@@ -118,6 +118,28 @@ describe('tapedeck scan', () => {
     expect(line4.slice(apiKey.column - 1).startsWith('plai')).toBe(true);
     expect(line4[apiKey.column - 2]).toBe('"');
     expect(report.findings.map((f: { line: number }) => f.line)).toEqual([1, 3, 4, 4]);
+    // Every finding has its column, the meta line's too.
+    const lines = readFileSync(path, 'utf8').split('\n');
+    for (const finding of report.findings as { line: number; column: number; preview: string }[]) {
+      const shown = finding.preview.slice(0, finding.preview.indexOf('…'));
+      expect(lines[finding.line - 1]!.slice(finding.column - 1).startsWith(shown)).toBe(true);
+    }
+  });
+
+  it('gives the column of a password in every place it turns up, lines of unknown types too', async () => {
+    const path = trace('passwords.jsonl', [
+      meta({ command: ['node', 'server.js', '--password', 'hunter2'] }),
+      { t, seq: 1, type: 'stderr', text: 'connecting with password=abc123 to db' },
+      { t, seq: 2, type: 'future-kind', note: 'pwd: s3cr3t' },
+      end,
+    ]);
+    expect(await io.run(['scan', path, '--json'])).toBe(1);
+    const findings = JSON.parse(io.stdout).findings as { line: number; column?: number; rule: string }[];
+    expect(findings.map((f) => [f.line, f.rule, typeof f.column])).toEqual([
+      [1, 'password', 'number'],
+      [2, 'password', 'number'],
+      [3, 'pwd', 'number'],
+    ]);
   });
 
   it('counts what it could not look inside, and still calls the trace clean', async () => {
@@ -180,7 +202,14 @@ describe('tapedeck scan', () => {
     const { findings } = JSON.parse(io.stdout);
     expect(findings).toEqual([
       { file: path, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
-      { file: path, line: 1, path: 'label', rule: 'github-token', preview: 'ghp_…(40)' },
+      {
+        file: path,
+        line: 1,
+        path: 'label',
+        rule: 'github-token',
+        preview: 'ghp_…(40)',
+        column: readFileSync(path, 'utf8').indexOf(GITHUB) + 1,
+      },
     ]);
   });
 

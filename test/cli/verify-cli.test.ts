@@ -129,3 +129,29 @@ describe('verify -', () => {
     );
   });
 });
+
+describe('verify without --', () => {
+  it('starts the server command at the word after the cassette and passes every later word to it', async () => {
+    const path = cassette('greet.jsonl', [
+      ['in', req(1, 'tools/call', call('greet', { name: 'Ada' }))],
+      ['out', res(1, text('Hello, Ada!'))],
+    ]);
+    const marker = join(io.dir, 'started.txt');
+    // `--timeout 1` after the server's path is the server's (which ignores it): verify's own limit stays the
+    // default, so the answer is in time; `--marker` shows the server got the words.
+    const code = await io.run([
+      'verify',
+      path,
+      '--json',
+      process.execPath,
+      SERVER,
+      '--marker',
+      marker,
+      '--timeout',
+      '1',
+    ]);
+    expect({ code, stderr: io.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(io.stdout)).toMatchObject({ summary: { match: 1, differ: 0 } });
+    expect(readFileSync(marker, 'utf8')).toMatch(/^started \d+\n$/);
+  });
+});

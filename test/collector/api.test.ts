@@ -155,6 +155,12 @@ describe('the collector API', () => {
     expect((await h.api(`/api/v1/traces/${id}/shares`, { auth: false })).status).toBe(401);
     const listed = await json(h.api(`/api/v1/traces/${id}/shares`));
     expect(listed.shares.map((s: { id: string }) => s.id)).toEqual([share.id]);
+    // Every share of every trace, for the token holder only.
+    expect((await h.api('/api/v1/shares', { auth: false })).status).toBe(401);
+    const all = await json(h.api('/api/v1/shares'));
+    expect(all.shares).toEqual([
+      { id: share.id, traceId: id, createdAt: share.createdAt, expiresAt: share.expiresAt, revoked: false },
+    ]);
 
     expect(await json(h.api(`/api/v1/shares/${share.id}`, { method: 'DELETE' }))).toEqual({
       revoked: share.id,

@@ -240,7 +240,7 @@ describe.concurrent('a client gone before the recorder is loaded', () => {
 
 describe.concurrent('usage errors', () => {
   it.each([
-    ['a missing --', ['record', 'node', 'server.js'], /after '--'/],
+    ['no server command', ['record', '--label', 'x'], /record needs a server command/],
     ['--file -', ['record', '--file', '-', '--', 'cat'], /--file -/],
     ['an unknown flag', ['record', '--no-such-flag', '--', 'cat'], /--no-such-flag/],
     ['--file with --out', ['record', '--file', 'a.jsonl', '--out', 'dir', '--', 'cat'], /--file and --out/],

@@ -1,6 +1,8 @@
 /**
  * The MCP Inspector CLI (a client we did not write) against server-everything, directly and through
- * `tapedeck record`: it must print the same thing both ways, and the trace must hold what it printed.
+ * `tapedeck record`: it must print the same thing both ways, and the trace must hold what it printed. The
+ * Inspector keeps the first `--` of its command line for itself, so it wraps `tapedeck record --file F node
+ * server…` written without one.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ import {
   mcpTapeProblems,
   type ProcessResult,
   readTrace,
-  recordedViaWrapper,
+  recordedWithoutDashes,
   removeTempDir,
   rpc,
   runInspector,
@@ -42,7 +44,9 @@ describe('MCP Inspector CLI ↔ server-everything, direct and through tapedeck r
     for (const name of Object.keys(CALLS) as CallName[]) {
       const traceFile = join(tmp, `${name}.jsonl`);
       const direct = await runInspector(everythingServer(), [...CALLS[name]]);
-      const proxied = await runInspector(recordedViaWrapper(everythingServer(), traceFile), [...CALLS[name]]);
+      const proxied = await runInspector(recordedWithoutDashes(everythingServer(), traceFile), [
+        ...CALLS[name],
+      ]);
       const lines = readTrace(traceFile);
       runs[name] = { direct, proxied, trace: traceParts(lines), problems: mcpTapeProblems(lines) };
     }
@@ -89,6 +93,9 @@ describe('MCP Inspector CLI ↔ server-everything, direct and through tapedeck r
     const { trace, problems } = runs[name];
     expect(problems).toEqual([]);
     expect(trace.meta).toMatchObject({ producer: { name: 'tapedeck' }, transport: 'stdio', segment: 0 });
+    // The whole server command reached the recorder: the words after `--file F`, none taken as tapedeck's.
+    const server = everythingServer();
+    expect(trace.meta.command).toEqual([server.command, ...server.args]);
     expect(rpc(trace.in[0]!).method).toBe('initialize');
     expect(rpc(trace.in[0]!).params?.clientInfo).toMatchObject({
       name: expect.stringContaining('inspector'),

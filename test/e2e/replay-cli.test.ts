@@ -123,6 +123,10 @@ describe('tapedeck replay: a session over stdin and stdout', () => {
     expect(result.stderr).toMatch(
       /^tapedeck: timeout: the client did not answer sampling\/createMessage \(id 0\) within 100 ms/m,
     );
+    // The setting named is the flag this command takes, not the replay option code passes.
+    expect(result.stderr).toContain(
+      '(raise --client-timeout, or check the client handles sampling/createMessage)',
+    );
     expect(result.stderr).toContain('tapedeck: replayed 1/26 exchanges, 1 unanswered server request\n');
     expect(result.code).toBe(1);
   });

@@ -88,7 +88,7 @@ describe('tapedeck replay with many requests in flight', () => {
     );
     const { code, stderr } = await session.finish();
     const message =
-      'out of order: got tools/call get-sum {"a":15,"b":100}, expected tools/call trigger-url-elicitation {"message":"same","url":"https://example.com/auth"} next (match mode \'ordered\'; \'keyed\' accepts any order)';
+      'out of order: got tools/call get-sum {"a":15,"b":100}, expected tools/call trigger-url-elicitation {"message":"same","url":"https://example.com/auth"} next (--match ordered; --match keyed accepts any order)';
     expect(early).toEqual({ error: `MCP error -32090: ${message}` });
     expect(stderr).toContain(`tapedeck: miss: ${message}\n`);
     expect(code).toBe(1);

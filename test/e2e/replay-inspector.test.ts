@@ -12,7 +12,7 @@ import {
   makeTempDir,
   type ProcessResult,
   readTrace,
-  recordedViaWrapper,
+  recordedWithoutDashes,
   removeTempDir,
   rpc,
   runInspector,
@@ -93,7 +93,7 @@ describe('MCP Inspector CLI ↔ tapedeck replay', () => {
     // each replay runs beside the next recording.
     let previous: Promise<void> = Promise.resolve();
     for (const name of NAMES) {
-      live[name] = await runInspector(recordedViaWrapper(everythingServer(), cassette(name)), [
+      live[name] = await runInspector(recordedWithoutDashes(everythingServer(), cassette(name)), [
         ...CALLS[name],
       ]);
       // The Inspector may exit before the recorder behind it has written the trace's last lines.

@@ -139,6 +139,70 @@ describe('tapedeck run', () => {
     expect(readFileSync(cassette)).toEqual(before);
   });
 
+  it('replay set by tapedeck.config.json: a miss names the file and its setting, not the --mode it overrides', async () => {
+    await recordCassette();
+    // Found from the cassette's folder upward (the run's working folder is the repository).
+    const config = join(dir, 'tapedeck.config.json');
+    writeFileSync(config, '{ "mode": "replay" }\n');
+    const session = await runSession(['--cassette', cassette, '--mode', 'record', '--allow-unused']);
+    await expect(session.client.callTool({ name: 'add', arguments: { a: 5, b: 5 } })).rejects.toThrow(
+      'no recorded answer for tools/call add {"a":5,"b":5}',
+    );
+    const { code, stderr } = await session.finish();
+    expect(stderr).toContain(
+      `tapedeck: replaying ${cassette}: "mode": "replay" in ${config} (4 exchanges)\n`,
+    );
+    expect(stderr).toMatch(
+      new RegExp(
+        `tapedeck: miss: no recorded answer for tools/call add .*\\(record it in mode update, or re-record in mode record: set "mode" in ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, which wins over --mode\\)\n`,
+      ),
+    );
+    expect(stderr).not.toContain('--mode record)');
+    expect(code).toBe(1);
+    expect(starts()).toBe(1);
+  });
+
+  it('replay set by tapedeck.config.json with no cassette yet: refused in one line naming the file', async () => {
+    const config = join(dir, 'tapedeck.config.json');
+    writeFileSync(config, '{ "mode": "replay" }\n');
+    const run = spawnSync(
+      process.execPath,
+      [TAPEDECK_BIN, 'run', '--cassette', cassette, '--', ...fixtureServer('changed-server.mjs')],
+      { cwd: dir, encoding: 'utf8', input: '' },
+    );
+    expect({ code: run.status, stderr: run.stderr }).toEqual({
+      code: 1,
+      stderr: `tapedeck: no cassette at ${cassette} to replay: record it first ("mode": "record" or "auto" in ${config}, which wins over --mode)\n`,
+    });
+    expect(starts()).toBe(0);
+  });
+
+  it('--repeat last serves a request again once its recordings are used up; without it the miss names the flag', async () => {
+    await recordCassette();
+    const add = { name: 'add', arguments: { a: 2, b: 3 } };
+    const strict = await runSession(['--cassette', cassette, '--mode', 'replay', '--allow-unused']);
+    expect(textOf(await strict.client.callTool(add))).toBe(RECORDED[0]);
+    await expect(strict.client.callTool(add)).rejects.toThrow(
+      'its one recording was already served (--repeat last serves the last one again)',
+    );
+    expect((await strict.finish()).code).toBe(1);
+
+    const repeating = await runSession([
+      '--cassette',
+      cassette,
+      '--mode',
+      'replay',
+      '--allow-unused',
+      '--repeat',
+      'last',
+    ]);
+    expect([
+      textOf(await repeating.client.callTool(add)),
+      textOf(await repeating.client.callTool(add)),
+    ]).toEqual([RECORDED[0], RECORDED[0]]);
+    expect((await repeating.finish()).code).toBe(0);
+  });
+
   it('TAPEDECK_CASSETTE names the cassette', async () => {
     await recordCassette();
     const session = await runSession(['--cassette', join(dir, 'elsewhere.jsonl')], {
@@ -236,7 +300,9 @@ describe('tapedeck run', () => {
     });
     expect(await recordedCalls(session.client)).toEqual(RECORDED);
     const { code, stderr } = await session.finish();
-    expect(stderr).toMatch(/not re-recorded in replay mode \(--expired record applies to --mode auto\)/);
+    expect(stderr).toContain(
+      'not re-recorded in replay mode (--expired record applies to mode auto: TAPEDECK_MODE=auto, which wins over --mode and tapedeck.config.json)',
+    );
     expect(code).toBe(0);
     expect(starts()).toBe(1);
     expect(readFileSync(cassette)).toEqual(before);

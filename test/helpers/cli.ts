@@ -61,6 +61,8 @@ export interface CliHarness {
   cwd: string;
   /** The environment runs get; a test may set or delete names before it runs the CLI. */
   env: Record<string, string | undefined>;
+  /** Whether the runs' stdout says it is a terminal (default: no, as in a pipe); a test may change it. */
+  tty: boolean;
   stdout: string;
   stderr: string;
   /** Runs the CLI in-process against this harness (stdin: an empty stream unless given). */
@@ -73,6 +75,8 @@ export interface CliHarnessOptions {
   /** A subfolder of `dir` to use as the working directory (default: `dir` itself). */
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** The runs' stdout says it is a terminal (default false). */
+  tty?: boolean;
 }
 
 /**
@@ -90,12 +94,13 @@ export function useCliHarness(prefix: string, options: CliHarnessOptions = {}): 
     dir: '',
     cwd: '',
     env: {},
+    tty: false,
     stdout: '',
     stderr: '',
     run(argv, stdin) {
       // Appended as they are written, so a test can read them while a long-running command still runs.
       return run(argv, {
-        stdout: new TextSink({}, (text) => {
+        stdout: new TextSink({ isTTY: harness.tty }, (text) => {
           harness.stdout += text;
         }),
         stderr: new TextSink({}, (text) => {
@@ -111,6 +116,7 @@ export function useCliHarness(prefix: string, options: CliHarnessOptions = {}): 
     harness.dir = mkdtempSync(join(tmpdir(), prefix));
     harness.stdout = '';
     harness.stderr = '';
+    harness.tty = options.tty === true;
     harness.cwd = options.cwd === undefined ? harness.dir : join(harness.dir, options.cwd);
     mkdirSync(harness.cwd, { recursive: true });
     const isolation: Record<string, string | undefined> =

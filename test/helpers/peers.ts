@@ -22,8 +22,6 @@ export const TAPEDECK_BIN = join(REPO_ROOT, 'dist', 'cli', 'bin.js');
 export const EVERYTHING_SERVER = join(NODE_MODULES, '@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM_SERVER = join(NODE_MODULES, '@modelcontextprotocol/server-filesystem/dist/index.js');
 export const INSPECTOR_CLI = join(NODE_MODULES, '@modelcontextprotocol/inspector-cli/build/index.js');
-/** `node tapedeck-record.mjs <trace file> <server command…>`: `tapedeck record --file` without a `--`. */
-export const RECORD_WRAPPER = join(REPO_ROOT, 'test', 'fixtures', 'scripts', 'tapedeck-record.mjs');
 /** `node banner-everything.mjs <banner>`: server-everything that first prints a non-JSON line on stdout. */
 export const BANNER_EVERYTHING = join(REPO_ROOT, 'test', 'fixtures', 'scripts', 'banner-everything.mjs');
 
@@ -210,12 +208,15 @@ export function runInspector(server: CommandLine, methodArgs: string[]): Promise
 }
 
 /**
- * `tapedeck record --file F -- <server>` for peers that cut their own arguments at the first `--` (the Inspector
- * CLI): the wrapper script takes the trace path as its first argument and needs no `--`.
+ * `tapedeck record --file F <server>`: the server command without `--`, as a peer that cuts its own arguments at
+ * the first `--` (the Inspector CLI) or a shell that drops it (PowerShell) passes it on.
  */
-export function recordedViaWrapper(server: CommandLine, traceFile: string): CommandLine {
+export function recordedWithoutDashes(server: CommandLine, traceFile: string): CommandLine {
   assertBuilt();
-  return { command: process.execPath, args: [RECORD_WRAPPER, traceFile, server.command, ...server.args] };
+  return {
+    command: process.execPath,
+    args: [TAPEDECK_BIN, 'record', '--file', traceFile, server.command, ...server.args],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

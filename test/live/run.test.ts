@@ -52,16 +52,23 @@ describe('choosing the mode', () => {
     expect(runMode({ mode: 'record', env: { TAPEDECK_MODE: 'update' }, project })).toEqual({
       mode: 'update',
       from: 'TAPEDECK_MODE=update',
+      source: { kind: 'env' },
     });
     expect(runMode({ mode: 'record', env: {}, project })).toEqual({
       mode: 'replay',
       from: '"mode": "replay" in /repo/tapedeck.config.json',
+      source: { kind: 'project', path: '/repo/tapedeck.config.json' },
     });
     expect(runMode({ mode: 'record', env: {}, project: { path: '/repo/tapedeck.config.json' } })).toEqual({
       mode: 'record',
       from: '--mode record',
+      source: { kind: 'flag' },
     });
-    expect(runMode({ mode: undefined, env: {} })).toEqual({ mode: 'auto', from: '--mode auto' });
+    expect(runMode({ mode: undefined, env: {} })).toEqual({
+      mode: 'auto',
+      from: '--mode auto',
+      source: { kind: 'flag' },
+    });
   });
 
   it('says what runs and why for every mode asked for by name', () => {
@@ -94,9 +101,44 @@ describe('choosing the mode', () => {
     });
   });
 
-  it('refuses to replay or update a cassette that does not exist', () => {
-    expect(planRun({ mode: 'replay', cassette: 'c.jsonl', exists: false }).refuse).toBe(
+  it('refuses to replay or update a cassette that does not exist, naming the setting that chose the mode', () => {
+    const missing = { mode: 'replay' as const, cassette: 'c.jsonl', exists: false };
+    expect(planRun(missing).refuse).toBe(
       'no cassette at c.jsonl to replay: record it first (--mode record or --mode auto)',
+    );
+    // The environment and the project file win over --mode: asking for --mode would change nothing.
+    expect(planRun({ ...missing, modeSource: { kind: 'env' } }).refuse).toBe(
+      'no cassette at c.jsonl to replay: record it first (TAPEDECK_MODE=record or TAPEDECK_MODE=auto, which wins over --mode and tapedeck.config.json)',
+    );
+    expect(
+      planRun({
+        ...missing,
+        mode: 'update',
+        modeSource: { kind: 'project', path: '/r/tapedeck.config.json' },
+      }).refuse,
+    ).toBe(
+      'no cassette at c.jsonl to update: record it first ("mode": "record" or "auto" in /r/tapedeck.config.json, which wins over --mode)',
+    );
+  });
+
+  it('names the project file in the warnings about an old cassette when the file set the mode', () => {
+    const old = {
+      mode: 'replay' as const,
+      cassette: 'c.jsonl',
+      exists: true,
+      maxAgeMs: 30 * DAY,
+      now: NOW,
+      startedAt: new Date(NOW - 45 * DAY).toISOString(),
+      modeSource: { kind: 'project' as const, path: '/r/tapedeck.config.json' },
+    };
+    expect(planRun(old).note).toBe(
+      'warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; re-record it with "mode": "record" in /r/tapedeck.config.json, which wins over --mode (or --expired error)',
+    );
+    expect(planRun({ ...old, expired: 'error' }).refuse).toBe(
+      'c.jsonl was recorded 45 days ago, more than --max-age 30 days: re-record it ("mode": "record" in /r/tapedeck.config.json, which wins over --mode), or raise --max-age',
+    );
+    expect(planRun({ ...old, expired: 'record' }).note).toBe(
+      'warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; not re-recorded in replay mode (--expired record applies to mode auto: "mode": "auto" in /r/tapedeck.config.json, which wins over --mode)',
     );
   });
 
@@ -123,7 +165,7 @@ describe('choosing the mode', () => {
       expect(planRun({ ...old, mode, startedAt, expired: 'record' })).toEqual({
         mode,
         why: `${mode === 'replay' ? 'replaying' : 'updating'} c.jsonl: --mode ${mode}`,
-        note: `warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; not re-recorded in ${mode} mode (--expired record applies to --mode auto)`,
+        note: `warning: c.jsonl was recorded 45 days ago, more than --max-age 30 days; not re-recorded in ${mode} mode (--expired record applies to mode auto: --mode auto)`,
         refuse: undefined,
       });
     }
@@ -292,9 +334,9 @@ describe('tapedeck run and verify: usage', () => {
     );
   });
 
-  it('run without the server command after -- is a usage error', async () => {
+  it('run without a server command is a usage error', async () => {
     expect(await io.run(['run', '--cassette', 'c.jsonl'])).toBe(2);
-    expect(io.stderr).toMatch(/^tapedeck: run needs the server command after '--' \(mode auto\)/);
+    expect(io.stderr).toMatch(/^tapedeck: run needs a server command \(mode auto\)/);
   });
 
   it('run --mode replay of a missing cassette fails in one line, exit 1', async () => {
@@ -373,17 +415,10 @@ describe('tapedeck run and verify: usage', () => {
     expect(io.stderr).toContain('no server "nope" in the cassette; it holds "everything", "other"');
   });
 
-  it('verify without -- is a usage error', async () => {
-    expect(await io.run(['verify', 'c.jsonl', 'node', 'server.js'])).toBe(2);
+  it('verify without a server command is a usage error', async () => {
+    expect(await io.run(['verify', 'c.jsonl', '--timeout', '5s'])).toBe(2);
     expect(io.stderr).toBe(
-      "tapedeck: verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js\n",
-    );
-  });
-
-  it('a word before -- is a usage error, not part of the server command', async () => {
-    expect(await io.run(['verify', 'c.jsonl', 'extra', '--', 'node', 'server.js'])).toBe(2);
-    expect(io.stderr).toBe(
-      "tapedeck: unexpected argument 'extra' before '--': the server command goes after '--' (see tapedeck verify --help)\n",
+      'tapedeck: verify needs a server command after the cassette, or --upstream URL, e.g. tapedeck verify session.jsonl node server.js\n',
     );
   });
 

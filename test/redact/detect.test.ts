@@ -103,6 +103,67 @@ describe('findSecrets', () => {
     expect(finding!.column).toBe(text.indexOf('"k-1"') + 2);
   });
 
+  it('gives a column to every kind of finding: short values inside longer strings, stderr and text lines, URLs', () => {
+    const lines: TraceLine[] = [
+      {
+        t: T,
+        seq: 1,
+        dir: 'in',
+        raw: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'login',
+            // The same short password as a whole value first, then inside a note: each is pointed at where it is.
+            arguments: {
+              password: 'hunter2',
+              note: 'PASSWORD=hunter2 and pwd: s3cr3t',
+              url: 'https://bob:pa55w0rd@x/',
+            },
+          },
+        },
+      },
+      { t: T, seq: 2, type: 'stderr', text: 'connecting with password=abc123 to db' },
+      { t: T, seq: 3, type: 'text', dir: 'out', text: 'line one\nDB_PASSWORD=hunter2' },
+      {
+        t: T,
+        seq: 4,
+        type: 'http',
+        conn: 'c',
+        dir: 'in',
+        url: 'http://x/mcp?password=letmein',
+        headers: { 'x-password': 'qwerty' },
+      },
+    ];
+    for (const line of lines) {
+      const text = JSON.stringify(line);
+      const findings = findSecrets(line, compiled, { text, entropy: false });
+      expect(findings.length).toBeGreaterThan(0);
+      for (const finding of findings) {
+        const shown = finding.preview.slice(0, finding.preview.indexOf('…'));
+        expect({ ...finding, at: text.slice(finding.column! - 1).startsWith(shown) }).toMatchObject({
+          column: expect.any(Number),
+          at: true,
+        });
+      }
+    }
+    const [password, inNote] = findSecrets(lines[0]!, compiled, {
+      text: JSON.stringify(lines[0]),
+      entropy: false,
+    });
+    const text = JSON.stringify(lines[0]);
+    expect(password!.column).toBe(text.indexOf('"hunter2"') + 2);
+    expect(inNote!.column).toBe(text.indexOf('PASSWORD=hunter2') + 'PASSWORD='.length + 1);
+  });
+
+  it('points a short value inside a string only at a word of its own', () => {
+    const line: TraceLine = { t: T, seq: 1, type: 'stderr', text: 'xabc1234 then password=abc123' };
+    const text = JSON.stringify(line);
+    const [finding] = findSecrets(line, compiled, { text, entropy: false });
+    expect(finding).toMatchObject({ rule: 'password', column: text.indexOf('=abc123') + 2 });
+  });
+
   it('finds nothing in a trace that redaction produced, in either mode', () => {
     const hasher = (value: string) => createHmac('sha256', 'k').update(value).digest('hex');
     for (const config of [DEFAULTS, { ...DEFAULTS, mode: 'hash' as const }]) {

@@ -9,6 +9,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { refuseLinkedOutput } from '../paths.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;
@@ -69,6 +70,7 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
   if (options.server !== undefined && options.server.trim() === '') {
     throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
   }
+  if (options.out !== undefined) refuseLinkedOutput('-o', options.out, userPath(io, options.out));
   let errors = 0;
   const trace = await openTrace(
     userPath(io, input),

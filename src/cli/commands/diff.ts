@@ -68,6 +68,7 @@ export async function diffCommand(
   const reporters = parseReporters(flags.reporter ?? [], {
     formats: ['junit', 'github', 'json'],
     stdoutTakenBy: flags.json ? '--json' : undefined,
+    cwd: io.cwd,
   });
   let corrupt = 0;
   const warn = (d: TraceDiagnostic) => {

@@ -117,6 +117,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./push.js')).registerPush,
   },
   {
+    name: 'share',
+    term: 'share',
+    description:
+      "List a collector's read-only share links, or revoke them (with the collector's write token).",
+    load: async () => (await import('./share.js')).registerShare,
+  },
+  {
     name: 'mcp',
     term: 'mcp [options]',
     description:

@@ -4,7 +4,7 @@ import { defaultTraceDir } from '../../sink/paths.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { useColor } from '../format/color.js';
-import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
+import { renderTraceLines, renderTraceList, renderTraceListJson } from '../format/trace-list.js';
 import { terminalWidth } from '../format/wrap.js';
 import { print, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
@@ -46,10 +46,13 @@ export function registerLs(program: Command, { io, action }: Cli): void {
         'Examples:',
         '  tapedeck ls',
         '  tapedeck ls ./traces --json | jq -r ".[0].path"',
+        '  tapedeck ls | head -1 | cut -f9     # in a pipe: one tab-separated line per trace, path last',
         '  tapedeck show --last            # the newest trace of the recording folder',
         '',
         'Rotated segments are listed once, under the active file. Only the first and the last line of each file',
         'are read (the meta and the end line), so a folder of big traces lists as fast as one of small ones.',
+        'On a terminal the list is a table; in a pipe each trace is one line, tab-separated, no header:',
+        'startedAt, label, transport, durationMs, ended, messages, errors, size (bytes), path — `-` when unknown.',
       ].join('\n'),
     )
     .action(
@@ -68,6 +71,14 @@ export function registerLs(program: Command, { io, action }: Cli): void {
         const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
         if (flags.json === true) {
           await print(io, renderTraceListJson(shown));
+          return EXIT.ok;
+        }
+        // In a pipe, one line per trace (`tapedeck ls | head -1 | cut -f9`); the notes go to stderr there.
+        const piped = io.stdout.isTTY !== true;
+        if (piped && traces.length > 0) {
+          await print(io, renderTraceLines(shown));
+          const more = traces.length - shown.length;
+          if (more > 0) say(io, `${more} older trace${more === 1 ? '' : 's'} not shown (--all)`);
           return EXIT.ok;
         }
         if (traces.length === 0) {

@@ -66,7 +66,7 @@ export function registerPush(program: Command, { io, action }: Cli): void {
         'The trace is checked first exactly as `tapedeck scan` does (the --redact flags add rules); any finding\n' +
         'stops the push (exit 1) unless --force. Rotated segments are stitched and every format is sent as\n' +
         'tapedeck JSONL. stdout gets the share link; anyone who has it can read this trace until it expires or\n' +
-        'is revoked (DELETE /api/v1/shares/<id>).',
+        'is revoked (tapedeck share revoke <link>).',
     )
     .action(
       action(async (trace: string, options: PushOptions) => {

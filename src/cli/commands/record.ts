@@ -7,6 +7,7 @@ import { EXIT, usageError } from '../errors.js';
 import { addFaultFlags, FAULT_HELP, type FaultFlags } from '../flags/faults.js';
 import { addLiveFlag, type LiveFlag } from '../flags/live.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
+import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import { HEADER_EXAMPLE } from '../flags/upstream.js';
 import { print } from '../io.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
@@ -47,10 +48,10 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         'with --upstream URL listen on HTTP and forward to a server reached over HTTP.',
     )
     .usage(
-      '[options] -- <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [--header <header>…] [options]\n' +
+      '[options] [--] <command> [args...]\n       tapedeck record --upstream <url> [--listen <host:port>] [--header <header>…] [options]\n' +
         '       tapedeck record --upstream <url> --stdio [--sse] [--header <header>…] [options]',
-    )
-    .argument('[command...]', 'the server command, after --')
+    );
+  addServerCommandArgument(command)
     .option('--out <dir>', 'folder for the trace (default: $TAPEDECK_DIR or ~/.tapedeck/traces)')
     .option('--file <file>', 'exact trace file path (instead of --out)')
     .option('--label <label>', 'label for the trace (default: derived from the command)')
@@ -85,6 +86,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
       'after',
       '\nExample:\n  tapedeck record --out ./traces -- npx -y @modelcontextprotocol/server-everything\n\n' +
         'Put the whole line in an MCP client config in place of the server command; the client never notices.\n' +
+        `${SERVER_COMMAND_HELP}\n` +
         'Nothing but the protocol is written to stdout.\n\n' +
         'The trace copy is redacted (never the forwarded bytes): built-in rules (--redact-defaults lists them),\n' +
         'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.' +
@@ -97,7 +99,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         '  tapedeck record --fault error=-32603@tools/call#2 --fault latency=200~50 -- node server.js',
     )
     .action(
-      action(async (commandArgs: string[], options: RecordOptions, self: Command) => {
+      action(async (commandArgs: string[], options: RecordOptions) => {
         // What only some command lines need is loaded by them: a stdio recording starts with the client waiting.
         if (options.redactDefaults === true) {
           const { renderDefaultRules } = await import('../format/redact-rules.js');
@@ -105,10 +107,8 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
           await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
         }
-        // Commander drops the `--` itself; its raw arguments still show whether the user wrote one.
-        const rawArgs = (self.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
         if (options.upstream !== undefined) {
-          if (rawArgs.includes('--') || commandArgs.length > 0) {
+          if (commandArgs.length > 0) {
             throw usageError(
               '--upstream records a server reached over HTTP and takes no server command; give one or the other',
             );
@@ -148,9 +148,9 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
           ] as const
         ).find(([, value]) => value !== undefined);
         if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
-        if (!rawArgs.includes('--') || commandArgs.length === 0) {
+        if (commandArgs.length === 0) {
           throw usageError(
-            "record needs the server command after '--' (e.g. tapedeck record -- npx -y @modelcontextprotocol/server-everything) or --upstream URL",
+            'record needs a server command (e.g. tapedeck record npx -y @modelcontextprotocol/server-everything, or the same after --) or --upstream URL',
           );
         }
         return await recordStdio(commandArgs, options, io);

@@ -7,6 +7,7 @@ import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { refuseLinkedOutput } from '../paths.js';
 import { type KeptFormat, redactedInFormat } from '../redact/formats.js';
 import { redactedLines } from '../redact/trace.js';
 
@@ -68,6 +69,7 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
   const redaction = redactionFrom(options, io);
   const file = userPath(io, input);
   const out = options.out === undefined ? undefined : userPath(io, options.out);
+  if (out !== undefined) refuseLinkedOutput('-o', options.out!, out);
   let errors = 0;
   const openOptions = {
     mode: options.strict ? ('strict' as const) : ('lenient' as const),

@@ -28,7 +28,7 @@ import {
   faultsNotApplied,
 } from '../flags/faults.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
-import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addMatchFlags, ignorePaths, MATCH_FLAG_NAMES, matchMode, repeatMode } from '../flags/match.js';
 import {
   addReporterFlag,
   MCP_SESSION,
@@ -59,6 +59,9 @@ interface ReplayFlags extends RuleFlags, FaultFlags {
   allowHost?: string[];
   reporter: string[];
 }
+
+/** How replay's messages name its settings: this command's flags. */
+const REPLAY_FLAG_NAMES = { ...MATCH_FLAG_NAMES, answerTimeout: '--client-timeout' };
 
 /** Where the cassette is served: stdin/stdout, or an HTTP listener. */
 type Front =
@@ -102,11 +105,6 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
       'none',
     )
     .option('--allow-unused', 'exit 0 even when recorded exchanges were never asked for')
-    .option(
-      '--repeat <mode>',
-      'none: a request is served once per recording | last: the last recording again',
-      'none',
-    )
     .option('--server <name>', 'which server of a cassette that holds several (mcporter)')
     .option(
       '--client-timeout <duration>',
@@ -155,7 +153,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .action(
       action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
-        const settings = { ...settingsFrom(flags), faults: await faultPlanOf(flags, io) };
+        const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
         // Over stdio the session's requests come on standard input, which a cassette read from it has used up.
         if (named === '-' && flags.http === undefined)
@@ -171,11 +169,9 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
 }
 
 /** Every flag checked before the cassette is read or stdin touched. */
-function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
+function settingsFrom(flags: ReplayFlags, io: CliIo): Omit<ReplaySettings, 'faults'> {
   const match = matchMode(flags.match);
-  if (flags.repeat !== 'none' && flags.repeat !== 'last') {
-    throw usageError(`--repeat must be none or last; got '${flags.repeat}'`);
-  }
+  const repeat = repeatMode(flags.repeat);
   const ignore = flags.ignore ?? [];
   ignorePaths(ignore);
   let timing: Timing;
@@ -192,7 +188,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     ignore,
     timing,
     allowUnused: flags.allowUnused === true,
-    repeat: flags.repeat,
+    repeat,
     server: flags.server,
     answerTimeoutMs:
       flags.clientTimeout === undefined
@@ -202,6 +198,7 @@ function settingsFrom(flags: ReplayFlags): Omit<ReplaySettings, 'faults'> {
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
       stdoutTakenBy: MCP_SESSION,
+      cwd: io.cwd,
     }),
   };
 }
@@ -252,6 +249,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       timing: settings.timing,
       repeat: settings.repeat,
       answerTimeoutMs: settings.answerTimeoutMs,
+      settingNames: REPLAY_FLAG_NAMES,
       redact,
       onEvent: httpEventLogger(note, discover),
       ...faults,
@@ -276,6 +274,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       timing: settings.timing,
       repeat: settings.repeat,
       answerTimeoutMs: settings.answerTimeoutMs,
+      settingNames: REPLAY_FLAG_NAMES,
       redact,
       onEvent: eventLogger(note, discover),
       ...faults,

@@ -10,6 +10,7 @@ import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { addRuleFlags, type Redaction, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
+import { refuseLinkedOutput } from '../paths.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
 import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
 
@@ -45,6 +46,8 @@ export async function writeReport(
     throw usageError(
       'report reads one trace from standard input (-), not several: save the others to files and name them',
     );
+  const file = resolve(io.cwd, options.out);
+  refuseLinkedOutput('-o', options.out, file);
   const redaction = redactionFrom(options, io);
   const traces: EmbeddedTrace[] = [];
   const labels: string[] = [];
@@ -62,7 +65,6 @@ export async function writeReport(
     traces.push({ path: `r${i}/${name}`, text });
   }
   const page = await inlinedPage(traces, [...new Set(labels)].join(' · '));
-  const file = resolve(io.cwd, options.out);
   await writePrivateFile(file, [page]);
   return { file, bytes: Buffer.byteLength(page), traces: traces.length, skipped };
 }

@@ -3,6 +3,7 @@ import { TapedeckError } from '../../errors.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
+  type ModeSource,
   parseExpiredPolicy,
   planRun,
   RUN_DEFAULTS,
@@ -12,7 +13,6 @@ import {
   runMode,
   updateRefusal,
 } from '../../live/run.js';
-import { refuseLink } from '../../no-follow.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
 import { replayFaultPlan } from '../../replay/engine/faults.js';
 import { realScheduler } from '../../scheduler.js';
@@ -20,14 +20,14 @@ import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
-import { addMatchFlags, ignorePaths, matchMode } from '../flags/match.js';
+import { addMatchFlags, ignorePaths, matchMode, repeatMode } from '../flags/match.js';
 import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
-import { serverCommand } from '../flags/server-command.js';
+import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
-import { isDirectory, isFile } from '../paths.js';
+import { isDirectory, isFile, refuseLinkedOutput } from '../paths.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
@@ -36,6 +36,7 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
   cassette?: string;
   mode?: string;
   match: string;
+  repeat: string;
   ignore: string[];
   allowUnused?: boolean;
   maxAge?: string;
@@ -54,13 +55,14 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
  */
 export function registerRun(program: Command, { io, action }: Cli): void {
   const command = addMatchFlags(
-    program
-      .command('run')
-      .description(
-        'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
-      )
-      .usage('--cassette <file> [options] (-- <command> [args...] | --upstream <url>)')
-      .argument('[command...]', 'the server command, after --')
+    addServerCommandArgument(
+      program
+        .command('run')
+        .description(
+          'Record a session into a cassette, or serve it from one (VCR modes), in place of the server.',
+        )
+        .usage('--cassette <file> [options] ([--] <command> [args...] | --upstream <url>)'),
+    )
       .option(
         '--cassette <file>',
         `the cassette file (or $${RUN_DEFAULTS.cassetteEnv}); relative to ${PROJECT_FILE_NAME}'s cassetteDir when set`,
@@ -103,27 +105,27 @@ export function registerRun(program: Command, { io, action }: Cli): void {
         "the first miss, given the client's own initialize), adding those exchanges to the cassette at the end;\n" +
         'passthrough runs the server and records nothing. The mode comes from $TAPEDECK_MODE, else the nearest\n' +
         `${PROJECT_FILE_NAME} (above the working folder, or the cassette's), else --mode; stderr says which.\n\n` +
+        `${SERVER_COMMAND_HELP}\n\n` +
         `${FAULT_HELP}\nFaults apply in replay mode.\n\n` +
         'A reporter (--reporter junit:FILE | github | json:FILE) writes a test case per miss and per unused\n' +
         "exchange, as tapedeck replay's do; a run that recorded says it replayed nothing.\n\n" +
         "Exit codes: replay and update as tapedeck replay (1 on a miss, or unused exchanges without\n--allow-unused); record and passthrough pass on the server's; 2 a usage error.",
     )
     .action(
-      action(async (commandArgs: string[], flags: RunFlags, self: Command) => {
+      action(async (argv: string[], flags: RunFlags) => {
         const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = runCassette({ cassette: flags.cassette, env: io.env });
         const { project, cassette } = await projectFor(named, io.cwd);
-        const { mode, from } = runMode({ mode: flags.mode, env: io.env, project });
-        const argv = serverCommand(self, commandArgs, 'run');
+        const { mode, from, source } = runMode({ mode: flags.mode, env: io.env, project });
         if (argv.length > 0 && settings.upstream) {
           throw usageError(
-            `run takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
+            `run takes a server command or --upstream URL, not both (got '${argv[0]}' and ${settings.upstream.url})`,
           );
         }
         // Replay needs no server; every other mode may have to start one.
         if (argv.length === 0 && !settings.upstream && mode !== 'replay') {
           throw usageError(
-            `run needs the server command after '--' (mode ${mode}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl -- node server.js`,
+            `run needs a server command (mode ${mode}${source.kind === 'flag' ? '' : `, from ${from}`}) or --upstream URL, e.g. tapedeck run --cassette session.jsonl node server.js`,
           );
         }
         const live: LiveSide | undefined = settings.upstream
@@ -131,17 +133,24 @@ export function registerRun(program: Command, { io, action }: Cli): void {
           : argv.length > 0
             ? { kind: 'command', argv }
             : undefined;
-        return await runCommand({ mode, from }, cassette!, live, settings, io);
+        return await runCommand(
+          { mode, from, source },
+          cassette!,
+          live,
+          { ...settings, modeSource: source },
+          io,
+        );
       }),
     );
 }
 
 /** Every flag checked before a file is read or a server started. */
-function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
+function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults' | 'modeSource'> {
   const match = matchMode(flags.match);
   ignorePaths(flags.ignore);
   return {
     match,
+    repeat: repeatMode(flags.repeat),
     ignore: flags.ignore,
     allowUnused: flags.allowUnused === true,
     maxAgeMs: flags.maxAge === undefined ? undefined : parseDurationFlag('--max-age', flags.maxAge),
@@ -153,12 +162,13 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults'> {
     reporters: parseReporters(flags.reporter, {
       formats: ['junit', 'github', 'json'],
       stdoutTakenBy: MCP_SESSION,
+      cwd: io.cwd,
     }),
   };
 }
 
 async function runCommand(
-  { mode, from }: { mode: RunMode; from: string },
+  { mode, from, source }: { mode: RunMode; from: string; source: ModeSource },
   cassette: string,
   live: LiveSide | undefined,
   settings: RunSettings,
@@ -166,6 +176,14 @@ async function runCommand(
 ): Promise<number> {
   if (isDirectory(cassette))
     throw usageError(`--cassette ${cassette} is a folder; give the cassette's file path`);
+  // Recording and updating write the cassette: a link in its place is refused before anything is read or started.
+  const refuseLinked = () =>
+    refuseLinkedOutput(
+      io.env.TAPEDECK_CASSETTE?.trim() ? 'TAPEDECK_CASSETTE' : '--cassette',
+      cassette,
+      cassette,
+    );
+  if (mode === 'record' || mode === 'update') refuseLinked();
   const exists = isFile(cassette);
   let loaded: LoadedCassette | undefined;
   if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
@@ -182,6 +200,7 @@ async function runCommand(
     cassette,
     exists,
     modeFrom: from,
+    modeSource: source,
     exchanges: loaded?.cassette.exchanges.length,
     startedAt: loaded?.meta.startedAt,
     maxAgeMs: settings.maxAgeMs,
@@ -193,10 +212,10 @@ async function runCommand(
       ? updateRefusal(loaded.path, loaded.format, 'run --mode update')
       : undefined;
   if (foreign) throw new TapedeckError('input', foreign);
-  // Recording and updating write the cassette: a link in its place is refused before a server starts.
-  if (plan.mode === 'record' || plan.mode === 'update') refuseLink(cassette);
+  // Auto records a cassette that is not there yet, where a dangling link may stand.
+  if (plan.mode === 'record' || plan.mode === 'update') refuseLinked();
   if (plan.mode !== 'replay' && live === undefined) {
-    throw usageError(`run needs the server command after '--', or --upstream URL, to ${plan.mode}`);
+    throw usageError(`run needs a server command, or --upstream URL, to ${plan.mode}`);
   }
   // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
   say(io, plan.why);

@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
 import { scanReport } from '../../report/from-scan.js';
 import { renderSarif } from '../../report/sarif.js';
+import type { TraceFiles } from '../../trace/import/files.js';
 import { openTrace } from '../../trace/io.js';
-import type { TraceDiagnostic } from '../../trace/reader.js';
+import { DiagnosticLog, readFirstLine, type SegmentLine, type TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
@@ -66,6 +67,7 @@ export function registerScan(program: Command, { io, action }: Cli): void {
         const reporters = parseReporters(options.reporter, {
           formats: ['junit', 'github', 'json', 'sarif'],
           stdoutTakenBy: format === 'text' ? undefined : `--format ${format}`,
+          cwd: io.cwd,
         });
         const report = await scan(input, options, io);
         const named = {
@@ -121,7 +123,7 @@ export async function scan(input: string, options: RuleFlags, io: CliIo): Promis
         if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
       },
       // Readers skip lines of a type they do not know, but those lines are in the file all the same.
-      onUnknownLine: (line, file, lineNo) => check(line as unknown as TraceLine, file, lineNo),
+      onUnknownLine: (line, file, lineNo, text) => check(line as unknown as TraceLine, file, lineNo, text),
       // A line's text gives each finding its column (tapedeck and mcp-tape files keep it).
       lineText: true,
     },
@@ -155,9 +157,27 @@ export async function scan(input: string, options: RuleFlags, io: CliIo): Promis
     for (const { rule, preview } of findSecrets(name, compiled, { entropy: false })) {
       findings.push({ file: segment.file, line: 0, path: '(file name)', rule, preview });
     }
-    check(segment.meta, segment.file, native ? 1 : 0);
+    check(
+      segment.meta,
+      segment.file,
+      native ? 1 : 0,
+      native ? await metaText(files, segment.file) : undefined,
+    );
   }
   for await (const { line, file, lineNo, text } of trace.lines()) check(line, file, lineNo, text);
+  // Lines of an unknown type are heard of as their chunk is read, before the known lines around them: in file
+  // order, then line order, the findings read as the file does.
+  const order = new Map(trace.segments.map((segment, i) => [segment.file, i]));
+  findings.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
   const piped = files.fromPipe(input) ? { piped: true as const } : {};
   return { version: 1, trace: input, format: trace.format, lines, unreadable, ...piped, findings, unchecked };
+}
+
+/** The text of a native segment's first line (its meta), for the columns of what is found in it. */
+async function metaText(files: TraceFiles, file: string): Promise<string | undefined> {
+  const log = new DiagnosticLog('lenient');
+  const first = (await readFirstLine(files.read(file), { file, log, lineText: true })) as
+    | SegmentLine
+    | undefined;
+  return first?.line.type === 'meta' ? first.text : undefined;
 }

@@ -8,7 +8,7 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { type CliIo, say } from '../io.js';
 import { parseByteSize } from '../parse.js';
-import { isDirectory } from '../paths.js';
+import { isDirectory, refuseLinkedOutput } from '../paths.js';
 import { holdSignals } from '../signals.js';
 
 interface ServeOptions {
@@ -100,6 +100,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const dbPath = resolve(io.cwd, options.db ?? defaultDbPath(io.env));
   if (isDirectory(dbPath))
     throw usageError(`--db ${options.db ?? dbPath} is a directory; give a database file path`);
+  refuseLinkedOutput('--db', options.db ?? dbPath, dbPath);
   const tokenFile = tokenPath(io.env);
   const token = loadOrCreateToken(tokenFile);
   let stop: (() => void) | undefined;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
+import { inTimeOrder } from '../../trace/time-order.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
@@ -63,7 +64,9 @@ export async function showTrace(
     const renderer = new TimelineRenderer({ color, width });
     const pairer = new Pairer({ children: 'none' });
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
-    for await (const { line, lineNo } of lines) {
+    // In time order: a recorder with two sides (the stdio ↔ HTTP bridge) writes some lines after later ones.
+    // Followed, a line is printed as it is written.
+    for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
       for (const ev of pairer.push(line, lineNo)) if (!(await print(renderer.render(ev)))) return errors;
       if (follow && line.type === 'end') break;
     }

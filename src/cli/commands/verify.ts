@@ -25,7 +25,7 @@ import {
   writeReports,
 } from '../flags/reporter.js';
 import { redactionFrom } from '../flags/rules.js';
-import { serverCommand } from '../flags/server-command.js';
+import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import {
   HEADER_EXAMPLE,
   type UpstreamFlags,
@@ -62,9 +62,9 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
   const command = program
     .command('verify')
     .description('Re-run a recorded session against a live server and diff its answers with the recording.')
-    .usage('<cassette> [options] (-- <command> [args...] | --upstream <url>)')
-    .argument('<cassette>', 'a recorded session: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON')
-    .argument('[command...]', 'the server command, after --')
+    .usage('<cassette> [options] ([--] <command> [args...] | --upstream <url>)')
+    .argument('<cassette>', 'a recorded session: tapedeck/mcp-tape JSONL, mcporter NDJSON, shack JSON');
+  addServerCommandArgument(command)
     .option(
       '--ignore <path>',
       'leave this JSONPath of the answers out, e.g. $.result.content[0].text (repeatable)',
@@ -110,21 +110,21 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         'compared without ids; for initialize, serverInfo.version and instructions are left out. Recorded values\n' +
         'hidden by redaction match anything. Cancelled and unanswered recorded requests are skipped.\n\n' +
         'A reporter writes one test case per exchange (a divergence fails with its structural diff).\n\n' +
+        `${SERVER_COMMAND_HELP} The first word after the cassette starts it.\n\n` +
         'Exit codes: 0 every answer matched (or --update wrote the cassette), 1 a divergence, a timeout or a\n' +
         'server that went away, 2 a usage error.',
     )
     .action(
-      action(async (cassette: string, commandArgs: string[], flags: VerifyFlags, self: Command) => {
-        const argv = serverCommand(self, commandArgs, 'verify');
+      action(async (cassette: string, argv: string[], flags: VerifyFlags) => {
         const upstream = upstreamSpec(flags, io.env);
         if (argv.length > 0 && upstream) {
           throw usageError(
-            `verify takes a server command after '--' or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
+            `verify takes a server command or --upstream URL, not both (got '${argv[0]}' and ${upstream.url})`,
           );
         }
         if (argv.length === 0 && !upstream) {
           throw usageError(
-            "verify needs the server command after '--' or --upstream URL, e.g. tapedeck verify session.jsonl -- node server.js",
+            'verify needs a server command after the cassette, or --upstream URL, e.g. tapedeck verify session.jsonl node server.js',
           );
         }
         ignorePaths(flags.ignore);
@@ -133,6 +133,7 @@ export function registerVerify(program: Command, { io, action }: Cli): void {
         const reporters = parseReporters(flags.reporter, {
           formats: ['junit', 'github', 'json'],
           stdoutTakenBy: flags.json ? '--json' : undefined,
+          cwd: io.cwd,
         });
         if (flags.update && reporters.reporters.length > 0)
           throw usageError(

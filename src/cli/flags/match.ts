@@ -1,15 +1,26 @@
 import type { Command } from 'commander';
 import { compileIgnorePath, type IgnorePath } from '../../replay/cassette/paths.js';
-import type { MatchMode } from '../../replay/options.js';
+import type { MatchMode, RepeatMode, SettingNames } from '../../replay/options.js';
 import { usageError } from '../errors.js';
 
 /**
- * How live requests are lined up with recorded ones: `--match` (replay, run) and `--ignore` (replay, run, diff,
- * verify — JSONPaths left out of matching or comparing), checked before anything is read.
+ * How live requests are lined up with recorded ones: `--match` and `--repeat` (replay, run) and `--ignore`
+ * (replay, run, diff, verify — JSONPaths left out of matching or comparing), checked before anything is read.
  */
 
 /**
- * Adds `--match` and `--ignore`: how live requests are matched to a cassette, shared by `replay` and `run`.
+ * How replay's messages name its settings on the command line (a miss under `--match ordered`, a request asked
+ * more often than recorded), in place of the option names code passes.
+ */
+export const MATCH_FLAG_NAMES: SettingNames = {
+  repeatLast: '--repeat last',
+  matchOrdered: '--match ordered',
+  matchKeyed: '--match keyed',
+};
+
+/**
+ * Adds `--match`, `--ignore` and `--repeat`: how live requests are matched to a cassette, shared by `replay` and
+ * `run`.
  *
  * @example addMatchFlags(program.command('replay')).option('--timing <timing>', '…')
  */
@@ -25,7 +36,22 @@ export function addMatchFlags(command: Command): Command {
       'leave this JSONPath of the request out of matching, e.g. $.params.arguments.timestamp (repeatable)',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
+    )
+    .option(
+      '--repeat <mode>',
+      'none: a request is served once per recording | last: the last recording again',
+      'none',
     );
+}
+
+/**
+ * A `--repeat` value checked: none or last.
+ *
+ * @example repeatMode('last') // → 'last'
+ */
+export function repeatMode(value: string): RepeatMode {
+  if (value !== 'none' && value !== 'last') throw usageError(`--repeat must be none or last; got '${value}'`);
+  return value;
 }
 
 /**

@@ -10,6 +10,7 @@ import { writePrivateFile } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
 import { createOutput } from '../format/output.js';
+import { refuseLinkedOutput } from '../paths.js';
 
 /**
  * `--reporter junit[:FILE] | github | json[:FILE]` (and `sarif[:FILE]` on scan): CI reports besides a command's
@@ -32,6 +33,8 @@ export interface ReporterOptions {
   formats: readonly ReporterFormat[];
   /** What already writes a document to stdout (`--json`), or MCP_SESSION for replay and run. */
   stdoutTakenBy?: string | undefined;
+  /** Where report files are relative to (the process's working folder by default). */
+  cwd?: string | undefined;
 }
 
 /** Where each reporter without a file goes, and whether the command's own stdout report stays. */
@@ -92,9 +95,13 @@ export function parseReporters(values: readonly string[], options: ReporterOptio
       );
     if (file === '')
       throw usageError(`--reporter ${format}:FILE needs a file name after the colon; got '${value}'`);
+    // Checked now, not when the report is written at the end of a run that did its work.
+    refuseLinkedOutput('--reporter', value, resolve(options.cwd ?? process.cwd(), file));
     return { format, file };
   });
-  const files = reporters.flatMap((r) => (r.file === undefined ? [] : [resolve(r.file)]));
+  const files = reporters.flatMap((r) =>
+    r.file === undefined ? [] : [resolve(options.cwd ?? process.cwd(), r.file)],
+  );
   const twice = files.find((file, i) => files.indexOf(file) !== i);
   if (twice !== undefined)
     throw usageError(`--reporter names ${twice} twice: give each report a file of its own`);

@@ -5,7 +5,7 @@ import { palette } from './color.js';
 import { type Column, formatDuration, renderTable } from './table.js';
 import { fitLine } from './wrap.js';
 
-/** `tapedeck ls` output: a table for people, or one JSON object per trace for scripts. */
+/** `tapedeck ls` output: a table for people, one line per trace for a pipe, or JSON for scripts. */
 
 const COLUMNS: readonly Column[] = [
   { header: 'started (UTC)' },
@@ -57,6 +57,24 @@ export function renderTraceList(
   );
 }
 
+/**
+ * The listing for a pipe: one line per trace, newest first, tab-separated, no header — the fields of `ls --json`
+ * in its order: startedAt, label, transport, durationMs, ended, messages, errors, size (bytes), path (absolute).
+ * What is not known is `-`; a tab or line break inside a label becomes a space, so a line is always one trace.
+ *
+ * @example renderTraceLines(listTraces('./traces')) // '2026-03-02T09:30:00.000Z\teverything\tstdio\t835\ttrue\t8\t0\t11674\t/…/x.jsonl\n'
+ */
+export function renderTraceLines(traces: readonly ListedTrace[]): string {
+  const field = (value: string | number | boolean | null) =>
+    value === null ? '-' : String(value).replace(/[\t\r\n]+/g, ' ');
+  return renderTraceListRows(traces)
+    .map(
+      (row) =>
+        `${[row.startedAt, row.label, row.transport, row.durationMs, row.ended, row.messages, row.errors, row.size, row.path].map(field).join('\t')}\n`,
+    )
+    .join('');
+}
+
 /** One trace as `ls --json` prints it: a stable shape for scripts. */
 export interface ListedTraceJson {
   path: string;
@@ -78,7 +96,11 @@ export interface ListedTraceJson {
  * @example JSON.parse(renderTraceListJson(listTraces('./traces')))[0].path
  */
 export function renderTraceListJson(traces: readonly ListedTrace[]): string {
-  const rows: ListedTraceJson[] = traces.map((trace) => ({
+  return `${JSON.stringify(renderTraceListRows(traces), null, 2)}\n`;
+}
+
+function renderTraceListRows(traces: readonly ListedTrace[]): ListedTraceJson[] {
+  return traces.map((trace) => ({
     path: trace.path,
     files: trace.files,
     startedAt: trace.meta.startedAt,
@@ -91,5 +113,4 @@ export function renderTraceListJson(traces: readonly ListedTrace[]): string {
     errors: trace.errors ?? null,
     size: trace.size,
   }));
-  return `${JSON.stringify(rows, null, 2)}\n`;
 }

@@ -4,7 +4,7 @@ import { traceFileName } from '../../sink/naming.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { usageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { exists, isDirectory } from '../paths.js';
+import { exists, isDirectory, refuseLinkedOutput } from '../paths.js';
 
 /** Where a recording goes, as `record` is told: `--file` or `--out`. */
 export interface TracePathFlags {
@@ -35,7 +35,9 @@ export function resolveTracePath(options: TracePathFlags, label: string, io: Cli
         `--file ${options.file} is a directory; give a file path, or use --out ${options.file}`,
       );
     }
-    return { path: resolve(io.cwd, options.file), existing: 'warn' };
+    const path = resolve(io.cwd, options.file);
+    refuseLinkedOutput('--file', options.file, path);
+    return { path, existing: 'warn' };
   }
   const dir = options.out ?? defaultTraceDir(io.env);
   if (options.out !== undefined && exists(resolve(io.cwd, dir)) && !isDirectory(resolve(io.cwd, dir))) {

@@ -1,15 +1,16 @@
 import type { FaultPlan } from '../../faults/plan.js';
-import { appendToCassette, type ExpiredPolicy } from '../../live/run.js';
+import { appendToCassette, type ExpiredPolicy, type ModeSource, modeSetting } from '../../live/run.js';
 import { serveUpdate, type UpdateEvent, type UpdateOutcome } from '../../live/update.js';
 import type { LoadedCassette } from '../../replay/cassette/load.js';
 import { cassetteRedaction } from '../../replay/cassette/redacted.js';
-import type { MatchMode } from '../../replay/options.js';
+import type { MatchMode, RepeatMode } from '../../replay/options.js';
 import { type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { replayReport } from '../../report/from-replay.js';
 import { withCassetteLock } from '../../sink/cassette-lock.js';
 import { timestamp } from '../../trace/encode.js';
 import { EXIT } from '../errors.js';
 import { faultsNotApplied } from '../flags/faults.js';
+import { MATCH_FLAG_NAMES } from '../flags/match.js';
 import { type ReporterPlan, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
 import type { UpstreamSpec } from '../flags/upstream.js';
@@ -26,6 +27,7 @@ import type { LiveSide } from './recording.js';
 
 export interface RunSettings {
   match: MatchMode;
+  repeat: RepeatMode;
   ignore: string[];
   allowUnused: boolean;
   maxAgeMs: number | undefined;
@@ -41,6 +43,8 @@ export interface RunSettings {
   faults: FaultPlan | undefined;
   /** --reporter: CI reports of the session's misses and unused exchanges. */
   reporters: ReporterPlan;
+  /** Where the mode is set: a miss names the setting that records it. */
+  modeSource: ModeSource;
 }
 
 /** A redacted cassette holds markers where requests carry secrets: requests are redacted by the same rules first. */
@@ -67,9 +71,11 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       input,
       output,
       match: settings.match,
+      repeat: settings.repeat,
       ignore: settings.ignore,
+      settingNames: MATCH_FLAG_NAMES,
       redact,
-      onEvent: logEvent('replay', io),
+      onEvent: logEvent('replay', settings.modeSource, io),
       faults: settings.faults,
     }),
   );
@@ -96,7 +102,7 @@ export async function update(
   const clock = reportClock();
   // What the live server could not answer either, one line each, for the reports.
   const failures: string[] = [];
-  const log = logEvent('update', io);
+  const log = logEvent('update', settings.modeSource, io);
   // A bad redaction config fails here, before anything is served.
   const { redactor } = redactionFrom(settings.rules, io);
   const redact = await requestRedaction(loaded, settings, io);
@@ -107,7 +113,9 @@ export async function update(
       output,
       ...(live.kind === 'upstream' ? { upstream: live.spec } : { spawn: nodeSpawn, command, args }),
       match: settings.match,
+      repeat: settings.repeat,
       ignore: settings.ignore,
+      settingNames: MATCH_FLAG_NAMES,
       requestTimeoutMs: settings.timeoutMs,
       redact,
       onEvent: (event) => {
@@ -176,17 +184,19 @@ export async function writeRunReports(
   await writeReports(settings.reporters, replayReport(input, clock.context()), { ...io, stdoutTaken: true });
 }
 
+/** What records a missed request, named where the mode is set (the flag, or what wins over it). */
+function missHint(source: ModeSource): string {
+  if (source.kind === 'flag') return 'record it with --mode update, or re-record with --mode record';
+  return `record it in mode update, or re-record in mode record: set ${modeSetting(source)}`;
+}
+
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
-function logEvent(mode: 'replay' | 'update', io: CliIo): (event: UpdateEvent) => void {
+function logEvent(mode: 'replay' | 'update', source: ModeSource, io: CliIo): (event: UpdateEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'miss':
         // In update mode a miss is forwarded; 'forwarded' / 'forward-failed' say what became of it.
-        if (mode === 'replay')
-          say(
-            io,
-            `miss: ${event.miss.message} (record it with --mode update, or re-record with --mode record)`,
-          );
+        if (mode === 'replay') say(io, `miss: ${event.miss.message} (${missHint(source)})`);
         return;
       case 'forwarded':
         say(

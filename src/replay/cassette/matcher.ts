@@ -202,6 +202,7 @@ export class Matcher {
       expected,
       recorded,
       diff: this.options.diff,
+      names: this.options.settingNames,
     };
   }
 

@@ -1,4 +1,5 @@
 import { describeRequest } from '../../trace/describe.js';
+import type { SettingNames } from '../options.js';
 import type { KeyedExchange } from './cassette.js';
 import { type DiffOptions, diffSize, formatDiff, type StructuralDiff, structuralDiff } from './diff.js';
 import type { NormalizedRequest } from './normalize.js';
@@ -37,6 +38,8 @@ export interface MissContext {
   /** How many recordings share the live request's key (for `used-up`). */
   recorded: number;
   diff: DiffOptions;
+  /** How the message names the setting that would have let the request through. */
+  names: SettingNames;
 }
 
 /**
@@ -56,10 +59,11 @@ export function explainMiss(reason: MissReason, live: NormalizedRequest, context
       closest: undefined,
       diff: undefined,
       expected: expected?.exchange,
-      message: `out of order: got ${what}, expected ${expected ? describeRequest(expected.normalized) : 'nothing more'} next (match mode 'ordered'; 'keyed' accepts any order)`,
+      message: `out of order: got ${what}, expected ${expected ? describeRequest(expected.normalized) : 'nothing more'} next${orderHint(context.names)}`,
     };
   }
   if (reason === 'used-up') {
+    const repeat = context.names.repeatLast;
     const times =
       context.recorded === 1 ? 'its one recording was' : `all ${context.recorded} recordings were`;
     return {
@@ -68,7 +72,7 @@ export function explainMiss(reason: MissReason, live: NormalizedRequest, context
       closest: undefined,
       diff: undefined,
       expected: expected?.exchange,
-      message: `no recorded answer left for ${what}: ${times} already served (set repeat to 'last' to serve the last one again)`,
+      message: `no recorded answer left for ${what}: ${times} already served${repeat ? ` (${repeat} serves the last one again)` : ''}`,
     };
   }
   const closest = closestEntry(live, context);
@@ -81,6 +85,12 @@ export function explainMiss(reason: MissReason, live: NormalizedRequest, context
   else message += '; the cassette holds no requests';
   if (next) message += `; ${next}`;
   return { reason, request: live, closest: closest?.exchange, diff, expected: expected?.exchange, message };
+}
+
+/** `(match: 'ordered'; match: 'keyed' accepts any order)`, with what the caller can set. */
+function orderHint({ matchOrdered, matchKeyed }: SettingNames): string {
+  const mode = matchOrdered ?? "match mode 'ordered'";
+  return matchKeyed ? ` (${mode}; ${matchKeyed} accepts any order)` : ` (${mode})`;
 }
 
 function asMessage(request: NormalizedRequest): { method: string; params: NormalizedRequest['params'] } {

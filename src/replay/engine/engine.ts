@@ -383,7 +383,8 @@ export class ReplayEngine {
 
   private timedOut(method: string, id: number, live: LiveIds, exchange: CassetteExchange | undefined): void {
     const within = `within ${this.options.answerTimeoutMs} ms`;
-    const message = this.unanswered(method, id, exchange, within, '--client-timeout / answerTimeoutMs, or ');
+    const setting = this.options.settingNames.answerTimeout;
+    const message = this.unanswered(method, id, exchange, within, setting ? `${setting}, or ` : '');
     if (live.id !== undefined) this.send(errorResponse(live.id, REPLAY_ERROR_CODES.answerTimeout, message));
   }
 

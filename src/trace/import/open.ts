@@ -1,4 +1,5 @@
 import { TapedeckError } from '../../errors.js';
+import { nestingProblem } from '../decode.js';
 import { DiagnosticLog, splitLines } from '../reader.js';
 import type { TraceSegment } from '../segments.js';
 import type { MetaLine } from '../types.js';
@@ -81,8 +82,8 @@ export async function openTraceWith(
           : format === 'har'
             ? harToTrace(asHar(document, path), path, log)
             : httpExchangesToTrace(asArray(document, path), path, log);
-      return opened(path, format, meta, [{ file: path, segment: 0, meta }], log, newPass, () =>
-        fromArray(entries),
+      return opened(path, format, meta, [{ file: path, segment: 0, meta }], log, newPass, (pass) =>
+        fromArray(entries, pass),
       );
     }
   }
@@ -125,8 +126,16 @@ async function* flatten(batches: AsyncIterable<readonly TraceEntry[]>): AsyncGen
   for await (const batch of batches) yield* batch;
 }
 
-async function* fromArray(entries: readonly TraceEntry[]): AsyncGenerator<readonly TraceEntry[]> {
-  yield entries;
+/** A document's entries, less those nested too deep to walk (reported with their item number, as lines are). */
+async function* fromArray(
+  entries: readonly TraceEntry[],
+  log: DiagnosticLog,
+): AsyncGenerator<readonly TraceEntry[]> {
+  yield entries.filter((entry) => {
+    const deep = nestingProblem(entry.line);
+    if (deep !== undefined) log.report('corrupt_line', 'error', entry.file, entry.lineNo, deep);
+    return deep === undefined;
+  });
 }
 
 /** Groups a line-at-a-time source for {@link OpenedTrace.batches}. */

@@ -63,9 +63,10 @@ export interface OpenTraceOptions {
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
   /**
    * Called for each well-formed line of a `type` this version does not know (a newer producer's): readers skip
-   * them, as the format says, but they are still in the file — `scan` looks at them too.
+   * them, as the format says, but they are still in the file — `scan` looks at them too. `text` is the line as
+   * read, with `lineText`.
    */
-  onUnknownLine?: (line: Record<string, unknown>, file: string, lineNo: number) => void;
+  onUnknownLine?: (line: Record<string, unknown>, file: string, lineNo: number, text?: string) => void;
   /** Lines longer than this are skipped and reported (default 256 MiB). */
   maxLineBytes?: number;
   /**

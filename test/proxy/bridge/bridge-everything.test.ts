@@ -3,13 +3,17 @@
  * server-everything over Streamable HTTP (and legacy SSE) on the other. The bridge runs as `record --upstream URL
  * --stdio` does, recording the session.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/cli/main.js';
 import { collectExchanges } from '../../../src/trace/pairing.js';
 import type { HttpLine, TraceLine } from '../../../src/trace/types.js';
+import { memoryIo } from '../../helpers/cli.js';
 import { bridged, type HttpServer, startEverything } from '../../helpers/http-peers.js';
 import {
   makeTempDir,
@@ -171,5 +175,58 @@ describe('the bridge with the MCP Inspector CLI', () => {
       expect.arrayContaining(['initialize', 'notifications/initialized', 'tools/call']),
     );
     expect(end.exitCode).toBe(0);
+  }, 30_000);
+});
+
+describe('the bridge with a client that writes several requests at once', () => {
+  it('records them out of file order, and show prints the session in time order', async () => {
+    const trace = join(dir, 'pipelined.jsonl');
+    const target = bridged(streamable.url, trace);
+    const child = spawn(target.command, target.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const init = {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'pipelined', version: '1.0.0' },
+    };
+    const requests = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: init },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+    ];
+    let answered = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      answered += chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((text) => text.includes('"id"')).length;
+      if (answered >= 3) child.stdin.end();
+    });
+    // All at once, as one write: the bridge stamps each when it reads it, and sends them one after the other.
+    child.stdin.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+
+    const lines = readTrace(trace);
+    const times = lines.flatMap((line) =>
+      't' in line && typeof line.t === 'string' ? [Date.parse(line.t)] : [],
+    );
+    // What the recorder wrote is not in time order (the reason show sorts) …
+    expect(times).not.toEqual([...times].sort((a, b) => a - b));
+
+    const io = memoryIo({ env: { NO_COLOR: '1', COLUMNS: '200' } });
+    expect(await run(['show', trace], io)).toBe(0);
+    const offsets = io.stdout.text
+      .split('\n')
+      .flatMap((row) => /^\s+\+(\d+\.\d+)s /.exec(row)?.[1] ?? [])
+      .map(Number);
+    // … what show prints is: every request before the answers that came after it was sent.
+    expect(offsets.length).toBeGreaterThan(8);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    const rows = io.stdout.text.split('\n');
+    const sent = rows.findIndex((row) => row.includes('→ ping #3'));
+    const firstAnswer = rows.findIndex((row) => row.includes('← initialize #1'));
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(firstAnswer);
   }, 30_000);
 });

@@ -93,12 +93,12 @@ describe('tapedeck verify --upstream', () => {
 
   it('refuses a server command and --upstream together, and --header without --upstream', async () => {
     expect(await io.run(['verify', cassette, '--upstream', everything.url, '--', 'node', 's.js'])).toBe(2);
-    expect(io.stderr).toContain("verify takes a server command after '--' or --upstream URL, not both");
+    expect(io.stderr).toContain('verify takes a server command or --upstream URL, not both');
     io.stderr = '';
     expect(
       await io.run(['run', '--cassette', cassette, '--upstream', everything.url, '--', 'node', 's.js']),
     ).toBe(2);
-    expect(io.stderr).toContain("run takes a server command after '--' or --upstream URL, not both");
+    expect(io.stderr).toContain('run takes a server command or --upstream URL, not both');
     io.stderr = '';
     expect(await io.run(['run', '--cassette', cassette, '--header', 'X-A: b', '--', 'node', 's.js'])).toBe(2);
     expect(io.stderr).toBe('tapedeck: --header needs --upstream URL\n');

@@ -41,7 +41,32 @@ describe('keyed matching (the default)', () => {
     const matcher = new Matcher(await calls(['roll', {}, 'first']));
     matcher.match('tools/call', call('roll'));
     expect(text(matcher.match('tools/call', call('roll')))).toBe(
-      "miss: no recorded answer left for tools/call roll: its one recording was already served (set repeat to 'last' to serve the last one again)",
+      "miss: no recorded answer left for tools/call roll: its one recording was already served (repeat: 'last' serves the last one again)",
+    );
+  });
+
+  it('names the setting as the caller sets it, and none the caller does not offer', async () => {
+    const flags = {
+      repeatLast: '--repeat last',
+      matchOrdered: '--match ordered',
+      matchKeyed: '--match keyed',
+    };
+    const matcher = new Matcher(await calls(['roll', {}, 'first']), { settingNames: flags });
+    matcher.match('tools/call', call('roll'));
+    expect(text(matcher.match('tools/call', call('roll')))).toBe(
+      'miss: no recorded answer left for tools/call roll: its one recording was already served (--repeat last serves the last one again)',
+    );
+    const bare = new Matcher(await calls(['roll', {}, 'first']), { settingNames: {} });
+    bare.match('tools/call', call('roll'));
+    expect(text(bare.match('tools/call', call('roll')))).toBe(
+      'miss: no recorded answer left for tools/call roll: its one recording was already served',
+    );
+    const ordered = new Matcher(await calls(['a', {}, 'A'], ['b', {}, 'B']), {
+      match: 'ordered',
+      settingNames: flags,
+    });
+    expect(text(ordered.match('tools/call', call('b')))).toBe(
+      'miss: out of order: got tools/call b, expected tools/call a next (--match ordered; --match keyed accepts any order)',
     );
   });
 
@@ -60,7 +85,7 @@ describe('ordered matching', () => {
   it('demands the recorded order and names the expected request', async () => {
     const matcher = new Matcher(await calls(['a', {}, 'A'], ['b', { n: 1 }, 'B']), { match: 'ordered' });
     expect(text(matcher.match('tools/call', call('b', { n: 1 })))).toBe(
-      "miss: out of order: got tools/call b {\"n\":1}, expected tools/call a next (match mode 'ordered'; 'keyed' accepts any order)",
+      "miss: out of order: got tools/call b {\"n\":1}, expected tools/call a next (match: 'ordered'; match: 'keyed' accepts any order)",
     );
     expect(text(matcher.match('tools/call', call('a')))).toBe('A');
     expect(text(matcher.match('tools/call', call('b', { n: 1 })))).toBe('B');

@@ -195,7 +195,7 @@ describe('server→client requests inside a script', () => {
     expect(response.error).toEqual({
       code: REPLAY_ERROR_CODES.answerTimeout,
       message:
-        'the client did not answer sampling/createMessage (id 0) within 50 ms; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (raise --client-timeout / answerTimeoutMs, or check the client handles sampling/createMessage)',
+        'the client did not answer sampling/createMessage (id 0) within 50 ms; the recorded tools/call trigger-sampling-request {"maxTokens":20,"prompt":"hi"} needs it (raise answerTimeoutMs, or check the client handles sampling/createMessage)',
     });
     expect(client.engine.report().timeouts).toHaveLength(1);
     await client.engine.idle();

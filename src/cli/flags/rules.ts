@@ -72,6 +72,7 @@ export function redactionFrom(options: RuleFlags, io: CliIo): Redaction {
     defaults: options.redactDefaults !== false,
     mode: options.redactMode ?? 'marker',
     where: redactionWhere(io),
+    onNotice: (message) => say(io, message),
     // Failures inside the engine are reported once, not per line; the engine never stores such a line as it was.
     onError: (err) => {
       if (warned) return;

@@ -51,6 +51,7 @@ export function renderDefaultRules(families: readonly RuleFamily[], width?: numb
     'NAME=value, name: value and "name": "value" pairs in text, and {name, value} objects, hide the value when\n' +
     'a key rule names it; base64 that decodes to a secret is hidden whole.\n' +
     'Values are hidden in the trace copy only; the client and server see them.\n' +
-    '--no-redact-defaults turns them off; "extends": null in a redact config file does the same.\n'
+    '--no-redact-defaults turns them off, as "extends": null does in your own config\n' +
+    "(~/.config/tapedeck/redact.json) or a --redact-file; a project's .tapedeck/redact.json only adds rules.\n"
   );
 }

@@ -6,7 +6,7 @@ import type { HeaderRule } from './types.js';
  * names that only look like one.
  */
 
-/** Words that make a header name a credential's: `x-goog-api-key`, `x-auth`, `x-csrf-token`, `x-hub-signature`. */
+/** Words that make a header name a credential's: `x-goog-api-key`, `x-auth`, `x-csrf`, `x-hub-signature`. */
 export const CREDENTIAL_HEADER_WORDS = [
   'token',
   'secret',
@@ -19,6 +19,8 @@ export const CREDENTIAL_HEADER_WORDS = [
   'credential',
   'key',
   'api',
+  'csrf',
+  'xsrf',
 ] as const;
 
 /**

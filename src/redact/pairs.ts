@@ -228,6 +228,8 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
       if (text.charCodeAt(start) === 45) hyphen = true;
     }
     if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
+    // `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf`: a resource type in a name, not a `name: value` pair.
+    if (text.charCodeAt(start - 1) === 58 && inResourceName(text, start)) continue;
     // A header's whole value: at the start of a line, or inside one for a header name (hyphenated, or `Cookie`).
     const first = text.charCodeAt(start) | 0x20;
     const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
@@ -246,6 +248,26 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
   }
 }
 
+/** A JSON number or boolean, as the value of a quoted name: ends at what may follow it in JSON. */
+const LITERAL = /^(?:-?[0-9][0-9.eE+-]{0,39}|true|false)(?=\s|[,}\]]|\\|$)/;
+const MAX_LITERAL = 40;
+
+/** How far back the start of a colon-separated resource name is looked for. */
+const MAX_RESOURCE_PREFIX = 256;
+
+/** True when the word at `at`, right after a colon, belongs to an `arn:` or `urn:` name (no blank in between). */
+function inResourceName(text: string, at: number): boolean {
+  const from = Math.max(0, at - MAX_RESOURCE_PREFIX);
+  let i = at;
+  while (i > from) {
+    const code = text.charCodeAt(i - 1);
+    if (code <= 32 || code === 34 || code === 39 || code === 40 || code === 61 || code === 44) break;
+    i -= 1;
+  }
+  const head = text.slice(i, i + 4).toLowerCase();
+  return head === 'arn:' || head === 'urn:';
+}
+
 /** `"name": "value"` (or `'name': 'value'`, or `\"name\":\"value\"` inside JSON put in a string). */
 function quotedPair(text: string, compiled: CompiledRules, found: PairFound, colon: number, close: number) {
   const quote = text[close]!;
@@ -258,6 +280,16 @@ function quotedPair(text: string, compiled: CompiledRules, found: PairFound, col
   if (rule === undefined) return;
   let start = colon + 1;
   while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  const literal = LITERAL.exec(text.slice(start, start + MAX_LITERAL + 1));
+  if (literal !== null) {
+    // `"password": 123456` in a log line: a number or a boolean is hidden as it is in JSON.
+    const name = rule[2]!;
+    const token = literal[0];
+    const value = token === 'true' ? true : token === 'false' ? false : Number(token);
+    if (compiled.keys.matchValue(name, value) !== undefined)
+      found(start, start + token.length, rule[0], rule[1]);
+    return;
+  }
   if (escaped) {
     if (text[start] !== '\\' || text[start + 1] !== quote) return;
     const end = closingQuote(text, start + 1, true);

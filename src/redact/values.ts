@@ -19,10 +19,13 @@ export interface Hits {
   unchecked?(where: string, what: string): void;
 }
 
-/** Values a key or path rule replaces: strings (not markers already), objects and arrays. Numbers, booleans, null stay. */
+/**
+ * Values a key or path rule replaces: strings (not markers already), numbers and booleans (`"password": 123456`,
+ * a PIN, a one-time code), objects and arrays. Only null stays: it holds nothing.
+ */
 export function hideable(value: Json | undefined): boolean {
   if (typeof value === 'string') return !isMarker(value);
-  return typeof value === 'object' && value !== null;
+  return value !== null && value !== undefined;
 }
 
 /** Redacts text found inside a string (decoded base64) the way a string value is, JSON in it included. */

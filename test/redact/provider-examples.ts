@@ -70,7 +70,7 @@ export const PROVIDER_EXAMPLES: Record<string, ProviderCase> = {
     positives: [
       inText('https://acme.blob.core.windows.net/c/report.pdf?sv=2022-11-02&sp=r&se=2026-12-31&sig=', sasSig),
     ],
-    nearMisses: ['https://acme.blob.core.windows.net/c/report.pdf?sig=short'],
+    nearMisses: ['https://acme.blob.core.windows.net/c/report.pdf?sv=2022-11-02&sp=r&sr=b'],
   },
   'azure-ad-client-secret': {
     positives: [`${chars(3, AN)}8Q~${chars(34, `${AN}_~.-`)}`],

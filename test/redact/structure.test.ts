@@ -123,6 +123,123 @@ describe('{name|key|header, value} objects', () => {
   });
 });
 
+describe('the shapes a name and its value take apart from a key', () => {
+  const VALUE = 'Tr0ub4dor&3-no-shape';
+  const SHAPES: Array<[string, (name: string, value: Json) => Json]> = [
+    ['{name, value}', (name, value) => ({ name, value })],
+    ['{Name, Value} (AWS)', (name, value) => ({ Name: name, Value: value })],
+    ['{key, value}', (name, value) => ({ key: name, value })],
+    ['{Key, Value}', (name, value) => ({ Key: name, Value: value })],
+    ['{ParameterKey, ParameterValue}', (name, value) => ({ ParameterKey: name, ParameterValue: value })],
+    ['{field, value}', (name, value) => ({ field: name, value })],
+    ['{label, value} (a form field)', (name, value) => ({ label: name, value, required: true })],
+    ['{variable, value}', (name, value) => ({ variable: name, value })],
+    ['{header, val}', (name, value) => ({ header: name, val: value })],
+    ['{name, values}', (name, value) => ({ name, values: [value] })],
+    [
+      '[[name, value]] (header entries)',
+      (name, value) => [
+        ['Accept', 'text/plain'],
+        [name, value],
+      ],
+    ],
+    ['rawHeaders', (name, value) => ({ rawHeaders: ['Host', 'example.com', name, value] })],
+  ];
+  const NAMES = ['Authorization', 'X-Api-Key', 'Cookie', 'DB_PASSWORD', 'client_secret', 'GITHUB_TOKEN'];
+
+  for (const [shape, make] of SHAPES) {
+    it.each(
+      NAMES.filter(
+        (name) =>
+          shape !== 'rawHeaders' || name.includes('-') || name === 'Cookie' || name === 'Authorization',
+      ),
+    )(`${shape} hides the value named %s, as a string and as a number`, (name) => {
+      expect(JSON.stringify(redactJson(make(name, VALUE), compiled))).not.toContain(VALUE);
+      if (shape !== 'rawHeaders') {
+        expect(JSON.stringify(redactJson(make(name, 73_194_205), compiled))).not.toContain('73194205');
+      }
+    });
+    it(`${shape} keeps a value whose name is no secret`, () => {
+      const value = make('Accept-Language', 'en-GB');
+      expect(redactJson(value, compiled)).toBe(value);
+    });
+  }
+
+  it('hides the value of a form field whose type is password', () => {
+    expect(redactJson({ id: 'pw', type: 'password', value: VALUE }, compiled)).toEqual({
+      id: 'pw',
+      type: 'password',
+      value: '[REDACTED:password]',
+    });
+  });
+
+  it('walks a schema that describes a secret field, hiding only the values it gives', () => {
+    const schema: Json = {
+      type: 'object',
+      properties: {
+        password: { type: 'string', format: 'password', minLength: 12, default: VALUE },
+        api_key: { type: 'string', description: 'Your API key' },
+      },
+      required: ['password', 'api_key'],
+    };
+    expect(redactJson(schema, compiled)).toEqual({
+      type: 'object',
+      properties: {
+        password: { type: 'string', format: 'password', minLength: 12, default: '[REDACTED:password]' },
+        api_key: { type: 'string', description: 'Your API key' },
+      },
+      required: ['password', 'api_key'],
+    });
+  });
+});
+
+describe('numbers and booleans under secret-named keys', () => {
+  const NAMES = [
+    'password',
+    'pwd',
+    'passphrase',
+    'secret',
+    'api_key',
+    'apiKey',
+    'token',
+    'pin_code',
+    'otp',
+    'totp',
+    'passcode',
+    'cvv',
+    'cvc',
+    'signing_key',
+    'auth',
+  ];
+
+  it.each(NAMES)('%s: hidden in JSON, in JSON inside a string, in a log line and as NAME=value', (name) => {
+    expect(redactJson({ [name]: 482_913 }, compiled)).toEqual({
+      [name]: expect.stringMatching(/^\[REDACTED:/),
+    });
+    expect(redactJson({ [name]: true }, compiled)).toEqual({ [name]: expect.stringMatching(/^\[REDACTED:/) });
+    for (const text of [
+      JSON.stringify({ user: 'ada', [name]: 482913 }),
+      `login failed for {"user": "ada", "${name}": 482913}`,
+      `calling with ${name}=482913 now`,
+      `{\\"${name}\\":482913}`,
+    ]) {
+      expect(redactText(text, compiled), text).not.toContain('482913');
+    }
+  });
+
+  it.each([
+    ['token_count', 317],
+    ['password_min_length', 12],
+    ['auth_enabled', true],
+    ['session_token_ttl', 3600],
+    ['token_usage', { input_tokens: 12, output_tokens: 34 }],
+  ])('%s keeps its %s: a quantity or a setting, not a secret', (name, value) => {
+    const json = { [name]: value };
+    expect(redactJson(json, compiled)).toBe(json);
+    expect(redactText(JSON.stringify(json), compiled)).toBe(JSON.stringify(json));
+  });
+});
+
 describe('base64 that decodes to a secret', () => {
   const encode = (text: string) => Buffer.from(text).toString('base64');
 

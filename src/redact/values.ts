@@ -1,10 +1,11 @@
 import type { Json } from '../trace/types.js';
-import { base64Runs, startsAsEncodedText } from './base64.js';
+import { base64Runs, encodedTextAt } from './base64.js';
 import type { CompiledRules } from './compile.js';
 import { LONG_VALUE, mayMatch } from './hints.js';
 import { formatMarker, isMarker, markerSpans } from './marker.js';
 import { findPairs } from './pairs.js';
 import { hasTokenRun, RUN_GATE } from './patterns.js';
+import { decodedText, decodedView } from './percent.js';
 
 /**
  * What detection (`scan`) wants to hear while the engine works; redaction itself passes none, and then no paths
@@ -49,7 +50,7 @@ interface Span {
   start: number;
   end: number;
   rule: string;
-  /** Tie-break between spans of equal extent: the value rules in order, then pairs, then decoded base64. */
+  /** Tie-break between spans of equal extent: the value rules in order, then pairs, decoded base64, decoded escapes. */
   order: number;
   hash: boolean;
 }
@@ -123,11 +124,24 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
     spans ??= [];
     spans.push({ start, end, rule, order: pairOrder, hash });
   });
-  if (long && scope.hits?.unchecked !== undefined && startsAsEncodedText(text)) {
-    scope.hits.unchecked(scope.where, `base64 run of ${text.length} characters`);
+  if (!long && scope.depth < MAX_TEXT_DEPTH) {
+    // A URL, a query or a form body: what the rules find in the decoded text is hidden as it is written.
+    const decoded = decodedText(text);
+    const found =
+      decoded === undefined ? undefined : collectSpans(decoded, { ...scope, depth: scope.depth + 1 });
+    // Only a text with something to hide pays for the map from decoded characters back to written ones.
+    const view = found === undefined ? undefined : decodedView(text);
+    for (const span of view === undefined ? [] : found!) {
+      spans ??= [];
+      const start = view!.at[span.start]!;
+      const end = view!.at[span.end]!;
+      spans.push({ start, end, rule: span.rule, order: pairOrder + 2, hash: span.hash });
+    }
   }
-  if (run && !long && scope.depth < MAX_TEXT_DEPTH) {
-    for (const encoded of base64Runs(text)) {
+  // A long value is looked into when it is a file sent as base64 (its first KB decode to text); an image never is.
+  const encodedFrom = !long ? 0 : scope.depth < MAX_TEXT_DEPTH ? encodedTextAt(text) : -1;
+  if (run && encodedFrom >= 0 && scope.depth < MAX_TEXT_DEPTH) {
+    for (const encoded of base64Runs(text, encodedFrom)) {
       if (encoded.unchecked) {
         scope.hits?.unchecked?.(scope.where, `base64 run of ${encoded.end - encoded.start} characters`);
         continue;

@@ -330,6 +330,46 @@ describe('the MCP session id', () => {
   });
 });
 
+describe('percent-encoded secrets', () => {
+  const encoded = encodeURIComponent(`Bearer ${GITHUB}`);
+  it.each([
+    ['a URL', { url: `https://api.example.com/cb?auth=${encoded}&page=2` }],
+    [
+      'a Referer header',
+      { headers: { Referer: `https://app.example.com/login?next=%2Fhome&token=${SECRET}` } },
+    ],
+    [
+      'a Content-Location header',
+      { headers: { 'Content-Location': `/files?sig=${encodeURIComponent(`${hex(40)}+/=`)}` } },
+    ],
+    [
+      'a Link header',
+      { headers: { Link: `<https://api.example.com/items?page=2&api_key=${SECRET}>; rel="next"` } },
+    ],
+    [
+      'a resource URI',
+      {
+        uri: `https://drive.example.com/doc?redirect=${encodeURIComponent(`https://ada:${SECRET}@db.example.com/`)}`,
+      },
+    ],
+    [
+      'a form body',
+      { body: `grant_type=refresh_token&client_secret=${encodeURIComponent(SECRET)}&scope=read+write` },
+    ],
+  ])('are hidden in %s, where they are written', (_where, value) => {
+    const out = JSON.stringify(redactJson(value as Json, compiled));
+    expect(out).not.toContain(SECRET);
+    expect(out).not.toContain(encodeURIComponent(SECRET));
+    expect(out).not.toContain(GITHUB);
+    expect(out).toContain('[REDACTED:');
+  });
+
+  it('leave an encoded URL with nothing to hide byte for byte', () => {
+    const url = 'https://example.com/search?q=token%20bucket+size&lang=en%2DGB';
+    expect(redactText(url, compiled)).toBe(url);
+  });
+});
+
 describe('line streams', () => {
   const stderr = (text: string, seq: number): StderrLine => ({ t: T, seq, type: 'stderr', text });
   const run = (texts: string[]) => {

@@ -11,7 +11,8 @@ import { hideInArgv } from './argv.js';
 import { type CompiledRules, type CompileOptions, compile } from './compile.js';
 import { failedLine } from './failed.js';
 import { hideInHeaders } from './header-values.js';
-import { formatMarker } from './marker.js';
+import { isCounterId } from './headers.js';
+import { formatMarker, isMarker } from './marker.js';
 import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
 import { specificRule } from './specific.js';
 import { TraceState } from './state.js';
@@ -95,6 +96,16 @@ function withConn<L extends TraceLine>(
   return hashed === conn ? line : { ...line, conn: hashed };
 }
 
+/** The message line with its SSE `eventId` as a stable hash, the one its `Last-Event-ID` header gets, when not a counter. */
+function withEventId(line: MessageLine, compiled: CompiledRules, hits: Hits | undefined): MessageLine {
+  const id = line.eventId;
+  const rule = compiled.eventIds;
+  if (rule === undefined || typeof id !== 'string' || id === '' || isMarker(id) || isCounterId(id))
+    return line;
+  hits?.hit(rule, 'eventId', id);
+  return { ...line, eventId: formatMarker(rule, id, { mode: 'hash', hasher: compiled.stableHash }) };
+}
+
 /** Which stream a text or stderr line belongs to, for blocks that span lines. */
 function streamOf(line: TextLine | StderrLine): string {
   const server = typeof line.server === 'string' ? line.server : '';
@@ -154,7 +165,11 @@ export function redactLine<L extends TraceLine>(
       if (!('raw' in message)) return line;
       const raw = hideInJson(message.raw, compiled, { keyed: true, hits });
       const redacted = withConn(raw === message.raw ? message : { ...message, raw }, compiled, hits, state);
-      return redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true, state) as L;
+      return withEventId(
+        redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true, state),
+        compiled,
+        hits,
+      ) as L;
     }
     case 'text':
     case 'stderr':

@@ -330,6 +330,42 @@ describe('the MCP session id', () => {
   });
 });
 
+describe('SSE event ids', () => {
+  it('are one stable hash in the message that carried them and in the Last-Event-ID that resumes them', () => {
+    const id = '0b7d8a6e-2f3c-4d1e-8b9a-7c6d5e4f3a2b_1733000000000_k3x9q2m1';
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const message = redact({
+      t: T,
+      seq: 1,
+      dir: 'out',
+      eventId: id,
+      raw: { jsonrpc: '2.0', id: 1, result: {} },
+    });
+    const resume = redact({
+      t: T,
+      seq: 2,
+      type: 'http',
+      conn: 'h2',
+      dir: 'in',
+      headers: { 'Last-Event-ID': id },
+    });
+    expect(message.eventId).toMatch(/^\[REDACTED:sse-event-id:[0-9a-f]{12}\]$/);
+    expect(resume.headers['Last-Event-ID']).toBe(message.eventId);
+  });
+
+  it('that are counters stay as they are', () => {
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const line: MessageLine = {
+      t: T,
+      seq: 1,
+      dir: 'out',
+      eventId: 'e7',
+      raw: { jsonrpc: '2.0', id: 1, result: {} },
+    };
+    expect(redact(line)).toBe(line);
+  });
+});
+
 describe('percent-encoded secrets', () => {
   const encoded = encodeURIComponent(`Bearer ${GITHUB}`);
   it.each([

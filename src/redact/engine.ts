@@ -127,7 +127,16 @@ function redactTextLine<L extends TraceLine>(
     hits?.hit(block, 'text', original);
     text = formatMarker(block, original, compiled.style);
   } else {
-    text = hideInString(original, compiled, hits, 'text');
+    // The rest of a secret that began on a partial line before this one.
+    const partial = (line as { partial?: unknown }).partial === true;
+    const seam = state?.seams.line(stream, original, partial, compiled);
+    if (seam === undefined) text = hideInString(original, compiled, hits, 'text');
+    else {
+      const head = original.slice(0, seam.length);
+      hits?.hit(seam.rule, 'text', head);
+      const rest = original.slice(seam.length);
+      text = formatMarker(seam.rule, head, compiled.style) + hideInString(rest, compiled, hits, 'text');
+    }
     const opens = blocks?.after(stream, original);
     if (opens !== undefined && text === original) {
       hits?.hit(opens, 'text', original);

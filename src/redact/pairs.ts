@@ -154,8 +154,12 @@ function restIsClosing(text: string, at: number): boolean {
   return true;
 }
 
-/** At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose. */
-function credentialLike(text: string, start: number, end: number): boolean {
+/**
+ * At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose.
+ *
+ * @example credentialLike('hunter2', 0, 7) // true; credentialLike('Password', 0, 8) // false
+ */
+export function credentialLike(text: string, start: number, end: number): boolean {
   if (end - start < 6) return false;
   for (let i = start; i < end; i += 1) {
     const code = text.charCodeAt(i);

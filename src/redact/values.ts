@@ -182,35 +182,59 @@ function secretIn(decoded: string, scope: TextScope): string | undefined {
   return first;
 }
 
-function scanText(text: string, scope: TextScope): string {
-  const { compiled, hits, where } = scope;
+/** The spans `text` loses, in order and apart: earliest first, then longest; none touching a marker already there. */
+function chosenSpans(text: string, scope: TextScope): Span[] {
   const spans = collectSpans(text, scope);
-  if (spans === undefined) {
-    hits?.rest(where, text);
-    return text;
-  }
+  if (spans === undefined) return [];
   spans.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   const markers = markerSpans(text);
-  let out = '';
+  const chosen: Span[] = [];
   let at = 0;
   let m = 0;
   for (const span of spans) {
     if (span.start < at) continue;
     while (m < markers.length && markers[m]![1] <= span.start) m += 1;
     if (m < markers.length && markers[m]![0] < span.end) continue;
+    chosen.push(span);
+    at = span.end;
+  }
+  return chosen;
+}
+
+function scanText(text: string, scope: TextScope): string {
+  const { compiled, hits, where } = scope;
+  const spans = chosenSpans(text, scope);
+  if (spans.length === 0) {
+    hits?.rest(where, text);
+    return text;
+  }
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
     const secret = text.slice(span.start, span.end);
     hits?.hit(span.rule, where, secret);
     const style = span.hash ? { mode: 'hash' as const, hasher: compiled.stableHash } : compiled.style;
     out += text.slice(at, span.start) + formatMarker(span.rule, secret, style);
     at = span.end;
   }
-  if (at === 0) {
-    hits?.rest(where, text);
-    return text;
-  }
   out += text.slice(at);
   hits?.rest(where, out);
   return out;
+}
+
+/**
+ * Where the value rules would hide something in `text`: [start, end) and the rule, in order and apart, as
+ * {@link redactText} would replace them.
+ *
+ * @example secretSpans('key ghp_0123456789abcdefghijABCDEFGHIJ012345', compiled) // [{ start: 4, end: 44, rule: 'github-token' }]
+ */
+export function secretSpans(
+  text: string,
+  compiled: CompiledRules,
+): Array<{ start: number; end: number; rule: string }> {
+  return chosenSpans(text, { compiled, hits: undefined, where: 'text', depth: 0, nested: undefined }).map(
+    ({ start, end, rule }) => ({ start, end, rule }),
+  );
 }
 
 /**

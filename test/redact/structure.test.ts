@@ -444,6 +444,56 @@ describe('line streams', () => {
     for (const text of out.slice(1, -1)) expect(text).toBe('[REDACTED:private-key-der]');
   });
 
+  describe('a secret whose parts land on separate lines (the first recorded before it ended)', () => {
+    const piece = (text: string, seq: number, partial: boolean): StderrLine => ({
+      t: T,
+      seq,
+      type: 'stderr',
+      text,
+      ...(partial ? { partial: true } : {}),
+    });
+    const pieces = (lines: Array<[string, boolean]>) => {
+      const state = new TraceState();
+      return lines.map(
+        ([text, partial], i) => redactLine(piece(text, i, partial), compiled, undefined, state).text,
+      );
+    };
+
+    it('hides the rest of a token that another line landed between', () => {
+      const out = pieces([
+        ['upstream Authorization: Bearer ', true],
+        [GITHUB.slice(0, 12), true],
+        ['worker 2 ready', false],
+        [`${GITHUB.slice(12)} (retrying)`, false],
+      ]);
+      expect(out.join('\n')).not.toContain(GITHUB.slice(12, 30));
+      expect(out.join('\n')).not.toContain(GITHUB.slice(4, 12));
+      expect(out[2]).toBe('worker 2 ready');
+      expect(out[3]).toMatch(/^\[REDACTED:[a-z-]+\] \(retrying\)$/);
+    });
+
+    it('hides the second half of a token a rule only knows whole', () => {
+      const out = pieces([
+        [`using key ${GITHUB.slice(0, 20)}`, true],
+        [`${GITHUB.slice(20)} for the upload`, false],
+      ]);
+      expect(out[1]).toBe('[REDACTED:github-token] for the upload');
+    });
+
+    it('leaves the lines after a complete line, and words that read as prose, alone', () => {
+      const after = pieces([
+        [`using key ${GITHUB.slice(0, 20)}`, false],
+        [GITHUB.slice(20), false],
+      ]);
+      expect(after[1]).toBe(GITHUB.slice(20));
+      const prose = pieces([
+        ['Enter the token: ', true],
+        ['Connected to the server', false],
+      ]);
+      expect(prose[1]).toBe('Connected to the server');
+    });
+  });
+
   it('end a block cut off before its END at the first line that is not block text', () => {
     const out = run(['-----BEGIN PRIVATE KEY-----', ...body(2), 'server listening on 8080']);
     expect(out.slice(0, 3)).toEqual(Array(3).fill('[REDACTED:private-key-pem]'));

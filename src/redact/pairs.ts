@@ -45,13 +45,18 @@ function valueEnd(text: string, from: number, toLineEnd: boolean): number {
   return i;
 }
 
-/** The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured. */
+/**
+ * The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured, and an ellipsis
+ * (`…`, where a display cut the JSON short) ends it too.
+ */
 function closingQuote(text: string, open: number, escaped: boolean): number {
   const quote = text[open];
   const limit = Math.min(text.length, open + MAX_QUOTED);
   for (let i = open + 1; i < limit; i += 1) {
     const ch = text[i];
     if (ch === '\n') return -1;
+    // An ellipsis: JSON cut short for display, whose value stops here (what follows is the text around it).
+    if (ch === '…') return i;
     if (escaped) {
       // Inside JSON that was itself put in a string: the closing quote is `\"`, an escaped backslash `\\\\`.
       if (ch === '\\' && text[i + 1] === '\\') i += 1;
@@ -113,6 +118,8 @@ function report(
   rule: PairRule,
   found: PairFound,
 ) {
+  // A lone `…` is where a display cut the value off: nothing of it is left to hide.
+  if (end - start === 1 && text.charCodeAt(start) === 0x2026) return;
   const name = rule[2];
   if (name !== undefined && compiled.keys.matchValue(name, text.slice(start, end)) === undefined) return;
   found(start, end, rule[0], rule[1]);
@@ -321,4 +328,30 @@ export function findPairs(
   if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
   if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
   if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
+  if (text.length < PROSE_LIMIT && PASSWORD_WORDS.some((word) => text.includes(word)))
+    spacedPairs(text, compiled, found);
+}
+
+/** Spellings that open `password hunter2` in prose; looked for before the pattern runs. */
+const PASSWORD_WORDS = ['assword', 'ASSWORD', 'asswd', 'ASSWD', 'assphrase', 'ASSPHRASE'];
+/** A password word, one or two blanks, and the word after it (bounded: linear). */
+const SPACED = /\b((?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)))[ \t]{1,2}([^\s"'`,;)\]}<>]{6,256})/g;
+/** Longer values are data, not a sentence that names a password. */
+const PROSE_LIMIT = 1 << 16;
+
+/**
+ * `password Tr0ub4dor&3` in prose (`login failed for ada (password hunter2!)`): the word after a password word when
+ * it reads as a credential — a digit or a symbol in it — not as the next word of a sentence (`password reset`,
+ * `password must be…`).
+ */
+function spacedPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  SPACED.lastIndex = 0;
+  for (let m = SPACED.exec(text); m !== null; m = SPACED.exec(text)) {
+    const value = m[2]!;
+    if (!/[0-9!#$%&*+/=?@^_~-]/.test(value) || !credentialLike(value, 0, value.length)) continue;
+    const rule = keyRuleFor(compiled, m[1]!);
+    if (rule === undefined) continue;
+    const start = m.index + m[0].length - value.length;
+    report(text, start, start + value.length, compiled, rule, found);
+  }
 }

@@ -73,6 +73,7 @@ describe('NAME=value, name: value and "name": "value" in free text', () => {
     [`Server=db;Database=app;User Id=sa;Password=${SECRET};Encrypt=true`, 1, ';Encrypt=true'],
     [`config {"password": "${SECRET}", "retries": 3}`, 1, '"retries": 3'],
     [`python said {'api_key': '${SECRET}'}`, 1, "python said {'api_key': '"],
+    [`login failed for ada (password ${SECRET})`, 1, 'login failed for ada (password '],
   ])('%s', (text, hidden, kept) => {
     const out = redactText(text, compiled);
     expect(out).not.toContain(SECRET);
@@ -89,6 +90,7 @@ describe('NAME=value, name: value and "name": "value" in free text', () => {
     'a == b && c => d',
     'time: 12:30:00, url: https://example.com:8443/path',
     'token_type=Bearer',
+    'Your password expires in 3 days; password reset links last 24h.',
   ])('leaves %s alone', (text) => {
     expect(redactText(text, compiled)).toBe(text);
   });

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import type { OutputRedaction } from '../redact/output.js';
 import { realScheduler, type Scheduler } from '../scheduler.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
@@ -51,6 +52,12 @@ export interface MatchOptions {
    * live request carries secrets (see `cassetteRedaction`). Markers redact to themselves.
    */
   redact: ((method: string, params: JsonObject) => JsonObject) | undefined;
+  /**
+   * How requests and answers are shown — in a miss's message (the JSON-RPC error too), the unused list, a client's
+   * answer that differs: redacted as the trace would hold them. Matching is untouched. Without it they are shown as
+   * they came.
+   */
+  shown: OutputRedaction | undefined;
 }
 
 export interface EngineOptions extends MatchOptions {
@@ -74,6 +81,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   matchers: [],
   diff: DIFF_DEFAULTS,
   redact: undefined,
+  shown: undefined,
   timing: 'none',
   answerTimeoutMs: ANSWER_TIMEOUT_MS,
   maxDelayMs: 60_000,

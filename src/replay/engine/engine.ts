@@ -351,7 +351,8 @@ export class ReplayEngine {
   }
 
   private describe(exchange: CassetteExchange): string {
-    return describeRequest(this.matcher.normalizer.normalize(exchange.method, exchange.request.params));
+    const normalized = this.matcher.normalizer.normalize(exchange.method, exchange.request.params);
+    return describeRequest(this.matcher.show(normalized));
   }
 
   private timedOut(method: string, id: number, live: LiveIds, exchange: CassetteExchange | undefined): void {
@@ -381,9 +382,19 @@ export class ReplayEngine {
     answer: JsonObject,
     exchange: CassetteExchange | undefined,
   ): void {
-    const diff = recorded
-      ? structuralDiff(outcomeOf(recorded), outcomeOf(answer), '$', this.options.diff)
-      : undefined;
+    const shown = this.options.shown;
+    const [before, after] = recorded ? [outcomeOf(recorded), outcomeOf(answer)] : [];
+    // Compared as they are; each difference shows the values as the trace would hold them.
+    const diff =
+      before && after
+        ? structuralDiff(
+            before,
+            after,
+            '$',
+            this.options.diff,
+            shown && { recorded: shown.message(before), live: shown.message(after) },
+          )
+        : undefined;
     const check: AnswerCheck = {
       method,
       exchange: exchange?.ordinal,
@@ -413,7 +424,7 @@ function outcomeOf(message: JsonObject): JsonObject {
 
 /** The miss as error data: enough for a tool to show the diff without parsing the message. */
 function missData(miss: Miss): Json {
-  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.request) };
+  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.shown) };
   if (miss.closest) data.closest = { ordinal: miss.closest.ordinal, line: miss.closest.lineNo ?? null };
   if (miss.diff) data.diff = miss.diff.entries.map((entry) => ({ ...entry }));
   if (miss.expected) data.expected = { ordinal: miss.expected.ordinal, line: miss.expected.lineNo ?? null };

@@ -188,10 +188,13 @@ describe('tapedeck scan', () => {
     const path = trace(`run-${GITHUB}.jsonl`, [meta({ label: `run-${GITHUB}` }), ping, pong, end]);
     expect(await io.run(['scan', path, '--json'])).toBe(1);
     const { findings } = JSON.parse(io.stdout);
+    // The report names the file as it names everything from a trace: with the token hidden.
+    const named = path.replace(GITHUB, '[REDACTED:github-token]');
     expect(findings).toEqual([
-      { file: path, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
-      { file: path, line: 1, path: 'label', rule: 'github-token', preview: 'ghp_…(40)' },
+      { file: named, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
+      { file: named, line: 1, path: 'label', rule: 'github-token', preview: 'ghp_…(40)' },
     ]);
+    expect(io.stdout + io.stderr).not.toContain(GITHUB);
   });
 
   it('uses the custom rules in force: config files and --redact', async () => {

@@ -3,6 +3,7 @@ import { TapedeckError } from '../../errors.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import { renderTraceList, renderTraceListJson } from '../format/trace-list.js';
 import { terminalWidth } from '../format/wrap.js';
@@ -66,8 +67,10 @@ export function registerLs(program: Command, { io, action }: Cli): void {
           else throw err;
         }
         const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
+        // Labels and servers come from the traces' meta lines: printed through the trace's redaction.
+        const out = redactedIo(io, redactionFrom({}, io));
         if (flags.json === true) {
-          await print(io, renderTraceListJson(shown));
+          await print(out, renderTraceListJson(shown));
           return EXIT.ok;
         }
         if (traces.length === 0) {
@@ -78,7 +81,7 @@ export function registerLs(program: Command, { io, action }: Cli): void {
           return EXIT.ok;
         }
         await print(
-          io,
+          out,
           renderTraceList(shown, {
             dir: where,
             color: useColor(io.stdout, io.env),

@@ -328,12 +328,11 @@ export function findPairs(
   if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
   if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
   if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
-  if (text.length < PROSE_LIMIT && PASSWORD_WORDS.some((word) => text.includes(word)))
-    spacedPairs(text, compiled, found);
+  if (text.length < PROSE_LIMIT && PASSWORD_WORD.test(text)) spacedPairs(text, compiled, found);
 }
 
-/** Spellings that open `password hunter2` in prose; looked for before the pattern runs. */
-const PASSWORD_WORDS = ['assword', 'ASSWORD', 'asswd', 'ASSWD', 'assphrase', 'ASSPHRASE'];
+/** The words that open `password hunter2` in prose, looked for in one pass before the full pattern runs. */
+const PASSWORD_WORD = /ass(?:word|wd|phrase)|ASS(?:WORD|WD|PHRASE)/;
 /** A password word, one or two blanks, and the word after it (bounded: linear). */
 const SPACED = /\b((?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)))[ \t]{1,2}([^\s"'`,;)\]}<>]{6,256})/g;
 /** Longer values are data, not a sentence that names a password. */

@@ -328,7 +328,13 @@ export function findPairs(
   if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
   if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
   if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
-  if (text.length < PROSE_LIMIT && PASSWORD_WORD.test(text)) spacedPairs(text, compiled, found);
+  // Prose has blanks; an identifier or a token alone, most strings a message holds, has none and skips the pattern.
+  if (text.length < PROSE_LIMIT && hasBlank(text) && PASSWORD_WORD.test(text))
+    spacedPairs(text, compiled, found);
+}
+
+function hasBlank(text: string): boolean {
+  return text.includes(' ') || text.includes('\t');
 }
 
 /** The words that open `password hunter2` in prose, looked for in one pass before the full pattern runs. */

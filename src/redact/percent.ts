@@ -44,32 +44,75 @@ export function hasEscapes(text: string): boolean {
   return false;
 }
 
-/**
- * Where a `+` means a space: in a query string (after a `?`) or in a form body (`a=1&b=2`, no blanks). Elsewhere
- * (a path, base64) it is a plus.
- */
-function plusFrom(text: string): number {
-  const query = text.indexOf('?');
-  if (query >= 0) return query;
-  return FORM_BODY.test(text) ? 0 : text.length;
-}
-
 /** `name=value` not at the end (base64 padding is `=` at the end only), and no blanks: a form body. */
 const FORM_BODY = /^[^\s=]{1,256}=[^\s=][^\s]*$/;
 
+/** A part of a text to read decoded: [start, end), and whether a `+` in it is a space. */
+export interface EncodedSegment {
+  start: number;
+  end: number;
+  plus: boolean;
+}
+
+/** Characters that end a segment: blanks, quotes, angle brackets, and what separates a URL's parts and parameters. */
+function isBoundary(code: number): boolean {
+  return (
+    code <= 32 ||
+    code === 38 || // &
+    code === 59 || // ;
+    code === 63 || // ?
+    code === 35 || // #
+    code === 34 || // "
+    code === 39 || // '
+    code === 96 || // `
+    code === 60 || // <
+    code === 62 // >
+  );
+}
+
 /**
- * The percent-decoded text of `text` (UTF-8 escapes decoded whole, an invalid one kept as written, `+` as a space in
- * a query or form body), or undefined when decoding changes nothing. Fast: most such text holds nothing to hide, and
- * only what does needs {@link decodedView}'s map back to the written text.
+ * The parts of `text` that decoding changes: runs between blanks, quotes and a URL's `?`, `#`, `&` and `;`, each
+ * holding an escape, or a `+` where it is a space (in a query after a `?`, or in a form body `a=1&b=2`). A
+ * parameter is one part with its name (`q=password%3Dhunter2`), so what it says is read whole; a URL encoded whole
+ * (`https%3A%2F%2Fuser%3Apw%40host`) is one part. Short parts repeat (a link's parameters), and are remembered clean.
  *
- * @example decodedText('q=password%3Dhunter2') // 'q=password=hunter2'
+ * @example encodedSegments('https://x/cb?next=%2Fhome&page=2') // [{ start: 13, end: 25, plus: true }]
  */
-export function decodedText(text: string): string | undefined {
-  const plus = text.includes('+') ? plusFrom(text) : text.length;
+export function encodedSegments(text: string): EncodedSegment[] {
+  const first = text.indexOf('%');
+  const plusAt = text.indexOf('+');
+  if (first < 0 && plusAt < 0) return [];
+  const query = text.indexOf('?');
+  const plusFrom = query >= 0 ? query : plusAt >= 0 && FORM_BODY.test(text) ? 0 : text.length;
+  const segments: EncodedSegment[] = [];
+  let start = 0;
+  let escaped = false;
+  let spaced = false;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (isBoundary(code)) {
+      if (escaped || spaced) segments.push({ start, end: i, plus: start >= plusFrom });
+      start = i + 1;
+      escaped = false;
+      spaced = false;
+    } else if (code === 37) escaped ||= escapeAt(text, i) >= 0;
+    else if (code === 43) spaced ||= i > plusFrom;
+  }
+  return segments;
+}
+
+/**
+ * The percent-decoded text of `text` (UTF-8 escapes decoded whole, an invalid one kept as written; with `plus`, `+`
+ * as a space), or undefined when decoding changes nothing. Fast: most such text holds nothing to hide, and only what
+ * does needs {@link decodedView}'s map back to the written text.
+ *
+ * @example decodedText('q=password%3Dhunter2', true) // 'q=password=hunter2'
+ */
+export function decodedText(text: string, plus: boolean): string | undefined {
   let out = '';
   let at = 0;
   let percent = text.indexOf('%');
-  let space = plus < text.length ? text.indexOf('+', plus + 1) : -1;
+  let space = plus ? text.indexOf('+') : -1;
   while (percent >= 0 || space >= 0) {
     if (space >= 0 && (percent < 0 || space < percent)) {
       out += `${text.slice(at, space)} `;
@@ -78,7 +121,7 @@ export function decodedText(text: string): string | undefined {
       continue;
     }
     const byte = escapeAt(text, percent);
-    if (byte >= 0x80) return decodedView(text)?.text;
+    if (byte >= 0x80) return decodedView(text, plus)?.text;
     if (byte >= 0) {
       out += text.slice(at, percent) + String.fromCharCode(byte);
       at = percent + 3;
@@ -92,11 +135,9 @@ export function decodedText(text: string): string | undefined {
  * The percent-decoded view of `text`, as {@link decodedText} decodes it, with where each decoded character starts in
  * `text`; undefined when decoding changes nothing.
  *
- * @example decodedView('q=password%3Dhunter2')?.text // 'q=password=hunter2'
+ * @example decodedView('q=password%3Dhunter2', true)?.text // 'q=password=hunter2'
  */
-export function decodedView(text: string): DecodedView | undefined {
-  const plus = text.includes('+') ? plusFrom(text) : text.length;
-  if (text.indexOf('+', plus) < 0 && !hasEscapes(text)) return undefined;
+export function decodedView(text: string, plus: boolean): DecodedView | undefined {
   let out = '';
   const at: number[] = [];
   let changed = false;
@@ -104,7 +145,7 @@ export function decodedView(text: string): DecodedView | undefined {
   while (i < text.length) {
     const first = escapeAt(text, i);
     if (first < 0) {
-      if (text.charCodeAt(i) === 43 && i > plus) {
+      if (plus && text.charCodeAt(i) === 43) {
         out += ' ';
         changed = true;
       } else out += text[i];

@@ -5,7 +5,7 @@ import { LONG_VALUE, mayMatch } from './hints.js';
 import { formatMarker, isMarker, markerSpans } from './marker.js';
 import { findPairs } from './pairs.js';
 import { hasTokenRun, RUN_GATE } from './patterns.js';
-import { decodedText, decodedView } from './percent.js';
+import { decodedText, decodedView, encodedSegments } from './percent.js';
 
 /**
  * What detection (`scan`) wants to hear while the engine works; redaction itself passes none, and then no paths
@@ -126,16 +126,12 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
   });
   if (!long && scope.depth < MAX_TEXT_DEPTH) {
     // A URL, a query or a form body: what the rules find in the decoded text is hidden as it is written.
-    const decoded = decodedText(text);
-    const found =
-      decoded === undefined ? undefined : collectSpans(decoded, { ...scope, depth: scope.depth + 1 });
-    // Only a text with something to hide pays for the map from decoded characters back to written ones.
-    const view = found === undefined ? undefined : decodedView(text);
-    for (const span of view === undefined ? [] : found!) {
-      spans ??= [];
-      const start = view!.at[span.start]!;
-      const end = view!.at[span.end]!;
-      spans.push({ start, end, rule: span.rule, order: pairOrder + 2, hash: span.hash });
+    for (const segment of encodedSegments(text)) {
+      for (const span of secretsDecoded(text.slice(segment.start, segment.end), segment.plus, scope)) {
+        spans ??= [];
+        const start = span.start + segment.start;
+        spans.push({ ...span, start, end: span.end + segment.start, order: pairOrder + 2 });
+      }
     }
   }
   // A long value is looked into when it is a file sent as base64 (its first KB decode to text); an image never is.
@@ -154,6 +150,31 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
     }
   }
   return spans;
+}
+
+/**
+ * What the rules find in `part` read percent-decoded, as spans of `part` as written. A decoded part found clean is
+ * remembered when short (a link's parameters repeat), and only a part with something to hide pays for the map from
+ * decoded characters back to written ones.
+ */
+function secretsDecoded(part: string, plus: boolean, scope: TextScope): Span[] {
+  const decoded = decodedText(part, plus);
+  if (decoded === undefined) return [];
+  const clean = scope.compiled.clean;
+  // Remembered only when looked at with every rule (base64 is not opened past MAX_TEXT_DEPTH).
+  const short = decoded.length <= SHORT_TEXT && scope.hits === undefined && scope.depth + 1 < MAX_TEXT_DEPTH;
+  if (short && clean.has(decoded)) return [];
+  const found = collectSpans(decoded, { ...scope, depth: scope.depth + 1 });
+  if (found === undefined) {
+    if (short) {
+      if (clean.size >= CLEAN_ENTRIES) clean.clear();
+      clean.add(decoded);
+    }
+    return [];
+  }
+  const view = decodedView(part, plus);
+  if (view === undefined) return [];
+  return found.map((span) => ({ ...span, start: view.at[span.start]!, end: view.at[span.end]! }));
 }
 
 /** The rule that would hide something in `decoded` (text from base64), or undefined when it holds nothing. */

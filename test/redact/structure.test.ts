@@ -81,6 +81,13 @@ describe('NAME=value, name: value and "name": "value" in free text', () => {
     expect(out).toContain(kept);
   });
 
+  it('hide a signature longer than a token rule reads to its end, leaving no tail', () => {
+    const url = `https://acct.blob.core.windows.net/c/f.pdf?sv=2022-11-02&sig=${b64(300)}%2B${b64(40)}%3D&se=2026`;
+    expect(redactText(url, compiled)).toMatch(
+      /^https:\/\/acct\.blob\.core\.windows\.net\/c\/f\.pdf\?sv=2022-11-02&sig=\[REDACTED:[a-z-]+\]&se=2026$/,
+    );
+  });
+
   it.each([
     'max_tokens=1024 temperature=0.2',
     'tokenizer: cl100k_base',

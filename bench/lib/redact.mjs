@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compile, createRedactor, redactText } from '../../dist/redact/index.js';
+import { loadConfig } from './config.mjs';
 import { median } from './stats.mjs';
 
 const T = '2026-01-01T00:00:00.000Z';
@@ -44,6 +47,63 @@ export function typicalCall(id) {
   };
 }
 
+/**
+ * The typical call with one more argument, a link whose query is percent-encoded (`next=%2Fhome%3Ftab%3Dq3`,
+ * `+` for spaces): the value rules run on its decoded text too, so this is what a URL costs.
+ */
+export function encodedCall(id) {
+  const line = typicalCall(id);
+  line.raw.params.arguments.callback = `https://app.example.com/reports/view?next=%2Fhome%3Ftab%3Dq${id % 10}&lang=en%2DGB&q=revenue+report`;
+  return line;
+}
+
+/** Messages/s of `redact` over `pool`, `count` messages. */
+function rate(redact, pool, count) {
+  const started = performance.now();
+  for (let i = 0; i < count; i += 1) redact(pool[i % pool.length]);
+  return (count * 1000) / (performance.now() - started);
+}
+
+/**
+ * Another build's redaction engine timed against this one in the same process, rounds alternating which goes
+ * first: `BENCH_REDACT_BASELINE` names its `dist` folder (or `dist/redact/index.js`). Undefined without it.
+ */
+async function baselineBench(config, pools, onRound) {
+  const named = process.env.BENCH_REDACT_BASELINE;
+  if (named === undefined || named === '') return undefined;
+  const entry = named.endsWith('.js') ? resolve(named) : resolve(named, 'redact', 'index.js');
+  const other = await import(pathToFileURL(entry).href);
+  const sides = {
+    this: createRedactor({ defaults: true, rules: [], mode: 'marker' }),
+    baseline: other.createRedactor({ defaults: true, rules: [], mode: 'marker' }),
+  };
+  const result = { entry };
+  for (const [name, pool] of Object.entries(pools)) {
+    for (const redact of Object.values(sides))
+      for (let i = 0; i < 20_000; i += 1) redact(pool[i % pool.length]);
+    const ratios = [];
+    const rates = { this: [], baseline: [] };
+    for (let round = 1; round <= config.redactRounds * 2; round += 1) {
+      const order = round % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this'];
+      const got = {};
+      for (const side of order) {
+        got[side] = rate(sides[side], pool, config.redactMessages / 4);
+        rates[side].push(got[side]);
+      }
+      ratios.push(got.this / got.baseline);
+    }
+    result[name] = {
+      thisPerSec: median(rates.this),
+      baselinePerSec: median(rates.baseline),
+      ratio: median(ratios),
+    };
+    onRound(
+      `${name} vs baseline: ${Math.round(result[name].thisPerSec)} / ${Math.round(result[name].baselinePerSec)} msgs/s, ×${result[name].ratio.toFixed(3)} (median of per-round ratios)`,
+    );
+  }
+  return result;
+}
+
 /** A tools/call result carrying a base64 image of `bytes` characters, as a trace line. */
 function imageResult(data) {
   return {
@@ -75,16 +135,23 @@ function timeOnce(redact, line) {
 export async function redactBench(config, onRound = () => {}) {
   const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
   const pool = Array.from({ length: 256 }, (_, i) => typicalCall(i + 1));
+  const encodedPool = Array.from({ length: 256 }, (_, i) => encodedCall(i + 1));
   const bytes = JSON.stringify(pool[0].raw).length;
-  for (let i = 0; i < 20_000; i += 1) redact(pool[i % pool.length]);
-  const rates = [];
-  for (let round = 1; round <= config.redactRounds; round += 1) {
-    const started = performance.now();
-    for (let i = 0; i < config.redactMessages; i += 1) redact(pool[i % pool.length]);
-    const rate = (config.redactMessages * 1000) / (performance.now() - started);
-    rates.push(rate);
-    onRound(`1 KB calls  round ${round}  ${Math.round(rate)} msgs/s`);
+  const encodedBytes = JSON.stringify(encodedPool[0].raw).length;
+  for (let i = 0; i < 20_000; i += 1) {
+    redact(pool[i % pool.length]);
+    redact(encodedPool[i % encodedPool.length]);
   }
+  const rates = [];
+  const encodedRates = [];
+  for (let round = 1; round <= config.redactRounds; round += 1) {
+    rates.push(rate(redact, pool, config.redactMessages));
+    encodedRates.push(rate(redact, encodedPool, config.redactMessages));
+    onRound(
+      `1 KB calls  round ${round}  ${Math.round(rates.at(-1))} msgs/s  (with an encoded URL ${Math.round(encodedRates.at(-1))})`,
+    );
+  }
+  const baseline = await baselineBench(config, { typical: pool, encoded: encodedPool }, onRound);
 
   const big = randomBytes((config.redactBigMb * MB * 3) / 4).toString('base64');
   const small = big.slice(0, big.length / 10);
@@ -110,6 +177,9 @@ export async function redactBench(config, onRound = () => {}) {
   return {
     messageBytes: bytes,
     messagesPerSec: median(rates),
+    encodedBytes,
+    encodedPerSec: median(encodedRates),
+    baseline,
     smallMb: small.length / MB,
     bigMb: big.length / MB,
     smallMs: tenMs,
@@ -187,4 +257,10 @@ function timeText(text, compiled) {
   const started = performance.now();
   redactText(text, compiled);
   return performance.now() - started;
+}
+
+// `node bench/lib/redact.mjs` runs this part alone (after `npm run build`), JSON on stdout.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await redactBench(loadConfig(), (line) => process.stderr.write(`redact ${line}\n`));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }

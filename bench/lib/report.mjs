@@ -205,6 +205,16 @@ export function renderSummary(results) {
         `typical tools/call (${r.messageBytes} B), ${config.redactMessages.toLocaleString('en-US')} per round`,
         fmt.rate(r.messagesPerSec),
       ],
+      [`the same with a percent-encoded URL (${r.encodedBytes} B)`, fmt.rate(r.encodedPerSec)],
+      ...(r.baseline
+        ? [
+            [
+              `this build / ${r.baseline.entry} (same process, alternating): typical`,
+              fmt.ratio(r.baseline.typical.ratio),
+            ],
+            ['… with a percent-encoded URL', fmt.ratio(r.baseline.encoded.ratio)],
+          ]
+        : []),
       [`base64 image, ${r.smallMb} MB`, fmt.ms(r.smallMs)],
       [`base64 image, ${r.bigMb} MB`, fmt.ms(r.bigMs)],
       [

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { finishStdout, openStdout } from '../proxy/streams.js';
+import type { OutputRedaction } from '../redact/output.js';
 import { localTraceFiles } from '../trace/io.js';
 import { createOutput } from './format/output.js';
 
@@ -26,6 +27,55 @@ export interface CliIo {
   /** The working folder: project files (./.tapedeck/redact.json, .tapedeck.json) are found from it, relative
    * paths resolve against it. */
   cwd: string;
+  /**
+   * Set for a command that writes what it read from traffic (see withRedaction): everything it prints, says and
+   * reports goes through it. Unset where a command writes only its own words — a share link, a token it minted, the
+   * rule list — which are written as they are.
+   */
+  redaction?: OutputRedaction | undefined;
+}
+
+/** An io whose output from traffic is redacted. */
+export type RedactedIo = CliIo & { redaction: OutputRedaction };
+
+/**
+ * The io a command that writes from traffic runs with: the same streams, environment and folder, with `redaction`
+ * applied to every print(), say() and report it writes (the trace's rules: see redactedIo in flags/rules.ts). Trace
+ * files read through it are the run's own (`-` is read once).
+ *
+ * @example const out = withRedaction(io, outputRedaction(compiled)); say(out, `injected ${describeFault(record)}`);
+ */
+export function withRedaction(io: CliIo, redaction: OutputRedaction): RedactedIo {
+  const redacted: RedactedIo = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    get stdin() {
+      return io.stdin;
+    },
+    env: io.env,
+    cwd: io.cwd,
+    redaction,
+  };
+  roots.set(redacted, rootIo(io));
+  return redacted;
+}
+
+/** Each io made by withRedaction → the run's own io it was made from. */
+const roots = new WeakMap<CliIo, CliIo>();
+
+/**
+ * The run's own io behind one made by withRedaction (the io itself otherwise): what a run does once — read `-`,
+ * say a notice — is keyed by it.
+ *
+ * @example rootIo(withRedaction(io, redaction)) === io // true
+ */
+export function rootIo(io: CliIo): CliIo {
+  return roots.get(io) ?? io;
+}
+
+/** `text` as the io writes it: through its redaction when it has one. */
+function shown(io: CliIo, text: string): string {
+  return io.redaction === undefined ? text : io.redaction.text(text);
 }
 
 /** A stream a command writes to; a terminal says so (colour, the width rows and help are fitted to). */
@@ -55,7 +105,7 @@ export function processIo(): CliIo {
  * @example say(io, `recording to ${path}`) // stderr: "tapedeck: recording to /home/me/.tapedeck/traces/…"
  */
 export function say(io: CliIo, text: string): void {
-  io.stderr.write(`tapedeck: ${text}\n`);
+  io.stderr.write(`tapedeck: ${shown(io, text)}\n`);
 }
 
 /**
@@ -68,7 +118,7 @@ export function say(io: CliIo, text: string): void {
 export async function print(io: CliIo, text: string): Promise<boolean> {
   const out = createOutput(io.stdout);
   try {
-    return await out.write(text);
+    return await out.write(shown(io, text));
   } finally {
     out.dispose();
   }
@@ -143,10 +193,11 @@ export function sessionStdio(io: CliIo): SessionStdio {
  * @example const files = traceFiles(io); await openTrace('-', {}, files); files.fromPipe('-') // → true
  */
 export function traceFiles(io: CliIo): ReturnType<typeof localTraceFiles> {
-  let files = filesOf.get(io);
+  const root = rootIo(io);
+  let files = filesOf.get(root);
   if (files === undefined) {
-    files = localTraceFiles(() => io.stdin);
-    filesOf.set(io, files);
+    files = localTraceFiles(() => root.stdin);
+    filesOf.set(root, files);
   }
   return files;
 }

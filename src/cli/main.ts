@@ -59,7 +59,11 @@ export async function run(argv: string[], io: CliIo = processIo()): Promise<numb
   } catch (err) {
     if (err instanceof CommanderError && HELP_CODES.has(err.code)) return EXIT.ok;
     const { message, exitCode } = describeFailure(err);
-    io.stderr.write(`tapedeck: ${message}\n`);
+    // A failure may quote what it failed on (a server's error, a line it could not read): the built-in rules hide
+    // what a trace would, whatever the command loaded or did not get to load.
+    // Loaded here, not at start-up: most runs end without a failure.
+    const { builtInOutputRedaction } = await import('../redact/output.js');
+    io.stderr.write(`tapedeck: ${builtInOutputRedaction().text(message)}\n`);
     return exitCode;
   }
 }

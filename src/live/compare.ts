@@ -1,4 +1,5 @@
 import { markerSpans } from '../redact/marker.js';
+import type { OutputRedaction } from '../redact/output.js';
 import { type DiffOptions, type StructuralDiff, structuralDiff } from '../replay/cassette/diff.js';
 import type { NormalizationRules } from '../replay/cassette/normalize.js';
 import { compileIgnorePath, type IgnorePath, removePaths } from '../replay/cassette/paths.js';
@@ -22,6 +23,11 @@ export interface AnswerComparison {
   /** Paths left out per method, e.g. `{ initialize: ['$.result.serverInfo.version'] }`. */
   perMethod: Readonly<Record<string, readonly string[]>>;
   diff: DiffOptions;
+  /**
+   * How the diff shows values: both answers redacted as the trace would be. The comparison is made on the answers
+   * as they are; each difference shows the redacted value at its place.
+   */
+  shown?: OutputRedaction | undefined;
 }
 
 /**
@@ -48,7 +54,15 @@ export function answerComparer(options: AnswerComparison) {
       removePaths(answerOutcome(live, options.rules), paths),
     );
     // Aligned lists may hold gaps (undefined): the diff reads a gap as an absent item.
-    return structuralDiff(a as Json, acceptRedacted(a, b) as Json, '$', options.diff);
+    const accepted = acceptRedacted(a, b) as Json;
+    const shown = options.shown;
+    return structuralDiff(
+      a as Json,
+      accepted,
+      '$',
+      options.diff,
+      shown && { recorded: shown.message(a as Json), live: shown.message(accepted) },
+    );
   };
 }
 

@@ -1,3 +1,4 @@
+import type { OutputRedaction } from '../redact/output.js';
 import type { Normalizer } from '../replay/cassette/normalize.js';
 import type { Cassette } from '../replay/cassette/types.js';
 import { describeRequest } from '../trace/describe.js';
@@ -40,6 +41,8 @@ export class AnswerBook {
   constructor(
     cassette: Cassette,
     private readonly normalizer: Normalizer,
+    /** How a request the answers name is shown (redaction); as it is without one. */
+    private readonly shown?: OutputRedaction,
   ) {
     const messages = [...cassette.exchanges.flatMap((x) => x.script), ...cassette.unsolicited];
     for (const message of messages) {
@@ -54,7 +57,7 @@ export class AnswerBook {
     const key = this.normalizer.key(this.normalizer.normalize(request.method, request.params));
     const fresh = this.asks.filter((ask) => !this.used.has(ask) && ask.method === request.method);
     const ask = fresh.find((candidate) => candidate.key === key) ?? fresh[0];
-    const what = describeRequest(this.normalizer.normalize(request.method, request.params));
+    const what = describeRequest(this.normalizer.normalize(request.method, shownParams(request, this.shown)));
     if (ask) {
       this.used.add(ask);
       const { answer } = ask;
@@ -80,4 +83,18 @@ export class AnswerBook {
 
 function paramsOf(message: JsonObject): JsonObject | undefined {
   return isObject(message.params) ? message.params : undefined;
+}
+
+/**
+ * A request's params as reports show them: redacted as the trace would hold them (path rules see `$.params`).
+ *
+ * @example shownParams({ method: 'tools/call', params: { arguments: { apiKey: 'k' } } }, shown) // { arguments: { apiKey: '[REDACTED:api-key]' } }
+ */
+export function shownParams(
+  request: { method: string; params?: JsonObject | undefined },
+  shown: OutputRedaction | undefined,
+): JsonObject | undefined {
+  if (shown === undefined || request.params === undefined) return request.params;
+  const message = shown.message({ method: request.method, params: request.params });
+  return isObject(message) && isObject(message.params) ? message.params : request.params;
 }

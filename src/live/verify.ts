@@ -1,3 +1,4 @@
+import type { OutputRedaction } from '../redact/output.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
 import { requestStateOf } from '../replay/cassette/mrtr.js';
 import {
@@ -24,7 +25,7 @@ import {
   liveTargetOf,
 } from './peer.js';
 import { startLivePeer } from './start-peer.js';
-import { AnswerBook } from './verify-answers.js';
+import { AnswerBook, shownParams } from './verify-answers.js';
 import { type MissedAsks, SessionPacer } from './verify-order.js';
 import { type VerifySession, type VerifyStep, verifySessions } from './verify-sessions.js';
 
@@ -54,6 +55,11 @@ export interface VerifyOptions extends LiveTargetFields {
   diff?: Partial<DiffOptions> | undefined;
   /** Gets the live session as trace lines (messages both ways, stderr, spawn / exit): a started sink. */
   capture?: TraceSink | undefined;
+  /**
+   * How the report shows what it quotes from traffic: requests and answers redacted as the trace would hold them,
+   * text (a server's error, its stderr) too. The comparison is made on what was sent and received.
+   */
+  shown?: OutputRedaction | undefined;
   /** Hears each verdict as soon as it is known. */
   onVerdict?: ((verdict: ExchangeVerdict) => void) | undefined;
   /** Hears each recorded session begin (before its live session starts). */
@@ -177,12 +183,13 @@ export async function verifyCassette(cassette: Cassette, options: VerifyOptions)
     ignore,
     perMethod: options.responseIgnore ?? VERIFY_DEFAULTS.responseIgnore,
     diff: { ...VERIFY_DEFAULTS.diff, ...options.diff },
+    shown: options.shown,
   });
   const run: RunState = {
     options,
     normalizer,
     compare,
-    book: new AnswerBook(cassette, normalizer),
+    book: new AnswerBook(cassette, normalizer, options.shown),
     verdicts: [],
     notes: [],
     unanswered: [],
@@ -295,7 +302,7 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
         continue;
       }
       const { exchange } = step;
-      const verdict = newVerdict(exchange, run.normalizer, session.number);
+      const verdict = newVerdict(exchange, run.normalizer, session.number, options.shown);
       verdicts.push(verdict);
       run.verdicts.push(verdict);
       const skip = halted ?? skipReason(exchange);
@@ -321,6 +328,7 @@ async function verifySession(session: VerifySession, of: number, run: RunState):
       } else {
         run.incomplete = true;
         verdict.reason = failure(outcome, exchange, live);
+        if (options.shown) verdict.reason = options.shown.text(verdict.reason);
         // A server that does not answer its handshake in time answers nothing after it: waiting out every later
         // request's timeout as well would only make a wedged server cost minutes.
         if (outcome.kind === 'timeout' && HANDSHAKE.has(exchange.method))
@@ -376,11 +384,17 @@ function skipReason(exchange: CassetteExchange): string | undefined {
   return undefined;
 }
 
-function newVerdict(exchange: CassetteExchange, normalizer: Normalizer, session: number): ExchangeVerdict {
+function newVerdict(
+  exchange: CassetteExchange,
+  normalizer: Normalizer,
+  session: number,
+  shown: OutputRedaction | undefined,
+): ExchangeVerdict {
+  const params = shownParams({ method: exchange.method, params: exchange.request.params }, shown);
   return {
     ordinal: exchange.ordinal,
     method: exchange.method,
-    summary: describeRequest(normalizer.normalize(exchange.method, exchange.request.params)),
+    summary: describeRequest(normalizer.normalize(exchange.method, params)),
     lineNo: exchange.lineNo,
     session,
     status: 'match',

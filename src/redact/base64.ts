@@ -2,14 +2,18 @@
  * Secrets hidden in base64: a Kubernetes secret's `data`, a Docker `auth`, a service-account JSON passed as one
  * string. A run of base64 that decodes to text is redacted as text, and hidden whole when that text held a secret.
  * Binary payloads (images, PDFs, archives) are told apart by their first bytes or their unprintable content and left
- * alone; runs longer than {@link BASE64_LIMITS.maxRun} are not decoded (scan counts them as unchecked).
+ * alone, at the cost of decoding a few KB; runs longer than {@link BASE64_LIMITS.maxRun} are not decoded (scan counts
+ * them as unchecked).
  */
 
 export const BASE64_LIMITS = {
   /** Shorter runs decode to fewer than 18 bytes: too short to hold a credential worth a decode. */
   minRun: 24,
-  /** Longer runs are data, not a credential someone encoded; they are not decoded. */
-  maxRun: 1 << 20,
+  /**
+   * Longer runs are not decoded. A whole file sent as base64 (a `.env`, a kubeconfig, a service-account JSON, a
+   * log) is decoded up to this size once its first few KB decode to text; binary data never is.
+   */
+  maxRun: 1 << 25,
   /** How much of the decoded text is checked for being text before the rest is decoded. */
   probe: 3072,
 } as const;
@@ -46,15 +50,22 @@ function decode(run: string): string | undefined {
   }
 }
 
+/** `data:text/plain;base64,` and the like, before a long value's base64. */
+const DATA_URL = /^data:[A-Za-z0-9.+/=;-]{0,128};base64,/;
+
 /**
- * Whether a value too long to be looked at run by run starts as base64 that is not a known binary format: such a
- * value is not decoded, and `scan` says so.
+ * Where the base64 of a long value starts (0, or after its `data:…;base64,` prefix) when the value begins with base64
+ * whose first few KB decode to text — a file sent as base64, to be decoded whole — else -1. Images and other binary
+ * data cost one small decode.
  *
- * @example startsAsEncodedText(Buffer.from('words '.repeat(100000)).toString('base64')) // true
+ * @example encodedTextAt(Buffer.from('API_KEY=…\n'.repeat(30000)).toString('base64')) // 0
  */
-export function startsAsEncodedText(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return /^[A-Za-z0-9+/]{64,4096}={0,2}$/.test(head) && !BINARY.test(head);
+export function encodedTextAt(text: string): number {
+  const from = DATA_URL.exec(text.slice(0, 160))?.[0].length ?? 0;
+  const head = text.slice(from, from + BASE64_LIMITS.probe);
+  if (!/^[A-Za-z0-9+/]{64,}$/.test(head) || BINARY.test(head)) return -1;
+  const probe = decode(head.slice(0, head.length - (head.length % 4)));
+  return probe !== undefined && looksLikeText(probe) ? from : -1;
 }
 
 /** A base64 run: where it is, and whether it was too long to decode. */
@@ -74,9 +85,9 @@ export interface Base64Run {
  *
  * @example base64Runs('data: dXNlcjpodW50ZXIyLXBhc3N3b3JkLTk5').map((r) => r.text) // ['user:hunter2-password-99']
  */
-export function base64Runs(text: string): Base64Run[] {
+export function base64Runs(text: string, from = 0): Base64Run[] {
   const runs: Base64Run[] = [];
-  let i = 0;
+  let i = from;
   const n = text.length;
   while (i < n) {
     if (!isBase64Char(text.charCodeAt(i))) {

@@ -1,6 +1,6 @@
 import { TapedeckError } from '../errors.js';
 import { DEFAULT_RULES } from './defaults.js';
-import { SESSION_HEADER } from './headers.js';
+import { EVENT_ID_HEADER, SESSION_HEADER } from './headers.js';
 import { HintPlan } from './hints.js';
 import { type PathSegment, parsePath } from './jsonpath.js';
 import { type CompiledHeaderRule, type CompiledKeyRule, KeyMatcher, splitKeyWords } from './key-words.js';
@@ -41,6 +41,8 @@ export interface CompiledRules {
    * for that id wherever it shows up (the header, `conn`, the `session` event, a legacy `sessionId` parameter).
    */
   readonly session: string | undefined;
+  /** The id of the rule that keeps SSE event ids (the `Last-Event-ID` header, a message's `eventId`) as a stable hash. */
+  readonly eventIds: string | undefined;
   /** The keyed hash `hash` header rules and the session use: the injected one, else an unkeyed SHA-256. */
   readonly stableHash: ValueHasher;
   readonly summary: RedactionSummary;
@@ -96,6 +98,7 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
   const pathIds: string[] = [];
   const values: ValueMatcher[] = [];
   let session: string | undefined;
+  let eventIds: string | undefined;
   const all = [
     ...(config.defaults ? DEFAULT_RULES.map((rule, i) => ({ rule, where: `defaults[${i}]` })) : []),
     ...config.rules.map((rule, i) => ({ rule, where: `rules[${i}]` })),
@@ -138,6 +141,8 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
           (rule.contains === true ? SESSION_HEADER.includes(name) : name === SESSION_HEADER)
         )
           session = id;
+        if (hash && eventIds === undefined && rule.contains !== true && name === EVENT_ID_HEADER)
+          eventIds = id;
         break;
       }
       case 'path':
@@ -175,6 +180,7 @@ export function compile(config: RedactConfig, options: CompileOptions = {}): Com
       hints: new HintPlan(values.filter((m) => !m.gated).flatMap((matcher) => matcher.hints)),
     },
     session,
+    eventIds,
     stableHash: options.hasher ?? sha256Hex,
     summary: summarize(config),
     clean: new Set(),

@@ -16,10 +16,24 @@ export const REDACT_MODES: readonly RedactMode[] = ['marker', 'hash'];
 
 /** One redact config file: `{"extends": "default" | null, "rules": [...]}` (mcp-tape's redact.json as is). */
 export interface RedactFile {
-  /** `null` turns the built-in rules off; absent means `"default"`. */
+  /**
+   * `null` asks for the built-in rules to be off (only these rules); absent means `"default"`. Only a file the user
+   * owns or named on the command line is heard on that: see {@link loadRedactConfig}.
+   */
   extends: 'default' | null;
   rules: RedactRule[];
 }
+
+/**
+ * Where a config file came from, which decides whether its `"extends": null` is heard: the user's own config and a
+ * `--redact-file` named on the command line may replace the built-in rules; a project's file (found in the folder
+ * tapedeck runs in, so a cloned repository can put one there) and the file `$TAPEDECK_REDACT` names (an MCP client's
+ * config can set a wrapped server's environment) only add rules.
+ */
+export type RedactSource = 'user' | 'project' | 'environment' | 'flag';
+
+/** The sources whose `"extends": null` turns the built-in rules off. */
+const MAY_REPLACE_DEFAULTS: ReadonlySet<RedactSource> = new Set(['user', 'flag']);
 
 /** What the command line adds to the files that are read anyway. */
 export interface RedactFlags {
@@ -43,6 +57,12 @@ export interface LoadedRedactConfig {
   config: RedactConfig;
   /** The files that were read, in the order their rules apply. */
   files: string[];
+  /**
+   * One line for stderr when the built-in rules are off (and what turned them off), or when a file that may not
+   * turn them off asked to; undefined otherwise. Callers print it (`tapedeck: …`), so turning redaction down never
+   * goes unsaid.
+   */
+  notice: string | undefined;
 }
 
 const TYPE_FIELDS: Record<RedactRule['type'], readonly string[]> = {
@@ -70,40 +90,74 @@ export function projectRedactPath(cwd = process.cwd()): string {
 /**
  * Combines every source into one RedactConfig. Rules apply in this order: the user config, the project config,
  * the `TAPEDECK_REDACT` file, each `--redact-file`, then each `--redact` pattern. The two automatic files are
- * optional; a file named by the environment or a flag must exist. Built-in rules stay on unless a file says
- * `"extends": null` or `flags.defaults` is false. Throws TapedeckError('usage') naming the file, rule and problem.
+ * optional; a file named by the environment or a flag must exist. Built-in rules stay on unless `flags.defaults`
+ * is false (`--no-redact-defaults`) or the user's own config or a `--redact-file` says `"extends": null`; a project
+ * file or the `TAPEDECK_REDACT` file saying so still adds its rules, and `notice` says the built-in ones stayed.
+ * Throws TapedeckError('usage') naming the file, rule and problem.
  *
  * @example const { config } = loadRedactConfig({ patterns: ['\\bACME-[0-9]{8}\\b'], mode: 'hash' });
  */
 export function loadRedactConfig(flags: RedactFlags = {}, where: RedactEnvironment = {}): LoadedRedactConfig {
   const env = where.env ?? process.env;
-  const sources: { path: string; required: boolean }[] = [
-    { path: userRedactPath(env, where.home ?? homedir()), required: false },
-    { path: projectRedactPath(where.cwd ?? process.cwd()), required: false },
+  const cwd = where.cwd ?? process.cwd();
+  const sources: { path: string; required: boolean; source: RedactSource }[] = [
+    { path: userRedactPath(env, where.home ?? homedir()), required: false, source: 'user' },
+    { path: projectRedactPath(cwd), required: false, source: 'project' },
   ];
   if (env.TAPEDECK_REDACT !== undefined && env.TAPEDECK_REDACT !== '') {
-    sources.push({ path: resolve(where.cwd ?? process.cwd(), env.TAPEDECK_REDACT), required: true });
+    sources.push({ path: resolve(cwd, env.TAPEDECK_REDACT), required: true, source: 'environment' });
   }
   for (const file of flags.files ?? []) {
-    sources.push({ path: resolve(where.cwd ?? process.cwd(), file), required: true });
+    sources.push({ path: resolve(cwd, file), required: true, source: 'flag' });
   }
-  let defaults = flags.defaults ?? true;
+  let offBy: string | undefined = flags.defaults === false ? '--no-redact-defaults' : undefined;
+  let refused: string | undefined;
   const rules: RedactRule[] = [];
   const files: string[] = [];
-  const seen = new Set<string>();
-  for (const { path, required } of sources) {
-    // The same file reached twice (TAPEDECK_REDACT naming the project file) must not double its rules.
-    if (seen.has(path)) continue;
-    seen.add(path);
+  const seen = new Map<string, RedactSource>();
+  for (const { path, required, source } of sources) {
+    // The same file reached twice (TAPEDECK_REDACT naming the project file) must not double its rules; reached
+    // through a flag as well, it counts as named on the command line.
+    const earlier = seen.get(path);
+    if (earlier !== undefined) {
+      if (MAY_REPLACE_DEFAULTS.has(source) && !MAY_REPLACE_DEFAULTS.has(earlier) && refused === path) {
+        offBy ??= path;
+        refused = undefined;
+      }
+      continue;
+    }
+    seen.set(path, source);
     const text = readConfigText(path, required);
     if (text === undefined) continue;
     const file = parseRedactFile(text, path);
-    if (file.extends === null) defaults = false;
+    if (file.extends === null) {
+      if (MAY_REPLACE_DEFAULTS.has(source)) offBy ??= path;
+      else refused ??= path;
+    }
     rules.push(...file.rules);
     files.push(path);
   }
   for (const pattern of flags.patterns ?? []) rules.push(patternRule('--redact', pattern));
-  return { config: { defaults, rules, mode: flags.mode ?? 'marker' }, files };
+  const defaults = offBy === undefined;
+  return {
+    config: { defaults, rules, mode: flags.mode ?? 'marker' },
+    files,
+    notice: defaultsNotice(offBy, refused),
+  };
+}
+
+/** The one line said about the built-in rules: off, and by what; or kept on although a file asked otherwise. */
+function defaultsNotice(offBy: string | undefined, refused: string | undefined): string | undefined {
+  if (offBy !== undefined) {
+    const by = offBy === '--no-redact-defaults' ? offBy : `"extends": null in ${offBy}`;
+    return `the built-in redaction rules are off (${by}): only your own rules hide secrets`;
+  }
+  if (refused !== undefined)
+    return (
+      `${refused} says "extends": null, but only your own config or --no-redact-defaults can turn the built-in ` +
+      'redaction rules off: they stay on, and its rules are added'
+    );
+  return undefined;
 }
 
 /**

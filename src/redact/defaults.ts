@@ -48,6 +48,18 @@ export const KEY_RULES: readonly RedactRule[] = [
   { id: 'credentials', type: 'key', name: 'credentials' },
   { id: 'signature', type: 'key', name: 'signature' },
   { id: 'connection-string', type: 'key', name: 'connection_string' },
+  // Anti-forgery tokens (`_csrf`, `xsrfToken`, Django's `csrfmiddlewaretoken`), signatures of signed URLs (`sig=`),
+  // one-time and short codes (`otp`, `passcode`, a card's `cvv`).
+  { id: 'csrf', type: 'key', name: 'csrf' },
+  { id: 'xsrf', type: 'key', name: 'xsrf' },
+  { id: 'csrf-middleware-token', type: 'key', name: 'csrfmiddlewaretoken' },
+  { id: 'sig', type: 'key', name: 'sig' },
+  { id: 'otp', type: 'key', name: 'otp' },
+  { id: 'totp', type: 'key', name: 'totp' },
+  { id: 'passcode', type: 'key', name: 'passcode' },
+  { id: 'pin-code', type: 'key', name: 'pin_code' },
+  { id: 'cvv', type: 'key', name: 'cvv' },
+  { id: 'cvc', type: 'key', name: 'cvc' },
 ];
 
 /**

@@ -11,7 +11,8 @@ import { hideInArgv } from './argv.js';
 import { type CompiledRules, type CompileOptions, compile } from './compile.js';
 import { failedLine } from './failed.js';
 import { hideInHeaders } from './header-values.js';
-import { formatMarker } from './marker.js';
+import { isCounterId } from './headers.js';
+import { formatMarker, isMarker } from './marker.js';
 import { hashConn, hashSession, hashSessionInUrl, learnSessions } from './session.js';
 import { specificRule } from './specific.js';
 import { TraceState } from './state.js';
@@ -95,6 +96,16 @@ function withConn<L extends TraceLine>(
   return hashed === conn ? line : { ...line, conn: hashed };
 }
 
+/** The message line with its SSE `eventId` as a stable hash, the one its `Last-Event-ID` header gets, when not a counter. */
+function withEventId(line: MessageLine, compiled: CompiledRules, hits: Hits | undefined): MessageLine {
+  const id = line.eventId;
+  const rule = compiled.eventIds;
+  if (rule === undefined || typeof id !== 'string' || id === '' || isMarker(id) || isCounterId(id))
+    return line;
+  hits?.hit(rule, 'eventId', id);
+  return { ...line, eventId: formatMarker(rule, id, { mode: 'hash', hasher: compiled.stableHash }) };
+}
+
 /** Which stream a text or stderr line belongs to, for blocks that span lines. */
 function streamOf(line: TextLine | StderrLine): string {
   const server = typeof line.server === 'string' ? line.server : '';
@@ -116,7 +127,16 @@ function redactTextLine<L extends TraceLine>(
     hits?.hit(block, 'text', original);
     text = formatMarker(block, original, compiled.style);
   } else {
-    text = hideInString(original, compiled, hits, 'text');
+    // The rest of a secret that began on a partial line before this one.
+    const partial = (line as { partial?: unknown }).partial === true;
+    const seam = state?.seams.line(stream, original, partial, compiled);
+    if (seam === undefined) text = hideInString(original, compiled, hits, 'text');
+    else {
+      const head = original.slice(0, seam.length);
+      hits?.hit(seam.rule, 'text', head);
+      const rest = original.slice(seam.length);
+      text = formatMarker(seam.rule, head, compiled.style) + hideInString(rest, compiled, hits, 'text');
+    }
     const opens = blocks?.after(stream, original);
     if (opens !== undefined && text === original) {
       hits?.hit(opens, 'text', original);
@@ -154,7 +174,11 @@ export function redactLine<L extends TraceLine>(
       if (!('raw' in message)) return line;
       const raw = hideInJson(message.raw, compiled, { keyed: true, hits });
       const redacted = withConn(raw === message.raw ? message : { ...message, raw }, compiled, hits, state);
-      return redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true, state) as L;
+      return withEventId(
+        redactFields(redacted, MESSAGE_FIELDS, compiled, hits, true, state),
+        compiled,
+        hits,
+      ) as L;
     }
     case 'text':
     case 'stderr':

@@ -1,5 +1,6 @@
 import type { HttpLine } from '../trace/types.js';
 import type { CompiledRules } from './compile.js';
+import { isCounterId } from './headers.js';
 import { matchHeaderRule } from './key-words.js';
 import { formatMarker, isMarker } from './marker.js';
 import { hashSession } from './session.js';
@@ -40,6 +41,7 @@ export function hideInHeaders(
       if (rule === undefined) return hideInString(text, compiled, hits, where);
       if (text === '' || isMarker(text)) return text;
       if (rule.id === compiled.session) return hashSession(text, compiled, hits, where, state);
+      if (rule.id === compiled.eventIds && isCounterId(text)) return text;
       // A stable-hash rule keeps its id, so equal values keep equal markers; others give way to a token's format.
       const id = rule.hash ? rule.id : specificRule(rule.id, text, compiled);
       hits?.hit(id, where, text);

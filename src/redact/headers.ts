@@ -6,7 +6,7 @@ import type { HeaderRule } from './types.js';
  * names that only look like one.
  */
 
-/** Words that make a header name a credential's: `x-goog-api-key`, `x-auth`, `x-csrf-token`, `x-hub-signature`. */
+/** Words that make a header name a credential's: `x-goog-api-key`, `x-auth`, `x-csrf`, `x-hub-signature`. */
 export const CREDENTIAL_HEADER_WORDS = [
   'token',
   'secret',
@@ -19,6 +19,8 @@ export const CREDENTIAL_HEADER_WORDS = [
   'credential',
   'key',
   'api',
+  'csrf',
+  'xsrf',
 ] as const;
 
 /**
@@ -40,6 +42,21 @@ export const HARMLESS_HEADERS: readonly string[] = [
   'x-ms-api-version',
 ];
 
+/** The rule id SSE event ids are hashed under. */
+export const EVENT_ID_RULE = 'sse-event-id';
+
+/** An event id that is a counter (`7`, `e12`, `evt-3`) says nothing a reader could resume a stream with: kept. */
+const COUNTER_ID = /^[A-Za-z_-]{0,16}[0-9]{1,20}$/;
+
+/**
+ * True for an SSE event id that is a plain counter, which stays as it is wherever event ids are hashed.
+ *
+ * @example isCounterId('e12') // true; isCounterId('8c1f…_1733_x7') // false
+ */
+export function isCounterId(id: string): boolean {
+  return COUNTER_ID.test(id);
+}
+
 /**
  * The credential header rules, in the order they are tried (the first that matches names the marker). The MCP
  * session id is kept as a stable keyed hash: a trace still shows which requests shared a session, but the id,
@@ -47,6 +64,9 @@ export const HARMLESS_HEADERS: readonly string[] = [
  */
 export const CREDENTIAL_HEADER_RULES: readonly HeaderRule[] = [
   { id: 'mcp-session-id', type: 'header', name: 'mcp-session-id', hash: true },
+  // An SSE event id resumes its stream (`Last-Event-ID`), replaying what the server sent on it: kept as a stable hash,
+  // in this header and in the `eventId` of the messages that carried it, so the two still pair up.
+  { id: EVENT_ID_RULE, type: 'header', name: 'last-event-id', hash: true },
   { id: 'authorization-header', type: 'header', name: 'authorization' },
   { id: 'proxy-authorization-header', type: 'header', name: 'proxy-authorization' },
   { id: 'set-cookie-header', type: 'header', name: 'set-cookie' },
@@ -62,6 +82,9 @@ export const CREDENTIAL_HEADER_RULES: readonly HeaderRule[] = [
     }),
   ),
 ];
+
+/** The header a client resumes an SSE stream with. */
+export const EVENT_ID_HEADER = 'last-event-id';
 
 /** The header that names an MCP session over Streamable HTTP. */
 export const SESSION_HEADER = 'mcp-session-id';

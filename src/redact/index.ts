@@ -12,6 +12,7 @@ export { ENTROPY_RULE, type Finding, type FindOptions, findSecrets } from './det
 export { createRedactor, type RedactorOptions, redactHeaders, redactLine } from './engine.js';
 export { type HarOptions, toHar } from './har.js';
 export type { MarkerStyle } from './marker.js';
+export { builtInOutputRedaction, type OutputRedaction, outputRedaction } from './output.js';
 export { TraceState } from './state.js';
 export type {
   HeaderRule,

@@ -3,7 +3,7 @@
  * lets `token` hide `accessToken` and `x-auth-token` but not `max_tokens` or `tokenizer`.
  */
 
-import { plainValue } from './plain-values.js';
+import { plainUnder } from './plain-values.js';
 
 const UPPER_A = 65;
 const UPPER_Z = 90;
@@ -130,15 +130,15 @@ export class KeyMatcher {
 
   /**
    * The id of the first rule `key` falls under when `value` is to be hidden under it: a built-in rule steps aside
-   * for a string that is plainly no secret under that name (`PWD=/home/me`, `AUTH_ENABLED=true`); see plain-values.ts.
+   * for a value that is plainly no secret under that name (`PWD=/home/me`, `AUTH_ENABLED=true`, `token_count: 317`)
+   * and for a name about the secret rather than the secret (`password_policy`, `token_usage`); see plain-values.ts.
    *
    * @example matcher.matchValue('PWD', '/home/me/project') // undefined; matcher.matchValue('db_pwd', 'hunter2') // 'pwd'
    */
   matchValue(key: string, value: unknown): string | undefined {
     const found = this.find(key);
     if (found === undefined) return undefined;
-    if (found.rule.builtin && typeof value === 'string' && plainValue(found.words, found.end, value))
-      return undefined;
+    if (found.rule.builtin && plainUnder(found.words, found.end, value)) return undefined;
     return found.rule.id;
   }
 }

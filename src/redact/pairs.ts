@@ -45,13 +45,18 @@ function valueEnd(text: string, from: number, toLineEnd: boolean): number {
   return i;
 }
 
-/** The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured. */
+/**
+ * The end of a quoted value opening at `open` (the quote), or -1: backslash escapes are honoured, and an ellipsis
+ * (`…`, where a display cut the JSON short) ends it too.
+ */
 function closingQuote(text: string, open: number, escaped: boolean): number {
   const quote = text[open];
   const limit = Math.min(text.length, open + MAX_QUOTED);
   for (let i = open + 1; i < limit; i += 1) {
     const ch = text[i];
     if (ch === '\n') return -1;
+    // An ellipsis: JSON cut short for display, whose value stops here (what follows is the text around it).
+    if (ch === '…') return i;
     if (escaped) {
       // Inside JSON that was itself put in a string: the closing quote is `\"`, an escaped backslash `\\\\`.
       if (ch === '\\' && text[i + 1] === '\\') i += 1;
@@ -113,6 +118,8 @@ function report(
   rule: PairRule,
   found: PairFound,
 ) {
+  // A lone `…` is where a display cut the value off: nothing of it is left to hide.
+  if (end - start === 1 && text.charCodeAt(start) === 0x2026) return;
   const name = rule[2];
   if (name !== undefined && compiled.keys.matchValue(name, text.slice(start, end)) === undefined) return;
   found(start, end, rule[0], rule[1]);
@@ -154,8 +161,12 @@ function restIsClosing(text: string, at: number): boolean {
   return true;
 }
 
-/** At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose. */
-function credentialLike(text: string, start: number, end: number): boolean {
+/**
+ * At least 6 characters with a digit, a symbol or a capital after the first: not a word of prose.
+ *
+ * @example credentialLike('hunter2', 0, 7) // true; credentialLike('Password', 0, 8) // false
+ */
+export function credentialLike(text: string, start: number, end: number): boolean {
   if (end - start < 6) return false;
   for (let i = start; i < end; i += 1) {
     const code = text.charCodeAt(i);
@@ -228,6 +239,8 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
       if (text.charCodeAt(start) === 45) hyphen = true;
     }
     if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
+    // `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf`: a resource type in a name, not a `name: value` pair.
+    if (text.charCodeAt(start - 1) === 58 && inResourceName(text, start)) continue;
     // A header's whole value: at the start of a line, or inside one for a header name (hyphenated, or `Cookie`).
     const first = text.charCodeAt(start) | 0x20;
     const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
@@ -246,6 +259,26 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
   }
 }
 
+/** A JSON number or boolean, as the value of a quoted name: ends at what may follow it in JSON. */
+const LITERAL = /^(?:-?[0-9][0-9.eE+-]{0,39}|true|false)(?=\s|[,}\]]|\\|$)/;
+const MAX_LITERAL = 40;
+
+/** How far back the start of a colon-separated resource name is looked for. */
+const MAX_RESOURCE_PREFIX = 256;
+
+/** True when the word at `at`, right after a colon, belongs to an `arn:` or `urn:` name (no blank in between). */
+function inResourceName(text: string, at: number): boolean {
+  const from = Math.max(0, at - MAX_RESOURCE_PREFIX);
+  let i = at;
+  while (i > from) {
+    const code = text.charCodeAt(i - 1);
+    if (code <= 32 || code === 34 || code === 39 || code === 40 || code === 61 || code === 44) break;
+    i -= 1;
+  }
+  const head = text.slice(i, i + 4).toLowerCase();
+  return head === 'arn:' || head === 'urn:';
+}
+
 /** `"name": "value"` (or `'name': 'value'`, or `\"name\":\"value\"` inside JSON put in a string). */
 function quotedPair(text: string, compiled: CompiledRules, found: PairFound, colon: number, close: number) {
   const quote = text[close]!;
@@ -258,6 +291,16 @@ function quotedPair(text: string, compiled: CompiledRules, found: PairFound, col
   if (rule === undefined) return;
   let start = colon + 1;
   while (start < text.length && isBlank(text.charCodeAt(start))) start += 1;
+  const literal = LITERAL.exec(text.slice(start, start + MAX_LITERAL + 1));
+  if (literal !== null) {
+    // `"password": 123456` in a log line: a number or a boolean is hidden as it is in JSON.
+    const name = rule[2]!;
+    const token = literal[0];
+    const value = token === 'true' ? true : token === 'false' ? false : Number(token);
+    if (compiled.keys.matchValue(name, value) !== undefined)
+      found(start, start + token.length, rule[0], rule[1]);
+    return;
+  }
   if (escaped) {
     if (text[start] !== '\\' || text[start + 1] !== quote) return;
     const end = closingQuote(text, start + 1, true);
@@ -285,4 +328,35 @@ export function findPairs(
   if (compiled.keys.rules.length === 0 && compiled.headers.length === 0) return;
   if (holds === undefined ? text.includes('=') : holds.includes('=')) equalsPairs(text, compiled, found);
   if (holds === undefined ? text.includes(':') : holds.includes(':')) colonPairs(text, compiled, found);
+  // Prose has blanks; an identifier or a token alone, most strings a message holds, has none and skips the pattern.
+  if (text.length < PROSE_LIMIT && hasBlank(text) && PASSWORD_WORD.test(text))
+    spacedPairs(text, compiled, found);
+}
+
+function hasBlank(text: string): boolean {
+  return text.includes(' ') || text.includes('\t');
+}
+
+/** The words that open `password hunter2` in prose, looked for in one pass before the full pattern runs. */
+const PASSWORD_WORD = /ass(?:word|wd|phrase)|ASS(?:WORD|WD|PHRASE)/;
+/** A password word, one or two blanks, and the word after it (bounded: linear). */
+const SPACED = /\b((?:[Pp]ass(?:word|wd|phrase)|PASS(?:WORD|WD|PHRASE)))[ \t]{1,2}([^\s"'`,;)\]}<>]{6,256})/g;
+/** Longer values are data, not a sentence that names a password. */
+const PROSE_LIMIT = 1 << 16;
+
+/**
+ * `password Tr0ub4dor&3` in prose (`login failed for ada (password hunter2!)`): the word after a password word when
+ * it reads as a credential — a digit or a symbol in it — not as the next word of a sentence (`password reset`,
+ * `password must be…`).
+ */
+function spacedPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  SPACED.lastIndex = 0;
+  for (let m = SPACED.exec(text); m !== null; m = SPACED.exec(text)) {
+    const value = m[2]!;
+    if (!/[0-9!#$%&*+/=?@^_~-]/.test(value) || !credentialLike(value, 0, value.length)) continue;
+    const rule = keyRuleFor(compiled, m[1]!);
+    if (rule === undefined) continue;
+    const start = m.index + m[0].length - value.length;
+    report(text, start, start + value.length, compiled, rule, found);
+  }
 }

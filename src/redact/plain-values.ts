@@ -73,7 +73,63 @@ const KIND_WORDS = new Set([
   'provider',
   'strategy',
   'format',
+  'arn',
 ]);
+
+/**
+ * Last words of names that are about a secret rather than the secret: its rules (`password_policy`), the form field
+ * that asks for it (`passwordField`), what it cost (`token_usage`, an LLM's token counts), where it is kept
+ * (`secretKeyRef`, `secret_store`), and phrases whose first word only sounds like one (`secret_santa`). The name steps
+ * aside for any value under them, objects too, which are then walked key by key like any other.
+ */
+const ABOUT_WORDS = new Set([
+  'policy',
+  'policies',
+  'rule',
+  'rules',
+  'requirement',
+  'requirements',
+  'strength',
+  'complexity',
+  'validation',
+  'field',
+  'fields',
+  'input',
+  'label',
+  'placeholder',
+  'descriptor',
+  'selector',
+  'schema',
+  'question',
+  'usage',
+  'usages',
+  'budget',
+  'estimate',
+  'cost',
+  'price',
+  'stats',
+  'statistics',
+  'metrics',
+  'details',
+  'total',
+  'totals',
+  'ref',
+  'reference',
+  'store',
+  'manager',
+  'santa',
+  'sauce',
+  'agent',
+  'garden',
+  'menu',
+  'recipe',
+  'ingredient',
+  'mission',
+  'society',
+]);
+
+/** An Amazon resource name: it names a secret (`arn:aws:secretsmanager:…:secret:prod/db-AbCdEf`), it is not one. */
+const ARN = /^arn:aws[a-z-]{0,16}:[a-z0-9-]{1,64}:[a-z0-9-]{0,32}:[0-9]{0,12}:\S{1,1024}$/;
 
 /** The shell's working-directory variables, as whole names: `PWD` is no password. */
 const WORKING_DIRECTORY = new Set(['pwd', 'oldpwd']);
@@ -100,6 +156,7 @@ export function plainValue(words: readonly string[], ruleEnd: number, value: str
   const trimmed = value.trim();
   if (trimmed === '') return false;
   if (SWITCHES.has(trimmed.toLowerCase())) return true;
+  if (ARN.test(trimmed)) return true;
   const last = words.at(-1) ?? '';
   const trailing = ruleEnd < words.length;
   const path = PATH.exec(trimmed);
@@ -113,4 +170,30 @@ export function plainValue(words: readonly string[], ruleEnd: number, value: str
   if (ADDRESS_WORDS.has(last)) return URL_VALUE.test(trimmed);
   if (KIND_WORDS.has(last)) return WORD.test(trimmed);
   return false;
+}
+
+/**
+ * True when a name is about a secret rather than the secret, by its last word (see ABOUT_WORDS): `token_usage`,
+ * `password_policy`, `passwordField`, `secret_santa`. Only a word after the rule's own counts: `usage_token` is a token.
+ *
+ * @example aboutTheSecret(['token', 'usage'], 1) // true; aboutTheSecret(['usage', 'token'], 2) // false
+ */
+export function aboutTheSecret(words: readonly string[], ruleEnd: number): boolean {
+  return ruleEnd < words.length && ABOUT_WORDS.has(words.at(-1) ?? '');
+}
+
+/**
+ * True when `value` of any JSON type, under a name a built-in rule matched, is plainly not a secret: the name is
+ * about the secret (aboutTheSecret); a string as {@link plainValue} says; a number or a boolean, or an object or
+ * array (of counts), under a name ending in a word of quantity or setting (`token_count`, `password_min_length`,
+ * `auth_enabled`). A number or boolean under the secret's own name (`"password": 123456`, `"pin_code": 4242`) is
+ * hidden like a string.
+ *
+ * @example plainUnder(['token', 'count'], 1, 317) // true; plainUnder(['password'], 1, 123456) // false
+ */
+export function plainUnder(words: readonly string[], ruleEnd: number, value: unknown): boolean {
+  if (aboutTheSecret(words, ruleEnd)) return true;
+  if (typeof value === 'string') return plainValue(words, ruleEnd, value);
+  if (value === null || value === undefined) return false;
+  return ruleEnd < words.length && QUANTITY_WORDS.has(words.at(-1) ?? '');
 }

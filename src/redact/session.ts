@@ -38,6 +38,16 @@ export function hashSession(
 }
 
 /**
+ * A connection named outside a trace (a report's session header): hashed as a session id, unless it is a recorder's
+ * own exchange id (`h1`) or a marker already.
+ *
+ * @example connShown('75100744-…', compiled) // '[REDACTED:mcp-session-id:3f9a0c1d2e4b]'; connShown('h1', compiled) // 'h1'
+ */
+export function connShown(conn: string, compiled: CompiledRules): string {
+  return STREAM_ID.test(conn) ? conn : hashSession(conn, compiled);
+}
+
+/**
  * A line's `conn`, hashed when it is a session id the trace showed earlier; as it is otherwise.
  *
  * @example hashConn('75100744-…', compiled, undefined, state) // '[REDACTED:mcp-session-id:3f9a0c1d2e4b]' once seen

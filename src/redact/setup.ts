@@ -17,6 +17,11 @@ export interface RedactionOptions extends RedactFlags {
   where?: RedactEnvironment | undefined;
   /** Told when the engine fails on a line (the line is then stored without its payload). */
   onError?: ((err: unknown) => void) | undefined;
+  /**
+   * Told, in one line, that the built-in rules are off and what turned them off, or that a project file asked to
+   * and was not heard (see loadRedactConfig). By default the line goes to stderr as `tapedeck: …`.
+   */
+  onNotice?: ((message: string) => void) | undefined;
 }
 
 /** A redaction setup ready to use: the config, its compiled rules, the sink's redactor and the meta summary. */
@@ -36,7 +41,7 @@ export interface Redaction {
  */
 export function loadRedaction(options: RedactionOptions = {}): Redaction {
   const where = options.where ?? {};
-  const { config: loaded } = loadRedactConfig(
+  const { config: loaded, notice } = loadRedactConfig(
     {
       patterns: options.patterns ?? [],
       files: options.files ?? [],
@@ -46,6 +51,8 @@ export function loadRedaction(options: RedactionOptions = {}): Redaction {
     where,
   );
   const config: RedactConfig = { ...loaded, rules: [...loaded.rules, ...(options.rules ?? [])] };
+  if (notice !== undefined)
+    (options.onNotice ?? ((message: string) => process.stderr.write(`tapedeck: ${message}\n`)))(notice);
   const hasher = config.mode === 'hash' ? createKeyedHasher(loadRedactKey(where.env)) : undefined;
   const compiled = compile(config, hasher !== undefined ? { hasher } : {});
   return { config, compiled, redactor: redactorOf(compiled, options.onError), summary: summarize(config) };

@@ -1,10 +1,11 @@
 import type { Json } from '../trace/types.js';
-import { base64Runs, startsAsEncodedText } from './base64.js';
+import { base64Runs, encodedTextAt } from './base64.js';
 import type { CompiledRules } from './compile.js';
 import { LONG_VALUE, mayMatch } from './hints.js';
 import { formatMarker, isMarker, markerSpans } from './marker.js';
 import { findPairs } from './pairs.js';
 import { hasTokenRun, RUN_GATE } from './patterns.js';
+import { decodedText, decodedView, encodedSegments } from './percent.js';
 
 /**
  * What detection (`scan`) wants to hear while the engine works; redaction itself passes none, and then no paths
@@ -19,10 +20,13 @@ export interface Hits {
   unchecked?(where: string, what: string): void;
 }
 
-/** Values a key or path rule replaces: strings (not markers already), objects and arrays. Numbers, booleans, null stay. */
+/**
+ * Values a key or path rule replaces: strings (not markers already), numbers and booleans (`"password": 123456`,
+ * a PIN, a one-time code), objects and arrays. Only null stays: it holds nothing.
+ */
 export function hideable(value: Json | undefined): boolean {
   if (typeof value === 'string') return !isMarker(value);
-  return typeof value === 'object' && value !== null;
+  return value !== null && value !== undefined;
 }
 
 /** Redacts text found inside a string (decoded base64) the way a string value is, JSON in it included. */
@@ -46,7 +50,7 @@ interface Span {
   start: number;
   end: number;
   rule: string;
-  /** Tie-break between spans of equal extent: the value rules in order, then pairs, then decoded base64. */
+  /** Tie-break between spans of equal extent: the value rules in order, then pairs, decoded base64, decoded escapes. */
   order: number;
   hash: boolean;
 }
@@ -120,11 +124,20 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
     spans ??= [];
     spans.push({ start, end, rule, order: pairOrder, hash });
   });
-  if (long && scope.hits?.unchecked !== undefined && startsAsEncodedText(text)) {
-    scope.hits.unchecked(scope.where, `base64 run of ${text.length} characters`);
+  if (!long && scope.depth < MAX_TEXT_DEPTH) {
+    // A URL, a query or a form body: what the rules find in the decoded text is hidden as it is written.
+    for (const segment of encodedSegments(text)) {
+      for (const span of secretsDecoded(text.slice(segment.start, segment.end), segment.plus, scope)) {
+        spans ??= [];
+        const start = span.start + segment.start;
+        spans.push({ ...span, start, end: span.end + segment.start, order: pairOrder + 2 });
+      }
+    }
   }
-  if (run && !long && scope.depth < MAX_TEXT_DEPTH) {
-    for (const encoded of base64Runs(text)) {
+  // A long value is looked into when it is a file sent as base64 (its first KB decode to text); an image never is.
+  const encodedFrom = !long ? 0 : scope.depth < MAX_TEXT_DEPTH ? encodedTextAt(text) : -1;
+  if (run && encodedFrom >= 0 && scope.depth < MAX_TEXT_DEPTH) {
+    for (const encoded of base64Runs(text, encodedFrom)) {
       if (encoded.unchecked) {
         scope.hits?.unchecked?.(scope.where, `base64 run of ${encoded.end - encoded.start} characters`);
         continue;
@@ -137,6 +150,31 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
     }
   }
   return spans;
+}
+
+/**
+ * What the rules find in `part` read percent-decoded, as spans of `part` as written. A decoded part found clean is
+ * remembered when short (a link's parameters repeat), and only a part with something to hide pays for the map from
+ * decoded characters back to written ones.
+ */
+function secretsDecoded(part: string, plus: boolean, scope: TextScope): Span[] {
+  const decoded = decodedText(part, plus);
+  if (decoded === undefined) return [];
+  const clean = scope.compiled.clean;
+  // Remembered only when looked at with every rule (base64 is not opened past MAX_TEXT_DEPTH).
+  const short = decoded.length <= SHORT_TEXT && scope.hits === undefined && scope.depth + 1 < MAX_TEXT_DEPTH;
+  if (short && clean.has(decoded)) return [];
+  const found = collectSpans(decoded, { ...scope, depth: scope.depth + 1 });
+  if (found === undefined) {
+    if (short) {
+      if (clean.size >= CLEAN_ENTRIES) clean.clear();
+      clean.add(decoded);
+    }
+    return [];
+  }
+  const view = decodedView(part, plus);
+  if (view === undefined) return [];
+  return found.map((span) => ({ ...span, start: view.at[span.start]!, end: view.at[span.end]! }));
 }
 
 /** The rule that would hide something in `decoded` (text from base64), or undefined when it holds nothing. */
@@ -165,35 +203,59 @@ function secretIn(decoded: string, scope: TextScope): string | undefined {
   return first;
 }
 
-function scanText(text: string, scope: TextScope): string {
-  const { compiled, hits, where } = scope;
+/** The spans `text` loses, in order and apart: earliest first, then longest; none touching a marker already there. */
+function chosenSpans(text: string, scope: TextScope): Span[] {
   const spans = collectSpans(text, scope);
-  if (spans === undefined) {
-    hits?.rest(where, text);
-    return text;
-  }
+  if (spans === undefined) return [];
   spans.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   const markers = markerSpans(text);
-  let out = '';
+  const chosen: Span[] = [];
   let at = 0;
   let m = 0;
   for (const span of spans) {
     if (span.start < at) continue;
     while (m < markers.length && markers[m]![1] <= span.start) m += 1;
     if (m < markers.length && markers[m]![0] < span.end) continue;
+    chosen.push(span);
+    at = span.end;
+  }
+  return chosen;
+}
+
+function scanText(text: string, scope: TextScope): string {
+  const { compiled, hits, where } = scope;
+  const spans = chosenSpans(text, scope);
+  if (spans.length === 0) {
+    hits?.rest(where, text);
+    return text;
+  }
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
     const secret = text.slice(span.start, span.end);
     hits?.hit(span.rule, where, secret);
     const style = span.hash ? { mode: 'hash' as const, hasher: compiled.stableHash } : compiled.style;
     out += text.slice(at, span.start) + formatMarker(span.rule, secret, style);
     at = span.end;
   }
-  if (at === 0) {
-    hits?.rest(where, text);
-    return text;
-  }
   out += text.slice(at);
   hits?.rest(where, out);
   return out;
+}
+
+/**
+ * Where the value rules would hide something in `text`: [start, end) and the rule, in order and apart, as
+ * {@link redactText} would replace them.
+ *
+ * @example secretSpans('key ghp_0123456789abcdefghijABCDEFGHIJ012345', compiled) // [{ start: 4, end: 44, rule: 'github-token' }]
+ */
+export function secretSpans(
+  text: string,
+  compiled: CompiledRules,
+): Array<{ start: number; end: number; rule: string }> {
+  return chosenSpans(text, { compiled, hits: undefined, where: 'text', depth: 0, nested: undefined }).map(
+    ({ start, end, rule }) => ({ start, end, rule }),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { deepSecret } from './deep.js';
 import { parseEmbedded, writeEmbedded } from './embedded.js';
 import { childStates, type PathStates, rootStates, selectedBy } from './jsonpath.js';
 import { formatMarker } from './marker.js';
-import { headerRuleFor } from './pairs.js';
+import { DESCRIBED_VALUES, flatHeaderRules, isDescriptor, namedPair, tupleRules } from './pair-shapes.js';
 import { specificRule } from './specific.js';
 import { type Hits, hideable, hideInText, MAX_TEXT_DEPTH } from './values.js';
 
@@ -33,9 +33,6 @@ interface Walk {
 export const MAX_DEPTH = 200;
 /** The marker a subtree past MAX_DEPTH becomes when the copy around it must be written out (see Walk.dropDeep). */
 const NESTING_RULE = 'nesting-limit';
-
-/** Keys of an object that name what its `value` is: `{name, value}` env lists, `{key, value}`, HAR headers. */
-const PAIR_NAMES = ['name', 'key', 'header', 'Name', 'Key', 'Header'] as const;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -93,26 +90,38 @@ function hideNested(text: string, compiled: CompiledRules, depth: number, where:
   return hideInString(text, compiled, undefined, where, depth);
 }
 
-/** A `{name|key|header: <secret-like>, value: …}` object: the rule its name falls under, else undefined. */
-function pairRule(compiled: CompiledRules, record: Record<string, Json>): string | undefined {
-  for (const field of PAIR_NAMES) {
-    const name = record[field];
-    if (typeof name !== 'string' || name.length > 128) continue;
-    return headerRuleFor(compiled, name)?.[0] ?? compiled.keys.matchValue(name, record.value);
-  }
-  return undefined;
-}
-
-function node(walk: Walk, value: Json, states: PathStates | undefined, depth: number): Json {
+/**
+ * Walks one value. `key` is the key it sits under; `described` is set for a JSON Schema descriptor under a secret's
+ * name, whose `default`, `examples` … are hidden under that rule.
+ */
+function node(
+  walk: Walk,
+  value: Json,
+  states: PathStates | undefined,
+  depth: number,
+  key?: string | number,
+  described?: string,
+): Json {
   if (typeof value === 'string')
     return hideInString(value, walk.compiled, walk.hits, where(walk), walk.textDepth);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return tooDeep(walk, value);
   if (Array.isArray(value)) {
+    // `[["Authorization", "Bearer …"], …]` and `rawHeaders`: the name is an item, the secret the next one.
+    const paired = walk.keyed
+      ? (tupleRules(walk.compiled, value) ??
+        (typeof key === 'string' ? flatHeaderRules(walk.compiled, key, value) : undefined))
+      : undefined;
     let copy: Json[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
       const item = value[i] as Json;
-      const next = child(walk, item, i, states, undefined, depth);
+      const rule = paired?.get(i);
+      const next =
+        rule === undefined
+          ? child(walk, item, i, states, undefined, depth)
+          : Array.isArray(item)
+            ? hidePairValue(walk, item, i, rule)
+            : hideAt(walk, item, i, rule);
       if (next !== item) {
         copy ??= value.slice();
         copy[i] = next;
@@ -124,19 +133,41 @@ function node(walk: Walk, value: Json, states: PathStates | undefined, depth: nu
   // nothing is ever assigned through `obj[key] =`.
   const record = value as Record<string, Json>;
   const keys = Object.keys(record);
-  const named = walk.keyed && Object.hasOwn(record, 'value') ? pairRule(walk.compiled, record) : undefined;
+  const pair = walk.keyed ? namedPair(walk.compiled, record, keys) : undefined;
   let entries: Array<[string, Json]> | undefined;
   for (let i = 0; i < keys.length; i += 1) {
-    const key = keys[i]!;
-    const item = record[key] as Json;
-    const next = child(walk, item, key, states, key === 'value' ? named : undefined, depth);
+    const name = keys[i]!;
+    const item = record[name] as Json;
+    const named = pair?.fields.has(name)
+      ? pair.rule
+      : described !== undefined && DESCRIBED_VALUES.has(name)
+        ? described
+        : undefined;
+    const next = child(walk, item, name, states, named, depth);
     if (next !== item && entries === undefined) {
       entries = [];
       for (let j = 0; j < i; j += 1) entries.push([keys[j]!, record[keys[j]!] as Json]);
     }
-    entries?.push([key, next]);
+    entries?.push([name, next]);
   }
   return entries === undefined ? value : Object.fromEntries(entries);
+}
+
+/** An item hidden under `rule`, found where it is (a list's value after its header name). */
+function hideAt(walk: Walk, item: Json, index: number, rule: string): Json {
+  if (!hideable(item)) return item;
+  if (walk.hits !== undefined) walk.stack.push(index);
+  const out = hide(walk, specificRule(rule, item, walk.compiled), item);
+  if (walk.hits !== undefined) walk.stack.pop();
+  return out;
+}
+
+/** A `[name, value]` pair with its value hidden under `rule`. */
+function hidePairValue(walk: Walk, pair: Json[], index: number, rule: string): Json {
+  if (walk.hits !== undefined) walk.stack.push(index);
+  const value = hideAt(walk, pair[1] as Json, 1, rule);
+  if (walk.hits !== undefined) walk.stack.pop();
+  return value === pair[1] ? pair : [pair[0] as Json, value];
 }
 
 /** A subtree at MAX_DEPTH: searched without recursion, kept when it holds nothing to hide, hidden whole when it does. */
@@ -179,9 +210,12 @@ function child(
   }
   if (walk.hits !== undefined) walk.stack.push(key);
   let out: Json;
-  if (rule !== undefined && hideable(item))
+  if (rule !== undefined && byName && isDescriptor(item))
+    // `"password": {"type": "string", …}` describes the field: walked, with the values it gives hidden.
+    out = node(walk, item, next, depth + 1, key, rule);
+  else if (rule !== undefined && hideable(item))
     out = hide(walk, byName ? specificRule(rule, item, compiled) : rule, item);
-  else out = node(walk, item, next, depth + 1);
+  else out = node(walk, item, next, depth + 1, key);
   if (walk.hits !== undefined) walk.stack.pop();
   return out;
 }

@@ -1,4 +1,5 @@
 import { TapedeckError } from '../errors.js';
+import type { OutputRedaction } from '../redact/output.js';
 import { realScheduler, type Scheduler } from '../scheduler.js';
 import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
@@ -77,6 +78,12 @@ export interface MatchOptions {
   redact: ((method: string, params: JsonObject) => JsonObject) | undefined;
   /** How messages name the settings that would change a miss or a timeout (default: the option names). */
   settingNames: SettingNames;
+  /**
+   * How requests and answers are shown — in a miss's message (the JSON-RPC error too), the unused list, a client's
+   * answer that differs: redacted as the trace would hold them. Matching is untouched. Without it they are shown as
+   * they came.
+   */
+  shown: OutputRedaction | undefined;
 }
 
 export interface EngineOptions extends MatchOptions {
@@ -106,6 +113,7 @@ export const REPLAY_DEFAULTS: EngineOptions = {
   diff: DIFF_DEFAULTS,
   redact: undefined,
   settingNames: OPTION_NAMES,
+  shown: undefined,
   timing: 'none',
   answerTimeoutMs: ANSWER_TIMEOUT_MS,
   maxDelayMs: 60_000,

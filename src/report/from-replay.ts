@@ -125,7 +125,7 @@ function missCase(miss: Miss, i: number, cassette: string): ReportCase {
   // The closest recorded request is where to look (or the one expected next, under ordered matching).
   const near = miss.closest ?? miss.expected;
   return {
-    name: `miss ${i + 1}: ${describeRequest(miss.request)}`,
+    name: `miss ${i + 1}: ${describeRequest(miss.shown)}`,
     group: miss.request.method,
     kind: `miss-${miss.reason}`,
     status: 'failed',

@@ -1,4 +1,5 @@
 import type { Report, ReportCase } from './model.js';
+import type { RedactedReport } from './redacted.js';
 
 /**
  * GitHub Actions workflow commands: one `::error …::…` (or `::warning`) line per failed or error case, which the
@@ -34,7 +35,7 @@ export function escapeProperty(text: string): string {
  *
  * @example process.stdout.write(renderGithub(report)); // ::error file=s.jsonl,line=8,title=…::…
  */
-export function renderGithub(report: Report): string {
+export function renderGithub(report: RedactedReport): string {
   const lines: string[] = [];
   for (const suite of report.suites)
     for (const c of suite.cases) {

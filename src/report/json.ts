@@ -1,4 +1,5 @@
-import { countCases, type Report, reportPassed } from './model.js';
+import { countCases, reportPassed } from './model.js';
+import type { RedactedReport } from './redacted.js';
 
 /**
  * The report as JSON (`"version": 1`): the same shape for every command, so one script reads verify, diff,
@@ -6,7 +7,7 @@ import { countCases, type Report, reportPassed } from './model.js';
  *
  * @example JSON.parse(renderJsonReport(report)).counts // → { tests: 7, passed: 5, failures: 2, errors: 0, skipped: 0 }
  */
-export function renderJsonReport(report: Report): string {
+export function renderJsonReport(report: RedactedReport): string {
   const document = {
     version: report.version,
     tool: report.tool,

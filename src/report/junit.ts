@@ -1,4 +1,5 @@
 import { type CaseCounts, countCases, type Report, type ReportCase, type ReportSuite } from './model.js';
+import type { RedactedReport } from './redacted.js';
 import { xmlAttribute, xmlText } from './xml.js';
 
 /**
@@ -14,7 +15,7 @@ import { xmlAttribute, xmlText } from './xml.js';
  *
  * @example writeFileSync('tapedeck.xml', renderJunit(report));
  */
-export function renderJunit(report: Report): string {
+export function renderJunit(report: RedactedReport): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   out.push(
     `<testsuites ${attributes({ name: report.title, ...countAttributes(countCases(report), report.durationMs) })}>`,

@@ -1,5 +1,6 @@
 import { PACKAGE_NAME } from '../version.js';
-import type { Report, ReportCase, ReportRule } from './model.js';
+import type { ReportCase, ReportRule } from './model.js';
+import type { RedactedReport } from './redacted.js';
 
 /**
  * SARIF 2.1.0, the format code scanning reads (GitHub's among others): one run whose tool lists the rules the
@@ -27,7 +28,7 @@ interface SarifLocation {
  *
  * @example JSON.parse(renderSarif(scanReport(input, context))).runs[0].results[0].ruleId // → 'github-token'
  */
-export function renderSarif(report: Report): string {
+export function renderSarif(report: RedactedReport): string {
   const rules = report.rules ?? [];
   const cases = report.suites.flatMap((suite) => suite.cases);
   const findings = cases.filter((c) => c.rule !== undefined && c.status === 'failed');

@@ -49,7 +49,21 @@ export function clip(text: string, max = DETAIL_MAX, { fold = true }: { fold?: b
     if (kept.length > max) break;
   }
   if (kept.length <= max) return kept.join('');
-  return `${kept.slice(0, max - 1).join('')}…`;
+  return `${wholeMarkers(kept.slice(0, max - 1).join(''))}…`;
+}
+
+/** Every marker redaction leaves starts with this. */
+const MARKER_START = '[REDACTED';
+
+/**
+ * A cut-off text without a redaction marker cut in two at its end: a marker shown in part (`[REDACTED:githu`) says
+ * neither what was hidden nor, to a reader, that anything was; the text stops before it instead.
+ *
+ * @example wholeMarkers('token [REDACTED:githu') // → 'token '
+ */
+export function wholeMarkers(cut: string): string {
+  const open = cut.lastIndexOf(MARKER_START);
+  return open >= 0 && cut.indexOf(']', open) < 0 ? cut.slice(0, open) : cut;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { wholeMarkers } from './describe.js';
 import { diffExcerpt } from './excerpt.js';
 import type { Json } from './types.js';
 
@@ -34,7 +35,18 @@ export interface DiffOptions {
 export const DIFF_DEFAULTS: DiffOptions = { maxEntries: 20, maxValueLength: 60, countLimit: 1000 };
 
 /**
- * Compares `recorded` with `live` (undefined = absent).
+ * What the entries show in place of the values compared: each side as it may be shown (redacted), the same shape
+ * as the side itself except where a whole subtree became one value (a marker), which then stands for everything in
+ * it. The comparison is made on the values; only what an entry shows comes from here.
+ */
+export interface ShownSides {
+  recorded: Json | undefined;
+  live: Json | undefined;
+}
+
+/**
+ * Compares `recorded` with `live` (undefined = absent). With `shown`, entries show its values at the paths that
+ * differ instead of the compared ones: a secret that changed is one difference, shown as its marker on both sides.
  *
  * @example structuralDiff({ arguments: { b: 3 } }, { arguments: { b: 4 } }, '$.params').entries
  * // → [{ path: '$.params.arguments.b', recorded: 3, live: 4 }]
@@ -44,11 +56,19 @@ export function structuralDiff(
   live: Json | undefined,
   root = '$',
   options: Partial<DiffOptions> = {},
+  shown?: ShownSides,
 ): StructuralDiff {
   const opts = { ...DIFF_DEFAULTS, ...options };
   const diff: StructuralDiff = { entries: [], total: 0 };
-  walk(recorded, live, root, diff, opts);
+  walk(recorded, live, root, diff, opts, shown === undefined ? undefined : [shown.recorded, shown.live]);
   return diff;
+}
+
+/** The shown counterpart of a child: the child of a shown container, or the value that stands for the whole. */
+function shownChild(shown: Json | undefined, key: string | number): Json | undefined {
+  if (Array.isArray(shown)) return typeof key === 'number' ? shown[key] : undefined;
+  if (isPlainObject(shown)) return typeof key === 'string' ? shown[key] : undefined;
+  return shown;
 }
 
 /**
@@ -66,15 +86,19 @@ function walk(
   path: string,
   diff: StructuralDiff,
   opts: DiffOptions,
+  shown: [Json | undefined, Json | undefined] | undefined,
 ) {
   if (diff.total >= opts.countLimit) return;
+  const child = (key: string | number): [Json | undefined, Json | undefined] | undefined =>
+    shown === undefined ? undefined : [shownChild(shown[0], key), shownChild(shown[1], key)];
   if (Array.isArray(a) && Array.isArray(b)) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], `${path}[${i}]`, diff, opts);
+    for (let i = 0; i < Math.max(a.length, b.length); i++)
+      walk(a[i], b[i], `${path}[${i}]`, diff, opts, child(i));
     return;
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-    for (const key of keys) walk(a[key], b[key], childPath(path, key), diff, opts);
+    for (const key of keys) walk(a[key], b[key], childPath(path, key), diff, opts, child(key));
     return;
   }
   // Equal leaves; containers of different kinds, or a container against a leaf, differ as a whole.
@@ -82,7 +106,10 @@ function walk(
   diff.total++;
   if (diff.entries.length >= opts.maxEntries) return;
   const entry: DiffEntry = { path };
-  const [shownA, shownB] = shortenPair(a, b, opts.maxValueLength);
+  // A side that is absent stays absent; a present one shows its shown value.
+  const sideA = a === undefined || shown === undefined ? a : shown[0];
+  const sideB = b === undefined || shown === undefined ? b : shown[1];
+  const [shownA, shownB] = shortenPair(sideA, sideB, opts.maxValueLength);
   if (shownA !== undefined) entry.recorded = shownA;
   if (shownB !== undefined) entry.live = shownB;
   diff.entries.push(entry);
@@ -117,7 +144,7 @@ function shortenPair(
   if (typeof a === 'string' && typeof b === 'string') {
     if (a.length <= max && b.length <= max) return [a, b];
     const excerpt = diffExcerpt(a, b, max + 1, { measure: 'chars' });
-    return [excerpt.a, excerpt.b];
+    return [endWhole(excerpt.a), endWhole(excerpt.b)];
   }
   if (isContainer(a) && isContainer(b)) {
     const textA = JSON.stringify(a);
@@ -125,11 +152,16 @@ function shortenPair(
     if (textA.length <= max && textB.length <= max) return [a, b];
     const excerpt = diffExcerpt(textA, textB, max + 1, { measure: 'chars' });
     return [
-      textA.length <= max && excerpt.a === textA ? a : excerpt.a,
-      textB.length <= max && excerpt.b === textB ? b : excerpt.b,
+      textA.length <= max && excerpt.a === textA ? a : endWhole(excerpt.a),
+      textB.length <= max && excerpt.b === textB ? b : endWhole(excerpt.b),
     ];
   }
   return [a === undefined ? a : shorten(a, max), b === undefined ? b : shorten(b, max)];
+}
+
+/** An excerpt cut off at its end (`…`) without a redaction marker cut in two there. */
+function endWhole(excerpt: string): string {
+  return excerpt.endsWith('…') ? `${wholeMarkers(excerpt.slice(0, -1))}…` : excerpt;
 }
 
 function isContainer(value: Json | undefined): value is Json[] | { [key: string]: Json } {
@@ -138,10 +170,10 @@ function isContainer(value: Json | undefined): value is Json[] | { [key: string]
 
 /** A value cut down for display: long strings end in `…`, big containers become a short JSON prefix. */
 function shorten(value: Json, max: number): Json {
-  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}…` : value;
+  if (typeof value === 'string') return value.length > max ? `${wholeMarkers(value.slice(0, max))}…` : value;
   if (typeof value !== 'object' || value === null) return value;
   const text = JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max)}…` : value;
+  return text.length > max ? `${wholeMarkers(text.slice(0, max))}…` : value;
 }
 
 /**
@@ -152,7 +184,7 @@ function shorten(value: Json, max: number): Json {
 export function formatValue(value: Json | undefined, max = DIFF_DEFAULTS.maxValueLength): string {
   if (value === undefined) return 'absent';
   const text = JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${wholeMarkers(text.slice(0, max))}…` : text;
 }
 
 /**
@@ -171,7 +203,7 @@ export function formatValuePair(
   const textB = JSON.stringify(b);
   if (textA.length <= max && textB.length <= max) return [textA, textB];
   const excerpt = diffExcerpt(textA, textB, max + 1, { measure: 'chars' });
-  return [excerpt.a, excerpt.b];
+  return [endWhole(excerpt.a), endWhole(excerpt.b)];
 }
 
 /**

@@ -58,12 +58,47 @@ describe('redact config files', () => {
     expect(files).toHaveLength(4);
   });
 
-  it('turns the built-in rules off with "extends": null in any one file, or with --no-redact-defaults', () => {
-    file(join(project(), '.tapedeck', 'redact.json'), { extends: null, rules: [regex('only')] });
-    expect(loadRedactConfig({}, where()).config.defaults).toBe(false);
+  it('turns the built-in rules off with --no-redact-defaults, and says so', () => {
+    const loaded = loadRedactConfig({ defaults: false }, where());
+    expect(loaded.config.defaults).toBe(false);
+    expect(loaded.notice).toBe(
+      'the built-in redaction rules are off (--no-redact-defaults): only your own rules hide secrets',
+    );
+    expect(loadRedactConfig({}, where()).notice).toBeUndefined();
+  });
+
+  it('turns them off with "extends": null in your own config or a --redact-file, and names the file', () => {
+    const own = file(join(io.dir, 'xdg', 'tapedeck', 'redact.json'), {
+      extends: null,
+      rules: [regex('own')],
+    });
+    const byUser = loadRedactConfig({}, where());
+    expect(byUser.config.defaults).toBe(false);
+    expect(byUser.notice).toContain(`("extends": null in ${own})`);
+    rmSync(own);
+    const flagged = file(join(io.dir, 'flag.json'), { extends: null, rules: [regex('flag')] });
+    expect(loadRedactConfig({ files: [flagged] }, where()).config.defaults).toBe(false);
+  });
+
+  it('does not let a project file or the TAPEDECK_REDACT file turn them off: their rules are added, and it is said', () => {
+    const projectFile = file(join(project(), '.tapedeck', 'redact.json'), {
+      extends: null,
+      rules: [regex('only')],
+    });
+    const fromProject = loadRedactConfig({}, where());
+    expect(fromProject.config.defaults).toBe(true);
+    expect(fromProject.config.rules.map((rule) => rule.id)).toEqual(['only']);
+    expect(fromProject.notice).toBe(
+      `${projectFile} says "extends": null, but only your own config or --no-redact-defaults can turn the ` +
+        'built-in redaction rules off: they stay on, and its rules are added',
+    );
     rmSync(join(project(), '.tapedeck'), { recursive: true });
-    expect(loadRedactConfig({}, where()).config.defaults).toBe(true);
-    expect(loadRedactConfig({ defaults: false }, where()).config.defaults).toBe(false);
+    io.env.TAPEDECK_REDACT = file(join(io.dir, 'env.json'), { extends: null, rules: [regex('env')] });
+    const fromEnv = loadRedactConfig({}, where());
+    expect(fromEnv.config.defaults).toBe(true);
+    expect(fromEnv.notice).toContain('they stay on');
+    // The same file named on the command line is the user's own choice.
+    expect(loadRedactConfig({ files: [io.env.TAPEDECK_REDACT] }, where()).config.defaults).toBe(false);
   });
 
   it('respects XDG_CONFIG_HOME and falls back to ~/.config when it is unset or relative', () => {

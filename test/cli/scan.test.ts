@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { Json } from '../../src/trace/types.js';
 import { useCliHarness } from '../helpers/cli.js';
 
 const GITHUB = `ghp_${'A1b2C3d4E5f6G7h8I9j0'}${'K1l2M3n4O5p6Q7r8'}`;
@@ -143,18 +144,27 @@ describe('tapedeck scan', () => {
   });
 
   it('counts what it could not look inside, and still calls the trace clean', async () => {
-    // Base64 text over 1 MB is not decoded (its characters are still checked by the rules).
-    const blob = Buffer.from('lorem ipsum dolor sit amet '.repeat(60_000)).toString('base64');
-    const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { blob } } };
+    // JSON nested past 200 levels is searched without being walked key by key.
+    let deep: Json = 'x';
+    for (let i = 0; i < 250; i += 1) deep = [deep];
+    const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { deep } } };
     const path = trace('big.jsonl', [meta(), ping, pong, big, end]);
     expect(await io.run(['scan', path])).toBe(0);
     expect(io.stdout).toContain('no secrets found in 5 lines');
     expect(io.stdout).toContain('1 value could not be looked inside (their text was checked):');
-    expect(io.stdout).toMatch(/line 4 \$\.result\.blob: base64 run of \d+ characters/);
-    expect(await io.run(['scan', path, '--json'])).toBe(0);
-    expect(JSON.parse(io.stdout.slice(io.stdout.indexOf('{'))).unchecked).toEqual([
-      { file: path, line: 4, path: '$.result.blob', what: `base64 run of ${blob.length} characters` },
-    ]);
+    expect(io.stdout).toMatch(/line 4 \$\.result\.deep(\[0\])+: JSON nested deeper than 200 levels/);
+  });
+
+  it('looks inside a file sent as base64 however long it is, and finds the token in it', async () => {
+    const token = `ghp_${'Zq4Rt8Wm2Np6Ks0Lx3Vb'}${'7Hc1Jd5Fg9Ty2Ue4'}`;
+    const text = `${'lorem ipsum dolor sit amet\n'.repeat(60_000)}GITHUB_TOKEN=${token}\n`;
+    const blob = Buffer.from(text).toString('base64');
+    const big = { t, seq: 3, dir: 'out', raw: { jsonrpc: '2.0', id: 2, result: { blob } } };
+    const path = trace('big.jsonl', [meta(), ping, pong, big, end]);
+    expect(await io.run(['scan', path, '--json'])).toBe(1);
+    const report = JSON.parse(io.stdout.slice(io.stdout.indexOf('{')));
+    expect(report.findings).toMatchObject([{ line: 4, path: '$.result.blob', rule: 'github-token' }]);
+    expect(report.unchecked).toEqual([]);
   });
 
   it('is clean (exit 0) on a trace with nothing secret', async () => {
@@ -200,10 +210,12 @@ describe('tapedeck scan', () => {
     const path = trace(`run-${GITHUB}.jsonl`, [meta({ label: `run-${GITHUB}` }), ping, pong, end]);
     expect(await io.run(['scan', path, '--json'])).toBe(1);
     const { findings } = JSON.parse(io.stdout);
+    // The report names the file as it names everything from a trace: with the token hidden.
+    const named = path.replace(GITHUB, '[REDACTED:github-token]');
     expect(findings).toEqual([
-      { file: path, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
+      { file: named, line: 0, path: '(file name)', rule: 'github-token', preview: 'ghp_…(40)' },
       {
-        file: path,
+        file: named,
         line: 1,
         path: 'label',
         rule: 'github-token',
@@ -211,6 +223,7 @@ describe('tapedeck scan', () => {
         column: readFileSync(path, 'utf8').indexOf(GITHUB) + 1,
       },
     ]);
+    expect(io.stdout + io.stderr).not.toContain(GITHUB);
   });
 
   it('uses the custom rules in force: config files and --redact', async () => {

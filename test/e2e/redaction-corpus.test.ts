@@ -19,6 +19,31 @@ import { FIXTURE_SERVERS, makeTempDir, removeTempDir, TAPEDECK_BIN } from '../he
 import { type CorpusSecret, corpus, fragments, singleLine } from './corpus/secrets.js';
 
 const CORPUS = corpus();
+
+/** Numbers under secret names: PINs, one-time codes, a numeric password or key (ten digits, so none is a count). */
+const NUMBERS = (() => {
+  const keys = ['password', 'pin_code', 'otp', 'passcode', 'api_key', 'secret', 'auth_token', 'cvv', 'totp'];
+  const values = keys.map((_, i) => 8_274_619_305 + i * 1_000_003);
+  return {
+    kinds: keys.map((key) => `number under ${key}`),
+    values,
+    arguments: Object.fromEntries(keys.map((key, i) => [key, values[i]])),
+  };
+})();
+
+/** Names that only sound like a secret's: they must come through as they were. */
+const NOT_SECRETS = {
+  secret_santa: 'Grace draws Ada',
+  token_usage: { input_tokens: 1204, output_tokens: 317, total_tokens: 1521 },
+  password_policy: { min_length: 12, require_digit: true, max_age_days: 90 },
+  passwordField: {
+    type: 'password',
+    label: 'Password',
+    placeholder: 'at least 12 characters',
+    required: true,
+  },
+  secret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-credentials-AbCdEf',
+};
 const PLACEMENTS = [
   'arguments',
   'results',
@@ -30,6 +55,10 @@ const PLACEMENTS = [
   'command line, --opt=',
   'HTTP headers',
   'HTTP query string',
+  'percent-encoded, under no name',
+  'Referer, Link and Content-Location',
+  'name/value pairs',
+  'numbers under secret names',
 ] as const;
 type Placement = (typeof PLACEMENTS)[number];
 
@@ -55,7 +84,7 @@ afterAll(async () => {
   const rows = PLACEMENTS.filter((p) => outcome.has(p)).map((p) => {
     const { placed, leaked } = outcome.get(p)!;
     const rate = (((placed.length - leaked.length) / placed.length) * 100).toFixed(1);
-    return `  ${p.padEnd(26)} ${String(placed.length - leaked.length).padStart(3)}/${placed.length} hidden (${rate}%)${leaked.length ? `  leaked: ${leaked.join(', ')}` : ''}`;
+    return `  ${p.padEnd(36)} ${String(placed.length - leaked.length).padStart(3)}/${placed.length} hidden (${rate}%)${leaked.length ? `  leaked: ${leaked.join(', ')}` : ''}`;
   });
   process.stdout.write(`redaction corpus: ${CORPUS.length} secrets\n${rows.join('\n')}\n`);
   await removeTempDir(dir);
@@ -79,6 +108,30 @@ describe('stdio: server-everything and the SDK client through tapedeck record', 
   let trace: string;
   const echoText = (kind: number) => CORPUS[kind]!.text;
 
+  /** Shapes that keep a secret's name apart from it: a header list, an env list, a form's fields. */
+  const pairs = (secret: string, i: number): Record<string, unknown> => {
+    const shapes = [
+      {
+        env: [
+          { name: 'LOG_LEVEL', value: 'debug' },
+          { name: 'DB_PASSWORD', value: secret },
+        ],
+      },
+      { headers: [{ key: 'Authorization', value: secret }] },
+      {
+        headers: [
+          ['Accept', 'application/json'],
+          ['X-Api-Key', secret],
+        ],
+      },
+      { parameters: [{ ParameterKey: 'ClientSecret', ParameterValue: secret }] },
+      { tags: [{ Key: 'api_token', Value: secret }] },
+      { form: { fields: [{ label: 'Password', type: 'password', value: secret }] } },
+      { request: { rawHeaders: ['Host', 'api.example.com', 'Cookie', secret] } },
+    ];
+    return shapes[i % shapes.length]!;
+  };
+
   beforeAll(async () => {
     trace = join(dir, 'everything');
     const transport = new StdioClientTransport({
@@ -97,9 +150,42 @@ describe('stdio: server-everything and the SDK client through tapedeck record', 
         const missing = await client.callTool({ name: `tool ${echoText(i)}`, arguments: {} });
         expect(JSON.stringify(missing.content)).toContain(JSON.stringify(echoText(i)).slice(1, -1));
       }
+      // The same secrets where only a name beside them says what they are, and numbers under secret names.
+      for (let i = 0; i < CORPUS.length; i += 1) {
+        await client.callTool({
+          name: 'echo',
+          arguments: { message: `pairs ${i}`, ...pairs(CORPUS[i]!.secret, i) },
+        });
+      }
+      await client.callTool({ name: 'echo', arguments: { message: 'numbers', ...NUMBERS.arguments } });
+      await client.callTool({ name: 'echo', arguments: { message: 'not secrets', ...NOT_SECRETS } });
     } finally {
       await client.close();
     }
+  });
+
+  it('hides a secret whose name sits beside it ({name, value}, [name, value], rawHeaders), and numbers under secret names', () => {
+    const [file] = readdirSync(trace);
+    const lines = readFileSync(join(trace, file!), 'utf8').trimEnd().split('\n');
+    const requests = lines.filter((text) => text.includes('"dir":"in"'));
+    judge('name/value pairs', CORPUS, requests.filter((text) => text.includes('"pairs ')).join('\n'));
+    const numbers = requests.filter((text) => text.includes('"numbers"')).join('\n');
+    outcome.set('numbers under secret names', {
+      placed: NUMBERS.kinds,
+      leaked: NUMBERS.kinds.filter((_, i) => numbers.includes(String(NUMBERS.values[i]))),
+    });
+    expect(numbers).not.toBe('');
+    expect(outcome.get('name/value pairs')?.leaked).toEqual([]);
+    expect(outcome.get('numbers under secret names')?.leaked).toEqual([]);
+  });
+
+  it('keeps what only sounds like a secret as it was sent', () => {
+    const [file] = readdirSync(trace);
+    const lines = readFileSync(join(trace, file!), 'utf8').trimEnd().split('\n');
+    const sent = lines
+      .map((text) => JSON.parse(text))
+      .find((line) => line.raw?.params?.arguments?.message === 'not secrets');
+    expect(sent.raw.params.arguments).toEqual({ message: 'not secrets', ...NOT_SECRETS });
   });
 
   it('hides every secret in arguments, results and error messages', () => {
@@ -333,6 +419,42 @@ describe('HTTP: server-everything and the SDK client through tapedeck record --u
     );
     judge('HTTP headers', entries, text);
     expect(outcome.get('HTTP headers')?.leaked).toEqual([]);
+  });
+
+  it('hides every secret percent-encoded in a query string under a name that says nothing', async () => {
+    const entries = CORPUS.filter((entry) => singleLine(entry.text));
+    const text = await recordHttp(
+      'http-encoded',
+      (batch, offset) => ({
+        url: `/mcp?${batch.map((entry, i) => `q${offset + i}=${encodeURIComponent(entry.text)}`).join('&')}`,
+        headers: {},
+      }),
+      entries,
+    );
+    judge('percent-encoded, under no name', entries, text);
+    expect(outcome.get('percent-encoded, under no name')?.leaked).toEqual([]);
+  });
+
+  it('hides every secret percent-encoded in a Referer, Link or Content-Location header', async () => {
+    const entries = CORPUS.filter((entry) => singleLine(entry.text));
+    const headers = ['referer', 'link', 'content-location'] as const;
+    const text = await recordHttp(
+      'http-url-headers',
+      (batch, offset) => ({
+        url: '/mcp',
+        headers: Object.fromEntries(
+          headers.map((name, h) => {
+            const mine = batch.filter((_, i) => (offset + i) % headers.length === h);
+            const query = mine.map((entry, i) => `n${i}=${encodeURIComponent(entry.text)}`).join('&');
+            const url = `https://app.example.com/page?${query}`;
+            return [name, name === 'link' ? `<${url}>; rel="next"` : url];
+          }),
+        ),
+      }),
+      entries,
+    );
+    judge('Referer, Link and Content-Location', entries, text);
+    expect(outcome.get('Referer, Link and Content-Location')?.leaked).toEqual([]);
   });
 
   it('hides every secret sent in a query string', async () => {

@@ -263,22 +263,55 @@ describe('where the rules come from', () => {
     mkdirSync(join(cwd, '.tapedeck'));
     writeFileSync(
       join(cwd, '.tapedeck', 'redact.json'),
-      JSON.stringify({
-        extends: null,
-        rules: [{ id: 'region', type: 'regex', pattern: '\\beu-west-\\d\\b' }],
-      }),
+      JSON.stringify({ rules: [{ id: 'region', type: 'regex', pattern: '\\beu-west-\\d\\b' }] }),
     );
     const ran = await record(cwd, out, ['--redact', 'sk-ant-[\\w-]+']);
     expect(ran.code).toBe(0);
     const text = readFileSync(onlyTrace(out), 'utf8');
     const meta = JSON.parse(text.split('\n')[0]!);
-    expect(meta.redaction).toEqual({ defaults: false, customRules: 2, mode: 'marker' });
+    expect(meta.redaction).toEqual({ defaults: true, customRules: 2, mode: 'marker' });
     expect(text).not.toContain('eu-west-1');
     expect(text).toContain('"region":"[REDACTED:region]"');
     expect(text).not.toContain(ANTHROPIC);
     expect(text).not.toContain('\\beu-west');
-    // Built-in rules are off: the project said "extends": null.
-    expect(text).toContain(GITHUB);
+    expect(text).not.toContain(GITHUB);
+  });
+
+  // A cloned repository brings its working folder along: its config may add rules, never take the built-in ones away.
+  it('a project config saying "extends": null adds its rules and keeps the built-in ones, saying so in one line', async () => {
+    const { cwd, out } = folders('project-null');
+    mkdirSync(join(cwd, '.tapedeck'));
+    writeFileSync(
+      join(cwd, '.tapedeck', 'redact.json'),
+      JSON.stringify({
+        extends: null,
+        rules: [{ id: 'region', type: 'regex', pattern: '\\beu-west-\\d\\b' }],
+      }),
+    );
+    const ran = await record(cwd, out, []);
+    expect(ran.code).toBe(0);
+    const text = readFileSync(onlyTrace(out), 'utf8');
+    expect(JSON.parse(text.split('\n')[0]!).redaction).toEqual({
+      defaults: true,
+      customRules: 1,
+      mode: 'marker',
+    });
+    for (const secret of [GITHUB, ANTHROPIC, JWT, 'eu-west-1']) expect(text).not.toContain(secret);
+    const said = ran.stderr.split('\n').filter((line) => line.includes('"extends": null'));
+    expect(said).toEqual([
+      `tapedeck: ${join(cwd, '.tapedeck', 'redact.json')} says "extends": null, but only your own config or ` +
+        '--no-redact-defaults can turn the built-in redaction rules off: they stay on, and its rules are added',
+    ]);
+  });
+
+  it('--no-redact-defaults turns the built-in rules off, and says so on stderr', async () => {
+    const { cwd, out } = folders('no-defaults');
+    const ran = await record(cwd, out, ['--no-redact-defaults']);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(onlyTrace(out), 'utf8')).toContain(GITHUB);
+    expect(ran.stderr).toContain(
+      'tapedeck: the built-in redaction rules are off (--no-redact-defaults): only your own rules hide secrets\n',
+    );
   });
 
   // The server itself may already be running and be passed the client's first bytes (record starts it and relays

@@ -276,7 +276,7 @@ describe('the default key rules', () => {
     expect(redactJson(value, compiled)).toBe(value);
   });
 
-  it('replace strings, objects and arrays, and keep numbers, booleans and null', () => {
+  it('replace strings, objects, arrays, numbers and booleans, and keep null', () => {
     const value = {
       token: 'abc',
       secret: { nested: 'x' },
@@ -290,11 +290,16 @@ describe('the default key rules', () => {
       token: '[REDACTED:token]',
       secret: '[REDACTED:secret]',
       api_key: '[REDACTED:api-key]',
-      password: 42,
-      pwd: true,
+      password: '[REDACTED:password]',
+      pwd: '[REDACTED:pwd]',
       cookie: null,
       max_tokens: 100,
     });
+  });
+
+  it('keep numbers and booleans under names that end in a quantity or a setting', () => {
+    const value = { token_count: 317, password_min_length: 12, auth_enabled: false, session_token_ttl: 3600 };
+    expect(redactJson(value, compiled)).toBe(value);
   });
 });
 

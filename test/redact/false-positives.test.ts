@@ -52,6 +52,8 @@ const PROBES: Record<string, string> = {
   'key-less yaml': 'name: deploy\nsteps:\n  - run: npm test\n  - run: npm run build',
   'url with harmless query': 'https://example.com/search?q=token+bucket&page=2&sort=desc',
   'jwt-looking prose': 'the header eyJhbGciOi is base64 of {"alg":',
+  'secrets manager arn': 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-credentials-AbCdEf',
+  'secret santa prose': 'secret_santa: Grace draws Ada this year',
 };
 
 const KEYED = {
@@ -64,6 +66,16 @@ const KEYED = {
   keyboard: 'us',
   passwordless: true,
   secretary_name: 'Grace',
+  secret_santa: 'Grace',
+  token_usage: { input_tokens: 1204, output_tokens: 317, total_tokens: 1521 },
+  password_policy: { min_length: 12, require_digit: true, max_age_days: 90 },
+  passwordField: {
+    type: 'password',
+    label: 'Password',
+    placeholder: 'at least 12 characters',
+    required: true,
+  },
+  SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-credentials-AbCdEf',
 };
 
 function linesFor(text: string): TraceLine[] {

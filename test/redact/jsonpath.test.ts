@@ -94,7 +94,7 @@ describe('path rules', () => {
       { host: 'b', creds: M },
     ]);
     const members = redactJson({ a: { x: 's', y: [1], z: 2 } }, byPaths('$.a[*]'));
-    expect(members).toEqual({ a: { x: M, y: M, z: 2 } });
+    expect(members).toEqual({ a: { x: M, y: M, z: M } });
   });
 
   it('..name finds the name at any depth, through arrays', () => {
@@ -109,8 +109,13 @@ describe('path rules', () => {
     });
   });
 
-  it('..* selects every descendant: the top-level members go, numbers stay', () => {
-    expect(redactJson({ a: 'x', b: { c: 'y' }, n: 1 }, byPaths('$..*'))).toEqual({ a: M, b: M, n: 1 });
+  it('..* selects every descendant: the top-level members go, numbers too, null stays', () => {
+    expect(redactJson({ a: 'x', b: { c: 'y' }, n: 1, z: null }, byPaths('$..*'))).toEqual({
+      a: M,
+      b: M,
+      n: M,
+      z: null,
+    });
     expect(redactJson({ a: { b: { c: 1, d: 's' } } }, byPaths('$.a..*'))).toEqual({ a: { b: M } });
   });
 

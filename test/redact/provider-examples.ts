@@ -70,7 +70,7 @@ export const PROVIDER_EXAMPLES: Record<string, ProviderCase> = {
     positives: [
       inText('https://acme.blob.core.windows.net/c/report.pdf?sv=2022-11-02&sp=r&se=2026-12-31&sig=', sasSig),
     ],
-    nearMisses: ['https://acme.blob.core.windows.net/c/report.pdf?sig=short'],
+    nearMisses: ['https://acme.blob.core.windows.net/c/report.pdf?sv=2022-11-02&sp=r&sr=b'],
   },
   'azure-ad-client-secret': {
     positives: [`${chars(3, AN)}8Q~${chars(34, `${AN}_~.-`)}`],
@@ -258,6 +258,20 @@ export const PROVIDER_EXAMPLES: Record<string, ProviderCase> = {
   'sentry-auth-token': {
     positives: [`sntrys_eyJ${b64(120)}`, `sntryu_${hex(64)}`],
     nearMisses: ['sntrys_short'],
+  },
+  'sentry-dsn': {
+    positives: [
+      inText('SENTRY_DSN=https://', hex(32), '@o4504872.ingest.sentry.io/4504872191'),
+      inText('dsn: https://', `${hex(32)}:${hex(32)}`, '@sentry.example.com:9000/7'),
+    ],
+    nearMisses: [`https://${hex(31)}@o1.ingest.sentry.io/2`, 'https://user@example.com/path'],
+  },
+  'sentry-key': {
+    positives: [
+      inText('https://o1.ingest.sentry.io/api/2/envelope/?sentry_version=7&sentry_key=', hex(32)),
+      inText('Sentry sentry_version=7, sentry_key=', hex(32), ', sentry_client=raven-js'),
+    ],
+    nearMisses: [`sentry_key=${hex(31)}`],
   },
   'grafana-cloud-token': { positives: [`glc_${b64(80)}`], nearMisses: ['glc_short'] },
   'grafana-service-account-token': {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_RULE_COUNT } from '../../src/redact/defaults.js';
-import { compile, RULE_FAMILIES, redactText } from '../../src/redact/index.js';
+import { compile, RULE_FAMILIES, redactJson, redactText } from '../../src/redact/index.js';
 import { hasTokenRun } from '../../src/redact/patterns.js';
 import { PROVIDER_FAMILIES } from '../../src/redact/providers/index.js';
 import type { RegexRule } from '../../src/redact/types.js';
@@ -37,6 +37,25 @@ describe('the provider rules', () => {
           expect(redactText(text, compiled)).toBe(expected);
           expect(redactText(`it said ${text} and went on`, compiled)).toBe(`it said ${expected} and went on`);
           expect(redactText(`{"value": "${text}"}`, compiled)).toBe(`{"value": "${expected}"}`);
+        },
+      );
+
+      it.each(examples.positives.map((example) => [parts(example).text, example]))(
+        'hides %s percent-encoded in a URL, in a form body and as a header list value',
+        (_text, example) => {
+          const { text, secret } = parts(example);
+          const encoded = encodeURIComponent(text);
+          const url = redactText(`https://app.example.com/callback?state=7&next=${encoded}#done`, compiled);
+          expect(url).not.toContain(encodeURIComponent(secret));
+          // What follows the secret may go with it (a pair's value runs to the end of the decoded text).
+          expect(url).toMatch(
+            /^https:\/\/app\.example\.com\/callback\?state=7&next=.*\[REDACTED:[a-z0-9.-]+\]/,
+          );
+          const form = redactText(`state=7&next=${encoded.replaceAll('%20', '+')}`, compiled);
+          expect(form).not.toContain(encodeURIComponent(secret).replaceAll('%20', '+'));
+          expect(form).toMatch(/^state=7&next=/);
+          const listed = JSON.stringify(redactJson({ headers: [{ name: 'X-Note', value: text }] }, compiled));
+          expect(listed).not.toContain(JSON.stringify(secret).slice(1, -1));
         },
       );
 

@@ -73,11 +73,19 @@ describe('NAME=value, name: value and "name": "value" in free text', () => {
     [`Server=db;Database=app;User Id=sa;Password=${SECRET};Encrypt=true`, 1, ';Encrypt=true'],
     [`config {"password": "${SECRET}", "retries": 3}`, 1, '"retries": 3'],
     [`python said {'api_key': '${SECRET}'}`, 1, "python said {'api_key': '"],
+    [`login failed for ada (password ${SECRET})`, 1, 'login failed for ada (password '],
   ])('%s', (text, hidden, kept) => {
     const out = redactText(text, compiled);
     expect(out).not.toContain(SECRET);
     expect(out.split('[REDACTED:').length - 1).toBe(hidden);
     expect(out).toContain(kept);
+  });
+
+  it('hide a signature longer than a token rule reads to its end, leaving no tail', () => {
+    const url = `https://acct.blob.core.windows.net/c/f.pdf?sv=2022-11-02&sig=${b64(300)}%2B${b64(40)}%3D&se=2026`;
+    expect(redactText(url, compiled)).toMatch(
+      /^https:\/\/acct\.blob\.core\.windows\.net\/c\/f\.pdf\?sv=2022-11-02&sig=\[REDACTED:[a-z-]+\]&se=2026$/,
+    );
   });
 
   it.each([
@@ -89,6 +97,7 @@ describe('NAME=value, name: value and "name": "value" in free text', () => {
     'a == b && c => d',
     'time: 12:30:00, url: https://example.com:8443/path',
     'token_type=Bearer',
+    'Your password expires in 3 days; password reset links last 24h.',
   ])('leaves %s alone', (text) => {
     expect(redactText(text, compiled)).toBe(text);
   });
@@ -120,6 +129,123 @@ describe('{name|key|header, value} objects', () => {
       ],
       pair: { header: 'Cookie', value: '[REDACTED:cookie-header]' },
     });
+  });
+});
+
+describe('the shapes a name and its value take apart from a key', () => {
+  const VALUE = 'Tr0ub4dor&3-no-shape';
+  const SHAPES: Array<[string, (name: string, value: Json) => Json]> = [
+    ['{name, value}', (name, value) => ({ name, value })],
+    ['{Name, Value} (AWS)', (name, value) => ({ Name: name, Value: value })],
+    ['{key, value}', (name, value) => ({ key: name, value })],
+    ['{Key, Value}', (name, value) => ({ Key: name, Value: value })],
+    ['{ParameterKey, ParameterValue}', (name, value) => ({ ParameterKey: name, ParameterValue: value })],
+    ['{field, value}', (name, value) => ({ field: name, value })],
+    ['{label, value} (a form field)', (name, value) => ({ label: name, value, required: true })],
+    ['{variable, value}', (name, value) => ({ variable: name, value })],
+    ['{header, val}', (name, value) => ({ header: name, val: value })],
+    ['{name, values}', (name, value) => ({ name, values: [value] })],
+    [
+      '[[name, value]] (header entries)',
+      (name, value) => [
+        ['Accept', 'text/plain'],
+        [name, value],
+      ],
+    ],
+    ['rawHeaders', (name, value) => ({ rawHeaders: ['Host', 'example.com', name, value] })],
+  ];
+  const NAMES = ['Authorization', 'X-Api-Key', 'Cookie', 'DB_PASSWORD', 'client_secret', 'GITHUB_TOKEN'];
+
+  for (const [shape, make] of SHAPES) {
+    it.each(
+      NAMES.filter(
+        (name) =>
+          shape !== 'rawHeaders' || name.includes('-') || name === 'Cookie' || name === 'Authorization',
+      ),
+    )(`${shape} hides the value named %s, as a string and as a number`, (name) => {
+      expect(JSON.stringify(redactJson(make(name, VALUE), compiled))).not.toContain(VALUE);
+      if (shape !== 'rawHeaders') {
+        expect(JSON.stringify(redactJson(make(name, 73_194_205), compiled))).not.toContain('73194205');
+      }
+    });
+    it(`${shape} keeps a value whose name is no secret`, () => {
+      const value = make('Accept-Language', 'en-GB');
+      expect(redactJson(value, compiled)).toBe(value);
+    });
+  }
+
+  it('hides the value of a form field whose type is password', () => {
+    expect(redactJson({ id: 'pw', type: 'password', value: VALUE }, compiled)).toEqual({
+      id: 'pw',
+      type: 'password',
+      value: '[REDACTED:password]',
+    });
+  });
+
+  it('walks a schema that describes a secret field, hiding only the values it gives', () => {
+    const schema: Json = {
+      type: 'object',
+      properties: {
+        password: { type: 'string', format: 'password', minLength: 12, default: VALUE },
+        api_key: { type: 'string', description: 'Your API key' },
+      },
+      required: ['password', 'api_key'],
+    };
+    expect(redactJson(schema, compiled)).toEqual({
+      type: 'object',
+      properties: {
+        password: { type: 'string', format: 'password', minLength: 12, default: '[REDACTED:password]' },
+        api_key: { type: 'string', description: 'Your API key' },
+      },
+      required: ['password', 'api_key'],
+    });
+  });
+});
+
+describe('numbers and booleans under secret-named keys', () => {
+  const NAMES = [
+    'password',
+    'pwd',
+    'passphrase',
+    'secret',
+    'api_key',
+    'apiKey',
+    'token',
+    'pin_code',
+    'otp',
+    'totp',
+    'passcode',
+    'cvv',
+    'cvc',
+    'signing_key',
+    'auth',
+  ];
+
+  it.each(NAMES)('%s: hidden in JSON, in JSON inside a string, in a log line and as NAME=value', (name) => {
+    expect(redactJson({ [name]: 482_913 }, compiled)).toEqual({
+      [name]: expect.stringMatching(/^\[REDACTED:/),
+    });
+    expect(redactJson({ [name]: true }, compiled)).toEqual({ [name]: expect.stringMatching(/^\[REDACTED:/) });
+    for (const text of [
+      JSON.stringify({ user: 'ada', [name]: 482913 }),
+      `login failed for {"user": "ada", "${name}": 482913}`,
+      `calling with ${name}=482913 now`,
+      `{\\"${name}\\":482913}`,
+    ]) {
+      expect(redactText(text, compiled), text).not.toContain('482913');
+    }
+  });
+
+  it.each([
+    ['token_count', 317],
+    ['password_min_length', 12],
+    ['auth_enabled', true],
+    ['session_token_ttl', 3600],
+    ['token_usage', { input_tokens: 12, output_tokens: 34 }],
+  ])('%s keeps its %s: a quantity or a setting, not a secret', (name, value) => {
+    const json = { [name]: value };
+    expect(redactJson(json, compiled)).toBe(json);
+    expect(redactText(JSON.stringify(json), compiled)).toBe(JSON.stringify(json));
   });
 });
 
@@ -213,6 +339,82 @@ describe('the MCP session id', () => {
   });
 });
 
+describe('SSE event ids', () => {
+  it('are one stable hash in the message that carried them and in the Last-Event-ID that resumes them', () => {
+    const id = '0b7d8a6e-2f3c-4d1e-8b9a-7c6d5e4f3a2b_1733000000000_k3x9q2m1';
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const message = redact({
+      t: T,
+      seq: 1,
+      dir: 'out',
+      eventId: id,
+      raw: { jsonrpc: '2.0', id: 1, result: {} },
+    });
+    const resume = redact({
+      t: T,
+      seq: 2,
+      type: 'http',
+      conn: 'h2',
+      dir: 'in',
+      headers: { 'Last-Event-ID': id },
+    });
+    expect(message.eventId).toMatch(/^\[REDACTED:sse-event-id:[0-9a-f]{12}\]$/);
+    expect(resume.headers['Last-Event-ID']).toBe(message.eventId);
+  });
+
+  it('that are counters stay as they are', () => {
+    const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
+    const line: MessageLine = {
+      t: T,
+      seq: 1,
+      dir: 'out',
+      eventId: 'e7',
+      raw: { jsonrpc: '2.0', id: 1, result: {} },
+    };
+    expect(redact(line)).toBe(line);
+  });
+});
+
+describe('percent-encoded secrets', () => {
+  const encoded = encodeURIComponent(`Bearer ${GITHUB}`);
+  it.each([
+    ['a URL', { url: `https://api.example.com/cb?auth=${encoded}&page=2` }],
+    [
+      'a Referer header',
+      { headers: { Referer: `https://app.example.com/login?next=%2Fhome&token=${SECRET}` } },
+    ],
+    [
+      'a Content-Location header',
+      { headers: { 'Content-Location': `/files?sig=${encodeURIComponent(`${hex(40)}+/=`)}` } },
+    ],
+    [
+      'a Link header',
+      { headers: { Link: `<https://api.example.com/items?page=2&api_key=${SECRET}>; rel="next"` } },
+    ],
+    [
+      'a resource URI',
+      {
+        uri: `https://drive.example.com/doc?redirect=${encodeURIComponent(`https://ada:${SECRET}@db.example.com/`)}`,
+      },
+    ],
+    [
+      'a form body',
+      { body: `grant_type=refresh_token&client_secret=${encodeURIComponent(SECRET)}&scope=read+write` },
+    ],
+  ])('are hidden in %s, where they are written', (_where, value) => {
+    const out = JSON.stringify(redactJson(value as Json, compiled));
+    expect(out).not.toContain(SECRET);
+    expect(out).not.toContain(encodeURIComponent(SECRET));
+    expect(out).not.toContain(GITHUB);
+    expect(out).toContain('[REDACTED:');
+  });
+
+  it('leave an encoded URL with nothing to hide byte for byte', () => {
+    const url = 'https://example.com/search?q=token%20bucket+size&lang=en%2DGB';
+    expect(redactText(url, compiled)).toBe(url);
+  });
+});
+
 describe('line streams', () => {
   const stderr = (text: string, seq: number): StderrLine => ({ t: T, seq, type: 'stderr', text });
   const run = (texts: string[]) => {
@@ -249,6 +451,56 @@ describe('line streams', () => {
     expect(out[0]).toBe('exporting');
     expect(out.at(-1)).toBe('done');
     for (const text of out.slice(1, -1)) expect(text).toBe('[REDACTED:private-key-der]');
+  });
+
+  describe('a secret whose parts land on separate lines (the first recorded before it ended)', () => {
+    const piece = (text: string, seq: number, partial: boolean): StderrLine => ({
+      t: T,
+      seq,
+      type: 'stderr',
+      text,
+      ...(partial ? { partial: true } : {}),
+    });
+    const pieces = (lines: Array<[string, boolean]>) => {
+      const state = new TraceState();
+      return lines.map(
+        ([text, partial], i) => redactLine(piece(text, i, partial), compiled, undefined, state).text,
+      );
+    };
+
+    it('hides the rest of a token that another line landed between', () => {
+      const out = pieces([
+        ['upstream Authorization: Bearer ', true],
+        [GITHUB.slice(0, 12), true],
+        ['worker 2 ready', false],
+        [`${GITHUB.slice(12)} (retrying)`, false],
+      ]);
+      expect(out.join('\n')).not.toContain(GITHUB.slice(12, 30));
+      expect(out.join('\n')).not.toContain(GITHUB.slice(4, 12));
+      expect(out[2]).toBe('worker 2 ready');
+      expect(out[3]).toMatch(/^\[REDACTED:[a-z-]+\] \(retrying\)$/);
+    });
+
+    it('hides the second half of a token a rule only knows whole', () => {
+      const out = pieces([
+        [`using key ${GITHUB.slice(0, 20)}`, true],
+        [`${GITHUB.slice(20)} for the upload`, false],
+      ]);
+      expect(out[1]).toBe('[REDACTED:github-token] for the upload');
+    });
+
+    it('leaves the lines after a complete line, and words that read as prose, alone', () => {
+      const after = pieces([
+        [`using key ${GITHUB.slice(0, 20)}`, false],
+        [GITHUB.slice(20), false],
+      ]);
+      expect(after[1]).toBe(GITHUB.slice(20));
+      const prose = pieces([
+        ['Enter the token: ', true],
+        ['Connected to the server', false],
+      ]);
+      expect(prose[1]).toBe('Connected to the server');
+    });
   });
 
   it('end a block cut off before its END at the first line that is not block text', () => {

@@ -6,6 +6,7 @@
  */
 import type { VerifyReport } from '../../src/live/verify.js';
 import { compile, findSecrets } from '../../src/redact/index.js';
+import { builtInOutputRedaction } from '../../src/redact/output.js';
 import { buildCassette } from '../../src/replay/cassette/cassette.js';
 import { Matcher } from '../../src/replay/cassette/matcher.js';
 import { diffReport } from '../../src/report/from-diff.js';
@@ -13,6 +14,7 @@ import { replayReport } from '../../src/report/from-replay.js';
 import { scanReport } from '../../src/report/from-scan.js';
 import { verifyReport } from '../../src/report/from-verify.js';
 import type { Report, ReportContext } from '../../src/report/model.js';
+import { type RedactedReport, redactReport } from '../../src/report/redacted.js';
 import { alignTraces } from '../../src/trace/align.js';
 import { structuralDiff } from '../../src/trace/json-diff.js';
 import type { RecordLine, TraceLine } from '../../src/trace/types.js';
@@ -174,4 +176,9 @@ export function scanFixture(): { report: Report; secrets: string[] } {
     CONTEXT,
   );
   return { report, secrets: [GHP, 'hunter2!', random] };
+}
+
+/** A report as the CLI hands it to a format: redacted with the built-in rules. */
+export function shown(report: Report): RedactedReport {
+  return redactReport(report, builtInOutputRedaction());
 }

@@ -2,20 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty, renderGithub } from '../../src/report/github.js';
 import type { Report } from '../../src/report/model.js';
 import { parseAnnotations } from '../helpers/ci-formats.js';
-import { CONTEXT, diffFixture, replayFixture, scanFixture, TRICKY, verifyFixture } from './fixtures.js';
+import {
+  CONTEXT,
+  diffFixture,
+  replayFixture,
+  scanFixture,
+  shown,
+  TRICKY,
+  verifyFixture,
+} from './fixtures.js';
 
 describe('renderGithub', () => {
   it('writes one workflow command per failed or error case, nothing for passed and skipped ones', async () => {
     const counts: Record<string, number> = {};
     for (const report of [verifyFixture(), diffFixture(), await replayFixture(), scanFixture().report])
-      counts[report.command] = parseAnnotations(renderGithub(report)).length;
+      counts[report.command] = parseAnnotations(renderGithub(shown(report))).length;
     // verify: a divergence and a timeout; diff: changed, removed, added; replay: a miss, two unused, corrupt
     // lines; scan: three findings and corrupt lines.
     expect(counts).toEqual({ verify: 2, diff: 3, replay: 4, scan: 4 });
   });
 
   it('points each annotation at the file and line, titles it, and carries the diff as its message', () => {
-    const [differ, timeout] = parseAnnotations(renderGithub(verifyFixture()));
+    const [differ, timeout] = parseAnnotations(renderGithub(shown(verifyFixture())));
     expect(differ).toEqual({
       level: 'error',
       properties: {
@@ -31,7 +39,7 @@ describe('renderGithub', () => {
   });
 
   it('makes a rule finding an error and a guess of the heuristic a warning, with the column', () => {
-    const annotations = parseAnnotations(renderGithub(scanFixture().report));
+    const annotations = parseAnnotations(renderGithub(shown(scanFixture().report)));
     expect(annotations.map((a) => [a.level, a.properties.line, a.properties.col !== undefined])).toEqual([
       ['error', '3', true],
       ['error', '3', true],
@@ -42,7 +50,7 @@ describe('renderGithub', () => {
 
   it('never writes the value of a secret, only its masked preview', () => {
     const { report, secrets } = scanFixture();
-    const text = renderGithub(report);
+    const text = renderGithub(shown(report));
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).toContain('ghp_…(40)');
   });
@@ -72,7 +80,7 @@ describe('renderGithub', () => {
         },
       ],
     };
-    const text = renderGithub(report);
+    const text = renderGithub(shown(report));
     expect(text.split('\n')).toHaveLength(2);
     const [annotation] = parseAnnotations(text);
     expect(annotation).toEqual({
@@ -85,7 +93,7 @@ describe('renderGithub', () => {
   it('writes nothing for a run where everything passed', async () => {
     const report = verifyFixture();
     report.suites[0]!.cases = report.suites[0]!.cases.filter((c) => c.status === 'passed');
-    expect(renderGithub(report)).toBe('');
+    expect(renderGithub(shown(report))).toBe('');
   });
 });
 

@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.js';
 import { xmlAttribute, xmlText } from '../../src/report/xml.js';
 import { junitCases, junitProblems, parseXml } from '../helpers/ci-formats.js';
-import { diffFixture, replayFixture, scanFixture, TRICKY, verifyFixture } from './fixtures.js';
+import { diffFixture, replayFixture, scanFixture, shown, TRICKY, verifyFixture } from './fixtures.js';
 
 describe('renderJunit', () => {
   it("writes every command's report in the JUnit schema's structure, counts adding up", async () => {
     for (const report of [verifyFixture(), diffFixture(), await replayFixture(), scanFixture().report]) {
-      const root = parseXml(renderJunit(report));
+      const root = parseXml(renderJunit(shown(report)));
       expect(junitProblems(root), report.command).toEqual([]);
     }
   });
 
   it('gives verify one testcase per exchange: passed, failure with the diff, error, skipped', () => {
-    const root = parseXml(renderJunit(verifyFixture()));
+    const root = parseXml(renderJunit(shown(verifyFixture())));
     expect(root.attributes).toMatchObject({
       tests: '4',
       failures: '1',
@@ -48,7 +48,7 @@ describe('renderJunit', () => {
   });
 
   it('dates each suite without a zone, as the schema wants, and names the command and version', () => {
-    const root = parseXml(renderJunit(verifyFixture()));
+    const root = parseXml(renderJunit(shown(verifyFixture())));
     const suite = root.children[0]!;
     expect(suite.attributes.timestamp).toBe('2026-03-04T05:06:07');
     expect(suite.children[0]!.children.map((p) => [p.attributes.name, p.attributes.value])).toEqual([
@@ -58,7 +58,7 @@ describe('renderJunit', () => {
   });
 
   it('gives replay a testcase per miss and per unused exchange, and an error for corrupt lines', async () => {
-    const cases = junitCases(parseXml(renderJunit(await replayFixture())));
+    const cases = junitCases(parseXml(renderJunit(shown(await replayFixture()))));
     expect(cases.map(({ testcase, outcome }) => [testcase.attributes.name, outcome?.name])).toEqual([
       ['miss 1: tools/call add {"a":5,"b":5}', 'failure'],
       ['unused #1 tools/call greet {"name":"Ada"}', 'failure'],
@@ -69,7 +69,7 @@ describe('renderJunit', () => {
   });
 
   it('marks unused exchanges skipped under --allow-unused', async () => {
-    const cases = junitCases(parseXml(renderJunit(await replayFixture(true))));
+    const cases = junitCases(parseXml(renderJunit(shown(await replayFixture(true)))));
     expect(cases.filter(({ outcome }) => outcome?.name === 'skipped')).toHaveLength(2);
   });
 });

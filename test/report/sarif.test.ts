@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scanReport } from '../../src/report/from-scan.js';
 import { artifactUri, renderSarif } from '../../src/report/sarif.js';
 import { sarifProblems } from '../helpers/ci-formats.js';
-import { CONTEXT, scanFixture } from './fixtures.js';
+import { CONTEXT, scanFixture, shown } from './fixtures.js';
 
 interface SarifResult {
   ruleId: string;
@@ -28,14 +28,14 @@ function parsed(text: string) {
 
 describe('renderSarif', () => {
   it('writes a SARIF 2.1.0 log of the structure the specification requires', () => {
-    const log = JSON.parse(renderSarif(scanFixture().report));
+    const log = JSON.parse(renderSarif(shown(scanFixture().report)));
     expect(sarifProblems(log)).toEqual([]);
     expect(log.version).toBe('2.1.0');
     expect(log.$schema).toMatch(/sarif-schema-2\.1\.0\.json$/);
   });
 
   it('gives one result per finding with its rule, level, and line and column in the file', () => {
-    const { runs } = parsed(renderSarif(scanFixture().report));
+    const { runs } = parsed(renderSarif(shown(scanFixture().report)));
     const run = runs[0]!;
     expect(run.tool.driver.rules.map((r) => [r.id, r.defaultConfiguration.level])).toEqual([
       ['github-token', 'error'],
@@ -57,13 +57,13 @@ describe('renderSarif', () => {
 
   it('never writes the value of a secret, only its masked preview', () => {
     const { report, secrets } = scanFixture();
-    const text = renderSarif(report);
+    const text = renderSarif(shown(report));
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(parsed(text).runs[0]!.results[0]!.message.text).toContain('ghp_…(40)');
   });
 
   it('reports corrupt lines as a notification of an unsuccessful run, not as a finding', () => {
-    const run = parsed(renderSarif(scanFixture().report)).runs[0]!;
+    const run = parsed(renderSarif(shown(scanFixture().report))).runs[0]!;
     expect(run.invocations[0]!.executionSuccessful).toBe(false);
     expect(run.invocations[0]!.toolExecutionNotifications[0]!.message.text).toMatch(/^1 corrupt line in/);
   });
@@ -73,7 +73,7 @@ describe('renderSarif', () => {
       { trace: 't.jsonl', format: 'tapedeck', lines: 3, unreadable: 0, findings: [] },
       CONTEXT,
     );
-    const log = JSON.parse(renderSarif(report));
+    const log = JSON.parse(renderSarif(shown(report)));
     expect(sarifProblems(log)).toEqual([]);
     expect(log.runs[0].results).toEqual([]);
     expect(log.runs[0].tool.driver.rules).toEqual([]);
@@ -99,7 +99,7 @@ describe('renderSarif', () => {
       },
       CONTEXT,
     );
-    const result = parsed(renderSarif(report)).runs[0]!.results[0]!;
+    const result = parsed(renderSarif(shown(report))).runs[0]!.results[0]!;
     expect(result.message.text).toContain('item 2 headers.authorization');
     expect(result.locations[0]!.physicalLocation).toEqual({ artifactLocation: { uri: 'calls.har' } });
   });

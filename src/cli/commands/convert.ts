@@ -7,6 +7,7 @@ import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
@@ -71,6 +72,9 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
     throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
   }
   if (options.out !== undefined) refuseLinkedOutput('-o', options.out, userPath(io, options.out));
+  // A diagnostic may quote a line it could not read: said with the trace's rules (the converted lines are as they
+  // were: converting keeps what a trace holds; `tapedeck redact` hides it).
+  const notices = redactedIo(io, redactionFrom({}, io));
   let errors = 0;
   const trace = await openTrace(
     userPath(io, input),
@@ -78,7 +82,7 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
       mode: options.strict ? 'strict' : 'lenient',
       onDiagnostic: (d: TraceDiagnostic) => {
         if (d.severity === 'error') errors += 1;
-        say(io, `${d.severity}: ${d.message}`);
+        say(notices, `${d.severity}: ${d.message}`);
       },
     },
     traceFiles(io),
@@ -96,7 +100,7 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
   if (options.out === undefined) await writeStdout(chunks, io);
   else await writePrivateFile(userPath(io, options.out), chunks);
   for (const [reason, count] of dropped)
-    say(io, `warning: ${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
+    say(notices, `warning: ${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
   return errors;
 }
 

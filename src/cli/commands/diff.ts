@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { CompiledRules } from '../../redact/compile.js';
+import { redactorOf } from '../../redact/engine.js';
 import { compileIgnorePath, type IgnorePath } from '../../replay/cassette/paths.js';
 import { diffReport } from '../../report/from-diff.js';
 import { alignTraces, type TraceAlignment } from '../../trace/align.js';
@@ -9,6 +11,7 @@ import type { TraceLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
 import { terminalWidth } from '../format/wrap.js';
@@ -32,10 +35,15 @@ const DIFF_LIMITS = {
   text: { maxValueLength: Number.MAX_SAFE_INTEGER },
 };
 
-/** One trace read whole: its lines for alignment and how to name it (as the user wrote it) in the report. */
-async function readSide(path: string, io: CliIo, warn: (d: TraceDiagnostic) => void) {
+/**
+ * One trace read whole: its lines for alignment and how to name it (as the user wrote it) in the report. The lines
+ * are redacted as a recording is (a trace tapedeck recorded already is, and comes back as it was), so what the diff
+ * shows of a trace recorded by another tool hides what a tapedeck trace would.
+ */
+async function readSide(path: string, io: CliIo, warn: (d: TraceDiagnostic) => void, rules: CompiledRules) {
   const trace = await loadTrace(userPath(io, path), { onDiagnostic: warn }, traceFiles(io));
-  const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)];
+  const redact = redactorOf(rules);
+  const lines: TraceLine[] = [trace.meta, ...trace.entries.map((entry) => entry.line)].map(redact);
   const side: DiffSide = {
     path,
     format: trace.format,
@@ -70,13 +78,18 @@ export async function diffCommand(
     stdoutTakenBy: flags.json ? '--json' : undefined,
     cwd: io.cwd,
   });
+  const redaction = redactionFrom({}, io);
+  const out = redactedIo(io, redaction);
   let corrupt = 0;
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') corrupt += 1;
     // A live or crashed recording has no end line: nothing the diff needs.
-    if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+    if (d.code !== 'missing_end') say(out, `${d.severity}: ${d.message}`);
   };
-  const [a, b] = [await readSide(pathA, io, warn), await readSide(pathB, io, warn)];
+  const [a, b] = [
+    await readSide(pathA, io, warn, redaction.compiled),
+    await readSide(pathB, io, warn, redaction.compiled),
+  ];
   const alignment: TraceAlignment = alignTraces(a.lines, b.lines, {
     ignore,
     server: flags.server,
@@ -84,10 +97,10 @@ export async function diffCommand(
     diff: flags.json ? DIFF_LIMITS.json : DIFF_LIMITS.text,
   });
   const sides = [a.side, b.side] as const;
-  if (flags.json) await print(io, `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`);
+  if (flags.json) await print(out, `${JSON.stringify(diffDocument(alignment, sides), null, 2)}\n`);
   else if (!reporters.replacesStdout)
     await print(
-      io,
+      out,
       renderDiff(alignment, sides, {
         color: useColor(io.stdout, io.env),
         all: flags.all === true,
@@ -100,7 +113,7 @@ export async function diffCommand(
       { alignment, sides: [named[0]!, named[1]!], corruptLines: corrupt },
       clock.context(),
     );
-    await writeReports(reporters, report, { ...io, stdoutTaken: flags.json === true });
+    await writeReports(reporters, report, { ...out, stdoutTaken: flags.json === true });
   }
   return alignment.summary.identical && corrupt === 0 ? EXIT.ok : EXIT.finding;
 }

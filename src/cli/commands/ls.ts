@@ -3,6 +3,7 @@ import { TapedeckError } from '../../errors.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import { renderTraceLines, renderTraceList, renderTraceListJson } from '../format/trace-list.js';
 import { terminalWidth } from '../format/wrap.js';
@@ -69,8 +70,10 @@ export function registerLs(program: Command, { io, action }: Cli): void {
           else throw err;
         }
         const shown = flags.all === true ? traces : traces.slice(0, flags.limit);
+        // Labels and servers come from the traces' meta lines: printed through the trace's redaction.
+        const out = redactedIo(io, redactionFrom({}, io));
         if (flags.json === true) {
-          await print(io, renderTraceListJson(shown));
+          await print(out, renderTraceListJson(shown));
           return EXIT.ok;
         }
         // In a pipe, one line per trace (`tapedeck ls | head -1 | cut -f9`); the notes go to stderr there.
@@ -89,7 +92,7 @@ export function registerLs(program: Command, { io, action }: Cli): void {
           return EXIT.ok;
         }
         await print(
-          io,
+          out,
           renderTraceList(shown, {
             dir: where,
             color: useColor(io.stdout, io.env),

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { readToken, tokenPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { TapedeckError } from '../../errors.js';
+import { outputRedaction } from '../../redact/output.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
 import { parseDuration } from '../../units.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
+import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
 import { renderScanReport } from '../format/scan-report.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { scan } from './scan.js';
@@ -107,7 +108,10 @@ export async function push(trace: string, options: PushOptions, io: CliIo): Prom
     );
   }
   if (report.findings.length > 0 && options.force !== true) {
-    io.stderr.write(renderScanReport(report, false));
+    // The findings show masked previews; the file names and paths beside them go through the trace's rules too.
+    io.stderr.write(
+      outputRedaction(redactionFrom(options, io).compiled).text(renderScanReport(report, false)),
+    );
     const n = report.findings.length;
     throw new TapedeckError(
       'input',

@@ -4,7 +4,7 @@ import { batch, noFollowTraceFiles, openTrace, writePrivateFile } from '../../tr
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
@@ -67,6 +67,8 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
     );
   }
   const redaction = redactionFrom(options, io);
+  // A diagnostic may quote a line it could not read: said with the same rules.
+  const notices = redactedIo(io, redaction);
   const file = userPath(io, input);
   const out = options.out === undefined ? undefined : userPath(io, options.out);
   if (out !== undefined) refuseLinkedOutput('-o', options.out!, out);
@@ -75,7 +77,7 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
     mode: options.strict ? ('strict' as const) : ('lenient' as const),
     onDiagnostic: (d: TraceDiagnostic) => {
       if (d.severity === 'error') errors += 1;
-      say(io, `${d.severity}: ${d.message}`);
+      say(notices, `${d.severity}: ${d.message}`);
     },
   };
   // A trace rewritten in place is read without following links: a link's target would be copied into its folder.
@@ -86,7 +88,7 @@ async function redact(input: string, options: RedactOptions, io: CliIo): Promise
     // Another tool's file stays a file of that tool: mcporter can still replay it, a HAR viewer still open it.
     const onCorrupt = (lineNo: number, why: string) => {
       errors += 1;
-      say(io, `error: ${input} line ${lineNo}: ${why}`);
+      say(notices, `error: ${input} line ${lineNo}: ${why}`);
     };
     const kept = () => redactedInFormat(file, trace.format as KeptFormat, redaction, onCorrupt, files);
     if (options.inPlace) await replaceUnlessLost(file, kept(), () => errors);

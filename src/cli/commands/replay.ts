@@ -38,10 +38,10 @@ import {
   reportPath,
   writeReports,
 } from '../flags/reporter.js';
-import { addRuleFlags, type RuleFlags, redactionWhere } from '../flags/rules.js';
+import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { type CliIo, type RedactedIo, say, traceFiles, userPath } from '../io.js';
 import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
@@ -213,7 +213,9 @@ function frontFrom(flags: ReplayFlags): Front {
 
 async function replay(path: string, settings: ReplaySettings, io: CliIo): Promise<number> {
   const clock = reportClock();
-  const note = (text: string) => say(io, text);
+  // What replay says of the session (misses, notices, reports) is redacted as a recording of it would be.
+  const out = redactedIo(io, redactionFrom(settings.rules, io));
+  const note = (text: string) => say(out, text);
   const loaded = await loadCassette(userPath(io, path), {
     server: settings.server,
     // `-`: the cassette is read from the run's stdin, to its end, before a stdio session would read it for requests.
@@ -223,7 +225,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
   for (const warning of loaded.cassette.warnings) note(`warning: ${path}: ${warning}`);
   // A MATCH naming nothing the cassette holds could never fire: refused before anything is served.
   replayFaultPlan(loaded.cassette, { faults: settings.faults }, REPLAY_DEFAULTS.scheduler);
-  announceFaults(settings.faults, io);
+  announceFaults(settings.faults, out);
   const faults = { faults: settings.faults };
   const redact = await cassetteRedaction(loaded.meta, {
     patterns: settings.rules.redact,
@@ -251,7 +253,8 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       answerTimeoutMs: settings.answerTimeoutMs,
       settingNames: REPLAY_FLAG_NAMES,
       redact,
-      onEvent: httpEventLogger(note, discover),
+      shown: out.redaction,
+      onEvent: httpEventLogger(note, discover, out),
       ...faults,
     });
     const held = holdSignals(() => server.stop());
@@ -259,7 +262,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       note(`replaying ${path} on ${server.url}`);
       const outcome: HttpServeOutcome = await server.done;
       const code = report({ ...outcome, probe: false }, settings, loaded.errors, discover.kind, note);
-      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+      await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), out);
       return code;
     } finally {
       held.release();
@@ -276,14 +279,15 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
       answerTimeoutMs: settings.answerTimeoutMs,
       settingNames: REPLAY_FLAG_NAMES,
       redact,
-      onEvent: eventLogger(note, discover),
+      shown: out.redaction,
+      onEvent: eventLogger(note, discover, out),
       ...faults,
     }),
   );
   const code = report(outcome, settings, loaded.errors, discover.kind, note);
   // A 2026-era client's probe process gets only server/discover: its session, elsewhere, reports.
   if (!(outcome.probe && outcome.report.misses.length === 0))
-    await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), io);
+    await writeReplayReports(path, outcome.report, settings, loaded.errors, clock.context(), out);
   return code;
 }
 
@@ -294,7 +298,7 @@ async function writeReplayReports(
   settings: ReplaySettings,
   corruptLines: number,
   context: ReportContext,
-  io: CliIo,
+  io: RedactedIo,
 ): Promise<void> {
   if (settings.reporters.reporters.length === 0) return;
   const input = {
@@ -312,12 +316,13 @@ async function writeReplayReports(
 function eventLogger(
   note: (text: string) => void,
   discover: { kind: DiscoverAnswer['kind'] | undefined },
+  out: RedactedIo,
 ): (event: ServeEvent) => void {
   return (event) => {
     // Said once, with the report: a probe process gets nothing but discover.
     if (event.kind === 'fallback' && event.fallback.kind === 'discover')
       discover.kind = event.fallback.answer.kind;
-    const line = describeServeEvent(event);
+    const line = describeServeEvent(event, out.redaction);
     if (line !== undefined) note(line);
   };
 }
@@ -326,8 +331,9 @@ function eventLogger(
 function httpEventLogger(
   note: (text: string) => void,
   discover: { kind: DiscoverAnswer['kind'] | undefined },
+  out: RedactedIo,
 ): (event: HttpServeEvent) => void {
-  const serveEvent = eventLogger(note, discover);
+  const serveEvent = eventLogger(note, discover, out);
   return (event) => {
     if (event.kind === 'rejected')
       note(`refused ${event.method} ${event.path}: ${event.status} ${event.reason}`);

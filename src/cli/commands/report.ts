@@ -8,7 +8,7 @@ import { BYTE_STYLES, formatBytes } from '../../units.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
-import { addRuleFlags, type Redaction, type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { addRuleFlags, type Redaction, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
@@ -101,7 +101,11 @@ export function registerReport(program: Command, { io, action }: Cli): void {
     .action(
       action(async (traces: string[], options: ReportOptions & LastFlag) => {
         const paths = traceArguments(traces, options, 'report', io);
-        const result = await writeReport(paths, options, io, (d) => say(io, `${d.severity}: ${d.message}`));
+        // A diagnostic may quote a line it could not read: said with the trace's rules.
+        const notices = redactedIo(io, redactionFrom(options, io));
+        const result = await writeReport(paths, options, io, (d) =>
+          say(notices, `${d.severity}: ${d.message}`),
+        );
         const size = formatBytes(result.bytes, BYTE_STYLES.file);
         await print(
           io,

@@ -22,7 +22,7 @@ import { usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
 import { addMatchFlags, ignorePaths, matchMode, repeatMode } from '../flags/match.js';
 import { addReporterFlag, MCP_SESSION, parseReporters, reportClock } from '../flags/reporter.js';
-import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
+import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
@@ -184,16 +184,18 @@ async function runCommand(
       cassette,
     );
   if (mode === 'record' || mode === 'update') refuseLinked();
+  // What the run says of the session is redacted as its recording is; a bad setup fails before anything starts.
+  const out = redactedIo(io, redactionFrom(settings.rules, io));
   const exists = isFile(cassette);
   let loaded: LoadedCassette | undefined;
   if (exists && (mode === 'auto' || mode === 'replay' || mode === 'update')) {
     loaded = await loadCassette(cassette, {
       ...(settings.server === undefined ? {} : { server: settings.server }),
-      onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
+      onDiagnostic: (d) => say(out, `${d.severity}: ${d.message}`),
       // Update rewrites the cassette in place: never through a link (see src/no-follow.ts).
       links: mode === 'update' ? 'refuse' : 'follow',
     });
-    for (const warning of loaded.cassette.warnings) say(io, `warning: ${cassette}: ${warning}`);
+    for (const warning of loaded.cassette.warnings) say(out, `warning: ${cassette}: ${warning}`);
   }
   const plan = planRun({
     mode,
@@ -218,14 +220,14 @@ async function runCommand(
     throw usageError(`run needs a server command, or --upstream URL, to ${plan.mode}`);
   }
   // What runs and why, always: a run that records where a replay was meant must never go unnoticed.
-  say(io, plan.why);
-  if (plan.note) say(io, plan.note);
+  say(out, plan.why);
+  if (plan.note) say(out, plan.note);
   if (settings.faults && plan.mode === 'replay') {
     replayFaultPlan(loaded!.cassette, { faults: settings.faults }, realScheduler);
-    announceFaults(settings.faults, io);
+    announceFaults(settings.faults, out);
   } else if (settings.faults)
     say(
-      io,
+      out,
       `warning: faults are injected in replay mode only; this run is in ${plan.mode} mode: none will be`,
     );
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
@@ -237,15 +239,15 @@ async function runCommand(
         const clock = reportClock();
         const code =
           plan.mode === 'record'
-            ? await recordInto(cassette, live!, settings.rules, exists, io)
+            ? await recordInto(cassette, live!, settings.rules, exists, out)
             : await passthrough(live!);
-        await writeRunReports(cassette, settings, io, clock, { notReplayed: plan.why });
+        await writeRunReports(cassette, settings, out, clock, { notReplayed: plan.why });
         return code;
       }
       case 'replay':
-        return await replay(loaded!, settings, io);
+        return await replay(loaded!, settings, out);
       case 'update':
-        return await update(loaded!, live!, settings, io);
+        return await update(loaded!, live!, settings, out);
     }
   } finally {
     held.release();

@@ -2,15 +2,21 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
 import { scanReport } from '../../report/from-scan.js';
-import { renderSarif } from '../../report/sarif.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import { openTrace } from '../../trace/io.js';
 import { DiagnosticLog, readFirstLine, type SegmentLine, type TraceDiagnostic } from '../../trace/reader.js';
 import type { TraceLine } from '../../trace/types.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
-import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
+import {
+  addReporterFlag,
+  parseReporters,
+  renderReport,
+  reportClock,
+  reportPath,
+  writeReports,
+} from '../flags/reporter.js';
+import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import {
   renderScanJson,
@@ -69,22 +75,26 @@ export function registerScan(program: Command, { io, action }: Cli): void {
           stdoutTakenBy: format === 'text' ? undefined : `--format ${format}`,
           cwd: io.cwd,
         });
-        const report = await scan(input, options, io);
+        // What scan prints is redacted with the rules it scans by: a finding shows a masked preview, and anything
+        // else from the trace (a file name, a diagnostic) hides what the trace should have hidden.
+        const out = redactedIo(io, redactionFrom(options, io));
+        const report = await scan(input, options, out);
         const named = {
           ...report,
           trace: reportPath(report.trace, io.cwd),
           findings: report.findings.map((f) => ({ ...f, file: reportPath(f.file, io.cwd) })),
         };
-        if (format === 'json') await print(io, renderScanJson(report));
-        else if (format === 'sarif') await print(io, renderSarif(scanReport(named, clock.context())));
+        if (format === 'json') await print(out, renderScanJson(report));
+        else if (format === 'sarif')
+          await print(out, renderReport('sarif', scanReport(named, clock.context()), out.redaction));
         else if (!reporters.replacesStdout)
           await print(
-            io,
+            out,
             renderScanReport(report, useColor(io.stdout, io.env), terminalWidth(io.stdout, io.env)),
           );
         if (reporters.reporters.length > 0)
           await writeReports(reporters, scanReport(named, clock.context()), {
-            ...io,
+            ...out,
             stdoutTaken: format !== 'text',
           });
         return report.findings.length > 0 || report.unreadable > 0 ? EXIT.finding : EXIT.ok;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactorOf } from '../../redact/engine.js';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
@@ -6,6 +7,7 @@ import { inTimeOrder } from '../../trace/time-order.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import { createOutput } from '../format/output.js';
 import { openSource } from '../format/source.js';
@@ -21,9 +23,10 @@ export interface ShowOptions {
 }
 
 /**
- * Prints a trace as a timeline (or as JSONL with `raw`), streaming: memory stays flat on multi-GB traces.
- * Resolves to the number of corrupt lines met (reported on stderr and skipped). `stop` ends `--follow`; without
- * it, SIGINT does.
+ * Prints a trace as a timeline (or as JSONL with `raw`), streaming: memory stays flat on multi-GB traces. Every line
+ * is redacted as a recording is before it is shown (a trace tapedeck recorded comes through as it is; another tool's
+ * loses what a recording would hide). Resolves to the number of corrupt lines met (reported on stderr and skipped).
+ * `stop` ends `--follow`; without it, SIGINT does.
  *
  * @example await showTrace('traces/everything.jsonl', { follow: true }, processIo());
  */
@@ -40,10 +43,13 @@ export async function showTrace(
     if (stop) stop.addEventListener('abort', onSigint, { once: true });
     else process.once('SIGINT', onSigint);
   }
+  const redaction = redactionFrom({}, io);
+  const redact = redactorOf(redaction.compiled);
+  const notices = redactedIo(io, redaction);
   let errors = 0;
   const warn = (d: TraceDiagnostic) => {
     if (d.severity === 'error') errors += 1;
-    say(io, `${d.severity}: ${d.message}`);
+    say(notices, `${d.severity}: ${d.message}`);
   };
   const out = createOutput(io.stdout);
   try {
@@ -54,7 +60,7 @@ export async function showTrace(
     });
     if (options.raw) {
       for await (const { line } of lines) {
-        if (!(await out.write(encodeLine(line)))) return errors;
+        if (!(await out.write(encodeLine(redact(line))))) return errors;
         if (follow && line.type === 'end') return errors;
       }
       return errors;
@@ -67,7 +73,8 @@ export async function showTrace(
     // In time order: a recorder with two sides (the stdio ↔ HTTP bridge) writes some lines after later ones.
     // Followed, a line is printed as it is written.
     for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
-      for (const ev of pairer.push(line, lineNo)) if (!(await print(renderer.render(ev)))) return errors;
+      for (const ev of pairer.push(redact(line), lineNo))
+        if (!(await print(renderer.render(ev)))) return errors;
       if (follow && line.type === 'end') break;
     }
     for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return errors;

@@ -5,6 +5,7 @@ import { computeStats, type TraceStats } from '../../trace/stats.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { useColor } from '../format/color.js';
 import { openSource } from '../format/source.js';
 import { renderStats } from '../format/stats-report.js';
@@ -57,18 +58,20 @@ export function renderStatsOutput(
  * @example await statsCommand('trace.jsonl', { json: true }, processIo());
  */
 export async function statsCommand(path: string, options: StatsOptions, io: CliIo): Promise<number> {
+  // Names and labels come from the trace: printed through the trace's redaction.
+  const out = redactedIo(io, redactionFrom({}, io));
   let errors = 0;
   const stats = await traceStats(
     path,
     (d) => {
       if (d.severity === 'error') errors += 1;
       // A live or crashed recording has no end line; the report says so itself, no need to warn twice.
-      if (d.code !== 'missing_end') say(io, `${d.severity}: ${d.message}`);
+      if (d.code !== 'missing_end') say(out, `${d.severity}: ${d.message}`);
     },
     traceFiles(io),
   );
   const width = terminalWidth(io.stdout, io.env);
-  await print(io, renderStatsOutput(stats, options, useColor(io.stdout, io.env), width));
+  await print(out, renderStatsOutput(stats, options, useColor(io.stdout, io.env), width));
   return errors;
 }
 

@@ -24,7 +24,7 @@ import {
   reportPath,
   writeReports,
 } from '../flags/reporter.js';
-import { redactionFrom } from '../flags/rules.js';
+import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import {
   HEADER_EXAMPLE,
@@ -33,7 +33,7 @@ import {
   upstreamOptions,
   upstreamSpec,
 } from '../flags/upstream.js';
-import { type CliIo, print, printInOrder, say, traceFiles, userPath } from '../io.js';
+import { type CliIo, print, printInOrder, type RedactedIo, say, traceFiles, userPath } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { parseTimeLimitFlag } from '../parse.js';
 
@@ -160,12 +160,14 @@ async function verify(
     );
   // The terminal report stays off stdout when a document is written there instead.
   const quiet = flags.json === true || reporters.replacesStdout;
-  // Fails before the server starts when a redaction config is bad, as record does.
-  const redaction = flags.update ? redactionFrom({}, io) : undefined;
+  // Fails before the server starts when a redaction config is bad, as record does. The same setup hides secrets in
+  // what verify prints and reports as in the cassette --update writes.
+  const redaction = redactionFrom({}, io);
+  const out = redactedIo(io, redaction);
   const file = userPath(io, path);
   const loaded = await loadCassette(file, {
     server: flags.server,
-    onDiagnostic: (d) => say(io, `${d.severity}: ${d.message}`),
+    onDiagnostic: (d) => say(out, `${d.severity}: ${d.message}`),
     // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
     files: traceFiles(io),
@@ -179,7 +181,7 @@ async function verify(
   }
   let sink: MemorySink | undefined;
   let meta: MetaLine | undefined;
-  if (redaction) {
+  if (flags.update) {
     const shown = [...redactArgv(argv, redaction.compiled)];
     meta = newMeta({
       label: loaded.meta.label,
@@ -195,15 +197,16 @@ async function verify(
 
   const [command, ...args] = argv;
   // Each verdict is printed as soon as it is known (a slow server's run shows its progress), through the writer.
-  const live = quiet ? undefined : printInOrder(io);
+  const live = quiet ? undefined : printInOrder(out);
   const report = await verifyCassette(loaded.cassette, {
     ...(upstream ? { upstream } : { spawn: nodeSpawn, command, args }),
     timeoutMs,
     timing: flags.timing === undefined ? undefined : parseTiming(flags.timing),
     ignore: flags.ignore,
     capture: sink,
+    shown: out.redaction,
     onVerdict: live && ((verdict) => live.print(renderVerdict(verdict))),
-    onSession: live && ((session) => live.print(renderSession(session))),
+    onSession: live && ((session) => live.print(renderSession(session, out))),
   });
   await live?.done();
 
@@ -219,7 +222,7 @@ async function verify(
     });
     if (report.incomplete) {
       say(
-        io,
+        out,
         `not updated: the live run did not complete (a timeout or the server went away); ${path} is unchanged`,
       );
     } else if ((report.waits ?? []).length > 0) {
@@ -240,16 +243,16 @@ async function verify(
   const corrupt = loaded.errors;
   if (flags.json)
     await print(
-      io,
-      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags), null, 2)}
+      out,
+      `${JSON.stringify(jsonReport(path, argv, upstream, report, updated, corrupt, flags, out), null, 2)}
 `,
     );
-  else if (!quiet) await print(io, renderSummary(path, report, updated, flags.allowUnanswered === true));
+  else if (!quiet) await print(out, renderSummary(path, report, updated, flags.allowUnanswered === true));
   if (updated) return EXIT.ok;
   if (raced) return EXIT.finding;
   // What was lost with a corrupt line was never checked: the fixture cannot pass as it is.
   if (corrupt > 0)
-    say(io, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
+    say(out, `${path} had ${corrupt} corrupt line${corrupt === 1 ? '' : 's'} (skipped): fix or re-record it`);
   const unanswered = report.unanswered.length > 0 && flags.allowUnanswered !== true;
   if (reporters.reporters.length > 0) {
     const input = {
@@ -259,7 +262,7 @@ async function verify(
       corruptLines: corrupt,
     };
     await writeReports(reporters, verifyReport(input, clock.context()), {
-      ...io,
+      ...out,
       stdoutTaken: flags.json === true,
     });
   }
@@ -304,9 +307,13 @@ function unansweredLine(report: VerifyReport, allowed: boolean): string | undefi
 }
 
 /** A header before each recorded session's verdicts, when there are several ('' for one). */
-function renderSession(session: { number: number; conn: string | undefined; of: number }): string {
+function renderSession(
+  session: { number: number; conn: string | undefined; of: number },
+  out: RedactedIo,
+): string {
   if (session.of < 2) return '';
-  const conn = session.conn === undefined ? '' : ` (${session.conn})`;
+  // The recorded connection is the MCP session id over HTTP: named by its stable hash, as the trace names it.
+  const conn = session.conn === undefined ? '' : ` (${out.redaction.conn(session.conn)})`;
   return `session ${session.number} of ${session.of}${conn}\n`;
 }
 
@@ -356,12 +363,13 @@ function jsonReport(
   updated: boolean,
   corruptLines: number,
   flags: VerifyFlags,
+  out: RedactedIo,
 ) {
   const unansweredFails = report.unanswered.length > 0 && flags.allowUnanswered !== true;
   return {
     version: 1,
     cassette: path,
-    ...(upstream ? { upstream: upstream.url } : { command: argv }),
+    ...(upstream ? { upstream: upstream.url } : { command: [...redactArgv(argv, out.redaction.compiled)] }),
     ok: report.differed === 0 && report.notes.length === 0 && corruptLines === 0 && !unansweredFails,
     summary: {
       exchanges: report.total,
@@ -374,7 +382,7 @@ function jsonReport(
     },
     sessions: report.sessions.map((s) => ({
       session: s.number,
-      conn: s.conn ?? null,
+      conn: s.conn === undefined ? null : out.redaction.conn(s.conn),
       exchanges: s.total,
       match: s.matched,
       differ: s.differed,

@@ -1,10 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { refuseLink } from '../../no-follow.js';
+import type { OutputRedaction } from '../../redact/output.js';
 import { renderGithub } from '../../report/github.js';
 import { renderJsonReport } from '../../report/json.js';
 import { renderJunit } from '../../report/junit.js';
 import type { Report, ReportContext } from '../../report/model.js';
+import { type RedactedReport, redactReport } from '../../report/redacted.js';
 import { renderSarif } from '../../report/sarif.js';
 import { writePrivateFile } from '../../trace/io.js';
 import { PRODUCER } from '../../version.js';
@@ -44,7 +46,8 @@ export interface ReporterPlan {
   replacesStdout: boolean;
 }
 
-const RENDERERS: Record<ReporterFormat, (report: Report) => string> = {
+/** Every format renders a redacted report (see src/report/redacted.ts): writeReports redacts it once for all. */
+const RENDERERS: Record<ReporterFormat, (report: RedactedReport) => string> = {
   junit: renderJunit,
   github: renderGithub,
   json: renderJsonReport,
@@ -135,21 +138,25 @@ export interface ReportStreams {
   cwd: string;
   /** stdout carries the MCP session (replay, run) or a document (--json): nothing else may go there. */
   stdoutTaken: boolean;
+  /** The trace's redaction, which every report's text goes through before any format renders it. */
+  redaction: OutputRedaction;
 }
 
 /**
- * Renders the report once per reporter and writes it: to its file (0600, atomically, never through a link in its
- * place), else to stdout — or stderr when stdout is taken, and always for GitHub annotations next to a document.
+ * Redacts the report with the trace's rules, renders it once per reporter and writes it: to its file (0600,
+ * atomically, never through a link in its place), else to stdout — or stderr when stdout is taken, and always for
+ * GitHub annotations next to a document.
  *
- * @example await writeReports(plan, report, { ...io, stdoutTaken: false });
+ * @example await writeReports(plan, report, { ...io, stdoutTaken: false, redaction });
  */
 export async function writeReports(
   plan: ReporterPlan,
   report: Report,
   streams: ReportStreams,
 ): Promise<void> {
+  const redacted = redactReport(report, streams.redaction);
   for (const reporter of plan.reporters) {
-    const text = RENDERERS[reporter.format](report);
+    const text = RENDERERS[reporter.format](redacted);
     if (reporter.file !== undefined) {
       const path = resolve(streams.cwd, reporter.file);
       refuseLink(path);
@@ -194,4 +201,14 @@ export function reportClock(now: () => number = Date.now): { context(): ReportCo
       tool: { name: PRODUCER.name, version: PRODUCER.version },
     }),
   };
+}
+
+/**
+ * One report rendered in one format, redacted with the trace's rules: for a command whose own output is such a
+ * document (`scan --format sarif`).
+ *
+ * @example await print(io, renderReport('sarif', scanReport(named, context), redaction));
+ */
+export function renderReport(format: ReporterFormat, report: Report, redaction: OutputRedaction): string {
+  return RENDERERS[format](redactReport(report, redaction));
 }

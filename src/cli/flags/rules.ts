@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { parseRedactMode, patternRule } from '../../redact/config.js';
+import { outputRedaction } from '../../redact/output.js';
 import { loadRedaction, type Redaction } from '../../redact/setup.js';
 import type { RedactMode } from '../../redact/types.js';
-import { type CliIo, homeOf, say } from '../io.js';
+import { type CliIo, homeOf, type RedactedIo, rootIo, say, withRedaction } from '../io.js';
 
 /**
  * The redaction rule flags — `--redact`, `--redact-file`, `--no-redact-defaults`, `--redact-mode` — shared by the
@@ -66,12 +67,19 @@ export function addRuleFlags(command: Command, which: { mode: boolean } = { mode
  */
 export function redactionFrom(options: RuleFlags, io: CliIo): Redaction {
   let warned = false;
+  const root = rootIo(io);
   return loadRedaction({
     patterns: options.redact ?? [],
     files: options.redactFile ?? [],
     defaults: options.redactDefaults !== false,
     mode: options.redactMode ?? 'marker',
     where: redactionWhere(io),
+    // Said once per run, however many setups the run loads (run's record and its output, say).
+    onNotice: (message) => {
+      if (noticed.has(root)) return;
+      noticed.add(root);
+      say(io, message);
+    },
     // Failures inside the engine are reported once, not per line; the engine never stores such a line as it was.
     onError: (err) => {
       if (warned) return;
@@ -82,6 +90,9 @@ export function redactionFrom(options: RuleFlags, io: CliIo): Redaction {
   });
 }
 
+/** The runs that have said their notice about the built-in rules. */
+const noticed = new WeakSet<CliIo>();
+
 /**
  * Where redaction looks for its config files and key: the run's environment, working folder and home.
  *
@@ -89,4 +100,14 @@ export function redactionFrom(options: RuleFlags, io: CliIo): Redaction {
  */
 export function redactionWhere(io: CliIo): { env: NodeJS.ProcessEnv; cwd: string; home: string } {
   return { env: io.env, cwd: io.cwd, home: homeOf(io.env) };
+}
+
+/**
+ * The io for a command that writes from traffic: everything it prints, says and reports goes through the trace's
+ * redaction — `redaction`, the setup its rule flags and the config files add up to (redactionFrom).
+ *
+ * @example const out = redactedIo(io, redactionFrom(flags, io)); await print(out, renderDiff(…));
+ */
+export function redactedIo(io: CliIo, redaction: Pick<Redaction, 'compiled'>): RedactedIo {
+  return withRedaction(io, outputRedaction(redaction.compiled));
 }

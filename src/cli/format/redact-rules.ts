@@ -48,9 +48,11 @@ export function renderDefaultRules(families: readonly RuleFamily[], width?: numb
     ) +
     `\n${rows.length} built-in rules in ${families.length} families:\n${legend}\n` +
     'Besides the rules, strings are redacted by structure: JSON inside a string is walked like a message;\n' +
-    'NAME=value, name: value and "name": "value" pairs in text, and {name, value} objects, hide the value when\n' +
-    'a key rule names it; base64 that decodes to a secret is hidden whole.\n' +
+    'NAME=value, name: value and "name": "value" pairs in text, and {name, value} objects, header lists and\n' +
+    'form fields, hide the value when a key rule names it (numbers too); percent-encoded text is read decoded\n' +
+    'as well; base64 that decodes to a secret is hidden whole.\n' +
     'Values are hidden in the trace copy only; the client and server see them.\n' +
-    '--no-redact-defaults turns them off; "extends": null in a redact config file does the same.\n'
+    '--no-redact-defaults turns them off, as "extends": null does in your own config\n' +
+    "(~/.config/tapedeck/redact.json) or a --redact-file; a project's .tapedeck/redact.json only adds rules.\n"
   );
 }

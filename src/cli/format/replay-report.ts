@@ -1,4 +1,5 @@
 import { describeFault } from '../../faults/records.js';
+import type { OutputRedaction } from '../../redact/output.js';
 import { formatDiff } from '../../replay/cassette/diff.js';
 import type { MatchReport } from '../../replay/cassette/matcher.js';
 import type { VersionNote } from '../../replay/engine/negotiation.js';
@@ -8,11 +9,12 @@ const UNUSED_SHOWN = 20;
 
 /**
  * The stderr line for what happened while a cassette was served, or undefined for what stays quiet (hits,
- * fallbacks, anything the caller explains itself). Shared by `replay` and `run`.
+ * fallbacks, anything the caller explains itself). Shared by `replay` and `run`. With `shown`, what the line quotes
+ * from the session is redacted before it is shortened (the line as a whole is redacted again as it is written).
  *
  * @example describeServeEvent({ kind: 'timeout', message: 'no answer to sampling/createMessage in 30000 ms' })
  */
-export function describeServeEvent(event: ServeEvent): string | undefined {
+export function describeServeEvent(event: ServeEvent, shown?: OutputRedaction): string | undefined {
   switch (event.kind) {
     case 'miss':
       return `miss: ${event.miss.message}`;
@@ -29,10 +31,11 @@ export function describeServeEvent(event: ServeEvent): string | undefined {
       return `note: the client's answer to ${answer.method} ${where}`;
     }
     case 'stray':
-      return `ignored ${preview(JSON.stringify(event.message))}: ${event.reason}`;
+      // Redacted whole before it is cut short: a secret cut in half is one no rule knows.
+      return `ignored ${preview(JSON.stringify(shown ? shown.message(event.message) : event.message))}: ${event.reason}`;
     case 'skipped':
       return event.line.reason === 'not-json'
-        ? `ignored a line that is not JSON: ${preview(event.line.text)}`
+        ? `ignored a line that is not JSON: ${preview(shown ? shown.text(event.line.text) : event.line.text)}`
         : `ignored a ${event.line.size}-byte line (longer than ${event.line.maxLineBytes} bytes)`;
     case 'error':
       return `error: ${event.error instanceof Error ? event.error.message : String(event.error)}`;

@@ -3,7 +3,7 @@ import type { TraceFileTarget } from '../../sink/file.js';
 import { labelFromUrl, safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import type { LiveFlag } from '../flags/live.js';
-import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { type UpstreamFlags, upstreamSpec } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
 import { holdSignals } from '../signals.js';
@@ -37,13 +37,15 @@ export async function recordBridge(options: RecordBridgeOptions, io: CliIo): Pro
   // Everything that can fail on the user's input fails here, before a file is created or a request sent.
   const spec = upstreamSpec(options, io.env)!;
   const { config, compiled, redactor } = redactionFrom(options, io);
+  // What the recorder says of the traffic (a fault on a resource, a warning) hides what the trace hides.
+  const out = redactedIo(io, { compiled });
   const label =
     options.label !== undefined ? safeLabel(redactText(options.label, compiled)) : labelFromUrl(spec.url);
   const target = typeof options.path === 'string' ? { path: options.path } : options.path(label);
   const file = {
     ...target,
     redact: redactor,
-    warn: (message: string) => say(io, message),
+    warn: (message: string) => say(out, message),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
   };
@@ -56,7 +58,7 @@ export async function recordBridge(options: RecordBridgeOptions, io: CliIo): Pro
       redaction: summarize(config),
     }),
   );
-  if (options.quiet !== true) say(io, `recording to ${sink.path}`);
+  if (options.quiet !== true) say(out, `recording to ${sink.path}`);
   const stop = new AbortController();
   // A signal ends the session as stdin EOF does: the session is DELETEd and the end line written.
   const held = holdSignals(() => stop.abort());

@@ -12,7 +12,7 @@ import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
 import { announceFaults, type FaultFlags, faultPlanOf, warnUnmatched } from '../flags/faults.js';
 import type { LiveFlag } from '../flags/live.js';
-import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { HEADER_EXAMPLE, parseHeaders } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
 import { holdSignals } from '../signals.js';
@@ -60,10 +60,12 @@ export async function recordHttp(
       );
     }
     const { config, compiled, redactor } = redactionFrom(options, io);
+    // What the recorder says of the traffic (a fault on a resource, a warning) hides what the trace hides.
+    const out = redactedIo(io, { compiled });
     const faults = await faultPlanOf(options, io);
-    announceFaults(faults, io);
+    announceFaults(faults, out);
     const allowHosts = (options.allowHost ?? []).map((value) =>
-      parseAllowHost(value, (note) => say(io, note)),
+      parseAllowHost(value, (note) => say(out, note)),
     );
     const shown = shownUrl(upstream.href);
     const label =
@@ -76,7 +78,7 @@ export async function recordHttp(
       maxBytes: options.maxBytes,
       maxFiles: options.maxFiles,
       redact: redactor,
-      warn: (message: string) => say(io, message),
+      warn: (message: string) => say(out, message),
     };
     const { sink, close } = await recordingSink(options, label, file, io);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
@@ -94,9 +96,9 @@ export async function recordHttp(
         allowHosts,
         maxMessageBytes: options.maxMessageBytes,
         headers,
-        onNotice: (notice) => say(io, `warning: ${noticeText(notice)}`),
+        onNotice: (notice) => say(out, `warning: ${noticeText(notice)}`),
         faults,
-        onFault: (record) => say(io, `injected ${describeFault(record)}`),
+        onFault: (record) => say(out, `injected ${describeFault(record)}`),
       });
     } catch (err) {
       await close();
@@ -113,13 +115,13 @@ export async function recordHttp(
           `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}`,
       );
     }
-    say(io, `recording ${proxy.url} → ${shown} (trace: ${sink.path})`);
+    say(out, `recording ${proxy.url} → ${shown} (trace: ${sink.path})`);
     await stopped;
     hurry = () => void proxy.close(0);
     await proxy.close();
     await sink.close({ reason: 'producer_shutdown' });
     await close();
-    if (faults) warnUnmatched(faults, io);
+    if (faults) warnUnmatched(faults, out);
     return 0;
   } finally {
     held.release();

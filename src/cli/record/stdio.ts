@@ -8,7 +8,7 @@ import { newMeta } from '../../trace/meta.js';
 import { type EarlyHandover, takeEarly } from '../early-spawn.js';
 import { announceFaults, type FaultFlags, faultPlanOf, warnUnmatched } from '../flags/faults.js';
 import type { LiveFlag } from '../flags/live.js';
-import { type RuleFlags, redactionFrom } from '../flags/rules.js';
+import { type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, say } from '../io.js';
 import { holdSignals } from '../signals.js';
 import { recordingSink } from './live.js';
@@ -63,8 +63,10 @@ async function recordSession(
   const started = early.server;
   // Everything that can fail on the user's input fails here, before a file is created or the server started.
   const { config, compiled, redactor } = redactionFrom(options, io);
+  // What the recorder says of the traffic (a fault on a resource, a warning) hides what the trace hides.
+  const out = redactedIo(io, { compiled });
   const faults = await faultPlanOf(options, io);
-  announceFaults(faults, io);
+  announceFaults(faults, out);
   // A token passed as an argument must reach neither the label nor the file name (nor meta.command, which the
   // redactor would hide again; markers are left as they are).
   const shownArgv = [...redactArgv(argv, compiled)];
@@ -75,7 +77,7 @@ async function recordSession(
     maxBytes: options.maxBytes,
     maxFiles: options.maxFiles,
     redact: redactor,
-    warn: (message: string) => say(io, message),
+    warn: (message: string) => say(out, message),
   };
   const { sink, close } = await recordingSink(options, label, file, io);
   // A session that began before this code was loaded began when the server was started.
@@ -86,7 +88,7 @@ async function recordSession(
   const [command, ...args] = argv as [string, ...string[]];
   const server = started ?? startServer(command, args, { stderr: options.stderr ? 'pipe' : 'inherit' });
   // Said once the server runs: a server that cannot start gets its one line of why, and nothing else.
-  if (options.quiet !== true && (await server.spawned) === undefined) say(io, `recording to ${sink.path}`);
+  if (options.quiet !== true && (await server.spawned) === undefined) say(out, `recording to ${sink.path}`);
   try {
     const code = await recordStdioSession(argv, sink, {
       maxMessageBytes: options.maxMessageBytes,
@@ -96,9 +98,9 @@ async function recordSession(
       // Until now the executable passed signals on to the server it started (a signal while this code loaded).
       onSignalsForwarded: early.stopSignals,
       faults,
-      onFault: (record) => say(io, `injected ${describeFault(record)}`),
+      onFault: (record) => say(out, `injected ${describeFault(record)}`),
     });
-    if (faults) warnUnmatched(faults, io);
+    if (faults) warnUnmatched(faults, out);
     return code;
   } finally {
     await close();

@@ -15,7 +15,7 @@ import { type ReporterPlan, reportClock, reportPath, writeReports } from '../fla
 import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js';
 import type { UpstreamSpec } from '../flags/upstream.js';
 import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
-import { type CliIo, say } from '../io.js';
+import { type CliIo, type RedactedIo, say } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
 import { serveOnStdio } from '../stdio-session.js';
 import type { LiveSide } from './recording.js';
@@ -63,7 +63,7 @@ function requestRedaction(loaded: LoadedCassette, settings: RunSettings, io: Cli
  *
  * @example const code = await replay(await loadCassette('s.jsonl'), settings, io);
  */
-export async function replay(loaded: LoadedCassette, settings: RunSettings, io: CliIo): Promise<number> {
+export async function replay(loaded: LoadedCassette, settings: RunSettings, io: RedactedIo): Promise<number> {
   const clock = reportClock();
   const redact = await requestRedaction(loaded, settings, io);
   const outcome = await serveOnStdio(io, (input, output) =>
@@ -75,6 +75,7 @@ export async function replay(loaded: LoadedCassette, settings: RunSettings, io: 
       ignore: settings.ignore,
       settingNames: MATCH_FLAG_NAMES,
       redact,
+      shown: io.redaction,
       onEvent: logEvent('replay', settings.modeSource, io),
       faults: settings.faults,
     }),
@@ -97,7 +98,7 @@ export async function update(
   loaded: LoadedCassette,
   live: LiveSide,
   settings: RunSettings,
-  io: CliIo,
+  io: RedactedIo,
 ): Promise<number> {
   const clock = reportClock();
   // What the live server could not answer either, one line each, for the reports.
@@ -118,6 +119,7 @@ export async function update(
       settingNames: MATCH_FLAG_NAMES,
       requestTimeoutMs: settings.timeoutMs,
       redact,
+      shown: io.redaction,
       onEvent: (event) => {
         if (event.kind === 'forward-failed')
           failures.push(`${event.method} is not in the cassette and ${event.message}`);
@@ -166,7 +168,7 @@ export interface RunSeen {
 export async function writeRunReports(
   cassette: string,
   settings: Pick<RunSettings, 'reporters' | 'allowUnused'> & Partial<Pick<RunSettings, 'faults'>>,
-  io: CliIo,
+  io: RedactedIo,
   clock: ReturnType<typeof reportClock>,
   seen: RunSeen,
 ): Promise<void> {
@@ -191,7 +193,11 @@ function missHint(source: ModeSource): string {
 }
 
 /** One stderr line per thing worth knowing while the session runs; hits stay quiet. */
-function logEvent(mode: 'replay' | 'update', source: ModeSource, io: CliIo): (event: UpdateEvent) => void {
+function logEvent(
+  mode: 'replay' | 'update',
+  source: ModeSource,
+  io: RedactedIo,
+): (event: UpdateEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'miss':
@@ -216,7 +222,7 @@ function logEvent(mode: 'replay' | 'update', source: ModeSource, io: CliIo): (ev
         );
         return;
       default: {
-        const line = describeServeEvent(event);
+        const line = describeServeEvent(event, io.redaction);
         if (line !== undefined) say(io, line);
       }
     }

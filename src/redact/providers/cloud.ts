@@ -80,7 +80,7 @@ export const CLOUD: ProviderFamily = {
       // A shared access signature: the `sig` parameter of a SAS URL or connection string.
       id: 'azure-sas-signature',
       type: 'regex',
-      pattern: '[?&;]sig=(?<secret>[A-Za-z0-9%+/=]{20,256})',
+      pattern: '[?&;]sig=(?<secret>[A-Za-z0-9%+/=]{20,1024})',
       hints: ['sig='],
     },
     {

@@ -41,6 +41,23 @@ export const OBSERVABILITY: ProviderFamily = {
       hints: ['sntrys_', 'sntryu_'],
     },
     {
+      // A DSN carries its key as the user of its URL: `https://<32 hex>@o1.ingest.sentry.io/2` (self-hosted: any
+      // host; the legacy form adds `:<32 hex secret>`). The key lets anyone send events as the project.
+      id: 'sentry-dsn',
+      type: 'regex',
+      pattern: '://(?<secret>[a-f0-9]{32}(?::[a-f0-9]{32})?)@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/',
+      hints: ['://'],
+      minRun: 32,
+    },
+    {
+      // The same key in the store endpoint's query or the `X-Sentry-Auth` header: `sentry_key=<32 hex>`.
+      id: 'sentry-key',
+      type: 'regex',
+      pattern: '\\bsentry_(?:key|secret)=(?<secret>[a-f0-9]{32})\\b',
+      hints: ['sentry_key=', 'sentry_secret='],
+      minRun: 32,
+    },
+    {
       id: 'grafana-cloud-token',
       type: 'regex',
       pattern: '\\bglc_[A-Za-z0-9+/]{32,400}={0,2}',

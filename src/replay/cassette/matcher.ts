@@ -1,5 +1,5 @@
 import { describeRequest } from '../../trace/describe.js';
-import type { JsonObject } from '../../trace/jsonrpc.js';
+import { isObject, type JsonObject } from '../../trace/jsonrpc.js';
 import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.js';
 import { type KeyedExchange, RequestIndex } from './cassette.js';
 import { explainMiss, type Miss } from './miss.js';
@@ -118,7 +118,7 @@ export class Matcher {
       .map(({ exchange, normalized }) => ({
         ordinal: exchange.ordinal,
         method: exchange.method,
-        summary: describeRequest(normalized),
+        summary: describeRequest(this.show(normalized)),
         lineNo: exchange.lineNo,
       }));
     const total = this.entries.filter(
@@ -203,7 +203,20 @@ export class Matcher {
       recorded,
       diff: this.options.diff,
       names: this.options.settingNames,
+      show: (request: NormalizedRequest) => this.show(request),
     };
+  }
+
+  /**
+   * A request as misses and the unused list show it: redacted as the trace would hold it (path rules see
+   * `$.params`) when the replay was given `shown`, else as it is.
+   */
+  show(request: NormalizedRequest): NormalizedRequest {
+    const shown = this.options.shown;
+    if (shown === undefined) return request;
+    const message = shown.message({ method: request.method, params: request.params });
+    const params = isObject(message) && isObject(message.params) ? message.params : request.params;
+    return params === request.params ? request : { method: request.method, params };
   }
 
   private miss(miss: Miss): MatchResult {

@@ -20,9 +20,11 @@ export interface Miss {
   reason: MissReason;
   /** The live request, normalized. */
   request: NormalizedRequest;
+  /** The live request as reports show it: redacted when the replay shows requests so, else `request` itself. */
+  shown: NormalizedRequest;
   /** The recorded request most like it: same method first, then the smallest structural difference. */
   closest: CassetteExchange | undefined;
-  /** Where the closest recorded request (`recorded`) and the live one differ, normalized. */
+  /** Where the closest recorded request (`recorded`) and the live one differ, normalized (values as shown). */
   diff: StructuralDiff | undefined;
   /** Under `ordered` matching: the request the recording says comes next. */
   expected: CassetteExchange | undefined;
@@ -40,6 +42,8 @@ export interface MissContext {
   diff: DiffOptions;
   /** How the message names the setting that would have let the request through. */
   names: SettingNames;
+  /** A request as the miss shows it (redacted); as it is when absent. */
+  show?: ((request: NormalizedRequest) => NormalizedRequest) | undefined;
 }
 
 /**
@@ -49,17 +53,20 @@ export interface MissContext {
  * // → 'no recorded answer for tools/call get-sum {"a":2,"b":4}; closest: tools/call get-sum {"a":2,"b":3} (differs at $.params.arguments.b: recorded 3, live 4)'
  */
 export function explainMiss(reason: MissReason, live: NormalizedRequest, context: MissContext): Miss {
-  const what = describeRequest(live);
+  const show = context.show ?? ((request: NormalizedRequest) => request);
+  const shown = show(live);
+  const what = describeRequest(shown);
   const expected = context.expected;
-  const next = expected ? `expected next: ${describeRequest(expected.normalized)}` : undefined;
+  const next = expected ? `expected next: ${describeRequest(show(expected.normalized))}` : undefined;
   if (reason === 'out-of-order') {
     return {
       reason,
       request: live,
+      shown,
       closest: undefined,
       diff: undefined,
       expected: expected?.exchange,
-      message: `out of order: got ${what}, expected ${expected ? describeRequest(expected.normalized) : 'nothing more'} next${orderHint(context.names)}`,
+      message: `out of order: got ${what}, expected ${expected ? describeRequest(show(expected.normalized)) : 'nothing more'} next${orderHint(context.names)}`,
     };
   }
   if (reason === 'used-up') {
@@ -69,6 +76,7 @@ export function explainMiss(reason: MissReason, live: NormalizedRequest, context
     return {
       reason,
       request: live,
+      shown,
       closest: undefined,
       diff: undefined,
       expected: expected?.exchange,
@@ -76,15 +84,28 @@ export function explainMiss(reason: MissReason, live: NormalizedRequest, context
     };
   }
   const closest = closestEntry(live, context);
+  const closestShown = closest && show(closest.normalized);
+  // Compared as they are; each difference shows the values as shown.
   const diff = closest
-    ? structuralDiff(asMessage(closest.normalized), asMessage(live), '$', context.diff)
+    ? structuralDiff(asMessage(closest.normalized), asMessage(live), '$', context.diff, {
+        recorded: asMessage(closestShown!),
+        live: asMessage(shown),
+      })
     : undefined;
   let message = `no recorded answer for ${what}`;
   if (closest && diff)
-    message += `; closest: ${describeRequest(closest.normalized)} (differs at ${formatDiff(diff)})`;
+    message += `; closest: ${describeRequest(closestShown!)} (differs at ${formatDiff(diff)})`;
   else message += '; the cassette holds no requests';
   if (next) message += `; ${next}`;
-  return { reason, request: live, closest: closest?.exchange, diff, expected: expected?.exchange, message };
+  return {
+    reason,
+    request: live,
+    shown,
+    closest: closest?.exchange,
+    diff,
+    expected: expected?.exchange,
+    message,
+  };
 }
 
 /** `(match: 'ordered'; match: 'keyed' accepts any order)`, with what the caller can set. */

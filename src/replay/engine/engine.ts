@@ -378,7 +378,8 @@ export class ReplayEngine {
   }
 
   private describe(exchange: CassetteExchange): string {
-    return describeRequest(this.matcher.normalizer.normalize(exchange.method, exchange.request.params));
+    const normalized = this.matcher.normalizer.normalize(exchange.method, exchange.request.params);
+    return describeRequest(this.matcher.show(normalized));
   }
 
   private timedOut(method: string, id: number, live: LiveIds, exchange: CassetteExchange | undefined): void {
@@ -409,9 +410,19 @@ export class ReplayEngine {
     answer: JsonObject,
     exchange: CassetteExchange | undefined,
   ): void {
-    const diff = recorded
-      ? structuralDiff(outcomeOf(recorded), outcomeOf(answer), '$', this.options.diff)
-      : undefined;
+    const shown = this.options.shown;
+    const [before, after] = recorded ? [outcomeOf(recorded), outcomeOf(answer)] : [];
+    // Compared as they are; each difference shows the values as the trace would hold them.
+    const diff =
+      before && after
+        ? structuralDiff(
+            before,
+            after,
+            '$',
+            this.options.diff,
+            shown && { recorded: shown.message(before), live: shown.message(after) },
+          )
+        : undefined;
     const check: AnswerCheck = {
       method,
       exchange: exchange?.ordinal,

@@ -85,7 +85,7 @@ export function outcomeOf(message: JsonObject): JsonObject {
  * @example missData(miss).kind // → 'used-up'
  */
 export function missData(miss: Miss): Json {
-  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.request) };
+  const data: JsonObject = { kind: miss.reason, request: describeRequest(miss.shown) };
   if (miss.closest) data.closest = { ordinal: miss.closest.ordinal, line: miss.closest.lineNo ?? null };
   if (miss.diff) data.diff = miss.diff.entries.map((entry) => ({ ...entry }));
   if (miss.expected) data.expected = { ordinal: miss.expected.ordinal, line: miss.expected.lineNo ?? null };

@@ -101,7 +101,9 @@ describe('SDK Streamable HTTP client → recording proxy → server-everything',
     for (const m of messages) expect(m.stream).toMatch(/^h\d+$/);
     const progress = messages.filter((m) => rpcOf(m).method === 'notifications/progress');
     expect(progress).toHaveLength(3);
-    for (const m of progress) expect(m.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    // Event ids resume a stream: each is kept as its own stable hash.
+    for (const m of progress) expect(m.eventId).toMatch(/^\[REDACTED:sse-event-id:[0-9a-f]{12}\]$/);
+    expect(new Set(progress.map((m) => m.eventId)).size).toBe(3);
     // Priming events (an id and no data) are forwarded but are not messages.
     expect(messages.every((m) => m.raw !== '')).toBe(true);
   });

@@ -47,3 +47,41 @@ describe('structural diff', () => {
     expect(diffSize(Array(50).fill(1), [], 10)).toBe(10);
   });
 });
+
+describe('structural diff with shown sides', () => {
+  it('compares the values and shows the shown ones, a hidden subtree standing for everything in it', () => {
+    const diff = structuralDiff(
+      { user: { password: 'a1', name: 'ada' }, creds: { key: 'k1', id: 7 } },
+      { user: { password: 'b2', name: 'bob' }, creds: { key: 'k2', id: 7 } },
+      '$',
+      {},
+      {
+        recorded: { user: { password: '[REDACTED:password]', name: 'ada' }, creds: '[REDACTED:credentials]' },
+        live: { user: { password: '[REDACTED:password]', name: 'bob' }, creds: '[REDACTED:credentials]' },
+      },
+    );
+    expect(diff.total).toBe(3);
+    expect(diff.entries).toEqual([
+      { path: '$.creds.key', recorded: '[REDACTED:credentials]', live: '[REDACTED:credentials]' },
+      { path: '$.user.name', recorded: 'ada', live: 'bob' },
+      { path: '$.user.password', recorded: '[REDACTED:password]', live: '[REDACTED:password]' },
+    ]);
+  });
+
+  it('keeps an absent side absent', () => {
+    const diff = structuralDiff(
+      {},
+      { token: 'abc' },
+      '$',
+      {},
+      { recorded: {}, live: { token: '[REDACTED:token]' } },
+    );
+    expect(diff.entries).toEqual([{ path: '$.token', live: '[REDACTED:token]' }]);
+  });
+
+  it('never cuts a marker in two when it shortens a value', () => {
+    const long = `${'x'.repeat(50)} [REDACTED:github-token] and more`;
+    const [entry] = structuralDiff('a', long, '$', { maxValueLength: 60 }).entries;
+    expect(entry!.live).toBe(`${'x'.repeat(50)} …`);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { builtInOutputRedaction } from '../../../src/redact/output.js';
 import { buildCassette, requestHash } from '../../../src/replay/cassette/cassette.js';
 import { Matcher, type MatchResult } from '../../../src/replay/cassette/matcher.js';
 import type { JsonObject } from '../../../src/trace/jsonrpc.js';
@@ -150,6 +151,40 @@ describe('misses', () => {
     expect(matcher.report().summary).toBe(
       'used 2 of 3 recorded exchanges; unused: #2 tools/call get-sum {"a":2,"b":3} (line 8)',
     );
+  });
+});
+
+describe('misses and the unused list, shown with secrets hidden', () => {
+  const TOKEN = 'ghp_Zq4Rt8Wm2Np6Ks0Lx3Vb7Hc1Jd5Fg9Ty2Ue4';
+  const shown = builtInOutputRedaction();
+
+  it('name the request and the closest one redacted, and still tell two secrets apart', async () => {
+    const matcher = new Matcher(await calls(['login', { user: 'ada', password: 'hunter2-old' }, 'ok']), {
+      shown,
+    });
+    const result = matcher.match('tools/call', call('login', { user: 'ada', password: 'Tr0ub4dor&3' }));
+    if (result.kind !== 'miss') throw new Error('expected a miss: the passwords differ');
+    expect(result.miss.message).toBe(
+      'no recorded answer for tools/call login {"password":"[REDACTED:password]","user":"ada"}; closest: tools/call login {"password":"[REDACTED:password]","user":"ada"} (differs at $.params.arguments.password: recorded "[REDACTED:password]", live "[REDACTED:password]")',
+    );
+    expect(result.miss.shown.params).toEqual({
+      name: 'login',
+      arguments: { user: 'ada', password: '[REDACTED:password]' },
+    });
+    // What was asked stays as it was asked, for whoever handles the miss in process.
+    expect(result.miss.request.params).toEqual({
+      name: 'login',
+      arguments: { user: 'ada', password: 'Tr0ub4dor&3' },
+    });
+  });
+
+  it('list unused exchanges with their secrets hidden', async () => {
+    const matcher = new Matcher(await calls(['fetch', { url: `https://x.example/?token=${TOKEN}` }, 'ok']), {
+      shown,
+    });
+    expect(matcher.report().unused.map((u) => u.summary)).toEqual([
+      'tools/call fetch {"url":"https://x.example/?token=[REDACTED:github-token]"}',
+    ]);
   });
 });
 

@@ -51,10 +51,48 @@ describe('tapedeck convert', () => {
     const before = records(readFileSync(input, 'utf8'));
     const after = records(readFileSync(out, 'utf8'));
     expect(after).toHaveLength(before.length);
-    expect(after[0]).toEqual({ ...before[0], producer: { name: 'tapedeck', version: expect.any(String) } });
+    // The meta also says the export was redacted, and by which rules.
+    expect(after[0]).toEqual({
+      ...before[0],
+      producer: { name: 'tapedeck', version: expect.any(String) },
+      redaction: { defaults: true, customRules: 0, mode: 'marker' },
+    });
     expect(after[1]).toEqual({ ...before[1], seq: 1 });
     expect(after.at(-1)).toEqual(before.at(-1));
     expect((await openTrace(out)).format).toBe('tapedeck');
+  });
+
+  it('hides credentials another tool kept in the clear, in every format it writes', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const input = join(io.dir, 'leaky.ndjson');
+    writeFileSync(
+      input,
+      [
+        {
+          _meta: { dir: 'send', server: 'gh', ts: '2026-11-01T10:00:00.000Z' },
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'login', arguments: { password: 'hunter2-Correct', token } },
+        },
+        {
+          _meta: { dir: 'recv', server: 'gh', ts: '2026-11-01T10:00:00.010Z' },
+          jsonrpc: '2.0',
+          id: 1,
+          result: { content: [{ type: 'text', text: `Authorization: Bearer ${token}` }] },
+        },
+      ]
+        .map((record) => JSON.stringify(record))
+        .join('\n'),
+    );
+    for (const to of ['tapedeck', 'mcp-tape', 'mcporter']) {
+      const out = join(io.dir, `leaky.${to}`);
+      expect(await io.run(['convert', input, '--to', to, '-o', out])).toBe(0);
+      const written = readFileSync(out, 'utf8');
+      expect(written).not.toContain(token);
+      expect(written).not.toContain('hunter2-Correct');
+      expect(written).toContain('[REDACTED:');
+    }
   });
 
   it('round-trips mcp-tape → tapedeck → mcp-tape back to the original lines', async () => {

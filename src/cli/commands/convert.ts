@@ -3,20 +3,22 @@ import { toHar } from '../../redact/har.js';
 import { toMcpTape } from '../../trace/export/mcp-tape.js';
 import { toMcporter } from '../../trace/export/mcporter.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
+import type { OpenedTrace } from '../../trace/import/opened.js';
 import { batch, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { redactedIo, redactionFrom } from '../flags/rules.js';
+import { addRuleFlags, type Redaction, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
+import { redactedMeta } from '../redact/trace.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;
 export type ConvertTarget = (typeof CONVERT_TARGETS)[number];
 
-interface ConvertOptions {
+interface ConvertOptions extends RuleFlags {
   to: string;
   out?: string;
   strict?: boolean;
@@ -31,8 +33,7 @@ interface ConvertOptions {
  * @example await run(['convert', 'a.ndjson', '--to', 'tapedeck'], io);
  */
 export function registerConvert(program: Command, { io, action }: Cli): void {
-  program
-    .command('convert')
+  addRuleFlags(program.command('convert'))
     .description('Convert a trace to another format (the input format is detected from its content).')
     .argument(
       '<in>',
@@ -53,6 +54,8 @@ export function registerConvert(program: Command, { io, action }: Cli): void {
         '  tapedeck convert traces/run.jsonl --to mcp-tape -o run.mcp-tape.jsonl   (meta, message and end lines only)\n' +
         '  tapedeck convert traces/remote.jsonl --to har -o remote.har   (an HTTP recording, for browser dev tools)\n\n' +
         'Rotated traces (run.jsonl, run.1.jsonl …) are stitched back into one file whichever segment is named.\n' +
+        "What is written is redacted as a recording is (another tool's file may hold credentials in the clear);\n" +
+        'a trace tapedeck recorded comes through as it is.\n' +
         'Warnings about the input (corrupt lines skipped, a missing end line) go to stderr.',
     )
     .action(
@@ -72,11 +75,13 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
     throw usageError("--server needs a name, e.g. --server everything (the name in mcporter's config)");
   }
   if (options.out !== undefined) refuseLinkedOutput('-o', options.out, userPath(io, options.out));
-  // A diagnostic may quote a line it could not read: said with the trace's rules (the converted lines are as they
-  // were: converting keeps what a trace holds; `tapedeck redact` hides it).
-  const notices = redactedIo(io, redactionFrom({}, io));
+  // What is written and what is said are redacted as a recording is: a converted file is an export, and another
+  // tool's file (mcporter's NDJSON, a HAR) may hold credentials in the clear. Markers redact to themselves, so a
+  // trace tapedeck recorded comes through as it is.
+  const redaction = redactionFrom(options, io);
+  const notices = redactedIo(io, redaction);
   let errors = 0;
-  const trace = await openTrace(
+  const opened = await openTrace(
     userPath(io, input),
     {
       mode: options.strict ? 'strict' : 'lenient',
@@ -87,13 +92,14 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
     },
     traceFiles(io),
   );
+  const trace = redactedTrace(opened, redaction);
   const dropped = new Map<string, number>();
   const onDropped = (_entry: unknown, reason: string) => dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
   const chunks =
     target === 'tapedeck'
       ? toTapedeck(trace)
       : target === 'har'
-        ? [await toHar(trace, input)]
+        ? [await toHar(trace, input, { redact: redaction.compiled })]
         : target === 'mcp-tape'
           ? toMcpTape(trace, { onDropped })
           : toMcporter(trace, { onDropped, server: options.server });
@@ -102,6 +108,19 @@ async function convert(input: string, options: ConvertOptions, io: CliIo): Promi
   for (const [reason, count] of dropped)
     say(notices, `warning: ${count} line${count === 1 ? '' : 's'} left out: ${reason}`);
   return errors;
+}
+
+/** The trace as an export writes it: its meta and every line through the redaction, read lazily. */
+function redactedTrace(trace: OpenedTrace, redaction: Redaction): Pick<OpenedTrace, 'meta' | 'lines'> {
+  // The meta says which rules hid what; a trace that already says so (tapedeck recorded it) keeps its own words.
+  const meta = redactedMeta(trace.meta, redaction);
+  if (trace.meta.redaction !== undefined) meta.redaction = trace.meta.redaction;
+  return {
+    meta,
+    async *lines() {
+      for await (const entry of trace.lines()) yield { ...entry, line: redaction.redactor(entry.line) };
+    },
+  };
 }
 
 /** Validates --to before anything is read, naming the bad value and the valid ones. */

@@ -64,8 +64,18 @@ function tiedTo(response: Response, signal: AbortSignal | undefined): Response {
   });
 }
 
+/** What {@link eventStream} hands the test: the response to serve and the pen that writes its events. */
+export interface EventStream {
+  response: Response;
+  write(text: string): void;
+  event(data: unknown, id?: string): void;
+  end(): void;
+  fail(why?: string): void;
+  cancelled(): boolean;
+}
+
 /** An event stream the test writes: `event()` sends one, `end()` closes it, `fail()` breaks it mid-way. */
-export function eventStream(headers: Record<string, string> = {}) {
+export function eventStream(headers: Record<string, string> = {}): EventStream {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({

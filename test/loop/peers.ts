@@ -50,8 +50,10 @@ export async function sdkStdio<T>(
 
 /** One Inspector CLI 1.0.3 call against a Streamable HTTP URL (a session of its own per call). */
 export function inspector1Http(url: string, methodArgs: string[]): Promise<ProcessResult> {
+  // About 2 s a call on a quiet machine; a loaded one (two cores shared by CI's parallel files) can take far longer.
   return runProcess(process.execPath, [INSPECTOR_1, url, '--transport', 'http', ...methodArgs], {
     cwd: NODE_MODULES,
+    timeoutMs: 90_000,
   });
 }
 

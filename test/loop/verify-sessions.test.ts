@@ -56,7 +56,10 @@ beforeAll(async () => {
       ['--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'a=2', '--tool-arg', 'b=3'],
     ]) {
       const result = await inspector1Http(url, args);
-      expect(result.code).toBe(0);
+      expect(
+        result.code,
+        `${args.join(' ')}: ${result.signal ?? ''} after ${result.ms} ms\n${result.stderr}`,
+      ).toBe(0);
     }
   });
 }, 120_000);

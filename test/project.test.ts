@@ -44,6 +44,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
   // model and renders it for CI; only the CLI uses it.
   ['collector', 'mcp', 'install', 'report'],
+  // view/ serves the built viewer (collector/viewer-files.ts finds it) and pages a big trace for `tapedeck view`.
+  ['view'],
   ['cli'],
   ['index.ts'],
 ];

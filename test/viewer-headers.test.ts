@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectEmbed } from '../src/cli/commands/view.js';
-import { startViewServer } from '../src/cli/view-server.js';
+import { startViewServer } from '../src/view/server.js';
 import { frameAncestor, VIEWER_SECURITY_HEADERS, viewerSecurityHeaders } from '../src/viewer-headers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-headers-'));

@@ -8,23 +8,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceFilesFor } from '../../../src/cli/commands/view.js';
-import { PAGED_DEFAULTS, pagingPlan } from '../../../src/cli/paged/plan.js';
-import { TraceIndex } from '../../../src/cli/paged/trace-index.js';
-import { startViewServer, type ViewServer, viewFiles } from '../../../src/cli/view-server.js';
-import { compileFilter, filterRows, type RowFilter } from '../../../viewer/src/data/filter.js';
-import { tallyTools, toolTimes } from '../../../viewer/src/data/insights.js';
-import type { TraceModel } from '../../../viewer/src/data/model.js';
-import type { PagedApi } from '../../../viewer/src/data/paged-api.js';
-import { PagedRows } from '../../../viewer/src/data/paged-rows.js';
-import { progressOf } from '../../../viewer/src/data/progress.js';
-import type { Row } from '../../../viewer/src/data/rows.js';
-import { rowDetail, rowTitle } from '../../../viewer/src/data/summary.js';
-import { waterfallOf } from '../../../viewer/src/data/waterfall.js';
-import { pagedApi } from '../../../viewer/src/source/paged-api.js';
-import { SAMPLE } from '../../viewer/data/sample.js';
-import { openModel, text } from '../../viewer/open-model.js';
-import { MCP_TAPE, writeRotatedTrace } from '../../viewer/traces.js';
+import { traceFilesFor } from '../../src/cli/commands/view.js';
+import { PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
+import { TraceIndex } from '../../src/view/paged/trace-index.js';
+import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
+import { compileFilter, filterRows, type RowFilter } from '../../viewer/src/data/filter.js';
+import { tallyTools, toolTimes } from '../../viewer/src/data/insights.js';
+import type { TraceModel } from '../../viewer/src/data/model.js';
+import type { PagedApi } from '../../viewer/src/data/paged-api.js';
+import { PagedRows } from '../../viewer/src/data/paged-rows.js';
+import { progressOf } from '../../viewer/src/data/progress.js';
+import type { Row } from '../../viewer/src/data/rows.js';
+import { rowDetail, rowTitle } from '../../viewer/src/data/summary.js';
+import { waterfallOf } from '../../viewer/src/data/waterfall.js';
+import { pagedApi } from '../../viewer/src/source/paged-api.js';
+import { SAMPLE } from '../viewer/data/sample.js';
+import { openModel, text } from '../viewer/open-model.js';
+import { MCP_TAPE, writeRotatedTrace } from '../viewer/traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-paged-'));
 const servers: ViewServer[] = [];
@@ -220,7 +220,6 @@ describe('whether tapedeck view pages a trace', () => {
     );
     const mcporter = join(
       import.meta.dirname,
-      '..',
       '..',
       'fixtures',
       'interop',

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
+import { TapedeckError } from '../../errors.js';
 import { openTrace } from '../../trace/io.js';
 import { formatBytes } from '../../units.js';
-import { usageError } from '../errors.js';
 
 /**
  * Whether `tapedeck view` pages a trace (the browser asks the server for what it shows, a page at a time) or
@@ -38,7 +38,8 @@ export async function pagingPlan(
   for (const file of files) bytes += (await stat(file).catch(() => ({ size: 0 }))).size;
   const big = bytes >= fromBytes;
   if (paths.length !== 1) {
-    if (choice) throw usageError(`--paged shows one trace at a time; got ${paths.length}: name one`);
+    if (choice)
+      throw new TapedeckError('usage', `--paged shows one trace at a time; got ${paths.length}: name one`);
     const note = big
       ? `${formatBytes(bytes)} across ${paths.length} traces: the browser reads them whole; ` +
         'name the biggest alone to have it paged'
@@ -49,7 +50,8 @@ export async function pagingPlan(
   const trace = await openTrace(paths[0]!);
   if (trace.format !== 'tapedeck' && trace.format !== 'mcp-tape') {
     if (choice)
-      throw usageError(
+      throw new TapedeckError(
+        'usage',
         `--paged reads tapedeck or mcp-tape JSONL; ${paths[0]} is ${trace.format}: convert it first ` +
           `(tapedeck convert ${paths[0]} --to tapedeck)`,
       );

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startViewServer, type ViewServer } from '../../src/cli/view-server.js';
+import { startViewServer, type ViewServer } from '../../src/view/server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tapedeck-view-server-'));
 const viewer = join(root, 'viewer');

@@ -41,8 +41,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
   ['proxy', 'replay', 'live', 'instrument'],
-  // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
-  // model and renders it for CI; only the CLI uses it.
+  // report/ renders what commands found: the terminal text (text/) and, through one model that verify, diff,
+  // replay and scan map what they found into (src/live, src/replay, src/trace, src/redact), the CI formats (ci/).
+  // Only the CLI uses it.
   ['collector', 'mcp', 'install', 'report'],
   // view/ serves the built viewer (collector/viewer-files.ts finds it) and pages a big trace for `tapedeck view`.
   ['view'],

@@ -1,5 +1,5 @@
-import type { Report, ReportCase } from './model.js';
-import type { RedactedReport } from './redacted.js';
+import type { Report, ReportCase } from '../model.js';
+import type { RedactedReport } from '../redacted.js';
 
 /**
  * GitHub Actions workflow commands: one `::error …::…` (or `::warning`) line per failed or error case, which the

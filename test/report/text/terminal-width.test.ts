@@ -3,15 +3,15 @@
  * selectors): no line is longer than the width, and an error's message is always there in full.
  */
 import { describe, expect, it } from 'vitest';
-import { stripAnsi } from '../../src/cli/format/color.js';
-import { renderDiff } from '../../src/cli/format/diff-report.js';
-import { renderStats } from '../../src/cli/format/stats-report.js';
-import { renderTimeline } from '../../src/cli/format/timeline.js';
-import { alignTraces } from '../../src/trace/align.js';
-import { pairTrace } from '../../src/trace/pairing.js';
-import { computeStats } from '../../src/trace/stats.js';
-import { displayWidth } from '../../src/trace/text-width.js';
-import type { Json, TraceLine } from '../../src/trace/types.js';
+import { stripAnsi } from '../../../src/report/text/color.js';
+import { renderDiff } from '../../../src/report/text/diff-report.js';
+import { renderStats } from '../../../src/report/text/stats-report.js';
+import { renderTimeline } from '../../../src/report/text/timeline.js';
+import { alignTraces } from '../../../src/trace/align.js';
+import { pairTrace } from '../../../src/trace/pairing.js';
+import { computeStats } from '../../../src/trace/stats.js';
+import { displayWidth } from '../../../src/trace/text-width.js';
+import type { Json, TraceLine } from '../../../src/trace/types.js';
 
 const FAMILY = '👨‍👩‍👧‍👦';
 const HEART = '❤️';

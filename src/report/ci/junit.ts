@@ -1,5 +1,5 @@
-import { type CaseCounts, countCases, type Report, type ReportCase, type ReportSuite } from './model.js';
-import type { RedactedReport } from './redacted.js';
+import { type CaseCounts, countCases, type Report, type ReportCase, type ReportSuite } from '../model.js';
+import type { RedactedReport } from '../redacted.js';
 import { xmlAttribute, xmlText } from './xml.js';
 
 /**

@@ -1,8 +1,9 @@
 import { displayWidth } from '../../trace/text-width.js';
 
 /**
- * Terminal colours. Off unless the output is a TTY, and always off when NO_COLOR is set to a non-empty value
- * (https://no-color.org), so piped output and files never carry escape codes.
+ * Terminal colours, for a renderer told to colour. The command line decides (src/cli/terminal.ts): off unless the
+ * output is a TTY, and always off when NO_COLOR is set to a non-empty value (https://no-color.org), so piped
+ * output and files never carry escape codes.
  */
 
 export interface Palette {
@@ -15,16 +16,6 @@ export interface Palette {
   blue(text: string): string;
   magenta(text: string): string;
   cyan(text: string): string;
-}
-
-/**
- * Decides whether to colour output written to `stream`.
- *
- * @example useColor(process.stdout, process.env) // → false when piped or NO_COLOR=1
- */
-export function useColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
-  if (env.NO_COLOR) return false;
-  return stream.isTTY === true;
 }
 
 function sgr(open: number, close: number): (text: string) => string {

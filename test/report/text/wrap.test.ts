@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { palette, visibleWidth } from '../../src/cli/format/color.js';
-import { renderTable } from '../../src/cli/format/table.js';
-import { fitLine, fitText, terminalWidth, wrapText } from '../../src/cli/format/wrap.js';
-import { displayWidth } from '../../src/trace/text-width.js';
-
-describe('the width output fits', () => {
-  it("is a terminal's own width, else COLUMNS, else 80, never under 40", () => {
-    expect(terminalWidth({ isTTY: true, columns: 120 }, { COLUMNS: '200' })).toBe(120);
-    expect(terminalWidth({ isTTY: false }, { COLUMNS: '200' })).toBe(200);
-    expect(terminalWidth({}, {})).toBe(80);
-    expect(terminalWidth({}, { COLUMNS: 'wide' })).toBe(80);
-    expect(terminalWidth({ isTTY: true, columns: 0 }, {})).toBe(80);
-    expect(terminalWidth({ isTTY: true, columns: 20 }, {})).toBe(40);
-  });
-});
+import { palette, visibleWidth } from '../../../src/report/text/color.js';
+import { renderTable } from '../../../src/report/text/table.js';
+import { fitLine, fitText, wrapText } from '../../../src/report/text/wrap.js';
+import { displayWidth } from '../../../src/trace/text-width.js';
 
 describe('wrapping text', () => {
   it('breaks at spaces, keeping every word', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { scanReport } from '../../src/report/from-scan.js';
-import { artifactUri, renderSarif } from '../../src/report/sarif.js';
-import { sarifProblems } from '../helpers/ci-formats.js';
-import { CONTEXT, scanFixture, shown } from './fixtures.js';
+import { artifactUri, renderSarif } from '../../../src/report/ci/sarif.js';
+import { scanReport } from '../../../src/report/from-scan.js';
+import { sarifProblems } from '../../helpers/ci-formats.js';
+import { CONTEXT, scanFixture, shown } from '../fixtures.js';
 
 interface SarifResult {
   ruleId: string;

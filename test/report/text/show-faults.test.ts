@@ -3,9 +3,9 @@
  * it names — or its "never answered" row — with what the client got instead.
  */
 import { describe, expect, it } from 'vitest';
-import { renderTimeline } from '../../src/cli/format/timeline.js';
-import { pairTrace } from '../../src/trace/pairing.js';
-import type { TraceLine } from '../../src/trace/types.js';
+import { renderTimeline } from '../../../src/report/text/timeline.js';
+import { pairTrace } from '../../../src/trace/pairing.js';
+import type { TraceLine } from '../../../src/trace/types.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

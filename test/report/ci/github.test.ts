@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { escapeData, escapeProperty, renderGithub } from '../../src/report/github.js';
-import type { Report } from '../../src/report/model.js';
-import { parseAnnotations } from '../helpers/ci-formats.js';
+import { escapeData, escapeProperty, renderGithub } from '../../../src/report/ci/github.js';
+import type { Report } from '../../../src/report/model.js';
+import { parseAnnotations } from '../../helpers/ci-formats.js';
 import {
   CONTEXT,
   diffFixture,
@@ -10,7 +10,7 @@ import {
   shown,
   TRICKY,
   verifyFixture,
-} from './fixtures.js';
+} from '../fixtures.js';
 
 describe('renderGithub', () => {
   it('writes one workflow command per failed or error case, nothing for passed and skipped ones', async () => {

@@ -1,6 +1,6 @@
-import { PACKAGE_NAME } from '../version.js';
-import type { ReportCase, ReportRule } from './model.js';
-import type { RedactedReport } from './redacted.js';
+import { PACKAGE_NAME } from '../../version.js';
+import type { ReportCase, ReportRule } from '../model.js';
+import type { RedactedReport } from '../redacted.js';
 
 /**
  * SARIF 2.1.0, the format code scanning reads (GitHub's among others): one run whose tool lists the rules the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../../src/report/junit.js';
-import { xmlAttribute, xmlText } from '../../src/report/xml.js';
-import { junitCases, junitProblems, parseXml } from '../helpers/ci-formats.js';
-import { diffFixture, replayFixture, scanFixture, shown, TRICKY, verifyFixture } from './fixtures.js';
+import { renderJunit } from '../../../src/report/ci/junit.js';
+import { xmlAttribute, xmlText } from '../../../src/report/ci/xml.js';
+import { junitCases, junitProblems, parseXml } from '../../helpers/ci-formats.js';
+import { diffFixture, replayFixture, scanFixture, shown, TRICKY, verifyFixture } from '../fixtures.js';
 
 describe('renderJunit', () => {
   it("writes every command's report in the JUnit schema's structure, counts adding up", async () => {

@@ -2,36 +2,13 @@ import { clipWidth, displayWidth, graphemes, graphemeWidth } from '../../trace/t
 import { stripAnsi, visibleWidth } from './color.js';
 
 /**
- * Fitting text to a terminal: the width to fit (the window's, else `COLUMNS`, else 80) and text wrapped to it by
+ * Fitting text to a width (the terminal's: src/cli/terminal.ts finds it): text wrapped to it by
  * display width (wide characters and emoji take two columns). Renderers wrap what must be read whole (an error's
  * message, a tool name in a table) and cut what is only a preview.
  */
 
-/** Narrower than this, rows are laid out as if the window had this many columns. */
-export const MIN_WIDTH = 40;
-/** The width when output goes to a pipe or a file and `COLUMNS` says nothing. */
+/** The width when output goes to a pipe or a file and `COLUMNS` says nothing (cli/terminal.ts picks the width). */
 export const DEFAULT_WIDTH = 80;
-
-/**
- * The width output should fit: a terminal's own columns, else a positive `COLUMNS` (what shells export, and what a
- * user sets to widen piped output), else 80; never below MIN_WIDTH.
- *
- * @example terminalWidth({ isTTY: true, columns: 120 }, {}) // → 120
- * @example terminalWidth({}, { COLUMNS: '200' }) // → 200
- */
-export function terminalWidth(
-  stream: { isTTY?: boolean; columns?: number },
-  env: Readonly<Record<string, string | undefined>>,
-): number {
-  const tty = stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
-  const fromEnv = Number(env.COLUMNS);
-  const width = tty
-    ? (stream.columns as number)
-    : Number.isInteger(fromEnv) && fromEnv > 0
-      ? fromEnv
-      : DEFAULT_WIDTH;
-  return Math.max(MIN_WIDTH, width);
-}
 
 /** Where a word longer than a line may break: after a `-`, `/`, `_` or `,` (names, paths, URIs, JSON). */
 const PART = /[^\-/_,]*(?:[-/_,]+|$)/gu;

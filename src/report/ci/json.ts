@@ -1,5 +1,5 @@
-import { countCases, reportPassed } from './model.js';
-import type { RedactedReport } from './redacted.js';
+import { countCases, reportPassed } from '../model.js';
+import type { RedactedReport } from '../redacted.js';
 
 /**
  * The report as JSON (`"version": 1`): the same shape for every command, so one script reads verify, diff,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_NAME, VERSION } from '../src/version.js';
+import { PACKAGE_NAME, VERSION } from '../src/base/version.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -18,22 +18,11 @@ const NODE_IMPORT = /from ['"]node:|require\(['"]node:|from ['"](fs|path|os|cryp
 /**
  * The layers of src/, lowest first. A module may import its own layer, the other folders of its rank and anything
  * ranked below; never a folder ranked above (folders of one rank may import each other; the cycle check keeps that
- * from going round in a circle). The top-level files are the base every layer may use; the package's
- * main entry (index.ts) names everything, so it sits on top. A new folder must be given a rank here.
+ * from going round in a circle). base/ holds the plumbing every layer may use; the package's main entry (index.ts,
+ * the one top-level file) names everything, so it sits on top. A new folder must be given a rank here.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  [
-    'errors.ts',
-    'version.ts',
-    'local-names.ts',
-    'no-follow.ts',
-    'listen.ts',
-    'process-signals.ts',
-    'viewer-headers.ts',
-    'scheduler.ts',
-    'units.ts',
-    'timeouts.ts',
-  ],
+  ['base'],
   ['trace'],
   ['redact'],
   // process/ starts servers for the recorders, live peers, useCassette and install above it, and frames a server's
@@ -51,7 +40,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['index.ts'],
 ];
 
-/** A module's layer: its top-level folder under src/, or the file's own name for a top-level file. */
+/** A module's layer: its top-level folder under src/, or the file's own name for a top-level file (index.ts). */
 const layerOf = (file: string) => file.split('/')[1]!;
 const rankOf = (layer: string) => {
   const rank = LAYERS.findIndex((names) => names.includes(layer));

@@ -1,4 +1,4 @@
-import { judgeHostOrigin } from '../local-names.js';
+import { judgeHostOrigin } from '../base/local-names.js';
 import { tokenMatches } from './home.js';
 
 /**

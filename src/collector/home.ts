@@ -2,14 +2,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, closeSync, fchmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { TapedeckError } from '../errors.js';
-import { openNoFollow, readNoFollow } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { openNoFollow, readNoFollow } from '../base/no-follow.js';
 import { createPrivateFileOnce, tapedeckHome } from '../redact/key-store.js';
 
 /**
  * Where the collector keeps its files (the database and the write token) and how the token is made: 32 random
  * bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`, `push` and `record --live`. Neither
- * file is ever opened through a symbolic link (src/no-follow.ts).
+ * file is ever opened through a symbolic link (src/base/no-follow.ts).
  */
 
 /** `<tapedeck home>/tapedeck.db`, the home being `$TAPEDECK_HOME` or `~/.tapedeck`. */

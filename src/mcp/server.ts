@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../base/version.js';
 import type { Redactor } from '../redact/types.js';
-import { VERSION } from '../version.js';
 import { TrajectoryCache } from './loaded.js';
 import { TrajectoryRecorder } from './recorder.js';
 import { defaultDataDir, TrajectoryStore } from './store.js';

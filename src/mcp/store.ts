@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../no-follow.js';
+import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../base/no-follow.js';
 import { tapedeckHome } from '../redact/key-store.js';
 import { ensurePrivateDir } from '../sink/paths.js';
 import { checkName, nameProblem } from './names.js';
@@ -10,7 +10,7 @@ import { checkName, nameProblem } from './names.js';
  * The data folder of `tapedeck mcp`: one tapedeck trace per trajectory (`<name>.jsonl`), shack-session-replay
  * trajectory files (`<name>.json`) read as they are, and a marker (`<name>.recording`) beside each trace being
  * recorded, naming the server process that records it. Every file is opened without following a link: a link
- * planted in the folder is never written through, listed or read (see src/no-follow.ts).
+ * planted in the folder is never written through, listed or read (see src/base/no-follow.ts).
  */
 
 /** `$TAPEDECK_HOME/trajectories`, else `~/.tapedeck/trajectories`. */

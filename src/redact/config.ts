@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { compile } from './compile.js';
 import { RULE_ID } from './marker.js';
 import type { HeaderRule, RedactConfig, RedactMode, RedactRule, RegexRule } from './types.js';

@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { TapedeckError } from '../errors.js';
-import { isSymlink, readNoFollow } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { isSymlink, readNoFollow } from '../base/no-follow.js';
 import type { ValueHasher } from './types.js';
 
 /**

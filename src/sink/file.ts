@@ -10,7 +10,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { linkRefusal, openNoFollow } from '../no-follow.js';
+import { linkRefusal, openNoFollow } from '../base/no-follow.js';
 import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import { ensurePrivateDir, segmentPath, suffixedPath } from './paths.js';

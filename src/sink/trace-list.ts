@@ -9,7 +9,7 @@ import {
   readSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { decodeLine } from '../trace/decode.js';
 import { countFailures } from '../trace/jsonrpc.js';
 import type { EndLine, MetaLine, TraceLine } from '../trace/types.js';

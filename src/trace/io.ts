@@ -3,8 +3,8 @@ import { chmod, lstat, mkdir, open, readdir, rename, stat, unlink } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { TapedeckError } from '../errors.js';
-import { isLinkError, linkRefusal, noFollowFlags } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { isLinkError, linkRefusal, noFollowFlags } from '../base/no-follow.js';
 import type { TraceFiles } from './import/files.js';
 import { openTraceWith } from './import/open.js';
 import type { OpenedTrace, OpenTraceOptions, TraceEntry, TraceFormat } from './import/opened.js';

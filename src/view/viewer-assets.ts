@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { TapedeckError } from '../base/errors.js';
 import { readViewerPage, viewerDir } from '../collector/viewer-files.js';
-import { TapedeckError } from '../errors.js';
 
 /**
  * The built web viewer (`vite build` → dist/viewer/: index.html, one script, one stylesheet; found and read by

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { renderTraceLines, renderTraceList, renderTraceListJson } from '../../report/text/trace-list.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { listTraces } from '../../sink/trace-list.js';

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
+import { TapedeckError } from '../../base/errors.js';
+import { parseDuration } from '../../base/units.js';
 import { readToken, tokenPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
-import { TapedeckError } from '../../errors.js';
 import { outputRedaction } from '../../redact/output.js';
 import { renderScanReport } from '../../report/text/scan-report.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
-import { parseDuration } from '../../units.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';

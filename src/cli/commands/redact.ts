@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { batch, noFollowTraceFiles, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';

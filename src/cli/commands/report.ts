@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { BYTE_STYLES, formatBytes } from '../../base/units.js';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
-import { BYTE_STYLES, formatBytes } from '../../units.js';
 import { type EmbeddedTrace, inlinedPage } from '../../view/viewer-assets.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';

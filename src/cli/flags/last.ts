@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import { listTraces, newestTrace } from '../../sink/trace-list.js';
 import { usageError } from '../errors.js';

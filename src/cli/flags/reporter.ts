@@ -1,12 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { refuseLink } from '../../no-follow.js';
+import { refuseLink } from '../../base/no-follow.js';
+import { PRODUCER } from '../../base/version.js';
 import type { OutputRedaction } from '../../redact/output.js';
 import { CI_RENDERERS, type ReporterFormat } from '../../report/index.js';
 import type { Report, ReportContext } from '../../report/model.js';
 import { redactReport } from '../../report/redacted.js';
 import { writePrivateFile } from '../../trace/io.js';
-import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { createOutput } from '../stream/output.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 
 /**
  * Streaming output for commands that print a lot (a multi-GB trace through `show`): waits for the stream to drain

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import type { RedactConfig } from '../../redact/types.js';
 import { defaultTraceDir } from '../../sink/paths.js';
 import type { Destination, EventSink, FilesDestination } from '../types.js';

@@ -1,4 +1,4 @@
-import { hostName, isLocalName, judgeHostOrigin } from '../../local-names.js';
+import { hostName, isLocalName, judgeHostOrigin } from '../../base/local-names.js';
 
 /**
  * DNS-rebinding protection for a local listener: a web page on evil.example can make a browser send requests to

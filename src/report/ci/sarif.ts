@@ -1,4 +1,4 @@
-import { PACKAGE_NAME } from '../../version.js';
+import { PACKAGE_NAME } from '../../base/version.js';
 import type { ReportCase, ReportRule } from '../model.js';
 import type { RedactedReport } from '../redacted.js';
 

@@ -1,3 +1,4 @@
+import { formatLatency } from '../../base/units.js';
 import type { AlignedItem, AlignKind, TraceAlignment, ValueChange, ValueDiff } from '../../trace/align.js';
 import { describeRequest } from '../../trace/describe.js';
 import { diffExcerpt } from '../../trace/excerpt.js';
@@ -5,7 +6,6 @@ import type { Exchange } from '../../trace/exchange.js';
 import { createNormalizer } from '../../trace/normalize.js';
 import { clipWidth } from '../../trace/text-width.js';
 import type { Json } from '../../trace/types.js';
-import { formatLatency } from '../../units.js';
 import { type Palette, palette, visibleWidth } from './color.js';
 import { DEFAULT_WIDTH, fitLine } from './wrap.js';
 

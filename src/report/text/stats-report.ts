@@ -1,6 +1,6 @@
+import { formatBytes, formatLatency } from '../../base/units.js';
 import { formatId } from '../../trace/jsonrpc.js';
 import type { CallStats, DirectionStats, TraceStats } from '../../trace/stats.js';
-import { formatBytes, formatLatency } from '../../units.js';
 import { type Palette, palette } from './color.js';
 import { type Column, formatDuration, renderTable } from './table.js';
 import { fitLine } from './wrap.js';

@@ -1,3 +1,4 @@
+import { formatLatency, formatOffset } from '../../base/units.js';
 import { idTag, notificationLabel, requestLabel } from '../../trace/describe.js';
 import {
   errorDetail,
@@ -8,7 +9,6 @@ import {
 import { certainDepth } from '../../trace/exchange.js';
 import type { Exchange, MessageRef, PairEvent } from '../../trace/pairing.js';
 import type { Direction, TraceLine } from '../../trace/types.js';
-import { formatLatency, formatOffset } from '../../units.js';
 import { type Palette, padStart, palette, visibleWidth } from './color.js';
 import { FaultMarks, faultSummary } from './fault-marks.js';
 import { detailColumn, layoutRow, type Tone } from './timeline-row.js';

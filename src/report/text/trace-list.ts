@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
+import { formatBytes } from '../../base/units.js';
 import type { ListedTrace } from '../../sink/trace-list.js';
-import { formatBytes } from '../../units.js';
 import { palette } from './color.js';
 import { type Column, formatDuration, renderTable } from './table.js';
 import { fitLine } from './wrap.js';

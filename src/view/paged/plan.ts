@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import { formatBytes } from '../../base/units.js';
 import { openTrace } from '../../trace/io.js';
-import { formatBytes } from '../../units.js';
 
 /**
  * Whether `tapedeck view` pages a trace (the browser asks the server for what it shows, a page at a time) or

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { PRODUCER } from '../../base/version.js';
 import { encodeLine } from '../../trace/encode.js';
 import type {
   PagedBarsPage,
@@ -9,7 +10,6 @@ import type {
   PagedStats,
 } from '../../trace/paged.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
 import { barsOf, type FilterResult, filterFrom, filterKey, type PagedFilter, runFilter } from './query.js';

@@ -1,8 +1,8 @@
-import { isLocalName, judgeHostOrigin } from '../../../local-names.js';
+import { isLocalName, judgeHostOrigin } from '../../../base/local-names.js';
 import { type HeaderBag, header } from './http-types.js';
 
 /**
- * DNS-rebinding protection (see src/local-names.ts): `Host` must name this machine, or a host the user allowed;
+ * DNS-rebinding protection (see src/base/local-names.ts): `Host` must name this machine, or a host the user allowed;
  * `Origin` must be this server's own origin, or an allowed host.
  */
 

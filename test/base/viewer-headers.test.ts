@@ -7,9 +7,13 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectEmbed } from '../src/cli/commands/view.js';
-import { startViewServer } from '../src/view/server.js';
-import { frameAncestor, VIEWER_SECURITY_HEADERS, viewerSecurityHeaders } from '../src/viewer-headers.js';
+import {
+  frameAncestor,
+  VIEWER_SECURITY_HEADERS,
+  viewerSecurityHeaders,
+} from '../../src/base/viewer-headers.js';
+import { collectEmbed } from '../../src/cli/commands/view.js';
+import { startViewServer } from '../../src/view/server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-headers-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

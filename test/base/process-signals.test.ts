@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { onProcessSignals, processSignalHandlers } from '../src/process-signals.js';
+import { onProcessSignals, processSignalHandlers } from '../../src/base/process-signals.js';
 
 describe('onProcessSignals', () => {
   const stops: (() => void)[] = [];

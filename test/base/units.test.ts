@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BYTE_STYLES, formatBytes, parseDuration } from '../src/units.js';
+import { BYTE_STYLES, formatBytes, parseDuration } from '../../src/base/units.js';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateHost, hostName, isLocalName, judgeHostOrigin } from '../src/local-names.js';
+import { duplicateHost, hostName, isLocalName, judgeHostOrigin } from '../../src/base/local-names.js';
 
 describe('local names (DNS-rebinding protection)', () => {
   it('takes the host name out of a Host value or authority', () => {

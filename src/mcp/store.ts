@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../base/no-follow.js';
-import { tapedeckHome } from '../redact/key-store.js';
-import { ensurePrivateDir } from '../sink/paths.js';
+import { makePrivateFolder } from '../base/private-files.js';
 import { checkName, nameProblem } from './names.js';
 
 /**
@@ -12,11 +11,6 @@ import { checkName, nameProblem } from './names.js';
  * recorded, naming the server process that records it. Every file is opened without following a link: a link
  * planted in the folder is never written through, listed or read (see src/base/no-follow.ts).
  */
-
-/** `$TAPEDECK_HOME/trajectories`, else `~/.tapedeck/trajectories`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(tapedeckHome(env), 'trajectories');
-}
 
 export type TrajectoryFormat = 'tapedeck' | 'shack';
 
@@ -46,7 +40,7 @@ export class TrajectoryStore {
 
   /** Creates the folder (0700) when it is missing. */
   ensure(): void {
-    ensurePrivateDir(join(this.dir, 'x'));
+    makePrivateFolder(this.dir);
   }
 
   tracePath(name: string): string {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../base/errors.js';
+import { defaultTraceDir } from '../../base/paths.js';
 import { renderTraceLines, renderTraceList, renderTraceListJson } from '../../report/text/trace-list.js';
-import { defaultTraceDir } from '../../sink/paths.js';
 import { listTraces } from '../../sink/trace-list.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../base/errors.js';
+import { tokenPath } from '../../base/paths.js';
 import { parseDuration } from '../../base/units.js';
-import { readToken, tokenPath } from '../../collector/home.js';
+import { readToken } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import { outputRedaction } from '../../redact/output.js';
 import { renderScanReport } from '../../report/text/scan-report.js';

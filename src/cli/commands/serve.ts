@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { isLoopback } from '../../base/local-names.js';
+import { defaultDbPath, tokenPath } from '../../base/paths.js';
 import { parseDuration } from '../../base/units.js';
-import { defaultDbPath, loadOrCreateToken, shownPath, tokenPath } from '../../collector/home.js';
+import { loadOrCreateToken, shownPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';

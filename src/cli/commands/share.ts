@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readToken, tokenPath } from '../../collector/home.js';
+import { tokenPath } from '../../base/paths.js';
+import { readToken } from '../../collector/home.js';
 import { SHARE_ID, type ShareInfo } from '../../collector/shares.js';
 import { renderTable } from '../../report/text/table.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';

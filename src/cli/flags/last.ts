@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { TapedeckError } from '../../base/errors.js';
-import { defaultTraceDir } from '../../sink/paths.js';
+import { defaultTraceDir } from '../../base/paths.js';
 import { listTraces, newestTrace } from '../../sink/trace-list.js';
 import { usageError } from '../errors.js';
 import { type CliIo, userPath } from '../io.js';

@@ -2,7 +2,7 @@
  * DNS-rebinding protection, shared by every tapedeck listener (the recording proxy, HTTP replay, the collector,
  * `tapedeck mcp --http`): a web page on evil.example can make a browser send requests to 127.0.0.1 under its own
  * host name, but the browser still says which site it meant (`Host`) and where the page came from (`Origin`).
- * Both must name this machine, or a name the user allowed. Pure: each listener words its own refusal.
+ * Both must name this machine, or a name the user allowed. Pure: host-refusals.ts words the refusals.
  */
 
 /** Names that always mean this machine; any 127.x.x.x address and any *.localhost name do too. */

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { basename, dirname, resolve } from 'node:path';
+import { hostRefusal } from '../base/host-refusals.js';
 import { listenOn } from '../base/listen.js';
 import { duplicateHost, judgeHostOrigin } from '../base/local-names.js';
 import { viewerSecurityHeaders } from '../base/viewer-headers.js';
@@ -195,10 +196,8 @@ export function refuse(req: Pick<IncomingMessage, 'headers'>, port: number): str
   const host = req.headers.host;
   const origin = req.headers.origin;
   const verdict = judgeHostOrigin(host, origin, () => false, port);
-  if (verdict.kind === 'no-host' || verdict.kind === 'host')
-    return `forbidden: Host '${host?.toLowerCase() ?? ''}' is not this server`;
-  if (verdict.kind !== 'ok') return `forbidden: Origin '${origin}' is not this server`;
-  return undefined;
+  const refusal = hostRefusal(verdict, { host, origin }, { listener: 'this server', port });
+  return refusal === undefined ? undefined : `forbidden: ${refusal}`;
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, head = false): void {

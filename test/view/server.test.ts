@@ -61,7 +61,7 @@ describe('tapedeck view: the built viewer behind its token', () => {
     const other = await get(`/${token}/`, { host: `localhost:${server.port + 1}` });
     expect(other).toEqual({
       status: 403,
-      body: `forbidden: Host 'localhost:${server.port + 1}' is not this server\n`,
+      body: `forbidden: Host 'localhost:${server.port + 1}' is not allowed: this server answers only localhost, 127.0.0.1 and [::1] on port ${server.port}\n`,
     });
     expect((await get(`/${token}/`, { host: `evil.example:${server.port}` })).status).toBe(403);
     const page = await get(`/${token}/`, {
@@ -70,7 +70,7 @@ describe('tapedeck view: the built viewer behind its token', () => {
     });
     expect(page).toEqual({
       status: 403,
-      body: "forbidden: Origin 'http://localhost:5173' is not this server\n",
+      body: `forbidden: Origin 'http://localhost:5173' is not this server's own origin (http://localhost:${server.port}): pages of other sites, and of other local ports, may not use it\n`,
     });
     expect((await get(`/${token}/`, { host: `localhost:${server.port}` })).status).toBe(200);
   });

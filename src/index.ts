@@ -4,13 +4,15 @@
  * throw. Each comes from the entry point of its family (`mcp-tapedeck/trace`, `mcp-tapedeck/replay`,
  * `mcp-tapedeck/live` …), which exports the rest of that family; test/api/report.test.ts keeps this list short.
  */
+
+export { TapedeckError, type TapedeckErrorCode } from './base/errors.js';
+export { VERSION } from './base/version.js';
 export {
   type McpTransport,
   type RecordingTransport,
   type RecordTransportOptions,
   recordTransport,
 } from './capture/index.js';
-export { TapedeckError, type TapedeckErrorCode } from './errors.js';
 export {
   createRecorder,
   type Destination,
@@ -111,4 +113,3 @@ export {
   toTapedeck,
 } from './trace/index.js';
 export { type LoadedTrace, loadTrace, openTrace } from './trace/io-entry.js';
-export { VERSION } from './version.js';

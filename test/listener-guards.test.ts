@@ -9,7 +9,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startViewServer } from '../src/cli/view-server.js';
 import { type Collector, startCollector } from '../src/collector/index.js';
 import { serveMcpHttp } from '../src/mcp/http.js';
 import { createTrajectoryService } from '../src/mcp/server.js';
@@ -18,6 +17,7 @@ import { buildCassette } from '../src/replay/cassette/cassette.js';
 import { serveHttp } from '../src/replay/serve/http/server.js';
 import { MemorySink } from '../src/sink/memory.js';
 import { newMeta } from '../src/trace/meta.js';
+import { startViewServer } from '../src/view/server.js';
 
 /** One HTTP/1.1 request written by hand (so headers can repeat); resolves to the status and the raw answer. */
 function rawHttp(port: number, head: string[], body = ''): Promise<{ status: number; text: string }> {

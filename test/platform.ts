@@ -42,8 +42,7 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/replay/serve/http/http-cassette.test.ts': 'expects replay --http to report on SIGTERM',
   'test/cli/in-place-links.test.ts':
     'plants symbolic links, which Windows allows only with developer mode or as admin',
-  'test/cli/view-server.test.ts':
-    'makes a symlink, which Windows allows only with developer mode or as admin',
+  'test/view/server.test.ts': 'makes a symlink, which Windows allows only with developer mode or as admin',
   'test/live/run.test.ts': 'asserts 0600 cassette modes',
   'test/capture/record-transport.test.ts': 'asserts 0600 trace modes',
   'test/replay/sdk/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_NAME, VERSION } from '../src/version.js';
+import { PACKAGE_NAME, VERSION } from '../src/base/version.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -18,22 +18,11 @@ const NODE_IMPORT = /from ['"]node:|require\(['"]node:|from ['"](fs|path|os|cryp
 /**
  * The layers of src/, lowest first. A module may import its own layer, the other folders of its rank and anything
  * ranked below; never a folder ranked above (folders of one rank may import each other; the cycle check keeps that
- * from going round in a circle). The top-level files are the base every layer may use; the package's
- * main entry (index.ts) names everything, so it sits on top. A new folder must be given a rank here.
+ * from going round in a circle). base/ holds the plumbing every layer may use; the package's main entry (index.ts,
+ * the one top-level file) names everything, so it sits on top. A new folder must be given a rank here.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  [
-    'errors.ts',
-    'version.ts',
-    'local-names.ts',
-    'no-follow.ts',
-    'listen.ts',
-    'process-signals.ts',
-    'viewer-headers.ts',
-    'scheduler.ts',
-    'units.ts',
-    'timeouts.ts',
-  ],
+  ['base'],
   ['trace'],
   ['redact'],
   // process/ starts servers for the recorders, live peers, useCassette and install above it, and frames a server's
@@ -41,14 +30,17 @@ const LAYERS: readonly (readonly string[])[] = [
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
   ['proxy', 'replay', 'live', 'instrument'],
-  // report/ maps what verify, diff, replay and scan found (src/live, src/replay, src/trace, src/redact) into one
-  // model and renders it for CI; only the CLI uses it.
+  // report/ renders what commands found: the terminal text (text/) and, through one model that verify, diff,
+  // replay and scan map what they found into (src/live, src/replay, src/trace, src/redact), the CI formats (ci/).
+  // Only the CLI uses it.
   ['collector', 'mcp', 'install', 'report'],
+  // view/ serves the built viewer (collector/viewer-files.ts finds it) and pages a big trace for `tapedeck view`.
+  ['view'],
   ['cli'],
   ['index.ts'],
 ];
 
-/** A module's layer: its top-level folder under src/, or the file's own name for a top-level file. */
+/** A module's layer: its top-level folder under src/, or the file's own name for a top-level file (index.ts). */
 const layerOf = (file: string) => file.split('/')[1]!;
 const rankOf = (layer: string) => {
   const rank = LAYERS.findIndex((names) => names.includes(layer));

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { loadRedaction, type RedactionOptions } from '../redact/setup.js';
 import type { Redactor } from '../redact/types.js';
 import { FileSink } from '../sink/file.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 
 /** Exit codes: 0 ok, 1 a finding or bad input, 2 a usage error. */
 export const EXIT = { ok: 0, finding: 1, input: 1, usage: 2 } as const;

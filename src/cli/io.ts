@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { finishStdout, openStdout } from '../proxy/streams.js';
 import type { OutputRedaction } from '../redact/output.js';
 import { localTraceFiles } from '../trace/io.js';
-import { createOutput } from './format/output.js';
+import { createOutput } from './stream/output.js';
 
 /**
  * What a command may use of the world it runs in, handed to every command by the runner (src/cli/main.ts): where

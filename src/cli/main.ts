@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../version.js';
+import { VERSION } from '../base/version.js';
 import { registerCommands } from './commands/index.js';
 import { commandContext } from './context.js';
 import { describeFailure, EXIT } from './errors.js';

@@ -1,4 +1,4 @@
-import { parseDuration } from '../units.js';
+import { parseDuration } from '../base/units.js';
 import { usageError } from './errors.js';
 
 const UNITS: Record<string, number> = {
@@ -38,7 +38,7 @@ export function parsePositiveInt(flag: string, value: string): number {
 }
 
 /**
- * Parses a duration such as `30d`, `12h`, `1.5m` or `500ms` (src/units.ts has the grammar). Throws a usage error
+ * Parses a duration such as `30d`, `12h`, `1.5m` or `500ms` (src/base/units.ts has the grammar). Throws a usage error
  * naming the flag and the value otherwise.
  *
  * @example parseDurationFlag('--max-age', '30d') === 2_592_000_000
@@ -58,7 +58,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Parses a time limit (`--timeout`, `--client-timeout`): a duration in the one grammar (`5s`, `1.5m`, `500ms`;
- * src/units.ts), or a bare whole number of milliseconds, as these flags took before they took units. At least 1 ms,
+ * src/base/units.ts), or a bare whole number of milliseconds, as these flags took before they took units. At least 1 ms,
  * at most the longest a timer can wait (about 24 days). Throws a usage error naming the flag and the value
  * otherwise.
  *

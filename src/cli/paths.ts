@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isSymlink } from '../no-follow.js';
+import { isSymlink } from '../base/no-follow.js';
 import { usageError } from './errors.js';
 
 /** What a path names, for flag checks that must not throw: `missing` when it cannot be stat'ed. */
@@ -18,7 +18,7 @@ export const isDirectory = (path: string): boolean => pathKind(path) === 'direct
 
 /**
  * Refuses, as a usage error naming the flag, a file to write whose place holds a symbolic link: tapedeck neither
- * writes through a link nor replaces it (see src/no-follow.ts), so the command stops before it does anything.
+ * writes through a link nor replaces it (see src/base/no-follow.ts), so the command stops before it does anything.
  *
  * @example refuseLinkedOutput('--file', 'trace.jsonl', '/work/trace.jsonl');
  */

@@ -1,4 +1,4 @@
-import { onProcessSignals } from '../process-signals.js';
+import { onProcessSignals } from '../base/process-signals.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -1,4 +1,4 @@
-import { BYTE_STYLES, formatBytes } from '../units.js';
+import { BYTE_STYLES, formatBytes } from '../base/units.js';
 /**
  * Failures the API answers with: an HTTP status, a stable string code and one line fit to show a person. Every
  * error response has the body `{"error":{"code","message", …details}}`.

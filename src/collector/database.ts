@@ -1,5 +1,5 @@
-import { TapedeckError } from '../errors.js';
-import { refuseLink } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { refuseLink } from '../base/no-follow.js';
 import { ensurePrivateFile } from './home.js';
 import { type SqliteDatabase, sqliteOpener } from './sqlite.js';
 

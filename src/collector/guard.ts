@@ -1,4 +1,5 @@
-import { judgeHostOrigin } from '../local-names.js';
+import { type GuardWords, hostRefusal } from '../base/host-refusals.js';
+import { judgeHostOrigin } from '../base/local-names.js';
 import { tokenMatches } from './home.js';
 
 /**
@@ -11,29 +12,21 @@ import { tokenMatches } from './home.js';
 /**
  * Why a request must be refused for its `Host` or `Origin`, or undefined when it may pass.
  *
- * @example checkHostOrigin('evil.example:7420', undefined, new Set()) // "Host 'evil.example' is not …"
+ * @example checkHostOrigin('evil.example:7420', undefined, new Set()) // "Host 'evil.example:7420' is not …"
  */
 export function checkHostOrigin(
   host: string | undefined,
   origin: string | undefined,
   allowed: ReadonlySet<string>,
 ): string | undefined {
-  const hint = (name: string) =>
-    `the collector answers localhost, 127.0.0.1 and [::1] only (bind it with --host and name ${name} with --allow-host to allow it)`;
   const verdict = judgeHostOrigin(host, origin, (name) => allowed.has(name));
-  switch (verdict.kind) {
-    case 'ok':
-      return undefined;
-    case 'no-host':
-      return `a request without a Host header was refused: ${hint('a host')}`;
-    case 'host':
-      return `Host '${verdict.name}' is not allowed: ${hint(verdict.name)}`;
-    case 'origin-invalid':
-      return `Origin '${origin}' is not allowed: ${hint('its host')}`;
-    case 'origin':
-      return `Origin '${origin}' is not allowed: pages of other sites (another local port too) may not use the collector; its own origin is ${verdict.own}`;
-  }
+  return hostRefusal(verdict, { host, origin }, COLLECTOR_WORDS);
 }
+
+const COLLECTOR_WORDS: GuardWords = {
+  listener: 'the collector',
+  allow: (name) => `bind it with --host and name ${name} with --allow-host to allow it`,
+};
 
 /** The subprotocol a browser offers to carry the token on a websocket: `tapedeck.token.<token>`. */
 export const TOKEN_PROTOCOL_PREFIX = 'tapedeck.token.';

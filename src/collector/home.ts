@@ -1,26 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, closeSync, fchmodSync, mkdirSync } from 'node:fs';
+import { closeSync, fchmodSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { TapedeckError } from '../errors.js';
-import { openNoFollow, readNoFollow } from '../no-follow.js';
-import { createPrivateFileOnce, tapedeckHome } from '../redact/key-store.js';
+import { dirname } from 'node:path';
+import { TapedeckError } from '../base/errors.js';
+import { openNoFollow, readNoFollow } from '../base/no-follow.js';
+import { createPrivateFileOnce, makePrivateFolder } from '../base/private-files.js';
 
 /**
- * Where the collector keeps its files (the database and the write token) and how the token is made: 32 random
- * bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`, `push` and `record --live`. Neither
- * file is ever opened through a symbolic link (src/no-follow.ts).
+ * The collector's files (the database and the write token; src/base/paths.ts says where they are by default) and
+ * how the token is made: 32 random bytes as hex, 0600, in a 0700 folder, created once and shared by `serve`,
+ * `push` and `record --live`. Neither file is ever opened through a symbolic link (src/base/no-follow.ts).
  */
-
-/** `<tapedeck home>/tapedeck.db`, the home being `$TAPEDECK_HOME` or `~/.tapedeck`. */
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(tapedeckHome(env), 'tapedeck.db');
-}
-
-/** `<tapedeck home>/token`. */
-export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(tapedeckHome(env), 'token');
-}
 
 /** A path as a person reads it: the home folder shown as `~`. @example shownPath('/home/me/.tapedeck/token') // '~/.tapedeck/token' */
 export function shownPath(path: string): string {
@@ -77,9 +67,7 @@ export function tokenMatches(presented: string | undefined, token: string): bool
  * is refused (the mode is set through the open file, never through a name).
  */
 export function ensurePrivateFile(path: string, file: boolean): void {
-  const dir = dirname(path);
-  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at)) chmodSync(at, 0o700);
+  makePrivateFolder(dirname(path));
   if (!file) return;
   const fd = openNoFollow(path, 'append');
   try {

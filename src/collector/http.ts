@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import { parseDuration } from '../units.js';
+import { parseDuration } from '../base/units.js';
 import { ApiError, tooLarge } from './api-error.js';
 
 /** Request helpers shared by the routes: bodies within a limit, query values checked with clear 400s. */

@@ -3,8 +3,10 @@
  * JSONL, a live websocket) and takes uploads and live recordings. See routes.ts for the API. It needs the optional
  * `better-sqlite3`, loaded when the collector starts. Its routes, queries, schema and guards are internal.
  */
+
+export { defaultDbPath, tokenPath } from '../base/paths.js';
 export type { ApiErrorCode } from './api-error.js';
-export { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from './home.js';
+export { loadOrCreateToken, readToken } from './home.js';
 export {
   COLLECTOR_DEFAULTS,
   type CollectorOptions,

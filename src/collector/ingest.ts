@@ -1,7 +1,7 @@
+import { BYTE_STYLES, formatBytes } from '../base/units.js';
 import { decodeValue } from '../trace/decode.js';
 import { LineSplitter } from '../trace/reader.js';
 import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
-import { BYTE_STYLES, formatBytes } from '../units.js';
 import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
 import type { LineBatch, TraceStore, WriteMode } from './store.js';

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { delay, every, realScheduler, type Scheduler, type Timer } from '../scheduler.js';
+import { delay, every, realScheduler, type Scheduler, type Timer } from '../base/scheduler.js';
 import type { LiveOptions } from './options.js';
 import { pageLines } from './queries.js';
 import type { StoredLine, TraceStore } from './store.js';
@@ -65,7 +65,7 @@ export class LiveHub {
   constructor(
     private readonly store: TraceStore,
     private readonly options: LiveOptions,
-    /** The clock of heartbeats, share expiry and the waits for a slow viewer (see src/scheduler.ts). */
+    /** The clock of heartbeats, share expiry and the waits for a slow viewer (see src/base/scheduler.ts). */
     private readonly scheduler: Scheduler = realScheduler,
   ) {
     store.on({

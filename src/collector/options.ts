@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../base/scheduler.js';
 
 /**
  * The collector's knobs as data, with their defaults in one place. The CLI (`tapedeck serve`) fills these from
@@ -69,7 +69,7 @@ export interface CollectorOptions {
   viewerDir?: string;
   /** The clock of stored times, retention and share expiry; default the scheduler's. */
   now?: () => number;
-  /** @internal The clock and timers of heartbeats, retention runs and share expiry (see src/scheduler.ts). */
+  /** @internal The clock and timers of heartbeats, retention runs and share expiry (see src/base/scheduler.ts). */
   scheduler?: Scheduler;
 }
 

@@ -68,8 +68,8 @@
  */
 
 import { Hono } from 'hono';
-import { duplicateHost } from '../local-names.js';
-import { VERSION } from '../version.js';
+import { duplicateHost } from '../base/local-names.js';
+import { VERSION } from '../base/version.js';
 import { ApiError } from './api-error.js';
 import type { CollectorContext } from './context.js';
 import { checkHostOrigin, hasToken } from './guard.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createAdaptorServer, type WebSocketServerLike } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { openCollectorApp } from './app.js';
 import { LIVE_PROTOCOL } from './guard.js';
 import { COLLECTOR_DEFAULTS, type CollectorOptions } from './options.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 
 /**
  * The SQLite driver, better-sqlite3, is an optional dependency: it is a native module, and its install either

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { encodeLine } from '../trace/encode.js';
 import { detectLineFormat } from '../trace/import/detect.js';
 import type { TraceFormat } from '../trace/import/opened.js';

@@ -1,8 +1,8 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TapedeckError } from '../errors.js';
-import { VIEWER_SECURITY_HEADERS } from '../viewer-headers.js';
+import { TapedeckError } from '../base/errors.js';
+import { VIEWER_SECURITY_HEADERS } from '../base/viewer-headers.js';
 
 /**
  * The built web viewer's files, for every server that serves them (the collector at `/`, `tapedeck view` under its

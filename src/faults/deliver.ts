@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../base/scheduler.js';
 import type { JsonObject, RpcId } from '../trace/jsonrpc.js';
 import type { FaultDecision } from './plan.js';
 

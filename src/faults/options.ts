@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../base/scheduler.js';
 import { FaultPlan } from './plan.js';
 import { type FaultInput, faultRules } from './profile.js';
 

@@ -1,4 +1,4 @@
-import { realScheduler, type Scheduler } from '../scheduler.js';
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
 import { draw, randomSeed, seed32 } from './draw.js';
 import { type FaultRequest, ruleMatches } from './match.js';
 import type { FaultAction, FaultRule } from './spec.js';

@@ -1,4 +1,4 @@
-import { parseDuration } from '../units.js';
+import { parseDuration } from '../base/units.js';
 import {
   checkRule,
   type FaultRule,

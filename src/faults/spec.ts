@@ -1,5 +1,5 @@
-import { TapedeckError } from '../errors.js';
-import { parseDuration } from '../units.js';
+import { TapedeckError } from '../base/errors.js';
+import { parseDuration } from '../base/units.js';
 
 /**
  * What a fault is, and its one-line grammar `KIND[=VALUE][@MATCH][%PERCENT][#NTH]`: the kind says what happens to

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openNoFollow } from '../no-follow.js';
+import { openNoFollow } from '../base/no-follow.js';
 import { editorFor } from './editors.js';
 import { type DecodedConfig, decodeConfig, encodeConfig } from './encoding.js';
 import { type FilePlan, type InstallMode, type PlanOptions, planFile } from './plan.js';

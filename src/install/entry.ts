@@ -1,4 +1,4 @@
-import { PACKAGE_NAME } from '../version.js';
+import { PACKAGE_NAME } from '../base/version.js';
 import type { RemoteStyle } from './targets.js';
 
 /**

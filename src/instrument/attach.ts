@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import type { CaptureQueue } from './capture.js';
 import { InstrumentedTransport } from './transport.js';
 

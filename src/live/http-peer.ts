@@ -1,5 +1,5 @@
-import { TapedeckError } from '../errors.js';
-import { realScheduler } from '../scheduler.js';
+import { TapedeckError } from '../base/errors.js';
+import { realScheduler } from '../base/scheduler.js';
 import { timestamp } from '../trace/encode.js';
 import {
   classifyMessage,

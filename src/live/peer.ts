@@ -1,7 +1,7 @@
-import { TapedeckError } from '../errors.js';
-import type { Scheduler } from '../scheduler.js';
+import { TapedeckError } from '../base/errors.js';
+import type { Scheduler } from '../base/scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../base/timeouts.js';
 import type { TraceSink } from '../sink/sink.js';
-import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject, RpcId, RpcNotification, RpcRequest } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 import type { UpstreamTimeouts, UpstreamTransport } from '../upstream/types.js';
@@ -133,7 +133,7 @@ export type LiveTarget = StdioTarget | HttpTarget;
 export interface LivePeerHooks {
   /** Default timeout of request(); every wait has one. */
   requestTimeoutMs?: number | undefined;
-  /** @internal The clock request timeouts run on: the real one, or a test's (see src/scheduler.ts). */
+  /** @internal The clock request timeouts run on: the real one, or a test's (see src/base/scheduler.ts). */
   scheduler?: Scheduler | undefined;
   /** stdio: `capture` (default) keeps the server's stderr tail and hands it to `onStderr`; `inherit` passes it on. */
   stderr?: 'capture' | 'inherit' | undefined;

@@ -1,5 +1,5 @@
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-config.js';
 

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import type { ProjectConfig } from './project-config.js';
 
 /**

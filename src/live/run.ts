@@ -1,11 +1,11 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
+import { PRODUCER } from '../base/version.js';
 import type { Redactor } from '../redact/types.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
 import { keepsFormatAsTapedeck, type TraceFormat } from '../trace/import/opened.js';
 import { noFollowTraceFiles, openTrace, removeFiles, writePrivateFile } from '../trace/io.js';
 import { withExtension } from '../trace/segments.js';
 import type { EndLine, EventLine, MessageLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
-import { PRODUCER } from '../version.js';
 import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-config.js';
 import { PROJECT_FILE_NAME } from './project-file.js';

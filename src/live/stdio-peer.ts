@@ -1,7 +1,7 @@
+import { TapedeckError } from '../base/errors.js';
+import { delay, realScheduler } from '../base/scheduler.js';
 import { type FramedLine, LineFramer } from '../capture/line-framer.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
-import { TapedeckError } from '../errors.js';
-import { delay, realScheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
 import { timestamp } from '../trace/encode.js';
 import { classifyMessage, idKey, type JsonObject, type RpcId, type RpcRequest } from '../trace/jsonrpc.js';

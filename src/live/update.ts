@@ -1,3 +1,5 @@
+import { delay } from '../base/scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../base/timeouts.js';
 import type { Cassette } from '../replay/cassette/types.js';
 import type { ReplayChannel } from '../replay/engine/channel.js';
 import { REPLAY_ERROR_CODES } from '../replay/engine/codes.js';
@@ -12,8 +14,6 @@ import {
   type StdioChannelOptions,
   stdioChannel,
 } from '../replay/serve/stdio-channel.js';
-import { delay } from '../scheduler.js';
-import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { timestamp } from '../trace/encode.js';
 import {
   cancelledRequestId,

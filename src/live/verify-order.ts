@@ -1,5 +1,5 @@
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
 import { scaledDelay, type Timing } from '../replay/options.js';
-import { realScheduler, type Scheduler } from '../scheduler.js';
 import type { RecordedAsk, VerifySession, VerifyStep } from './verify-sessions.js';
 
 /**

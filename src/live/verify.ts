@@ -1,3 +1,5 @@
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../base/timeouts.js';
 import type { OutputRedaction } from '../redact/output.js';
 import { DIFF_DEFAULTS, type DiffOptions, type StructuralDiff } from '../replay/cassette/diff.js';
 import { requestStateOf } from '../replay/cassette/mrtr.js';
@@ -10,9 +12,7 @@ import {
 import { compileIgnorePath, type IgnorePath } from '../replay/cassette/paths.js';
 import type { Cassette, CassetteExchange } from '../replay/cassette/types.js';
 import type { Timing } from '../replay/options.js';
-import { realScheduler, type Scheduler } from '../scheduler.js';
 import type { TraceSink } from '../sink/sink.js';
-import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import { describeRequest } from '../trace/describe.js';
 import { isObject, type JsonObject } from '../trace/jsonrpc.js';
 import type { Json, RecordBody } from '../trace/types.js';
@@ -72,7 +72,7 @@ export interface VerifyOptions extends LiveTargetFields {
   timing?: Timing | undefined;
   /** How long a client message waits for the server's requests that came before it in the recording. */
   askWaitMs?: number | undefined;
-  /** @internal The clock the request timeouts run on: the real one, or a test's (see src/scheduler.ts). */
+  /** @internal The clock the request timeouts run on: the real one, or a test's (see src/base/scheduler.ts). */
   scheduler?: Scheduler | undefined;
 }
 

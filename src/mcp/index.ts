@@ -3,6 +3,8 @@
  * compatible), over stdio or Streamable HTTP, storing trajectories as tapedeck traces. registerTrajectoryTools adds
  * the tools to an McpServer of your own. The store, recorder, lookups and diffs behind the tools are internal.
  */
+
+export { defaultDataDir } from '../base/paths.js';
 export { type McpHttpOptions, type McpHttpServer, serveMcpHttp } from './http.js';
 export {
   createMcpServer,
@@ -12,5 +14,4 @@ export {
   serveMcpStdio,
   type TrajectoryServiceOptions,
 } from './server.js';
-export { defaultDataDir } from './store.js';
 export { registerTrajectoryTools, type TrajectoryService } from './tools.js';

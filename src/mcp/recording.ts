@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
-import { openNoFollow, readNoFollow } from '../no-follow.js';
+import { openNoFollow, readNoFollow } from '../base/no-follow.js';
 import type { Redactor } from '../redact/types.js';
 import { noRedaction } from '../sink/sink.js';
 import { encodeLine, timestamp } from '../trace/encode.js';
@@ -12,7 +12,7 @@ import type { EndLine, Json, MessageLine, MetaLine } from '../trace/types.js';
  * event the request as an `in` message and the response as an `out` message, and an `end` line when the recording
  * is stopped. Every event is on disk before its tool call is answered, so a server that dies loses nothing it
  * acknowledged; a trace without its `end` line is a recording that can be resumed. The file is never opened through
- * a link (src/no-follow.ts).
+ * a link (src/base/no-follow.ts).
  */
 
 /** What the agent gave, so a lookup hands back the response in the shape it was recorded in. */

@@ -1,11 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { defaultDataDir } from '../base/paths.js';
+import { VERSION } from '../base/version.js';
 import type { Redactor } from '../redact/types.js';
-import { VERSION } from '../version.js';
 import { TrajectoryCache } from './loaded.js';
 import { TrajectoryRecorder } from './recorder.js';
-import { defaultDataDir, TrajectoryStore } from './store.js';
+import { TrajectoryStore } from './store.js';
 import { registerTrajectoryTools, type TrajectoryService } from './tools.js';
 
 /**

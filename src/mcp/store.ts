@@ -1,22 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../no-follow.js';
-import { tapedeckHome } from '../redact/key-store.js';
-import { ensurePrivateDir } from '../sink/paths.js';
+import { isSymlink, linkRefusal, openNoFollow, readNoFollow } from '../base/no-follow.js';
+import { makePrivateFolder } from '../base/private-files.js';
 import { checkName, nameProblem } from './names.js';
 
 /**
  * The data folder of `tapedeck mcp`: one tapedeck trace per trajectory (`<name>.jsonl`), shack-session-replay
  * trajectory files (`<name>.json`) read as they are, and a marker (`<name>.recording`) beside each trace being
  * recorded, naming the server process that records it. Every file is opened without following a link: a link
- * planted in the folder is never written through, listed or read (see src/no-follow.ts).
+ * planted in the folder is never written through, listed or read (see src/base/no-follow.ts).
  */
-
-/** `$TAPEDECK_HOME/trajectories`, else `~/.tapedeck/trajectories`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(tapedeckHome(env), 'trajectories');
-}
 
 export type TrajectoryFormat = 'tapedeck' | 'shack';
 
@@ -46,7 +40,7 @@ export class TrajectoryStore {
 
   /** Creates the folder (0700) when it is missing. */
   ensure(): void {
-    ensurePrivateDir(join(this.dir, 'x'));
+    makePrivateFolder(this.dir);
   }
 
   tracePath(name: string): string {

@@ -1,8 +1,8 @@
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
 import { type FaultOptions, faultPlan } from '../faults/options.js';
 import type { FaultDecision, FaultPlan } from '../faults/plan.js';
 import { type FaultRecord, faultRecords } from '../faults/records.js';
 import { armTimedFaults } from '../faults/timed.js';
-import { realScheduler, type Scheduler } from '../scheduler.js';
 import { classifyMessage, idKey, isObject, type RpcId } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 

@@ -1,6 +1,6 @@
+import type { Scheduler } from '../base/scheduler.js';
 import { deliverAnswer, trickleBytes } from '../faults/deliver.js';
 import type { FaultDecision } from '../faults/plan.js';
-import type { Scheduler } from '../scheduler.js';
 import type { JsonObject, RpcId } from '../trace/jsonrpc.js';
 
 /**

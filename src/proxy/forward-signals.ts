@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { onProcessSignals } from '../process-signals.js';
+import { onProcessSignals } from '../base/process-signals.js';
 
 /** The signals a stdio recording passes on to its server. */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

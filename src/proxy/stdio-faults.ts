@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
 import type { FaultOptions } from '../faults/options.js';
 import type { FaultRecord } from '../faults/records.js';
-import { realScheduler, type Scheduler } from '../scheduler.js';
 import { type FaultGate, openFaultGate, parseJson } from './fault-gate.js';
 import { FaultedOutput } from './fault-output.js';
 import { type Draining, pauseUntilDrained } from './pump.js';

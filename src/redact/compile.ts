@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { DEFAULT_RULES } from './defaults.js';
 import { EVENT_ID_HEADER, SESSION_HEADER } from './headers.js';
 import { HintPlan } from './hints.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { resolve } from 'node:path';
+import { TapedeckError } from '../base/errors.js';
+import { projectRedactPath, userRedactPath } from '../base/paths.js';
 import { compile } from './compile.js';
 import { RULE_ID } from './marker.js';
 import type { HeaderRule, RedactConfig, RedactMode, RedactRule, RegexRule } from './types.js';
@@ -73,19 +74,6 @@ const TYPE_FIELDS: Record<RedactRule['type'], readonly string[]> = {
   pem: [],
 };
 const COMMON_FIELDS = ['type', 'id', 'description'];
-
-/** `$XDG_CONFIG_HOME/tapedeck/redact.json`, else `~/.config/tapedeck/redact.json`. */
-export function userRedactPath(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  // The XDG spec says a relative value is invalid and must be ignored.
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, '.config');
-  return join(base, 'tapedeck', 'redact.json');
-}
-
-/** `.tapedeck/redact.json` in the folder tapedeck runs in. */
-export function projectRedactPath(cwd = process.cwd()): string {
-  return join(cwd, '.tapedeck', 'redact.json');
-}
 
 /**
  * Combines every source into one RedactConfig. Rules apply in this order: the user config, the project config,

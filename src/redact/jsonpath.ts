@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 
 /**
  * The JSONPath subset path rules use: `$`, `.name`, `['any name']` / `["any name"]` (backslash escapes the quote and

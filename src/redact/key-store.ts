@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { TapedeckError } from '../errors.js';
-import { isSymlink, readNoFollow } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { isSymlink, readNoFollow } from '../base/no-follow.js';
+import { redactKeyPath } from '../base/paths.js';
+import { createPrivateFileOnce } from '../base/private-files.js';
 import type { ValueHasher } from './types.js';
 
 /**
@@ -13,17 +12,6 @@ import type { ValueHasher } from './types.js';
  */
 
 export const REDACT_KEY_BYTES = 32;
-
-/** `$TAPEDECK_HOME`, else `~/.tapedeck`. */
-export function tapedeckHome(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.TAPEDECK_HOME;
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.tapedeck');
-}
-
-/** Where the key lives: `<tapedeck home>/redact.key`. */
-export function redactKeyPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(tapedeckHome(env), 'redact.key');
-}
 
 /**
  * Reads the key, creating it on first use: 32 random bytes, 0600, in a 0700 folder. Creation is atomic (written
@@ -86,42 +74,6 @@ function createKey(path: string): void {
     createPrivateFileOnce(path, randomBytes(REDACT_KEY_BYTES));
   } catch (err) {
     throw keyError(path, `cannot create it: ${(err as Error).message}`, err);
-  }
-}
-
-/**
- * Creates `path` holding `data` unless it exists already (then the file that is there wins): 0600, in a 0700
- * folder (only the folders created here are tightened). It is written under a temporary name and hard-linked into
- * place, so two processes starting at once agree on one file and neither reads a half-written one. Shared by the
- * redaction key and the collector's token.
- *
- * @example createPrivateFileOnce(join(tapedeckHome(), 'token'), `${randomBytes(32).toString('hex')}\n`);
- */
-export function createPrivateFileOnce(path: string, data: string | Uint8Array): void {
-  const dir = dirname(path);
-  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  try {
-    const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // mkdir's mode passes through the umask; only folders created here are tightened.
-    for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at))
-      chmodSync(at, 0o700);
-    writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
-    try {
-      linkSync(temp, path);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // Another process created it first: theirs is the file.
-      if (code === 'EEXIST') return;
-      // File systems without hard links: an exclusive create is the next best thing.
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
-      writeFileSync(path, data, { flag: 'wx', mode: 0o600 });
-    }
-  } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never written, or already gone.
-    }
   }
 }
 

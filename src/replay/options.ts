@@ -1,7 +1,7 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
+import { realScheduler, type Scheduler } from '../base/scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../base/timeouts.js';
 import type { OutputRedaction } from '../redact/output.js';
-import { realScheduler, type Scheduler } from '../scheduler.js';
-import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
 import type { JsonObject } from '../trace/jsonrpc.js';
 import { DIFF_DEFAULTS, type DiffOptions } from './cassette/diff.js';
 import {
@@ -92,7 +92,7 @@ export interface EngineOptions extends MatchOptions {
   answerTimeoutMs: number;
   /** The longest single recorded gap replayed under `recorded` timing; longer idle gaps are cut to it. */
   maxDelayMs: number;
-  /** @internal The clock recorded gaps and answer waits run on: the real one, or a test's (see src/scheduler.ts). */
+  /** @internal The clock recorded gaps and answer waits run on: the real one, or a test's (see src/base/scheduler.ts). */
   scheduler: Scheduler;
   /**
    * @internal Which live client a message comes from or goes to, for front doors that serve several clients with

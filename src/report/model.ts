@@ -2,7 +2,7 @@
  * What the commands that find things (`verify`, `diff`, `replay` / `run`, `scan`) report to CI, in one shape: a
  * run is suites of cases, each case passed, failed, an error or skipped, with where it points and why. Each
  * command maps its own report into this (from-verify.ts, from-diff.ts, from-replay.ts, from-scan.ts); every CI
- * format is rendered from it (junit.ts, github.ts, json.ts, sarif.ts), so a new format is one renderer and a new
+ * format is rendered from it (ci/junit.ts, ci/github.ts, ci/json.ts, ci/sarif.ts), so a new format is one renderer and a new
  * command one mapper.
  */
 

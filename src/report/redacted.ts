@@ -3,7 +3,7 @@ import type { Report, ReportCase, ReportLocation, ReportSuite } from './model.js
 
 /**
  * What the CI formats render: a report every text of which went through the trace's redaction. Every renderer
- * (junit.ts, github.ts, json.ts, sarif.ts) takes this type and no other, and only {@link redactReport} makes one,
+ * (ci/junit.ts, ci/github.ts, ci/json.ts, ci/sarif.ts) takes this type and no other, and only {@link redactReport} makes one,
  * so a format added later renders redacted text without having to remember to: what a case names, says and
  * details — a request in short, a diff's values, a server's error, a fault's resource URI — may come from traffic.
  */

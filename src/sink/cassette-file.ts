@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { tapedeckHome } from '../redact/key-store.js';
+import { probeStashDir } from '../base/paths.js';
 import { encodeLine } from '../trace/encode.js';
 import { openTrace, writePrivateFile } from '../trace/io.js';
 import { classifyMessage, idKey } from '../trace/jsonrpc.js';
@@ -103,7 +103,7 @@ export async function settleRecording(
 /** Where a probe's discovery waits for its session: per cassette, in the tapedeck home (0600 in a 0700 folder). */
 export function probeStashPath(cassette: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = createHash('sha256').update(cassette).digest('hex').slice(0, 32);
-  return join(tapedeckHome(env), 'probes', `${key}.jsonl`);
+  return join(probeStashDir(env), `${key}.jsonl`);
 }
 
 /** A discovery message as a probe keeps it. */

@@ -1,6 +1,6 @@
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 
 /**
  * One writer at a time per cassette. Writing a cassette is read, change, rename (an update adds exchanges to what

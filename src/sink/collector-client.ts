@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 
 /**
  * The client side of the collector API (see src/collector/routes.ts): requests with the write token, error

@@ -1,5 +1,5 @@
-import { TapedeckError } from '../errors.js';
-import { realScheduler, type Scheduler, type Timer } from '../scheduler.js';
+import { TapedeckError } from '../base/errors.js';
+import { realScheduler, type Scheduler, type Timer } from '../base/scheduler.js';
 import { collectorBase, createLiveTrace, errorText } from './collector-client.js';
 
 /**
@@ -38,7 +38,7 @@ export interface CollectorPosterOptions {
   /** Where the one-per-kind warnings go. */
   warn?: (message: string) => void;
   fetch?: typeof fetch;
-  /** @internal The clock batching, backoff and the close deadline run on (see src/scheduler.ts). */
+  /** @internal The clock batching, backoff and the close deadline run on (see src/base/scheduler.ts). */
   scheduler?: Scheduler;
 }
 

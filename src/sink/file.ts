@@ -10,10 +10,12 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { linkRefusal, openNoFollow } from '../no-follow.js';
+import { dirname } from 'node:path';
+import { linkRefusal, openNoFollow } from '../base/no-follow.js';
+import { makePrivateFolder } from '../base/private-files.js';
 import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
-import { ensurePrivateDir, segmentPath, suffixedPath } from './paths.js';
+import { segmentPath, suffixedPath } from './paths.js';
 import { BaseSink, type BaseSinkOptions } from './sink.js';
 
 /**
@@ -206,7 +208,7 @@ export class FileSink extends BaseSink {
   private open(): boolean {
     this.lastOpenAttempt = this.now();
     try {
-      ensurePrivateDir(this.activePath);
+      makePrivateFolder(dirname(this.activePath));
       this.fd = this.created ? openNoFollow(this.activePath, 'write') : this.openFirst();
       this.created = true;
       const stat = fstatSync(this.fd);

@@ -3,6 +3,8 @@
  * counts, redaction and the end line so a sink of your own only stores text; the file, memory and collector sinks.
  * The collector's client and poster, naming and cassette files are internal.
  */
+
+export { defaultTraceDir } from '../base/paths.js';
 export type { Redactor } from '../redact/types.js';
 export {
   CollectorSink,
@@ -19,7 +21,6 @@ export {
   type TraceFileTarget,
 } from './file.js';
 export { MemorySink } from './memory.js';
-export { defaultTraceDir } from './paths.js';
 export {
   BaseSink,
   type BaseSinkOptions,

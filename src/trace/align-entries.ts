@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { canonicalJson } from './canonical-json.js';
 import type { Exchange } from './exchange.js';
 import { type IgnorePath, removePaths } from './ignore-paths.js';

@@ -1,4 +1,4 @@
-import { BYTE_STYLES, formatBytes } from '../units.js';
+import { BYTE_STYLES, formatBytes } from '../base/units.js';
 import { clip, compact } from './describe.js';
 import type { Exchange } from './exchange.js';
 import { isObject } from './jsonrpc.js';

@@ -7,7 +7,7 @@
  */
 // The error the trace functions throw (unknown format, a file not found, a line too long), so a user of this
 // entry alone (a browser, which cannot load the main entry) can tell failures apart by their code.
-export { TapedeckError, type TapedeckErrorCode } from '../errors.js';
+export { TapedeckError, type TapedeckErrorCode } from '../base/errors.js';
 export {
   BYTE_STYLES,
   type ByteStyle,
@@ -15,7 +15,7 @@ export {
   formatBytes,
   formatLatency,
   formatOffset,
-} from '../units.js';
+} from '../base/units.js';
 export {
   ALIGN_DEFAULTS,
   type AlignedItem,

@@ -1,10 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { TapedeckError } from '../errors.js';
-import { isLinkError, linkRefusal, noFollowFlags } from '../no-follow.js';
+import { TapedeckError } from '../base/errors.js';
+import { isLinkError, linkRefusal, noFollowFlags } from '../base/no-follow.js';
+import { makePrivateFolder } from '../base/private-files.js';
 import type { TraceFiles } from './import/files.js';
 import { openTraceWith } from './import/open.js';
 import type { OpenedTrace, OpenTraceOptions, TraceEntry, TraceFormat } from './import/opened.js';
@@ -226,10 +227,7 @@ export async function writePrivateFile(
 ): Promise<void> {
   const dir = dirname(path);
   try {
-    const first = await mkdir(dir, { recursive: true, mode: 0o700 });
-    // mkdir's mode passes through the umask; folders it created are ours to tighten, others are left alone.
-    for (let at = dir; first !== undefined && at.length >= first.length; at = dirname(at))
-      await chmod(at, 0o700);
+    makePrivateFolder(dir);
   } catch (err) {
     throw ioError(dir, err, 'cannot create folder');
   }

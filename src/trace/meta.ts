@@ -1,4 +1,4 @@
-import { PRODUCER } from '../version.js';
+import { PRODUCER } from '../base/version.js';
 import { timestamp } from './encode.js';
 import type { MetaLine, TransportKind } from './types.js';
 

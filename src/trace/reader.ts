@@ -1,4 +1,4 @@
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../base/errors.js';
 import { lineProblem, nestingProblem, parseFailure } from './decode.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines.js';
 import type { TraceLine } from './types.js';

@@ -1,5 +1,5 @@
-import { TapedeckError } from '../errors.js';
-import { ANSWER_TIMEOUT_MS } from '../timeouts.js';
+import { TapedeckError } from '../base/errors.js';
+import { ANSWER_TIMEOUT_MS } from '../base/timeouts.js';
 import type { RpcId } from '../trace/jsonrpc.js';
 import type { Json } from '../trace/types.js';
 

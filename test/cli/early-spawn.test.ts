@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { processSignalHandlers } from '../../src/base/process-signals.js';
 import { discardEarly, type EarlyStreams, startEarly, takeEarly } from '../../src/cli/early-spawn.js';
-import { processSignalHandlers } from '../../src/process-signals.js';
 import { EarlyRelay } from '../../src/proxy/early-relay.js';
 import { startServer } from '../../src/proxy/start.js';
 

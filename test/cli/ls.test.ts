@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listTraces } from '../../src/cli/trace-list.js';
+import { listTraces } from '../../src/sink/trace-list.js';
 import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createOutput } from '../../src/cli/format/output.js';
+import { createOutput } from '../../src/cli/stream/output.js';
 
 /** A pipe that takes one small chunk at a time, slowly: every write after the first waits for a drain. */
 function slowPipe(): Writable & { received: string[] } {

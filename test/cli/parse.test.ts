@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { TapedeckError } from '../../src/base/errors.js';
 import {
   parseByteSize,
   parseDurationFlag,
   parsePositiveInt,
   parseTimeLimitFlag,
 } from '../../src/cli/parse.js';
-import { TapedeckError } from '../../src/errors.js';
 
 function usageFailure(run: () => unknown): TapedeckError {
   try {

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRedactConfig, parseRedactFile, userRedactPath } from '../../src/redact/config.js';
+import { userRedactPath } from '../../src/base/paths.js';
+import { loadRedactConfig, parseRedactFile } from '../../src/redact/config.js';
 import { DEFAULT_RULES } from '../../src/redact/index.js';
 import { displayWidth } from '../../src/trace/text-width.js';
 import { useCliHarness } from '../helpers/cli.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Scheduler, Timer } from '../../src/base/scheduler.js';
 import { deliverAnswer, malformedText, trickleBytes } from '../../src/faults/deliver.js';
 import { FaultPlan } from '../../src/faults/plan.js';
 import { faultRules } from '../../src/faults/profile.js';
-import type { Scheduler, Timer } from '../../src/scheduler.js';
 import type { JsonObject } from '../../src/trace/jsonrpc.js';
 
 /** A clock moved by hand: timers fire in order as it advances. */

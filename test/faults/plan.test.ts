@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Scheduler, Timer } from '../../src/base/scheduler.js';
 import { draw } from '../../src/faults/draw.js';
 import { describeUnmatched, unmatchedRules } from '../../src/faults/match.js';
 import { FaultPlan } from '../../src/faults/plan.js';
 import { faultRules } from '../../src/faults/profile.js';
-import type { Scheduler, Timer } from '../../src/scheduler.js';
 
 const echo = { method: 'tools/call', params: { name: 'echo', arguments: {} } };
 const add = { method: 'tools/call', params: { name: 'add', arguments: {} } };

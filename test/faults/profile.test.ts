@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../src/errors.js';
+import { TapedeckError } from '../../src/base/errors.js';
 import { loadFaultProfile } from '../../src/faults/load.js';
 import { faultProfile, faultRules } from '../../src/faults/profile.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../src/errors.js';
+import { TapedeckError } from '../../src/base/errors.js';
 import { parseFaultSpec, parseSeed } from '../../src/faults/spec.js';
 
 /** The one line a bad spec fails with. */

@@ -1,4 +1,4 @@
-import type { Scheduler, Timer, TimerOptions } from '../../src/scheduler.js';
+import type { Scheduler, Timer, TimerOptions } from '../../src/base/scheduler.js';
 
 /**
  * A Scheduler whose time moves only when a test moves it: components that take a `scheduler` option (the replay

@@ -114,7 +114,7 @@ describe('tapedeck mcp --http', () => {
       });
     const foreignHost = await post({ host: 'evil.example' });
     expect(foreignHost.status).toBe(403);
-    expect(foreignHost.body).toContain("Host 'evil.example' is not a local name");
+    expect(foreignHost.body).toContain("Host 'evil.example' is not allowed");
     const foreignOrigin = await post({ origin: 'https://evil.example' });
     expect(foreignOrigin.status).toBe(403);
     // A page on another local port is another site: refused, unless --allow-host names it.

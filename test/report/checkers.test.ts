@@ -1,7 +1,7 @@
 /** The format checkers the report tests rely on reject what breaks each format: they are not vacuous. */
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../../src/report/junit.js';
-import { renderSarif } from '../../src/report/sarif.js';
+import { renderJunit } from '../../src/report/ci/junit.js';
+import { renderSarif } from '../../src/report/ci/sarif.js';
 import { junitProblems, parseAnnotations, parseXml, sarifProblems } from '../helpers/ci-formats.js';
 import { scanFixture, shown, verifyFixture } from './fixtures.js';
 

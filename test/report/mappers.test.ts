@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { renderJsonReport } from '../../src/report/ci/json.js';
 import { replayReport } from '../../src/report/from-replay.js';
 import { verifyReport } from '../../src/report/from-verify.js';
-import { renderJsonReport } from '../../src/report/json.js';
 import { countCases, reportPassed } from '../../src/report/model.js';
 import { describeScanRule, scanRule } from '../../src/report/scan-rules.js';
 import { CONTEXT, diffFixture, replayFixture, scanFixture, shown, verifyFixture } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtInOutputRedaction } from '../../src/redact/output.js';
-import { renderJunit } from '../../src/report/junit.js';
+import { renderJunit } from '../../src/report/ci/junit.js';
 import type { Report } from '../../src/report/model.js';
 import { redactReport } from '../../src/report/redacted.js';
 

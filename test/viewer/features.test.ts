@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { ViewServer } from '../../src/cli/view-server.js';
+import type { ViewServer } from '../../src/view/server.js';
 import { REPO_ROOT } from '../helpers/peers.js';
 import { browserSuite, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
 import { writeSteadyCalls } from './more-traces.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { traceFilesFor } from '../../src/cli/commands/view.js';
-import { TraceIndex } from '../../src/cli/paged/trace-index.js';
-import { startViewServer, type ViewServer, viewFiles } from '../../src/cli/view-server.js';
+import { TraceIndex } from '../../src/view/paged/trace-index.js';
+import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
 import { REPO_ROOT } from '../helpers/peers.js';
 import { type BrowserSuite, loaded, readAll } from './browser.js';
 

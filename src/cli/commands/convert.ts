@@ -9,10 +9,10 @@ import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type Redaction, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
-import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { redactedMeta } from '../redact/trace.js';
+import { createOutput } from '../stream/output.js';
 
 /** Output formats of `convert`. The input format is detected from content. */
 export const CONVERT_TARGETS = ['tapedeck', 'mcp-tape', 'mcporter', 'har'] as const;

@@ -3,6 +3,7 @@ import type { CompiledRules } from '../../redact/compile.js';
 import { redactorOf } from '../../redact/engine.js';
 import { compileIgnorePath, type IgnorePath } from '../../replay/cassette/paths.js';
 import { diffReport } from '../../report/from-diff.js';
+import { type DiffSide, diffDocument, renderDiff } from '../../report/text/diff-report.js';
 import { alignTraces, type TraceAlignment } from '../../trace/align.js';
 import type { Exchange } from '../../trace/exchange.js';
 import { loadTrace } from '../../trace/io.js';
@@ -12,10 +13,8 @@ import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
-import { useColor } from '../format/color.js';
-import { type DiffSide, diffDocument, renderDiff } from '../format/diff-report.js';
-import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
+import { terminalWidth, useColor } from '../terminal.js';
 
 export interface DiffFlags {
   json?: boolean;

@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
-import { defaultTraceDir } from '../../sink/paths.js';
+import { TapedeckError } from '../../base/errors.js';
+import { defaultTraceDir } from '../../base/paths.js';
+import { renderTraceLines, renderTraceList, renderTraceListJson } from '../../report/text/trace-list.js';
+import { listTraces } from '../../sink/trace-list.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
-import { useColor } from '../format/color.js';
-import { renderTraceLines, renderTraceList, renderTraceListJson } from '../format/trace-list.js';
-import { terminalWidth } from '../format/wrap.js';
 import { print, say, userPath } from '../io.js';
 import { parsePositiveInt } from '../parse.js';
-import { listTraces } from '../trace-list.js';
+import { terminalWidth, useColor } from '../terminal.js';
 
 interface LsFlags {
   json?: boolean;

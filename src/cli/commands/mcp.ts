@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { defaultDataDir } from '../../mcp/store.js';
+import { defaultDataDir } from '../../base/paths.js';
 import { summarize } from '../../redact/index.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';

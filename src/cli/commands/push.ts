@@ -1,16 +1,17 @@
 import type { Command } from 'commander';
-import { readToken, tokenPath } from '../../collector/home.js';
+import { TapedeckError } from '../../base/errors.js';
+import { tokenPath } from '../../base/paths.js';
+import { parseDuration } from '../../base/units.js';
+import { readToken } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
-import { TapedeckError } from '../../errors.js';
 import { outputRedaction } from '../../redact/output.js';
+import { renderScanReport } from '../../report/text/scan-report.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import { toTapedeck } from '../../trace/export/tapedeck.js';
 import { batch, openTrace } from '../../trace/io.js';
-import { parseDuration } from '../../units.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags, redactionFrom } from '../flags/rules.js';
-import { renderScanReport } from '../format/scan-report.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { scan } from './scan.js';
 

@@ -102,8 +102,8 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
       action(async (commandArgs: string[], options: RecordOptions) => {
         // What only some command lines need is loaded by them: a stdio recording starts with the client waiting.
         if (options.redactDefaults === true) {
-          const { renderDefaultRules } = await import('../format/redact-rules.js');
-          const { terminalWidth } = await import('../format/wrap.js');
+          const { renderDefaultRules } = await import('../../report/text/redact-rules.js');
+          const { terminalWidth } = await import('../terminal.js');
           await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
         }

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { batch, noFollowTraceFiles, openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
-import { createOutput } from '../format/output.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { type KeptFormat, redactedInFormat } from '../redact/formats.js';
 import { redactedLines } from '../redact/trace.js';
+import { createOutput } from '../stream/output.js';
 
 interface RedactOptions extends RuleFlags {
   out?: string;

@@ -17,6 +17,7 @@ import { type HttpFlavour, servedPath } from '../../replay/serve/http/options.js
 import { type ServeEvent, type ServeOutcome, serveStdio } from '../../replay/serve/stdio.js';
 import { replayReport } from '../../report/from-replay.js';
 import type { ReportContext } from '../../report/model.js';
+import { describeServeEvent, plural, renderReplaySummary } from '../../report/text/replay-report.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import {
@@ -40,7 +41,6 @@ import {
 } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom, redactionWhere } from '../flags/rules.js';
 import { serveHttpOf } from '../flags/serve-http.js';
-import { describeServeEvent, plural, renderReplaySummary } from '../format/replay-report.js';
 import { type CliIo, type RedactedIo, say, traceFiles, userPath } from '../io.js';
 import { parseTimeLimitFlag } from '../parse.js';
 import { holdSignals } from '../signals.js';

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { BYTE_STYLES, formatBytes } from '../../base/units.js';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
-import { BYTE_STYLES, formatBytes } from '../../units.js';
+import { type EmbeddedTrace, inlinedPage } from '../../view/viewer-assets.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
@@ -12,7 +13,6 @@ import { addRuleFlags, type Redaction, type RuleFlags, redactedIo, redactionFrom
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
-import { type EmbeddedTrace, inlinedPage } from '../viewer-assets.js';
 
 export interface ReportOptions extends RuleFlags {
   out: string;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import { realScheduler } from '../../base/scheduler.js';
+import { ANSWER_TIMEOUT_MS } from '../../base/timeouts.js';
 import { PROJECT_FILE_NAME, projectFor } from '../../live/project-file.js';
 import {
   EXPIRED_POLICIES,
@@ -15,8 +17,6 @@ import {
 } from '../../live/run.js';
 import { type LoadedCassette, loadCassette } from '../../replay/cassette/load.js';
 import { replayFaultPlan } from '../../replay/engine/faults.js';
-import { realScheduler } from '../../scheduler.js';
-import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import type { Cli } from '../context.js';
 import { usageError } from '../errors.js';
 import { addFaultFlags, announceFaults, FAULT_HELP, type FaultFlags, faultPlanOf } from '../flags/faults.js';
@@ -192,7 +192,7 @@ async function runCommand(
     loaded = await loadCassette(cassette, {
       ...(settings.server === undefined ? {} : { server: settings.server }),
       onDiagnostic: (d) => say(out, `${d.severity}: ${d.message}`),
-      // Update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+      // Update rewrites the cassette in place: never through a link (see src/base/no-follow.ts).
       links: mode === 'update' ? 'refuse' : 'follow',
     });
     for (const warning of loaded.cassette.warnings) say(out, `warning: ${cassette}: ${warning}`);

@@ -2,6 +2,13 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { findSecrets, TraceState } from '../../redact/index.js';
 import { scanReport } from '../../report/from-scan.js';
+import {
+  renderScanJson,
+  renderScanReport,
+  type ScanFinding,
+  type ScanReport,
+  type ScanUnchecked,
+} from '../../report/text/scan-report.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import { openTrace } from '../../trace/io.js';
 import { DiagnosticLog, readFirstLine, type SegmentLine, type TraceDiagnostic } from '../../trace/reader.js';
@@ -17,16 +24,8 @@ import {
   writeReports,
 } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
-import { useColor } from '../format/color.js';
-import {
-  renderScanJson,
-  renderScanReport,
-  type ScanFinding,
-  type ScanReport,
-  type ScanUnchecked,
-} from '../format/scan-report.js';
-import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
+import { terminalWidth, useColor } from '../terminal.js';
 
 interface ScanOptions extends RuleFlags {
   json?: boolean;

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { defaultDbPath, loadOrCreateToken, shownPath, tokenPath } from '../../collector/home.js';
+import { isLoopback } from '../../base/local-names.js';
+import { defaultDbPath, tokenPath } from '../../base/paths.js';
+import { parseDuration } from '../../base/units.js';
+import { loadOrCreateToken, shownPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
-import { isLoopback } from '../../local-names.js';
-import { parseDuration } from '../../units.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { type CliIo, say } from '../io.js';

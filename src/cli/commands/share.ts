@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { readToken, tokenPath } from '../../collector/home.js';
+import { tokenPath } from '../../base/paths.js';
+import { readToken } from '../../collector/home.js';
 import { SHARE_ID, type ShareInfo } from '../../collector/shares.js';
+import { renderTable } from '../../report/text/table.js';
 import { collectorBase, collectorRequest } from '../../sink/collector-client.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
-import { renderTable } from '../format/table.js';
-import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say } from '../io.js';
+import { terminalWidth } from '../terminal.js';
 import { DEFAULT_COLLECTOR_URL } from './push.js';
 
 /**

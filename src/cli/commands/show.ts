@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
+import { TimelineRenderer } from '../../report/text/timeline.js';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
@@ -8,12 +9,10 @@ import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
-import { useColor } from '../format/color.js';
-import { createOutput } from '../format/output.js';
-import { openSource } from '../format/source.js';
-import { TimelineRenderer } from '../format/timeline.js';
-import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
+import { createOutput } from '../stream/output.js';
+import { openSource } from '../stream/source.js';
+import { terminalWidth, useColor } from '../terminal.js';
 
 export interface ShowOptions {
   /** Print the trace lines as JSONL instead of a timeline. */

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { renderStats } from '../../report/text/stats-report.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { computeStats, type TraceStats } from '../../trace/stats.js';
@@ -6,11 +7,9 @@ import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
-import { useColor } from '../format/color.js';
-import { openSource } from '../format/source.js';
-import { renderStats } from '../format/stats-report.js';
-import { terminalWidth } from '../format/wrap.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
+import { openSource } from '../stream/source.js';
+import { terminalWidth, useColor } from '../terminal.js';
 
 export interface StatsOptions {
   /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import { ANSWER_TIMEOUT_MS } from '../../base/timeouts.js';
 import { updateRefusal } from '../../live/run.js';
 import { type ExchangeVerdict, type VerifyReport, verifyCassette } from '../../live/verify.js';
 import { serverExitCode } from '../../process/spawn.js';
@@ -9,7 +10,6 @@ import { loadCassette } from '../../replay/cassette/load.js';
 import { parseTiming } from '../../replay/options.js';
 import { verifyReport } from '../../report/from-verify.js';
 import { MemorySink } from '../../sink/memory.js';
-import { ANSWER_TIMEOUT_MS } from '../../timeouts.js';
 import { removeFiles, writePrivateFile } from '../../trace/io.js';
 import { newMeta } from '../../trace/meta.js';
 import type { MetaLine } from '../../trace/types.js';
@@ -168,7 +168,7 @@ async function verify(
   const loaded = await loadCassette(file, {
     server: flags.server,
     onDiagnostic: (d) => say(out, `${d.severity}: ${d.message}`),
-    // --update rewrites the cassette in place: never through a link (see src/no-follow.ts).
+    // --update rewrites the cassette in place: never through a link (see src/base/no-follow.ts).
     links: flags.update ? 'refuse' : 'follow',
     files: traceFiles(io),
   });

@@ -2,20 +2,20 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import { frameAncestor } from '../../base/viewer-headers.js';
 import { cmdArgs, escapeForCmd } from '../../process/cmd-line.js';
 import { commandProcessor } from '../../process/plan.js';
 import { openTrace } from '../../trace/io.js';
-import { frameAncestor } from '../../viewer-headers.js';
+import { pagingPlan } from '../../view/paged/plan.js';
+import { TraceIndex } from '../../view/paged/trace-index.js';
+import { startViewServer, type ViewServer, viewFiles } from '../../view/server.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { type CliIo, print, say, userPath } from '../io.js';
-import { pagingPlan } from '../paged/plan.js';
-import { TraceIndex } from '../paged/trace-index.js';
 import { parsePositiveInt } from '../parse.js';
 import { holdSignals } from '../signals.js';
-import { startViewServer, type ViewServer, viewFiles } from '../view-server.js';
 
 export interface ViewOptions {
   /** false with --no-open. */

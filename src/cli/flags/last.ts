@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { TapedeckError } from '../../errors.js';
-import { defaultTraceDir } from '../../sink/paths.js';
+import { TapedeckError } from '../../base/errors.js';
+import { defaultTraceDir } from '../../base/paths.js';
+import { listTraces, newestTrace } from '../../sink/trace-list.js';
 import { usageError } from '../errors.js';
 import { type CliIo, userPath } from '../io.js';
 import { pathKind } from '../paths.js';
-import { listTraces, newestTrace } from '../trace-list.js';
 
 /**
  * `--last`: "the trace I just recorded" without typing its name. The newest trace (by its start time) of the

@@ -1,18 +1,15 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { refuseLink } from '../../no-follow.js';
+import { refuseLink } from '../../base/no-follow.js';
+import { PRODUCER } from '../../base/version.js';
 import type { OutputRedaction } from '../../redact/output.js';
-import { renderGithub } from '../../report/github.js';
-import { renderJsonReport } from '../../report/json.js';
-import { renderJunit } from '../../report/junit.js';
+import { CI_RENDERERS, type ReporterFormat } from '../../report/index.js';
 import type { Report, ReportContext } from '../../report/model.js';
-import { type RedactedReport, redactReport } from '../../report/redacted.js';
-import { renderSarif } from '../../report/sarif.js';
+import { redactReport } from '../../report/redacted.js';
 import { writePrivateFile } from '../../trace/io.js';
-import { PRODUCER } from '../../version.js';
 import { usageError } from '../errors.js';
-import { createOutput } from '../format/output.js';
 import { refuseLinkedOutput } from '../paths.js';
+import { createOutput } from '../stream/output.js';
 
 /**
  * `--reporter junit[:FILE] | github | json[:FILE]` (and `sarif[:FILE]` on scan): CI reports besides a command's
@@ -21,8 +18,6 @@ import { refuseLinkedOutput } from '../paths.js';
  * runner from stdout or stderr alike: they go to stdout beside the usual output, or to stderr when stdout carries
  * a document or (replay, run) the MCP session itself.
  */
-
-export type ReporterFormat = 'junit' | 'github' | 'json' | 'sarif';
 
 export interface Reporter {
   format: ReporterFormat;
@@ -45,14 +40,6 @@ export interface ReporterPlan {
   /** A reporter writes its document to stdout: the command prints its usual report nowhere. */
   replacesStdout: boolean;
 }
-
-/** Every format renders a redacted report (see src/report/redacted.ts): writeReports redacts it once for all. */
-const RENDERERS: Record<ReporterFormat, (report: RedactedReport) => string> = {
-  junit: renderJunit,
-  github: renderGithub,
-  json: renderJsonReport,
-  sarif: renderSarif,
-};
 
 const SHAPES: Record<ReporterFormat, string> = {
   junit: 'junit[:FILE]',
@@ -156,7 +143,7 @@ export async function writeReports(
 ): Promise<void> {
   const redacted = redactReport(report, streams.redaction);
   for (const reporter of plan.reporters) {
-    const text = RENDERERS[reporter.format](redacted);
+    const text = CI_RENDERERS[reporter.format](redacted);
     if (reporter.file !== undefined) {
       const path = resolve(streams.cwd, reporter.file);
       refuseLink(path);
@@ -210,5 +197,5 @@ export function reportClock(now: () => number = Date.now): { context(): ReportCo
  * @example await print(io, renderReport('sarif', scanReport(named, context), redaction));
  */
 export function renderReport(format: ReporterFormat, report: Report, redaction: OutputRedaction): string {
-  return RENDERERS[format](redactReport(report, redaction));
+  return CI_RENDERERS[format](redactReport(report, redaction));
 }

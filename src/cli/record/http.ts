@@ -1,5 +1,5 @@
+import { isLoopback } from '../../base/local-names.js';
 import { describeFault } from '../../faults/records.js';
-import { isLoopback } from '../../local-names.js';
 import type { ProxyNotice } from '../../proxy/http/context.js';
 import { isConnectionHeader } from '../../proxy/http/headers.js';
 import { HTTP_PROXY_LISTEN } from '../../proxy/http/listen-defaults.js';

@@ -1,4 +1,5 @@
-import { defaultDbPath, loadOrCreateToken, readToken, tokenPath } from '../../collector/home.js';
+import { defaultDbPath, tokenPath } from '../../base/paths.js';
+import { loadOrCreateToken, readToken } from '../../collector/home.js';
 import type { LiveFileSink } from '../../sink/collector.js';
 import { FileSink, type FileSinkOptions } from '../../sink/file.js';
 import { usageError } from '../errors.js';

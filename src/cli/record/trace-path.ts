@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
+import { defaultTraceDir } from '../../base/paths.js';
 import type { TraceFileTarget } from '../../sink/file.js';
 import { traceFileName } from '../../sink/naming.js';
-import { defaultTraceDir } from '../../sink/paths.js';
 import { usageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { exists, isDirectory, refuseLinkedOutput } from '../paths.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { redactDocument } from '../../redact/documents.js';
 import { summarize } from '../../redact/index.js';
 import type { Redaction } from '../../redact/setup.js';

@@ -1,10 +1,10 @@
+import { PRODUCER } from '../../base/version.js';
 import { summarize } from '../../redact/index.js';
 import type { Redaction } from '../../redact/setup.js';
 import { deriveLabel } from '../../sink/naming.js';
 import { encodeLine } from '../../trace/encode.js';
 import type { OpenedTrace } from '../../trace/import/opened.js';
 import type { MetaLine } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
 
 // A tapedeck trace redacted after the fact, as `redact` writes it and `report` embeds it.
 

@@ -1,6 +1,6 @@
+import { delay } from '../../base/scheduler.js';
 import { createRedactor } from '../../redact/engine.js';
 import type { RedactConfig, Redactor } from '../../redact/types.js';
-import { delay } from '../../scheduler.js';
 import { BaseSink } from '../../sink/sink.js';
 import type { EndLine, MetaLine, RecordLine } from '../../trace/types.js';
 import { INSTRUMENT_DEFAULTS } from '../defaults.js';

@@ -1,6 +1,6 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import { defaultTraceDir } from '../../base/paths.js';
 import type { RedactConfig } from '../../redact/types.js';
-import { defaultTraceDir } from '../../sink/paths.js';
 import type { Destination, EventSink, FilesDestination } from '../types.js';
 import { CollectorSink } from './collector.js';
 import { FilesSink } from './files.js';

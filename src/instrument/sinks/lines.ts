@@ -1,6 +1,6 @@
+import { PRODUCER } from '../../base/version.js';
 import { timestamp } from '../../trace/encode.js';
 import type { Json, MetaLine, RecordBody } from '../../trace/types.js';
-import { PRODUCER } from '../../version.js';
 import type { RequestEvent } from '../types.js';
 
 /**

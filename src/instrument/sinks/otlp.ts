@@ -1,7 +1,7 @@
 import type { Context, Tracer } from '@opentelemetry/api';
 import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../base/version.js';
 import { parseTraceparent } from '../trace-context.js';
 import type { EventSink, OtlpDestination, RequestEvent } from '../types.js';
 import { errorType, spanAttributes, spanName } from './otlp-attributes.js';

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import { delay } from '../../base/scheduler.js';
 import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
-import { delay } from '../../scheduler.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import { idKey, messageItems, type RpcId } from '../../trace/jsonrpc.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Scheduler } from '../../scheduler.js';
+import type { Scheduler } from '../../base/scheduler.js';
 import { type FaultGate, parseJson } from '../fault-gate.js';
 import { FaultedOutput } from '../fault-output.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { duplicateHost } from '../../local-names.js';
+import { duplicateHost } from '../../base/local-names.js';
 import { answer, type ForwardContext, proxyErrorBody } from './context.js';
 import { ProxiedExchange } from './exchange.js';
 import { checkLocalRequest } from './guard.js';

@@ -1,4 +1,5 @@
-import { hostName, isLocalName, judgeHostOrigin } from '../../local-names.js';
+import { type GuardWords, hostRefusal } from '../../base/host-refusals.js';
+import { hostName, judgeHostOrigin } from '../../base/local-names.js';
 
 /**
  * DNS-rebinding protection for a local listener: a web page on evil.example can make a browser send requests to
@@ -22,7 +23,7 @@ export function allowedHosts(names: readonly string[]): AllowedHosts {
 /**
  * Why a request must be refused, or undefined when it may pass.
  *
- * @example checkLocalRequest('evil.example:7430', undefined, new Set()) // "Host 'evil.example' is not …"
+ * @example checkLocalRequest('evil.example:7430', undefined, new Set()) // "Host 'evil.example:7430' is not …"
  */
 export function checkLocalRequest(
   host: string | undefined,
@@ -30,21 +31,11 @@ export function checkLocalRequest(
   allow: AllowedHosts,
 ): string | undefined {
   if (allow === '*') return undefined;
-  const hint = (name: string) =>
-    `this recording proxy answers only localhost, 127.0.0.1 and [::1] (start it with --allow-host ${name} to allow it)`;
   const verdict = judgeHostOrigin(host, origin, (name) => allow.has(name));
-  switch (verdict.kind) {
-    case 'ok':
-      return undefined;
-    case 'no-host':
-      return `a request without a Host header was refused: ${hint('NAME')}`;
-    case 'host':
-      return `Host '${verdict.name}' is not local: ${hint(verdict.name)}`;
-    case 'origin-invalid':
-      return `Origin '${origin}' is not a URL: ${hint('NAME')}`;
-    case 'origin':
-      return isLocalName(verdict.name)
-        ? `Origin '${origin}' is not this proxy's own origin (${verdict.own}): a page of another site or local port may not use it (start it with --allow-host ${verdict.name} to allow it)`
-        : `Origin '${origin}' is not local: ${hint(verdict.name === '' ? 'NAME' : verdict.name)}`;
-  }
+  return hostRefusal(verdict, { host, origin }, PROXY_WORDS);
 }
+
+const PROXY_WORDS: GuardWords = {
+  listener: 'this recording proxy',
+  allow: (name) => `start it with --allow-host ${name} to allow it`,
+};

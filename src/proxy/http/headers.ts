@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import type { HttpLine } from '../../trace/types.js';
 
 /** Headers as a trace's `http` line keeps them: lower-case names, a list where a header came more than once. */

@@ -1,7 +1,7 @@
 import { Agent, createServer, type Server } from 'node:http';
 import { Agent as TlsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import type { FaultOptions } from '../../faults/options.js';
 import type { FaultRecord } from '../../faults/records.js';
 import type { TraceSink } from '../../sink/sink.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import type { TraceEntry } from '../../trace/import/opened.js';
 import { jsonHash, sameJson, textHash } from '../../trace/json-hash.js';
 import { type PairEvent, Pairer } from '../../trace/pairing.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceFormat } from '../../trace/import/opened.js';
 import { nodeTraceFiles, noFollowTraceFiles, openTrace } from '../../trace/io.js';

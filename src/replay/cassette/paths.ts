@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { childStates, type PathSegment, parsePath, rootStates, selectedBy } from '../../redact/jsonpath.js';
 import type { IgnorePath } from '../../trace/ignore-paths.js';
 

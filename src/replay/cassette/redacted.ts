@@ -1,7 +1,8 @@
+import { redactKeyPath } from '../../base/paths.js';
 import { type CompiledRules, compile } from '../../redact/compile.js';
 import { loadRedactConfig, type RedactEnvironment } from '../../redact/config.js';
 import { redactLine } from '../../redact/engine.js';
-import { createKeyedHasher, loadRedactKey, redactKeyPath } from '../../redact/key-store.js';
+import { createKeyedHasher, loadRedactKey } from '../../redact/key-store.js';
 import { markersWithoutRules } from '../../redact/marker.js';
 import type { RedactConfig, RedactionSummary, RedactRule, ValueHasher } from '../../redact/types.js';
 import { nodeTraceFiles } from '../../trace/io.js';

@@ -1,10 +1,10 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
+import type { Scheduler } from '../../base/scheduler.js';
 import { deliverAnswer } from '../../faults/deliver.js';
 import { describeUnmatched, unmatchedRules } from '../../faults/match.js';
 import { type FaultOptions, faultPlan } from '../../faults/options.js';
 import type { FaultDecision, FaultPlan } from '../../faults/plan.js';
 import { type FaultRecord, faultRecords } from '../../faults/records.js';
-import type { Scheduler } from '../../scheduler.js';
 import { classifyMessage, idKey, isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { Cassette } from '../cassette/types.js';

@@ -1,4 +1,4 @@
-import { realScheduler, type Scheduler } from '../../scheduler.js';
+import { realScheduler, type Scheduler } from '../../base/scheduler.js';
 import type { JsonObject } from '../../trace/jsonrpc.js';
 
 /**

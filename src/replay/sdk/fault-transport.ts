@@ -1,3 +1,4 @@
+import { realScheduler, type Scheduler } from '../../base/scheduler.js';
 import type {
   TransportCallback as Callback,
   McpTransport,
@@ -9,7 +10,6 @@ import type { FaultOptions } from '../../faults/options.js';
 import { faultPlan } from '../../faults/options.js';
 import type { FaultDecision, FaultPlan } from '../../faults/plan.js';
 import { type FaultRecord, faultRecords } from '../../faults/records.js';
-import { realScheduler, type Scheduler } from '../../scheduler.js';
 import { classifyMessage, idKey, type JsonObject } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 

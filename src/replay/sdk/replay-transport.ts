@@ -1,13 +1,13 @@
+import { TapedeckError } from '../../base/errors.js';
+import { realScheduler } from '../../base/scheduler.js';
 import type {
   TransportCallback as Callback,
   McpTransport,
   TransportMessage,
   TransportSendOptions,
 } from '../../capture/sdk-transport.js';
-import { TapedeckError } from '../../errors.js';
 import type { FaultOptions } from '../../faults/options.js';
 import { armTimedFaults } from '../../faults/timed.js';
-import { realScheduler } from '../../scheduler.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Json } from '../../trace/types.js';
 import { loadCassette } from '../cassette/load.js';

@@ -1,11 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TapedeckError } from '../../base/errors.js';
+import { PRODUCER } from '../../base/version.js';
 import {
   type RecordingTransport,
   type RecordTransportOptions,
   recordTransport,
 } from '../../capture/record-transport.js';
 import type { McpTransport } from '../../capture/sdk-transport.js';
-import { TapedeckError } from '../../errors.js';
 import type { FaultOptions } from '../../faults/options.js';
 import { type FaultRecord, faultEvent } from '../../faults/records.js';
 import type { ProjectConfig } from '../../live/project-config.js';
@@ -13,7 +14,6 @@ import { findProjectFile } from '../../live/project-file.js';
 import { RUN_DEFAULTS } from '../../live/run.js';
 import { timestamp } from '../../trace/encode.js';
 import { nodeTraceFiles } from '../../trace/io.js';
-import { PRODUCER } from '../../version.js';
 import type { ReplayReport } from '../engine/engine.js';
 import { withTransportFaults } from './fault-transport.js';
 import { type ReplayTransport, type ReplayTransportOptions, replayTransport } from './replay-transport.js';

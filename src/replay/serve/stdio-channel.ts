@@ -1,6 +1,6 @@
+import { realScheduler, type Scheduler } from '../../base/scheduler.js';
 import { type FramedLine, LineFramer } from '../../capture/line-framer.js';
 import { trickleBytes } from '../../faults/deliver.js';
-import { realScheduler, type Scheduler } from '../../scheduler.js';
 import type { JsonObject } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { ReplayChannel } from '../engine/channel.js';

@@ -1,6 +1,6 @@
+import { delay, realScheduler } from '../../base/scheduler.js';
 import type { FaultOptions } from '../../faults/options.js';
 import { armTimedFaults } from '../../faults/timed.js';
-import { delay, realScheduler } from '../../scheduler.js';
 import { classifyMessage, idKey } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { Cassette } from '../cassette/types.js';

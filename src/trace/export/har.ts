@@ -1,5 +1,5 @@
-import { TapedeckError } from '../../errors.js';
-import { PRODUCER } from '../../version.js';
+import { TapedeckError } from '../../base/errors.js';
+import { PRODUCER } from '../../base/version.js';
 import type { OpenedTrace } from '../import/opened.js';
 import type { HttpLine, Json, MessageLine, MetaLine, TextLine } from '../types.js';
 import { decodeQuery, splitQuery } from './query.js';

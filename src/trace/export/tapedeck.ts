@@ -1,4 +1,4 @@
-import { PRODUCER } from '../../version.js';
+import { PRODUCER } from '../../base/version.js';
 import { encodeLine } from '../encode.js';
 import type { OpenedTrace } from '../import/opened.js';
 import type { MetaLine } from '../types.js';

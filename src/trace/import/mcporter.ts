@@ -1,4 +1,4 @@
-import { PRODUCER } from '../../version.js';
+import { PRODUCER } from '../../base/version.js';
 import { isRecord, show } from '../decode.js';
 import { type DiagnosticLog, readJsonLines } from '../reader.js';
 import { splitPath } from '../segments.js';

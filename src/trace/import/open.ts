@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../errors.js';
+import { TapedeckError } from '../../base/errors.js';
 import { nestingProblem } from '../decode.js';
 import { DiagnosticLog, splitLines } from '../reader.js';
 import type { TraceSegment } from '../segments.js';

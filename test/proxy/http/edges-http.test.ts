@@ -125,7 +125,7 @@ describe('the recording proxy in front of a hand-written upstream', () => {
     const before = seen.length;
     const host = await send(`${base}/api/mcp`, { headers: { host: 'evil.example' } });
     expect(host.status).toBe(403);
-    expect(JSON.parse(host.body).error.message).toContain("Host 'evil.example' is not local");
+    expect(JSON.parse(host.body).error.message).toContain("Host 'evil.example' is not allowed");
     expect(host.body).toContain('--allow-host evil.example');
     const origin = await send(`${base}/api/mcp`, { headers: { origin: 'http://evil.example' } });
     expect(origin.status).toBe(403);

@@ -136,12 +136,14 @@ describe('the proxy’s small pieces', () => {
     // A page on another local port is another site (a browser-based client such as the Inspector's web UI):
     // refused unless its name is allowed.
     expect(checkLocalRequest('127.0.0.5:80', 'http://localhost:6274', none)).toBe(
-      "Origin 'http://localhost:6274' is not this proxy's own origin (http://127.0.0.5): a page of another site or local port may not use it (start it with --allow-host localhost to allow it)",
+      "Origin 'http://localhost:6274' is not this recording proxy's own origin (http://127.0.0.5): pages of other sites, and of other local ports, may not use it (start it with --allow-host localhost to allow it)",
     );
     expect(
       checkLocalRequest('127.0.0.5:80', 'http://localhost:6274', allowedHosts(['localhost'])),
     ).toBeUndefined();
-    expect(checkLocalRequest('localhost', 'null', none)).toMatch(/^Origin 'null' is not a URL/);
+    expect(checkLocalRequest('localhost', 'null', none)).toMatch(
+      /^Origin 'null' is not an http or https origin/,
+    );
     expect(checkLocalRequest(undefined, undefined, none)).toMatch(/without a Host header/);
     expect(checkLocalRequest('MCP.test', 'https://mcp.test', allowedHosts(['mcp.test:443']))).toBeUndefined();
     expect(checkLocalRequest('anything', 'http://else', allowedHosts(['*']))).toBeUndefined();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ANSWER_TIMEOUT_MS } from '../../../src/base/timeouts.js';
 import { buildCassette } from '../../../src/replay/cassette/cassette.js';
 import { linkedChannels } from '../../../src/replay/engine/channel.js';
 import { REPLAY_ERROR_CODES } from '../../../src/replay/engine/codes.js';
 import { ReplayEngine } from '../../../src/replay/engine/engine.js';
-import { ANSWER_TIMEOUT_MS } from '../../../src/timeouts.js';
 import type { JsonObject } from '../../../src/trace/jsonrpc.js';
 import { flush, ManualClock } from '../../helpers/clock.js';
 import { call, fakeClient, fixtureCassette, note, req, res, settle, traceLines } from '../helpers.js';

@@ -3,7 +3,7 @@
  * and only those, the same seed the same faults, and the report.
  */
 import { describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../../src/errors.js';
+import { TapedeckError } from '../../../src/base/errors.js';
 import { replayTransport } from '../../../src/replay/sdk/replay-transport.js';
 import { makeClient } from '../../helpers/sdk-session.js';
 import { fixtureCassette } from '../helpers.js';

@@ -3,7 +3,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../../src/errors.js';
+import { TapedeckError } from '../../../src/base/errors.js';
 import { REPLAY_ERROR_CODES } from '../../../src/replay/engine/codes.js';
 import { replayTransport } from '../../../src/replay/sdk/replay-transport.js';
 import { makeClient } from '../../helpers/sdk-session.js';

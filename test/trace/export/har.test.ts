@@ -6,7 +6,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../../src/errors.js';
+import { TapedeckError } from '../../../src/base/errors.js';
 import { toHar } from '../../../src/redact/har.js';
 import { encodeLine } from '../../../src/trace/encode.js';
 import { loadTrace } from '../../../src/trace/io.js';

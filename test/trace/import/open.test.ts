@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../../src/errors.js';
+import { TapedeckError } from '../../../src/base/errors.js';
 import { memoryTraceFiles } from '../../../src/trace/import/files.js';
 import { openTraceWith } from '../../../src/trace/import/open.js';
 import { loadTrace, openTrace } from '../../../src/trace/io.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startViewServer, type ViewServer, viewFiles } from '../../../src/cli/view-server.js';
+import { startViewServer, type ViewServer, viewFiles } from '../../../src/view/server.js';
 import { TraceModel } from '../../../viewer/src/data/model.js';
 import { servedSource } from '../../../viewer/src/source/served.js';
 import { expectedRows, MCP_TAPE, writeRotatedTrace } from '../traces.js';

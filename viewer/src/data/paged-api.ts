@@ -4,7 +4,7 @@ import type { PagedBarsPage, PagedFound, PagedInfo, PagedRowsPage, PagedStats } 
 export type PagedQuery = Readonly<Record<string, string>>;
 
 /**
- * The paged API of `tapedeck view` (src/cli/paged/routes.ts), as the data layer needs it; source/paged-api.ts
+ * The paged API of `tapedeck view` (src/view/paged/routes.ts), as the data layer needs it; source/paged-api.ts
  * implements it with fetch. The shapes it answers with are `mcp-tapedeck/trace`'s Paged* types, the ones the server
  * writes.
  */

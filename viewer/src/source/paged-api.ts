@@ -10,7 +10,7 @@ import type { PagedApi, PagedQuery } from '../data/paged-api.js';
 import type { BootPage } from './boot.js';
 
 /**
- * The paged API of `tapedeck view` (src/cli/paged/routes.ts) over fetch, relative to the page (every URL under
+ * The paged API of `tapedeck view` (src/view/paged/routes.ts) over fetch, relative to the page (every URL under
  * the server's token, which the page's address carries).
  *
  * @example const api = pagedApi(new URL('api/', location.href)); await api.info();

@@ -4,7 +4,7 @@ import { noList, openFiles } from './files.js';
 import type { TraceSource } from './trace-source.js';
 
 /**
- * The files `tapedeck view` serves beside the page (src/cli/view-server.ts): their list at `<api>files`, each file
+ * The files `tapedeck view` serves beside the page (src/view/server.ts): their list at `<api>files`, each file
  * at the URL the list gives (relative to the page). Every URL sits under the server's token, which the page's own
  * address carries.
  *

@@ -4,7 +4,7 @@ import './actions.css';
  * Embed mode (`?embed=1` in the page's address): the view alone, without the title bar, tabs, filter bar and
  * status bar, for a page that frames the viewer (a dashboard, documentation, an editor's panel). Which view and
  * which rows show is the link's hash, as everywhere. Framing itself is the server's to allow: `tapedeck view`
- * sends `frame-ancestors 'none'` unless started with `--embed <origin>` (see src/viewer-headers.ts).
+ * sends `frame-ancestors 'none'` unless started with `--embed <origin>` (see src/base/viewer-headers.ts).
  */
 
 /**

@@ -1,19 +1,19 @@
-import { isLocalName, judgeHostOrigin } from '../../../local-names.js';
+import { type GuardWords, hostRefusal } from '../../../base/host-refusals.js';
+import { judgeHostOrigin } from '../../../base/local-names.js';
 import { type HeaderBag, header } from './http-types.js';
 
 /**
- * DNS-rebinding protection (see src/local-names.ts): `Host` must name this machine, or a host the user allowed;
+ * DNS-rebinding protection (see src/base/local-names.ts): `Host` must name this machine, or a host the user allowed;
  * `Origin` must be this server's own origin, or an allowed host.
  */
 
 /**
  * Why a request must be turned away (403), or undefined when its `Host` and `Origin` are acceptable.
  *
- * @example rejectForeign({ host: 'evil.example:80' }, []) // → "Host 'evil.example:80' is not a local name …"
+ * @example rejectForeign({ host: 'evil.example:80' }, []) // → "Host 'evil.example:80' is not allowed: …"
  */
 export function rejectForeign(headers: HeaderBag, allowHosts: readonly string[]): string | undefined {
   const allowed = new Set(allowHosts.map((name) => name.toLowerCase()));
-  const hint = (name: string) => `(pass --allow-host ${name} to accept it)`;
   const host = header(headers, 'host');
   const origin = header(headers, 'origin');
   const verdict = judgeHostOrigin(
@@ -25,19 +25,11 @@ export function rejectForeign(headers: HeaderBag, allowHosts: readonly string[])
       allowed.has(name.replace(/^\[|\]$/g, '')) ||
       allowed.has(host?.toLowerCase() ?? ''),
   );
-  const bare = (name: string) => name.replace(/^\[|\]$/g, '');
-  switch (verdict.kind) {
-    case 'ok':
-      return undefined;
-    case 'no-host':
-      return 'the request has no Host header';
-    case 'host':
-      return `Host '${host}' is not a local name ${hint(bare(verdict.name))}`;
-    case 'origin-invalid':
-      return `Origin '${origin}' is not a URL`;
-    case 'origin':
-      return isLocalName(verdict.name)
-        ? `Origin '${origin}' is not this server's own origin (${verdict.own}) ${hint(bare(verdict.name))}`
-        : `Origin '${origin}' is not a local site ${hint(bare(verdict.name))}`;
-  }
+  return hostRefusal(verdict, { host, origin }, SERVER_WORDS);
 }
+
+const SERVER_WORDS: GuardWords = {
+  listener: 'this server',
+  // Names are allowed with or without IPv6 brackets; the hint gives the plainer spelling.
+  allow: (name) => `pass --allow-host ${name.replace(/^\[|\]$/g, '')} to accept it`,
+};

@@ -1,6 +1,6 @@
+import { realScheduler } from '../../../base/scheduler.js';
 import type { FaultOptions } from '../../../faults/options.js';
 import { armTimedFaults } from '../../../faults/timed.js';
-import { realScheduler } from '../../../scheduler.js';
 import { idKey, isObject, type JsonObject, type RpcId } from '../../../trace/jsonrpc.js';
 import type { Json } from '../../../trace/types.js';
 import type { Cassette } from '../../cassette/types.js';

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../../errors.js';
+import { TapedeckError } from '../../../base/errors.js';
 import type { FaultOptions } from '../../../faults/options.js';
 import type { ReplayOptions } from '../../options.js';
 import type { HttpServeEvent } from './events.js';

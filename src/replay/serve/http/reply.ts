@@ -1,5 +1,5 @@
+import { realScheduler } from '../../../base/scheduler.js';
 import { trickleBytes } from '../../../faults/deliver.js';
-import { realScheduler } from '../../../scheduler.js';
 import type { JsonObject } from '../../../trace/jsonrpc.js';
 import type { HttpResponseLike } from './http-types.js';
 import { type Delivery, SseStream } from './sse.js';

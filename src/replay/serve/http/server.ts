@@ -1,5 +1,5 @@
-import { TapedeckError } from '../../../errors.js';
-import { duplicateHost } from '../../../local-names.js';
+import { TapedeckError } from '../../../base/errors.js';
+import { duplicateHost } from '../../../base/local-names.js';
 import type { Cassette } from '../../cassette/types.js';
 import type { ReplayReport } from '../../engine/engine.js';
 import { FrontDoor } from './door.js';

@@ -1,5 +1,5 @@
+import { realScheduler } from '../../../base/scheduler.js';
 import { trickleBytes } from '../../../faults/deliver.js';
-import { realScheduler } from '../../../scheduler.js';
 import type { Json } from '../../../trace/types.js';
 import type { HttpResponseLike } from './http-types.js';
 

@@ -87,8 +87,8 @@ describe('the HTTP front door', () => {
     const origin = await post(server.url, initialize(), { origin: 'http://evil.example' });
     expect(origin.status).toBe(403);
     expect(rejected).toEqual([
-      `403 Forbidden: Host 'evil.example:${port}' is not a local name (pass --allow-host evil.example to accept it)`,
-      "403 Forbidden: Origin 'http://evil.example' is not a local site (pass --allow-host evil.example to accept it)",
+      `403 Forbidden: Host 'evil.example:${port}' is not allowed: this server answers only localhost, 127.0.0.1 and [::1] (pass --allow-host evil.example to accept it)`,
+      `403 Forbidden: Origin 'http://evil.example' is not this server's own origin (http://127.0.0.1:${port}): pages of other sites, and of other local ports, may not use it (pass --allow-host evil.example to accept it)`,
     ]);
     const allowed = await post(server.url, initialize(), {
       host: `mcp.test:${port}`,

@@ -1,0 +1,239 @@
+/**
+ * A paged trace (`tapedeck view` on a trace too big for the browser) against the same trace loaded whole: the
+ * server's index and pages, read through the viewer's own paged API client and row builder, give the rows, the
+ * filtered views, the waterfall's bars and the figures the viewer computes from the whole file. Everything in
+ * process: the view server on a port, the viewer's data modules in node.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { traceFilesFor } from '../../src/cli/commands/view.js';
+import { PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
+import { TraceIndex } from '../../src/view/paged/trace-index.js';
+import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
+import { compileFilter, filterRows, type RowFilter } from '../../viewer/src/data/filter.js';
+import { tallyTools, toolTimes } from '../../viewer/src/data/insights.js';
+import type { TraceModel } from '../../viewer/src/data/model.js';
+import type { PagedApi } from '../../viewer/src/data/paged-api.js';
+import { PagedRows } from '../../viewer/src/data/paged-rows.js';
+import { progressOf } from '../../viewer/src/data/progress.js';
+import type { Row } from '../../viewer/src/data/rows.js';
+import { rowDetail, rowTitle } from '../../viewer/src/data/summary.js';
+import { waterfallOf } from '../../viewer/src/data/waterfall.js';
+import { pagedApi } from '../../viewer/src/source/paged-api.js';
+import { SAMPLE } from '../viewer/data/sample.js';
+import { openModel, text } from '../viewer/open-model.js';
+import { MCP_TAPE, writeRotatedTrace } from '../viewer/traces.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-paged-'));
+const servers: ViewServer[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The trace served paged, its API as the viewer uses it, and the same trace loaded whole. */
+async function both(path: string): Promise<{ api: PagedApi; index: TraceIndex; whole: TraceModel }> {
+  const files = viewFiles(await traceFilesFor([path]));
+  const index = await TraceIndex.open(path, files);
+  await index.finished;
+  const server = await startViewServer({ files, paged: index });
+  servers.push(server);
+  const api = pagedApi(new URL('api/', server.url.split('#')[0]));
+  const texts: Record<string, string> = {};
+  for (const f of files) texts[f.path] = readFileSync(f.file, 'utf8');
+  return { api, index, whole: await openModel(texts) };
+}
+
+/** What a person sees of a row: key, kind, title, detail, depth, latency and outcome. */
+const seen = (row: Row) => ({
+  key: row.key,
+  kind: row.kind,
+  title: rowTitle(row),
+  detail: rowDetail(row),
+  depth: row.depth,
+  latency: row.exchange?.latencyMs,
+  outcome: row.exchange?.outcome,
+  time: row.time,
+  lineNo: row.lineNo,
+});
+
+async function pagedRows(api: PagedApi, query: Record<string, string> = {}): Promise<Row[]> {
+  const builder = new PagedRows();
+  const out: Row[] = [];
+  for (let from = 0; ; from += 7) {
+    const page = await api.rows(query, from, 7);
+    out.push(...page.rows.map((row) => builder.row(row)));
+    if (from + 7 >= page.total) return out;
+  }
+}
+
+describe('a paged trace', () => {
+  let sample: Awaited<ReturnType<typeof both>>;
+  let everything: Awaited<ReturnType<typeof both>>;
+  beforeAll(async () => {
+    const file = join(dir, 'calc.jsonl');
+    writeFileSync(file, SAMPLE);
+    sample = await both(file);
+    everything = await both(MCP_TAPE);
+  });
+
+  it('reads as the same rows as the trace loaded whole, a page at a time', async () => {
+    for (const { api, whole } of [sample, everything]) {
+      const info = await api.info();
+      expect(info.done).toBe(true);
+      expect(info.rows).toBe(whole.rows().length);
+      expect((await pagedRows(api)).map(seen)).toEqual(whole.rows().map(seen));
+    }
+  });
+
+  it('keeps a request with its answer, its parent and its children, progress included', async () => {
+    const rows = await pagedRows(everything.api);
+    const long = rows.find((r) => r.kind === 'request' && rowTitle(r).includes('trigger-long-running'))!;
+    expect(progressOf(long.exchange!)).toMatchObject({ progress: 4, total: 4, fraction: 1, count: 4 });
+    expect(long.exchange!.children.map((c) => c.kind === 'notification' && c.notification.method)).toEqual(
+      Array(4).fill('notifications/progress'),
+    );
+    const sampling = rows.find((r) => r.kind === 'request' && rowTitle(r) === 'sampling/createMessage')!;
+    expect(sampling.exchange!.parent?.method).toBe('tools/call');
+    expect(sampling.exchange!.via).toBe('open-request');
+    expect(sampling.exchange!.response?.result).toBeDefined();
+  });
+
+  it('filters on the server as the viewer filters the whole trace', async () => {
+    const cases: [Record<string, string>, RowFilter][] = [
+      [{ tool: 'long' }, { tool: 'long' }],
+      [{ method: 'resources' }, { method: 'resources' }],
+      [{ dir: 'out' }, { dir: 'out' }],
+      [{ err: '1' }, { errors: true }],
+      [{ q: 'sum of 1 and 2' }, { q: 'sum of 1 and 2' }],
+      [
+        { q: 'Step \\d', re: '1' },
+        { q: 'Step \\d', regex: true },
+      ],
+    ];
+    for (const { api, whole } of [sample, everything]) {
+      for (const [query, filter] of cases) {
+        const expected = filterRows(whole.rows(), compileFilter(filter), () => '').map((r) => r.key);
+        expect(
+          (await pagedRows(api, query)).map((r) => r.key),
+          JSON.stringify(query),
+        ).toEqual(expected);
+      }
+    }
+    const bad = await sample.api.rows({ q: '(', re: '1' }, 0, 10);
+    expect(bad.total).toBe(0);
+    expect(bad.error).toMatch(/regular expression/i);
+  });
+
+  it('finds a row by key, and its place in a filtered view', async () => {
+    const found = await everything.api.find({ tool: 'long' }, '0.37');
+    expect(found?.row.key).toBe('0.37');
+    const shown = filterRows(everything.whole.rows(), compileFilter({ tool: 'long' }), () => '');
+    expect(found?.n).toBe(shown.findIndex((r) => r.key === '0.37'));
+    expect(found?.n).toBeGreaterThan(0);
+    expect(await everything.api.find({}, '0.99999')).toBeUndefined();
+    expect((await everything.api.find({}, '0.end'))?.row.kind).toBe('end');
+  });
+
+  it('draws the waterfall’s bars and overview as the viewer draws them from the whole trace', async () => {
+    const { api, whole } = everything;
+    const expected = waterfallOf(whole.rows(), whole.start()).bars;
+    const page = await api.bars({}, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY, 0, 1000);
+    expect(page.total).toBe(expected.length);
+    expect(
+      page.bars.map((b) => [
+        b.key,
+        b.label,
+        b.depth,
+        b.start,
+        b.end ?? undefined,
+        b.outcome,
+        b.guess,
+        b.marks.length,
+      ]),
+    ).toEqual(
+      expected.map((b) => [b.key, b.label, b.depth, b.start, b.end, b.outcome, b.guess, b.marks.length]),
+    );
+    const t0 = whole.start()!;
+    const zoomed = await api.bars({}, t0 + 1000, t0 + 2600, 0, 1000);
+    expect(zoomed.total).toBeGreaterThan(0);
+    expect(zoomed.total).toBeLessThan(page.total);
+    const counts = await api.density({}, 100);
+    expect(counts).toHaveLength(100);
+    expect(Math.max(...counts)).toBeGreaterThan(0);
+  });
+
+  it('gives the Tools view the figures and tool time the whole trace gives', async () => {
+    const { api, whole } = everything;
+    const { stats, toolTimes: times, samples } = await api.stats();
+    const source = whole.sources[0]!;
+    expect(stats).toEqual(source.statistics());
+    const expected = toolTimes(tallyTools(source.exchanges));
+    expect(times.map((t) => [t.name, t.calls, t.totalMs, t.errors, t.share.toFixed(6)])).toEqual(
+      expected.map((t) => [t.name, t.calls, t.totalMs, t.errors, t.share.toFixed(6)]),
+    );
+    expect(samples.find((s) => s.tool === 'echo')?.values).toHaveLength(1);
+  });
+
+  it('exports a filtered view as JSONL that opens as a trace', async () => {
+    const response = await fetch(sample.api.exportUrl({ tool: 'add' }));
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="calc-filtered.jsonl"');
+    const exported = await response.text();
+    const again = await openModel({ 'd0/calc-filtered.jsonl': exported });
+    expect(again.sources[0]!.diagnostics).toEqual([]);
+    expect(again.rows().map((r) => r.kind)).toEqual(['request', 'notification', 'response', 'end']);
+    // A batch is one line however many of its items are rows: the whole trace comes back line for line.
+    const [meta, ...rest] = (await (await fetch(sample.api.exportUrl({}))).text()).trimEnd().split('\n');
+    const [sampleMeta, ...sampleLines] = SAMPLE.trimEnd().split('\n');
+    expect(rest).toEqual(sampleLines);
+    // The meta line says who wrote the file, as every tapedeck export does.
+    expect(JSON.parse(meta!)).toEqual({
+      ...JSON.parse(sampleMeta!),
+      producer: { name: 'tapedeck', version: expect.any(String) },
+    });
+  });
+
+  it('stitches a rotated trace, keeping each row’s file and line', async () => {
+    const rotated = writeRotatedTrace(dir);
+    const { api, whole } = await both(rotated.files[1]!);
+    expect((await pagedRows(api)).map((r) => [r.key, r.file, r.lineNo])).toEqual(
+      whole.rows().map((r) => [r.key, r.file, r.lineNo]),
+    );
+  });
+});
+
+describe('whether tapedeck view pages a trace', () => {
+  it('pages one big native trace, and not small ones, several, or other formats', async () => {
+    const file = join(dir, 'small.jsonl');
+    writeFileSync(file, SAMPLE);
+    expect(await pagingPlan([file], [file], undefined)).toEqual({ paged: false, note: undefined });
+    expect(await pagingPlan([file], [file], undefined, 100)).toEqual({ paged: true, note: undefined });
+    expect(await pagingPlan([file], [file], true)).toEqual({ paged: true, note: undefined });
+    expect(await pagingPlan([file], [file], false, 100)).toEqual({ paged: false, note: undefined });
+    expect((await pagingPlan([file, MCP_TAPE], [file, MCP_TAPE], undefined, 100)).note).toMatch(
+      /^\d.* across 2 traces: the browser reads them whole; name the biggest alone to have it paged$/,
+    );
+    await expect(pagingPlan([file, MCP_TAPE], [file, MCP_TAPE], true)).rejects.toThrow(
+      '--paged shows one trace at a time; got 2: name one',
+    );
+    const mcporter = join(
+      import.meta.dirname,
+      '..',
+      'fixtures',
+      'interop',
+      'mcporter',
+      'everything-get-sum.ndjson',
+    );
+    await expect(pagingPlan([mcporter], [mcporter], true)).rejects.toThrow(
+      /--paged reads tapedeck or mcp-tape JSONL/,
+    );
+    expect(await pagingPlan([mcporter], [mcporter], undefined, 10)).toEqual({
+      paged: false,
+      note: undefined,
+    });
+    expect(PAGED_DEFAULTS.fromBytes).toBe(256 * 1024 * 1024);
+    expect(text(file)).toBe(SAMPLE);
+  });
+});

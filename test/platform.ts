@@ -1,6 +1,6 @@
 /**
  * What the test suite knows about platforms other than Linux, in one place. Windows runs are not yet observed from
- * this repository (see README, "Platforms"); the lists below come from reading the tests, each with its reason.
+ * this repository (see docs/platforms.md); the lists below come from reading the tests, each with its reason.
  */
 
 /**

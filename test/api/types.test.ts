@@ -46,7 +46,7 @@ describe('useCassette', () => {
     expectTypeOf<CassetteSession['report']>().returns.toEqualTypeOf<ReplayReport | undefined>();
   });
 
-  it('accepts what the README shows: a command, import.meta.url, a mode, replay knobs, a Client of your own', () => {
+  it('accepts what docs/replay.md shows: a command, import.meta.url, a mode, replay knobs, a Client of your own', () => {
     expectTypeOf(useCassette).toBeCallableWith('everything', {
       command: ['node', 'server.js', 'stdio'],
       from: import.meta.url,

@@ -1,5 +1,5 @@
 /**
- * The CI workflow stays what the README says it is: npm test on Linux, macOS and Windows with Node 20 (the oldest
+ * The CI workflow stays what docs/platforms.md says it is: npm test on Linux, macOS and Windows with Node 20 (the oldest
  * package.json's engines allows), 22 and 24, from a clean install, with the files checked out as committed and no
  * browser downloaded. And the list of POSIX-only test files left out on Windows names files that exist, each with
  * a reason.

@@ -98,7 +98,7 @@ describe('install pieces', () => {
     ]);
   });
 
-  it('leaves alone a server already recorded through npx and this package, as the README suggests writing it', () => {
+  it('leaves alone a server already recorded through npx and this package, as docs/mcp-and-install.md suggests writing it', () => {
     const kind = (command: string, args: string[]) =>
       classifyEntry({ command, args }, 'type', undefined).kind;
     expect(kind('npx', ['-y', 'mcp-tapedeck', 'record', '--', 'uvx', 'mcp-server-time'])).toBe('by-hand');

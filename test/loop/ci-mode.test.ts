@@ -62,7 +62,7 @@ async function session(env?: Record<string, string>) {
 
 describe('CI mode through the project file', () => {
   it('replays for an SDK client with its default environment, where TAPEDECK_MODE cannot reach', async () => {
-    // Recorded once on a developer's machine (the environment passed explicitly, as the README shows).
+    // Recorded once on a developer's machine (the environment passed explicitly, as docs/replay.md shows).
     const first = await session({ PATH: process.env.PATH ?? '', TAPEDECK_HOME: join(project, 'home') });
     expect(firstText(await first.client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe(
       'The sum of 2 and 3 is 5.',

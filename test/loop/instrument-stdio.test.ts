@@ -1,5 +1,5 @@
 /**
- * Production recording of a stdio server, as the README's one-liner does it: an SDK 1.x `McpServer` with
+ * Production recording of a stdio server, as docs/production.md's one-liner does it: an SDK 1.x `McpServer` with
  * `instrument(server)` (no options: trace files under $TAPEDECK_DIR) or a files destination, driven by a client for
  * well under the flush interval. A stdio server is one process per client session, and it usually ends without
  * anyone calling shutdown(): stdin closes and the event loop runs dry, or a signal arrives. Either way the trace

@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../helpers/peers.js';
 export const CHROMIUM = process.env.TAPEDECK_CHROMIUM ?? '/usr/bin/chromium';
 export const VIEWER_INDEX = join(REPO_ROOT, 'dist', 'viewer', 'index.html');
 /**
- * Where the tests save a screenshot of each view: docs/screenshots (the README's pictures) when
+ * Where the tests save a screenshot of each view: docs/screenshots (the guides' pictures) when
  * TAPEDECK_SCREENSHOTS is set (`npm run screenshots`), else a temporary folder, so a test run leaves the tree alone.
  */
 export const SCREENSHOTS = process.env.TAPEDECK_SCREENSHOTS

@@ -135,6 +135,15 @@ describe('the project', () => {
     expect(cycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 
+  it('has no cycle between the top-level folders of src/', () => {
+    const { edges } = moduleGraph();
+    const between = edges
+      .map(({ from, to }) => ({ from: layerOf(from), to: layerOf(to) }))
+      .filter(({ from, to }) => from !== to);
+    const unique = [...new Map(between.map((edge) => [`${edge.from} ${edge.to}`, edge])).values()];
+    expect(cycles(unique).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
   it('keeps src/replay and src/live free of node: imports, so in-process and browser hosts can use them', () => {
     for (const folder of ['replay', 'live']) {
       const files = sourceFiles(join(root, 'src', folder));

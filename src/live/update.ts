@@ -15,10 +15,17 @@ import {
   stdioChannel,
 } from '../replay/serve/stdio-channel.js';
 import { timestamp } from '../trace/encode.js';
-import { classifyMessage, idKey, isObject, type JsonObject, type RpcRequest } from '../trace/jsonrpc.js';
-import type { Json } from '../trace/types.js';
+import {
+  classifyMessage,
+  idKey,
+  isObject,
+  type JsonObject,
+  type RpcId,
+  type RpcRequest,
+} from '../trace/jsonrpc.js';
+import type { EventLine, Json, MessageLine } from '../trace/types.js';
 import { type LiveExit, type LiveTargetFields, liveTargetOf } from './peer.js';
-import { type ForwardEvent, MissForwarder, type UpdateLine } from './update-forward.js';
+import { MissForwarder } from './update-forward.js';
 
 /**
  * `run --mode update`: replay what the cassette holds and, on the first request it does not, bring up the live
@@ -31,7 +38,11 @@ import { type ForwardEvent, MissForwarder, type UpdateLine } from './update-forw
  * the client and turns the engine's miss errors into forwarded requests.
  */
 
-export type UpdateEvent = ServeEvent | ForwardEvent;
+export type UpdateEvent =
+  | ServeEvent
+  | { kind: 'live-started'; pid: number | undefined }
+  | { kind: 'forwarded'; method: string; id: RpcId }
+  | { kind: 'forward-failed'; method: string; message: string };
 
 /**
  * The live server is a command (`spawn` — node: `child_process.spawn` — with `command`, `args`, `env`, `cwd`) or
@@ -59,7 +70,7 @@ export interface UpdateOutcome {
    * asked for another protocol version than the recording holds, a `version_negotiated` event line says so (the new
    * exchanges were made in that version); none at all when nothing new was forwarded.
    */
-  lines: UpdateLine[];
+  lines: (Omit<MessageLine, 'seq'> | Omit<EventLine, 'seq'>)[];
   liveExit: LiveExit | undefined;
 }
 

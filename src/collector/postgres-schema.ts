@@ -91,14 +91,22 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 export const LOCKS = { migrate: 7_420_001, retain: 7_420_002 } as const;
 
 /**
- * Brings the schema of the search path up to `target` (default: the newest), returning the version it was at.
+ * Brings the tables of `schema` (created when missing; it is the connection's search path) up to `target` (default:
+ * the newest), returning the version it was at.
  *
  * @example await migrate(client); // 0 on an empty database
  */
-export async function migrate(client: PoolClient, where: string, target = SCHEMA_VERSION): Promise<number> {
+export async function migrate(
+  client: PoolClient,
+  where: string,
+  target = SCHEMA_VERSION,
+  schema = 'public',
+): Promise<number> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrate]);
+    // Under the lock: collectors starting together would race to create it.
+    if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(
       'CREATE TABLE IF NOT EXISTS tapedeck_schema (version INTEGER PRIMARY KEY, applied_ms BIGINT NOT NULL)',
     );

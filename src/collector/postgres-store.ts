@@ -56,8 +56,7 @@ export class PostgresStore implements CollectorStore {
     let client: PoolClient | undefined;
     try {
       client = await pool.connect();
-      if (target.schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
-      await migrate(client, target.where);
+      await migrate(client, target.where, undefined, target.schema);
     } catch (err) {
       client?.release();
       await pool.end().catch(() => {});

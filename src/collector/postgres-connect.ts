@@ -73,7 +73,10 @@ export async function connectPool(target: PostgresTarget, config: PoolConfig = {
   const bigint = pg.types.builtins.INT8;
   const pool = new pg.Pool({
     connectionString: target.url,
-    options: `-c search_path=${target.schema}`,
+    // Every read is a page in key order (lines by trace and seq, traces newest first), which only an index scan
+    // gives without sorting. Right after a large ingest, before autovacuum has analyzed the tables, the planner
+    // would otherwise pick a bitmap scan and sort the whole trace to return its first 500 lines.
+    options: `-c search_path=${target.schema} -c enable_bitmapscan=off`,
     connectionTimeoutMillis: 10_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

@@ -21,6 +21,7 @@ import type {
   StoredLine,
   StoreEvents,
   Term,
+  TermRow,
   TraceRow,
   TraceState,
   WriteMode,
@@ -206,6 +207,15 @@ export class PostgresStore implements CollectorStore {
     const { rows } = await this.pool.query<Term>(
       'SELECT value AS name, count FROM terms WHERE trace = $1 AND kind = $2 ORDER BY count DESC, value LIMIT 200',
       [n, kind],
+    );
+    return rows;
+  }
+
+  async termsOf(ns: readonly number[]): Promise<TermRow[]> {
+    if (ns.length === 0) return [];
+    const { rows } = await this.pool.query<TermRow>(
+      'SELECT trace, kind, value AS name, count FROM terms WHERE trace = ANY($1::int[]) ORDER BY trace, kind, count DESC, value',
+      [ns],
     );
     return rows;
   }

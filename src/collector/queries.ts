@@ -1,4 +1,4 @@
-import type { CollectorStore, TraceRow } from './store.js';
+import type { CollectorStore, Term, TraceRow } from './store.js';
 
 /**
  * Read-side queries: trace summaries, pages of lines (with per-line filters) and the trace search. The shapes
@@ -90,12 +90,30 @@ function sessionOf(metaText: string | null): SessionFacts | null {
   };
 }
 
+/** The summaries of `rows`, their terms read in one query. */
+export async function traceSummaries(
+  store: CollectorStore,
+  rows: readonly TraceRow[],
+): Promise<TraceSummary[]> {
+  const terms = new Map<string, Term[]>();
+  for (const term of await store.termsOf(rows.map((row) => row.n))) {
+    const key = `${term.trace} ${term.kind}`;
+    const list = terms.get(key) ?? [];
+    if (list.length === 0) terms.set(key, list);
+    // As many as one trace's summary lists of each kind.
+    if (list.length < 200) list.push({ name: term.name, count: term.count });
+  }
+  return rows.map((row) => {
+    const of = (kind: string) => terms.get(`${row.n} ${kind}`) ?? [];
+    return summaryOf(row, of('server'), of('tool'), of('method'));
+  });
+}
+
 export async function traceSummary(store: CollectorStore, row: TraceRow): Promise<TraceSummary> {
-  const [servers, tools, methods] = await Promise.all([
-    store.terms(row.n, 'server'),
-    store.terms(row.n, 'tool'),
-    store.terms(row.n, 'method'),
-  ]);
+  return (await traceSummaries(store, [row]))[0]!;
+}
+
+function summaryOf(row: TraceRow, servers: Term[], tools: Term[], methods: Term[]): TraceSummary {
   let endReason: string | null = null;
   if (row.end_line !== null) {
     try {

@@ -18,6 +18,7 @@ import type {
   StoredLine,
   StoreEvents,
   Term,
+  TermRow,
   TraceRow,
   TraceState,
   WriteMode,
@@ -148,6 +149,13 @@ export class SqliteStore implements CollectorStore {
     return this.stmt(
       'SELECT value AS name, count FROM terms WHERE trace = ? AND kind = ? ORDER BY count DESC, value LIMIT 200',
     ).all(n, kind) as Term[];
+  }
+
+  async termsOf(ns: readonly number[]): Promise<TermRow[]> {
+    if (ns.length === 0) return [];
+    return this.stmt(
+      `SELECT trace, kind, value AS name, count FROM terms WHERE trace IN (${ns.map(() => '?').join(',')}) ORDER BY trace, kind, count DESC, value`,
+    ).all(...ns) as TermRow[];
   }
 
   async pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]> {

@@ -82,6 +82,14 @@ export interface Term {
   count: number;
 }
 
+/** One term of one trace. */
+export interface TermRow {
+  trace: number;
+  kind: string;
+  name: string;
+  count: number;
+}
+
 /** A trace share as resolved by its id. */
 export type ShareLookup =
   | { kind: 'missing' | 'expired' | 'revoked' }
@@ -123,6 +131,8 @@ export interface CollectorStore {
 
   /** The distinct values of one kind of term in a trace, most frequent first. */
   terms(n: number, kind: 'tool' | 'method' | 'server'): Promise<Term[]>;
+  /** Every term of each of the traces `ns`, in one query: by trace, kind, most frequent first. */
+  termsOf(ns: readonly number[]): Promise<TermRow[]>;
   /** Up to `limit` lines with `seq > after`, in order, matching `filter`; byte for byte as they were stored. */
   pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]>;
   /** Searches traces, newest first; uploads in progress are not listed. */

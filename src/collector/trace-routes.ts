@@ -19,7 +19,7 @@ import {
 import { ingestJsonl } from './ingest.js';
 import type { ShareGrant } from './live.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
-import { traceSummary } from './queries.js';
+import { traceSummaries, traceSummary } from './queries.js';
 import { TRACE_ID, type TraceRow } from './store.js';
 import { ingestUpload } from './upload.js';
 
@@ -41,7 +41,7 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
       before: c.req.query('before') === undefined ? undefined : querySeq(c, 'before', 0),
       limit: queryLimit(c, 50, 500),
     });
-    return c.json({ traces: await Promise.all(rows.map((row) => traceSummary(store, row))), next });
+    return c.json({ traces: await traceSummaries(store, rows), next });
   });
 
   app.post('/api/v1/traces', async (c) => {

@@ -1,4 +1,6 @@
-import type { CollectorStore, Term, TraceRow } from './store.js';
+import type { CollectorStore, LineFilter, Term, TraceQuery, TraceRow } from './store.js';
+
+export type { LineFilter, TraceQuery } from './store.js';
 
 /**
  * Read-side queries: trace summaries, pages of lines (with per-line filters) and the trace search. The shapes
@@ -147,16 +149,6 @@ function summaryOf(row: TraceRow, servers: Term[], tools: Term[], methods: Term[
   };
 }
 
-/** Filters on the lines of one trace (all optional, combined with AND). */
-export interface LineFilter {
-  dir?: 'in' | 'out' | undefined;
-  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
-  method?: string | undefined;
-  tool?: string | undefined;
-  server?: string | undefined;
-  errors?: boolean | undefined;
-}
-
 const FILTER_COLUMNS = ['dir', 'kind', 'method', 'tool', 'server'] as const;
 
 /** A statement with `?` placeholders and its parameters; each engine runs it in its own dialect. */
@@ -185,23 +177,6 @@ export function pageSql(n: number, after: number, limit: number, filter: LineFil
     text: `SELECT seq, text FROM lines WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
     params: [...params, limit],
   };
-}
-
-/** The trace search (all optional, combined with AND). */
-export interface TraceQuery {
-  /** Substring of the label, case-insensitive. */
-  label?: string | undefined;
-  server?: string | undefined;
-  tool?: string | undefined;
-  method?: string | undefined;
-  /** Started at or after / before this time (ms since the epoch). */
-  from?: number | undefined;
-  to?: number | undefined;
-  errors?: boolean | undefined;
-  state?: 'live' | 'complete' | undefined;
-  /** Newest first; `before` is the `next` cursor of the previous page. */
-  before?: number | undefined;
-  limit: number;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import type { LineColumns } from './columns.js';
-import type { LineFilter, TraceQuery } from './queries.js';
 import type { RetentionPolicy, RetentionResult } from './retention.js';
 import type { ShareInfo, ShareRow } from './shares.js';
 import type { TokenInfo, TokenScope } from './tokens.js';
@@ -98,6 +97,33 @@ export type ShareLookup =
 /** A team token just made: its secret is shown once and only its hash is kept. */
 export interface NewToken extends TokenInfo {
   secret: string;
+}
+
+/** Filters on the lines of one trace (all optional, combined with AND). */
+export interface LineFilter {
+  dir?: 'in' | 'out' | undefined;
+  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
+  method?: string | undefined;
+  tool?: string | undefined;
+  server?: string | undefined;
+  errors?: boolean | undefined;
+}
+
+/** The trace search (all optional, combined with AND). */
+export interface TraceQuery {
+  /** Substring of the label, case-insensitive. */
+  label?: string | undefined;
+  server?: string | undefined;
+  tool?: string | undefined;
+  method?: string | undefined;
+  /** Started at or after / before this time (ms since the epoch). */
+  from?: number | undefined;
+  to?: number | undefined;
+  errors?: boolean | undefined;
+  state?: 'live' | 'complete' | undefined;
+  /** Newest first; `before` is the `next` cursor of the previous page. */
+  before?: number | undefined;
+  limit: number;
 }
 
 /** Public trace ids: 16 characters of base64url from 12 random bytes. */

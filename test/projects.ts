@@ -21,6 +21,10 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/cli/record-inputs.test.ts': 'the built CLI',
   'test/cli/record-live.test.ts': 'the built CLI recording real servers with --live',
   'test/collector/crash.test.ts': '`tapedeck serve` as a process, killed with SIGKILL',
+  'test/collector/postgres-restart.test.ts':
+    "a Postgres cluster of the test's own, stopped and started with pg_ctl",
+  'test/collector/team-kill.test.ts':
+    'two `tapedeck serve` processes on one Postgres database, one killed with SIGKILL',
   'test/collector/live-slow-viewer.test.ts':
     "25 MB through SQLite and a paused loopback websocket: only that fills the kernel's socket buffers",
   'test/install/wrapped-starts.test.ts': 'the built `tapedeck install` and the entries it writes, started',

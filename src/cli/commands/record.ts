@@ -16,6 +16,7 @@ import {
   addHttpRecordFlags,
   HTTP_RECORD_HELP,
   type HttpRecordFlags,
+  parseUpstream,
 } from '../record/http-flags.js';
 import { recordStdio } from '../record/stdio.js';
 import { resolveTracePath } from '../record/trace-path.js';
@@ -32,7 +33,15 @@ interface RecordOptions extends RuleFlags, HttpRecordFlags, LiveFlag, FaultFlags
   sse?: boolean;
   header?: string[];
   quiet?: boolean;
+  llm?: URL;
 }
+
+const LLM_RECORD_HELP =
+  '\n\nRecording what an agent says to its model:\n' +
+  '  tapedeck record --llm https://api.anthropic.com --listen 127.0.0.1:7431 --file agent-llm.jsonl\n' +
+  '  Point the SDK at the listener (ANTHROPIC_BASE_URL=http://127.0.0.1:7431, or OpenAI baseURL\n' +
+  '  http://127.0.0.1:7431/v1). Answers pass through as they come, streams event by event; the trace keeps each\n' +
+  '  call as an `llm` exchange (model, usage, stop reason, tool calls), API keys redacted.';
 
 /**
  * `tapedeck record -- <server command…>` (stdio), `record --upstream URL` (a listening HTTP proxy) and
@@ -78,6 +87,12 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
     // Declared before --no-redact-defaults (addRuleFlags), so the pair leaves the value undefined unless given.
     .option('--redact-defaults', 'print the built-in redaction rules and exit');
   addHttpRecordFlags(command);
+  command.option(
+    '--llm <url>',
+    "record an LLM provider's API (Anthropic Messages, OpenAI Chat Completions and Responses): listen locally " +
+      '(--listen, default 127.0.0.1:7431) and forward to this base URL, e.g. https://api.anthropic.com',
+    (value: string) => parseUpstream(value, '--llm'),
+  );
   addBridgeFlags(command);
   addLiveFlag(command);
   addFaultFlags(command);
@@ -91,6 +106,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         'The trace copy is redacted (never the forwarded bytes): built-in rules (--redact-defaults lists them),\n' +
         'plus ~/.config/tapedeck/redact.json, ./.tapedeck/redact.json, $TAPEDECK_REDACT and the flags above.' +
         HTTP_RECORD_HELP +
+        LLM_RECORD_HELP +
         '\n\nA stdio-only client and a remote server: --stdio makes the recorder a stdio MCP server that speaks\n' +
         'Streamable HTTP (or legacy SSE with --sse) to the URL, e.g. in a client config:\n' +
         `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}\n\n` +
@@ -106,6 +122,18 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
           const { terminalWidth } = await import('../terminal.js');
           await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
           return EXIT.ok;
+        }
+        if (options.llm !== undefined) {
+          const other =
+            commandArgs.length > 0 ? 'a server command' : options.upstream ? '--upstream' : undefined;
+          if (other !== undefined) {
+            throw usageError(
+              `--llm records an LLM provider's API and takes no ${other}; run a second recorder for it`,
+            );
+          }
+          const { recordLlm } = await import('../record/llm.js');
+          const { llm } = options;
+          return await recordLlm({ ...options, llm }, (label) => resolveTracePath(options, label, io), io);
         }
         if (options.upstream !== undefined) {
           if (commandArgs.length > 0) {

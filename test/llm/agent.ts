@@ -75,10 +75,10 @@ export async function runAgent(
   options: AgentOptions = {},
 ): Promise<string> {
   const { tools } = await mcp.listTools();
-  const defs = tools.map((tool) => ({
+  const defs: Anthropic.Tool[] = tools.map((tool) => ({
     name: tool.name,
     description: tool.description ?? '',
-    input_schema: tool.inputSchema,
+    input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
   }));
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: question }];
   for (let turn = 0; turn < 10; turn += 1) {

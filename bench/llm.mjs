@@ -56,11 +56,17 @@ let served = 0;
 const provider = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    const events = answerEvents((served += 1));
+    served += 1;
+    const events = answerEvents(served);
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(events[0]);
     let i = 1;
-    const next = () => (i < events.length ? (res.write(events[i++]), setImmediate(next)) : res.end());
+    const next = () => {
+      if (i >= events.length) return void res.end();
+      res.write(events[i]);
+      i += 1;
+      setImmediate(next);
+    };
     setImmediate(next);
   });
 });

@@ -2,6 +2,12 @@
  * `mcp-tapedeck/llm`: what an agent says to its model, recorded and replayed — the recording proxy, the replayer,
  * an LLM trace read back, and its model turns linked to the MCP calls that carried out their tool calls.
  */
+export {
+  type LlmCassette,
+  type LlmCassetteMode,
+  type LlmCassetteOptions,
+  useLlmCassette,
+} from './cassette.js';
 export { type AgentRun, type AgentTurn, type LinkBasis, type LinkedToolCall, linkRun } from './link.js';
 export type { LlmMiss } from './match.js';
 export { LLM_PROXY_DEFAULTS, type LlmProxy, type LlmProxyOptions, startLlmProxy } from './proxy.js';

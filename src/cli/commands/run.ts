@@ -29,7 +29,6 @@ import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
 import { isDirectory, isFile, refuseLinkedOutput } from '../paths.js';
 import { type ListenAddress, parseListen, parseUpstream } from '../record/http-flags.js';
-import { llmCassetteBeside } from '../run/llm.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
@@ -254,21 +253,7 @@ async function runCommand(
     );
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
-  const llm =
-    settings.llm === undefined
-      ? undefined
-      : await (await import('../run/llm.js')).startRunLlm(
-          plan.mode,
-          {
-            upstream: settings.llm,
-            file: settings.llmCassette ?? llmCassetteBeside(cassette),
-            listen: settings.listen,
-            allowUnused: settings.allowUnused,
-            rules: settings.rules,
-          },
-          out,
-          io,
-        );
+  const llm = settings.llm === undefined ? undefined : await startLlmSide(settings.llm, plan.mode);
   try {
     let code: number;
     try {
@@ -280,6 +265,20 @@ async function runCommand(
     return Math.max(code, (await llm?.close()) ?? 0);
   } finally {
     held.release();
+  }
+
+  /** The model calls of `--llm`, recorded or replayed by the run's mode (loaded only then). */
+  async function startLlmSide(upstream: URL, mode: typeof plan.mode) {
+    const { llmCassetteBeside, startRunLlm } = await import('../run/llm.js');
+    const file = settings.llmCassette ?? llmCassetteBeside(cassette);
+    const options = {
+      upstream,
+      file,
+      listen: settings.listen,
+      allowUnused: settings.allowUnused,
+      rules: settings.rules,
+    };
+    return await startRunLlm(mode, options, out, io);
   }
 
   /** The MCP side of the run, by mode. */

@@ -9,7 +9,7 @@ import { addLiveFlag, type LiveFlag } from '../flags/live.js';
 import { addRuleFlags, type RuleFlags } from '../flags/rules.js';
 import { addServerCommandArgument, SERVER_COMMAND_HELP } from '../flags/server-command.js';
 import { HEADER_EXAMPLE } from '../flags/upstream.js';
-import { print } from '../io.js';
+import { type CliIo, print } from '../io.js';
 import { parseByteSize, parsePositiveInt } from '../parse.js';
 import {
   addBridgeFlags,
@@ -114,74 +114,74 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         "trace keeps the server's own answers, and a fault whose MATCH found no request is a warning at the end.\n" +
         '  tapedeck record --fault error=-32603@tools/call#2 --fault latency=200~50 -- node server.js',
     )
-    .action(
-      action(async (commandArgs: string[], options: RecordOptions) => {
-        // What only some command lines need is loaded by them: a stdio recording starts with the client waiting.
-        if (options.redactDefaults === true) {
-          const { renderDefaultRules } = await import('../../report/text/redact-rules.js');
-          const { terminalWidth } = await import('../terminal.js');
-          await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
-          return EXIT.ok;
-        }
-        if (options.llm !== undefined) {
-          const other =
-            commandArgs.length > 0 ? 'a server command' : options.upstream ? '--upstream' : undefined;
-          if (other !== undefined) {
-            throw usageError(
-              `--llm records an LLM provider's API and takes no ${other}; run a second recorder for it`,
-            );
-          }
-          const { recordLlm } = await import('../record/llm.js');
-          const { llm } = options;
-          return await recordLlm({ ...options, llm }, (label) => resolveTracePath(options, label, io), io);
-        }
-        if (options.upstream !== undefined) {
-          if (commandArgs.length > 0) {
-            throw usageError(
-              '--upstream records a server reached over HTTP and takes no server command; give one or the other',
-            );
-          }
-          if (options.stdio === true) {
-            if (options.listen !== undefined || options.allowHost !== undefined) {
-              throw usageError(
-                `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
-              );
-            }
-            if (options.fault?.length || options.faults !== undefined)
-              throw usageError(
-                '--fault and --faults apply to a stdio recording or --upstream without --stdio; the --stdio bridge injects none',
-              );
-            const { upstream } = options;
-            const { recordBridge } = await import('../record/bridge.js');
-            return await recordBridge(
-              { ...options, upstream, path: (label) => resolveTracePath(options, label, io) },
-              io,
-            );
-          }
-          if (options.sse === true) {
-            throw usageError(
-              '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
-            );
-          }
-          const { recordHttp } = await import('../record/http.js');
-          return await recordHttp(options, (label) => resolveTracePath(options, label, io), io);
-        }
-        const stray = (
-          [
-            ['--listen', options.listen],
-            ['--allow-host', options.allowHost],
-            ['--stdio', options.stdio],
-            ['--sse', options.sse],
-            ['--header', options.header],
-          ] as const
-        ).find(([, value]) => value !== undefined);
-        if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
-        if (commandArgs.length === 0) {
-          throw usageError(
-            'record needs a server command (e.g. tapedeck record npx -y @modelcontextprotocol/server-everything, or the same after --) or --upstream URL',
-          );
-        }
-        return await recordStdio(commandArgs, options, io);
-      }),
+    .action(action((commandArgs: string[], options: RecordOptions) => runRecord(commandArgs, options, io)));
+}
+
+/** Which recording the command line asks for, started. */
+async function runRecord(commandArgs: string[], options: RecordOptions, io: CliIo): Promise<number> {
+  // What only some command lines need is loaded by them: a stdio recording starts with the client waiting.
+  if (options.redactDefaults === true) {
+    const { renderDefaultRules } = await import('../../report/text/redact-rules.js');
+    const { terminalWidth } = await import('../terminal.js');
+    await print(io, renderDefaultRules(RULE_FAMILIES, terminalWidth(io.stdout, io.env)));
+    return EXIT.ok;
+  }
+  if (options.llm !== undefined) {
+    const other = commandArgs.length > 0 ? 'a server command' : options.upstream ? '--upstream' : undefined;
+    if (other !== undefined) {
+      throw usageError(
+        `--llm records an LLM provider's API and takes no ${other}; run a second recorder for it`,
+      );
+    }
+    const { recordLlm } = await import('../record/llm.js');
+    const { llm } = options;
+    return await recordLlm({ ...options, llm }, (label) => resolveTracePath(options, label, io), io);
+  }
+  if (options.upstream !== undefined) {
+    if (commandArgs.length > 0) {
+      throw usageError(
+        '--upstream records a server reached over HTTP and takes no server command; give one or the other',
+      );
+    }
+    if (options.stdio === true) {
+      if (options.listen !== undefined || options.allowHost !== undefined) {
+        throw usageError(
+          `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+        );
+      }
+      if (options.fault?.length || options.faults !== undefined)
+        throw usageError(
+          '--fault and --faults apply to a stdio recording or --upstream without --stdio; the --stdio bridge injects none',
+        );
+      const { upstream } = options;
+      const { recordBridge } = await import('../record/bridge.js');
+      return await recordBridge(
+        { ...options, upstream, path: (label) => resolveTracePath(options, label, io) },
+        io,
+      );
+    }
+    if (options.sse === true) {
+      throw usageError(
+        '--sse only applies with --upstream URL --stdio (the listening proxy serves whichever transport the client speaks)',
+      );
+    }
+    const { recordHttp } = await import('../record/http.js');
+    return await recordHttp(options, (label) => resolveTracePath(options, label, io), io);
+  }
+  const stray = (
+    [
+      ['--listen', options.listen],
+      ['--allow-host', options.allowHost],
+      ['--stdio', options.stdio],
+      ['--sse', options.sse],
+      ['--header', options.header],
+    ] as const
+  ).find(([, value]) => value !== undefined);
+  if (stray) throw usageError(`${stray[0]} only applies with --upstream URL`);
+  if (commandArgs.length === 0) {
+    throw usageError(
+      'record needs a server command (e.g. tapedeck record npx -y @modelcontextprotocol/server-everything, or the same after --) or --upstream URL',
     );
+  }
+  return await recordStdio(commandArgs, options, io);
 }

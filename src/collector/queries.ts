@@ -1,3 +1,4 @@
+import type { LineQuery } from '../trace/query.js';
 import type { StoredLine, TraceRow, TraceStore } from './store.js';
 
 /**
@@ -124,20 +125,11 @@ export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
   };
 }
 
-/** Filters on the lines of one trace (all optional, combined with AND). */
-export interface LineFilter {
-  dir?: 'in' | 'out' | undefined;
-  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
-  method?: string | undefined;
-  tool?: string | undefined;
-  server?: string | undefined;
-  errors?: boolean | undefined;
-}
-
 const FILTER_COLUMNS = ['dir', 'kind', 'method', 'tool', 'server'] as const;
 
 /**
- * Up to `limit` lines with `seq > after`, in order, matching `filter`.
+ * Up to `limit` lines with `seq > after`, in order, matching `filter` (its names matched whole, by the indexed
+ * columns; a text search is not answered here).
  *
  * @example pageLines(store, row.n, 0, 500, { tool: 'echo', errors: true })
  */
@@ -146,7 +138,7 @@ export function pageLines(
   n: number,
   after: number,
   limit: number,
-  filter: LineFilter = {},
+  filter: LineQuery = {},
 ): StoredLine[] {
   const where = ['trace = ?', 'seq > ?'];
   const params: (string | number)[] = [n, after];

@@ -1,81 +1,29 @@
 import { createReadStream } from 'node:fs';
+import { isEmptyQuery, kindMatches, type LineQuery, textMatch } from '../../trace/query.js';
 import { OUTCOMES, type TraceIndex } from './trace-index.js';
 
 /**
- * The viewer's search and filters on a paged trace, answered on the server: the same parameters the viewer keeps
- * in its links (q, re, tool, method, dir, server, err), the rows that pass as a list of row numbers. The facets
+ * The viewer's search and filters on a paged trace, answered on the server: a LineQuery (trace/query.ts), read from
+ * the parameters the viewer keeps in its links, the rows that pass as a list of row numbers. The facets
  * are read from the index's columns; a text search reads the file once, line by line, and matches the message
  * part of each line (what follows `"raw":`), a request row also passing when its answer matches, as in the
  * viewer. Results are kept per filter until the index grows.
  */
 
-export interface PagedFilter {
-  q?: string | undefined;
-  regex?: boolean;
-  tool?: string | undefined;
-  method?: string | undefined;
-  dir?: 'in' | 'out' | undefined;
-  server?: string | undefined;
-  errors?: boolean;
-}
-
 /**
- * The filter a request's query names; undefined parameters are no filter.
- *
- * @example filterFrom(new URLSearchParams('tool=echo&err=1')) // → { tool: 'echo', errors: true, … }
- */
-export function filterFrom(params: URLSearchParams): PagedFilter {
-  const dir = params.get('dir');
-  const text = (name: string) => params.get(name)?.trim() || undefined;
-  return {
-    q: text('q'),
-    regex: params.get('re') === '1',
-    tool: text('tool'),
-    method: text('method'),
-    dir: dir === 'in' || dir === 'out' ? dir : undefined,
-    server: text('server'),
-    errors: params.get('err') === '1',
-  };
-}
-
-/** True when the filter keeps every row. */
-export function isEmpty(filter: PagedFilter): boolean {
-  return !filter.q && !filter.tool && !filter.method && !filter.dir && !filter.server && !filter.errors;
-}
-
-/** A filter as a cache key. */
-export function filterKey(filter: PagedFilter): string {
-  return JSON.stringify([
-    filter.q ?? '',
-    filter.regex ? 1 : 0,
-    filter.tool ?? '',
-    filter.method ?? '',
-    filter.dir ?? '',
-    filter.server ?? '',
-    filter.errors ? 1 : 0,
-  ]);
-}
-
-/** Escapes a text for use inside a regular expression. */
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A search as a test of a line's text, or an error message for a regular expression that does not compile.
+ * The search as a test of a line's text, or an error message for a regular expression that does not compile.
  *
  * @example compileSearch({ q: 'echo' }).test('{"raw":{"method":"tools/call","params":{"name":"echo"}}}') // → true
  */
-export function compileSearch(filter: PagedFilter): { test(text: string): boolean } | { error: string } {
-  try {
-    const pattern = new RegExp(filter.regex ? (filter.q ?? '') : escapeRegExp(filter.q ?? ''), 'i');
-    return {
-      test(text) {
-        const raw = text.indexOf('"raw":');
-        return pattern.test(raw < 0 ? text : text.slice(raw + 6));
-      },
-    };
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
-  }
+export function compileSearch(query: LineQuery): { test(text: string): boolean } | { error: string } {
+  const match = textMatch(query) ?? { test: () => true };
+  if (match.error !== undefined) return { error: match.error };
+  return {
+    test(text) {
+      const raw = text.indexOf('"raw":');
+      return match.test(raw < 0 ? text : text.slice(raw + 6));
+    },
+  };
 }
 
 /**
@@ -128,9 +76,9 @@ export interface FilterResult {
  *
  * @example const { rows } = await runFilter(index, { tool: 'echo' });
  */
-export async function runFilter(index: TraceIndex, filter: PagedFilter): Promise<FilterResult> {
+export async function runFilter(index: TraceIndex, filter: LineQuery): Promise<FilterResult> {
   const upTo = index.rowCount;
-  if (isEmpty(filter)) return { rows: undefined, upTo, error: undefined };
+  if (isEmptyQuery(filter)) return { rows: undefined, upTo, error: undefined };
   const methods = filter.method ? index.methods.matching(filter.method) : undefined;
   const tools = filter.tool ? index.tools.matching(filter.tool) : undefined;
   const server = filter.server ? index.servers.id(filter.server) : 0;
@@ -148,7 +96,8 @@ export async function runFilter(index: TraceIndex, filter: PagedFilter): Promise
     if (server && index.rowServer.get(row) !== server) continue;
     if (methods && !methods.has(index.rowMethod.get(row))) continue;
     if (tools && !tools.has(index.rowTool.get(row))) continue;
-    if (filter.errors && !index.isError(row)) continue;
+    if (filter.errors !== undefined && filter.errors !== index.isError(row)) continue;
+    if (filter.kind && !kindMatches(filter.kind, index.kindOf(row))) continue;
     if (lines && !matches(row)) {
       // A request or its answer: either side matching counts, as the viewer searches both.
       const kind = index.kindOf(row);

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { paramsAfterClose } from '../data/close.js';
 import { errorPosition, nextError } from '../data/error-nav.js';
@@ -30,13 +31,168 @@ import { Views } from './views.js';
  */
 export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | undefined }) {
   const { route, go, set } = useRoute();
-  const [trace, setTrace] = useState<TraceView | undefined>();
+  const { trace, listing, reading, show } = useOpenTraces(page, paged, { route, go });
   const model = trace?.model;
-  const [listing, setListing] = useState<{ traces?: TraceListing[]; error?: string }>({});
-  const [dragging, setDragging] = useState(false);
   const [detailSize, setDetailSize] = useDetailSize();
   const narrow = useNarrow();
   const version = useVersion(model);
+
+  // Traces are open (or one is being paged) but the URL is the home page: show the timeline.
+  const hasTraces = (model?.sources.length ?? 0) > 0;
+  useEffect(() => {
+    if ((hasTraces || trace?.whole === false) && route.view === 'home' && route.remote === undefined)
+      go({ ...route, view: 'timeline' }, 'replace');
+  }, [hasTraces, route.view]);
+
+  const p = route.params;
+  const view = route.view;
+  useEffect(() => trace?.prepare(view), [trace, view, hasTraces]);
+  const listView = view === 'timeline' || view === 'calls';
+  const filtered = useFilters(trace, version, p, view === 'calls');
+  const list = view === 'calls' ? filtered.calls : (filtered.rows.held ?? []);
+  const live = model?.following();
+  const following = useFollowing(live !== undefined, list.length);
+
+  /**
+   * Files dropped or picked: beside the traces already open (a second trace to compare with), in a fresh view
+   * when none are. A file that is not a trace becomes a notice; what is open stays. A paged trace's rows stay on
+   * the server and cannot be merged with files the browser reads: the page takes none.
+   */
+  const openLocal = (files: ArrayLike<LocalFile>) => {
+    if (trace?.whole === false) return;
+    if (model && hasTraces) reading.current.push(localSource(files, 'add').open(model));
+    else show(localSource(files));
+    if (view === 'home' || !hasTraces) go({ remote: undefined, view: 'timeline', params: {} }, 'push');
+  };
+  /**
+   * Closes a trace the user added or opened beside others. The link loses what named it (its selected row, its
+   * Tools/Raw/Diff side, a filter only it matched); the rest of the link, a selection in another trace among it,
+   * stays. Followed and linked traces, and the last one open, stay (TraceModel.closeBlock).
+   */
+  const closeTrace = (index: number) => {
+    if (!model?.removeSource(index)) return;
+    set(paramsAfterClose(model, index, p));
+  };
+  const select = (key: string | undefined) => set({ sel: key });
+  const selectedIndex = p.sel === undefined ? -1 : list.findIndex((r) => r.key === p.sel);
+  const stepError = (direction: 1 | -1) => {
+    const at = nextError(list, selectedIndex, direction);
+    if (at !== undefined) select(list[at]!.key);
+  };
+  usePageKeys({
+    search: () => document.querySelector<HTMLInputElement>('input[aria-label="search"]')?.focus(),
+    close: () => select(undefined),
+    stepError: listView && trace?.whole ? stepError : undefined,
+  });
+  // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
+  const errors = useMemo(
+    () => (listView && trace?.whole ? errorPosition(list, selectedIndex) : undefined),
+    [list, version, selectedIndex, listView],
+  );
+  // What the list on screen shows, of how many: the footer and the filter bar say the same.
+  const count: ShownCount =
+    view === 'calls'
+      ? { shown: filtered.calls.length, total: filtered.totalCalls, noun: 'calls' }
+      : { shown: filtered.rows.count, total: filtered.total, noun: 'rows' };
+
+  return (
+    <DropTarget paged={trace?.whole === false} open={openLocal}>
+      <button
+        type="button"
+        class="skip-link"
+        onClick={() => document.querySelector<HTMLElement>('main .vlist, main .tools, main .home')?.focus()}
+      >
+        Skip to the {listView ? 'list' : 'content'}
+      </button>
+      <Header
+        model={model}
+        views={trace?.views}
+        route={route}
+        page={page}
+        counts={{ rows: filtered.rows.count, calls: filtered.totalCalls }}
+        go={go}
+        openFiles={openLocal}
+        closeTrace={closeTrace}
+      />
+      <Notices model={model} />
+      {live && listView ? <LiveBar view={live} following={following} /> : null}
+      <Views
+        trace={trace}
+        version={version}
+        route={route}
+        go={go}
+        set={set}
+        filtered={filtered}
+        count={count}
+        following={live ? following : undefined}
+        home={<Home open={openLocal} traces={listing.traces} listError={listing.error} />}
+        narrow={narrow}
+        detailSize={detailSize}
+        setDetailSize={setDetailSize}
+        addFiles={(files: ArrayLike<LocalFile>) => {
+          if (model) reading.current.push(localSource(files, 'add').open(model));
+        }}
+      />
+      <StatusBar
+        model={model}
+        version={version}
+        count={listView || trace?.whole === false ? count : undefined}
+        note={trace?.whole === false ? 'served a page at a time' : undefined}
+      >
+        {errors ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
+      </StatusBar>
+    </DropTarget>
+  );
+}
+
+/** The page, a drop target for trace files (a paged trace takes none: its rows stay on the server). */
+function DropTarget({
+  paged,
+  open,
+  children,
+}: {
+  paged: boolean;
+  open: (files: ArrayLike<LocalFile>) => void;
+  children: ComponentChildren;
+}) {
+  const [dragging, setDragging] = useState(false);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the whole page is a drop target for files; the Open button is the keyboard way
+    <div
+      class={`app${dragging ? ' dragging' : ''}${paged ? ' paged' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!paged) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDragging(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        setDragging(false);
+        const files = event.dataTransfer?.files;
+        if (files && files.length > 0) open(files);
+      }}
+    >
+      {children}
+      {dragging ? <div class="drop-overlay">Drop trace files to add them</div> : null}
+    </div>
+  );
+}
+
+/**
+ * The traces the page shows and how they are read: the page's own (a report's, the files `tapedeck view` serves, or
+ * the trace it pages), a trace the URL names on a listing source (followed live while recorded), and the list a
+ * listing source's home page offers.
+ */
+function useOpenTraces(
+  page: TraceSource,
+  paged: PagedApi | undefined,
+  { route, go }: Pick<ReturnType<typeof useRoute>, 'route' | 'go'>,
+) {
+  const [trace, setTrace] = useState<TraceView | undefined>();
+  const model = trace?.model;
+  const [listing, setListing] = useState<{ traces?: TraceListing[]; error?: string }>({});
   // What is being read or followed into the model shown, stopped when another model replaces it.
   const reading = useRef<Opened[]>([]);
   const opened = useRef<string | undefined>(undefined);
@@ -87,129 +243,5 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
       .catch((err: unknown) => setListing({ error: err instanceof Error ? err.message : String(err) }));
   }, [route.view, model]);
 
-  // Traces are open (or one is being paged) but the URL is the home page: show the timeline.
-  const hasTraces = (model?.sources.length ?? 0) > 0;
-  useEffect(() => {
-    if ((hasTraces || trace?.whole === false) && route.view === 'home' && route.remote === undefined)
-      go({ ...route, view: 'timeline' }, 'replace');
-  }, [hasTraces, route.view]);
-
-  const p = route.params;
-  const view = route.view;
-  useEffect(() => trace?.prepare(view), [trace, view, hasTraces]);
-  const listView = view === 'timeline' || view === 'calls';
-  const filtered = useFilters(trace, version, p, view === 'calls');
-  const list = view === 'calls' ? filtered.calls : (filtered.rows.held ?? []);
-  const live = model?.following();
-  const following = useFollowing(live !== undefined, list.length);
-
-  /**
-   * Files dropped or picked: beside the traces already open (a second trace to compare with), in a fresh view
-   * when none are. A file that is not a trace becomes a notice; what is open stays. A paged trace's rows stay on
-   * the server and cannot be merged with files the browser reads: the page takes none.
-   */
-  const openLocal = (files: ArrayLike<LocalFile>) => {
-    if (trace?.whole === false) return;
-    if (model && hasTraces) reading.current.push(localSource(files, 'add').open(model));
-    else show(localSource(files));
-    if (view === 'home' || !hasTraces) go({ remote: undefined, view: 'timeline', params: {} }, 'push');
-  };
-  /**
-   * Closes a trace the user added or opened beside others. The link loses what named it (its selected row, its
-   * Tools/Raw/Diff side, a filter only it matched); the rest of the link, a selection in another trace among it,
-   * stays. Followed and linked traces, and the last one open, stay (TraceModel.closeBlock).
-   */
-  const closeTrace = (index: number) => {
-    if (!model?.removeSource(index)) return;
-    set(paramsAfterClose(model, index, p));
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const files = event.dataTransfer?.files;
-    if (files && files.length > 0) openLocal(files);
-  };
-
-  const select = (key: string | undefined) => set({ sel: key });
-  const selectedIndex = p.sel === undefined ? -1 : list.findIndex((r) => r.key === p.sel);
-  const stepError = (direction: 1 | -1) => {
-    const at = nextError(list, selectedIndex, direction);
-    if (at !== undefined) select(list[at]!.key);
-  };
-  usePageKeys({
-    search: () => document.querySelector<HTMLInputElement>('input[aria-label="search"]')?.focus(),
-    close: () => select(undefined),
-    stepError: listView && trace?.whole ? stepError : undefined,
-  });
-  // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
-  const errors = useMemo(
-    () => (listView && trace?.whole ? errorPosition(list, selectedIndex) : undefined),
-    [list, version, selectedIndex, listView],
-  );
-  // What the list on screen shows, of how many: the footer and the filter bar say the same.
-  const count: ShownCount =
-    view === 'calls'
-      ? { shown: filtered.calls.length, total: filtered.totalCalls, noun: 'calls' }
-      : { shown: filtered.rows.count, total: filtered.total, noun: 'rows' };
-
-  return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the whole page is a drop target for files; the Open button is the keyboard way
-    <div
-      class={`app${dragging ? ' dragging' : ''}${trace?.whole === false ? ' paged' : ''}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        if (trace?.whole !== false) setDragging(true);
-      }}
-      onDragLeave={(e) => {
-        if (e.relatedTarget === null) setDragging(false);
-      }}
-      onDrop={onDrop}
-    >
-      <button
-        type="button"
-        class="skip-link"
-        onClick={() => document.querySelector<HTMLElement>('main .vlist, main .tools, main .home')?.focus()}
-      >
-        Skip to the {listView ? 'list' : 'content'}
-      </button>
-      <Header
-        model={model}
-        views={trace?.views}
-        route={route}
-        page={page}
-        counts={{ rows: filtered.rows.count, calls: filtered.totalCalls }}
-        go={go}
-        openFiles={openLocal}
-        closeTrace={closeTrace}
-      />
-      <Notices model={model} />
-      {live && listView ? <LiveBar view={live} following={following} /> : null}
-      <Views
-        trace={trace}
-        version={version}
-        route={route}
-        go={go}
-        set={set}
-        filtered={filtered}
-        count={count}
-        following={live ? following : undefined}
-        home={<Home open={openLocal} traces={listing.traces} listError={listing.error} />}
-        narrow={narrow}
-        detailSize={detailSize}
-        setDetailSize={setDetailSize}
-        addFiles={(files: ArrayLike<LocalFile>) => {
-          if (model) reading.current.push(localSource(files, 'add').open(model));
-        }}
-      />
-      <StatusBar
-        model={model}
-        version={version}
-        count={listView || trace?.whole === false ? count : undefined}
-        note={trace?.whole === false ? 'served a page at a time' : undefined}
-      >
-        {errors ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
-      </StatusBar>
-      {dragging ? <div class="drop-overlay">Drop trace files to add them</div> : null}
-    </div>
-  );
+  return { trace, listing, reading, show };
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traceFilesFor } from '../../src/cli/commands/view.js';
 import type { LineQuery } from '../../src/trace/query.js';
-import { PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
+import { estimateLines, PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
 import { TraceIndex } from '../../src/view/paged/trace-index.js';
 import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
 import { compileFilter, filterRows } from '../../viewer/src/data/filter.js';
@@ -234,5 +234,26 @@ describe('whether tapedeck view pages a trace', () => {
     });
     expect(PAGED_DEFAULTS.fromBytes).toBe(256 * 1024 * 1024);
     expect(text(file)).toBe(SAMPLE);
+  });
+
+  it('pages a trace of many small messages however few bytes it holds', async () => {
+    const file = join(dir, 'small.jsonl');
+    writeFileSync(file, SAMPLE);
+    const lines = SAMPLE.split('\n').filter((line) => line !== '').length;
+    expect(await estimateLines(file, Buffer.byteLength(SAMPLE))).toBe(lines);
+    // Under the byte threshold by far, at the message threshold: paged; one message under it: whole.
+    expect(await pagingPlan([file], [file], undefined, 1e9, lines)).toEqual({ paged: true, note: undefined });
+    expect(await pagingPlan([file], [file], undefined, 1e9, lines + 1)).toEqual({
+      paged: false,
+      note: undefined,
+    });
+    // A file bigger than the sample is counted by its first megabyte, scaled to its size.
+    const big = join(dir, 'many.jsonl');
+    const line = `${JSON.stringify({ t: '2026-01-01T00:00:00.000Z', seq: 1, dir: 'in', raw: { jsonrpc: '2.0', method: 'ping' } })}\n`;
+    const count = Math.ceil((3 * 1024 * 1024) / line.length);
+    writeFileSync(big, line.repeat(count));
+    const estimate = await estimateLines(big, count * line.length);
+    expect(Math.abs(estimate - count) / count).toBeLessThan(0.01);
+    expect(PAGED_DEFAULTS.fromMessages).toBe(200_000);
   });
 });

@@ -110,6 +110,7 @@ describe('a paged trace', () => {
       { dir: 'out' },
       { errors: true },
       { q: 'sum of 1 and 2' },
+      { q: 'SUM OF' },
       { q: 'Step \\d', regex: true },
     ];
     for (const { api, whole } of [sample, everything]) {

@@ -23,19 +23,23 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
       it('steps from one error to the next with e and Shift+E, and with the footer’s buttons', async () => {
         const page = await open([STDIO_SESSION], '#/timeline');
         const steps = page.locator('.status .error-steps');
-        expect(await shown(steps)).toContain('4 errors');
+        // Two failing calls, four red rows (each request and its answer): counted and stepped per call.
+        expect(await shown(steps)).toContain('2 errors');
+        expect(await steps.getAttribute('data-errors')).toBe('2');
         await page.locator('.timeline').focus();
         await page.keyboard.press('e');
         await page.locator('.timeline .row.sel.err').waitFor();
         expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('tools/call no-such-tool');
-        expect(await shown(steps)).toContain('error 1 of 4');
+        expect(await shown(steps)).toContain('error 1 of 2');
+        // The next step leaves the call for the next one: never the first call's answer.
         await page.keyboard.press('e');
-        await page.locator('.status .error-steps', { hasText: 'error 2 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
+        expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('resources/read');
         await page.keyboard.press('Shift+E');
-        await page.locator('.status .error-steps', { hasText: 'error 1 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 1 of 2' }).waitFor();
         // Backwards from the first wraps to the last.
         await page.locator('.error-steps button[aria-label^="previous error"]').click();
-        await page.locator('.status .error-steps', { hasText: 'error 4 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
         expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('resources/read');
         expect(await shown(page.locator('.detail h2'))).toContain('resources/read');
 

@@ -10,20 +10,67 @@ import { OUTCOMES, type TraceIndex } from './trace-index.js';
  * viewer. Results are kept per filter until the index grows.
  */
 
+/** A search of a trace's lines: a test of one line, and for plain text a pattern to find candidates in a chunk. */
+export interface LineSearch {
+  test(text: string): boolean;
+  /** Plain text (not a regular expression): found across a whole chunk, so lines without it cost no test. */
+  find?: RegExp | undefined;
+}
+
 /**
  * The search as a test of a line's text, or an error message for a regular expression that does not compile.
  *
  * @example compileSearch({ q: 'echo' }).test('{"raw":{"method":"tools/call","params":{"name":"echo"}}}') // → true
  */
-export function compileSearch(query: LineQuery): { test(text: string): boolean } | { error: string } {
+export function compileSearch(query: LineQuery): LineSearch | { error: string } {
   const match = textMatch(query) ?? { test: () => true };
   if (match.error !== undefined) return { error: match.error };
+  const q = query.q?.trim() ?? '';
   return {
     test(text) {
       const raw = text.indexOf('"raw":');
       return match.test(raw < 0 ? text : text.slice(raw + 6));
     },
+    find: query.regex || q === '' ? undefined : new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
   };
+}
+
+/**
+ * Marks the lines of `body` (whole lines, the first numbered `lineNo`) that pass the search; returns how many
+ * lines it held. With a plain-text search the chunk is searched as one text and only the lines a match falls in
+ * are tested; else every line is.
+ */
+function markLines(body: string, lineNo: number, search: LineSearch, bits: Uint8Array): number {
+  let line = lineNo;
+  let from = 0;
+  const find = search.find;
+  if (find) {
+    find.lastIndex = 0;
+    for (let m = find.exec(body); m !== null; m = find.exec(body)) {
+      for (let nl = body.indexOf('\n', from); nl !== -1 && nl < m.index; nl = body.indexOf('\n', from)) {
+        line++;
+        from = nl + 1;
+      }
+      const end = body.indexOf('\n', m.index);
+      const stop = end === -1 ? body.length : end;
+      if (search.test(body.slice(from, stop))) bits[line] = 1;
+      if (end === -1) return line - lineNo + 1;
+      line++;
+      from = end + 1;
+      find.lastIndex = from;
+    }
+    for (let nl = body.indexOf('\n', from); nl !== -1; nl = body.indexOf('\n', from)) {
+      line++;
+      from = nl + 1;
+    }
+    return line - lineNo;
+  }
+  for (let nl = body.indexOf('\n'); nl !== -1; nl = body.indexOf('\n', from)) {
+    if (search.test(body.slice(from, nl))) bits[line] = 1;
+    line++;
+    from = nl + 1;
+  }
+  return line - lineNo;
 }
 
 /**
@@ -31,10 +78,7 @@ export function compileSearch(query: LineQuery): { test(text: string): boolean }
  *
  * @example const bits = await matchingLines(index, search);
  */
-async function matchingLines(
-  index: TraceIndex,
-  search: { test(text: string): boolean },
-): Promise<Uint8Array[]> {
+async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (const indexed of index.files) {
     await indexed.offsets.whole();
@@ -49,13 +93,13 @@ async function matchingLines(
     });
     for await (const chunk of stream as AsyncIterable<string>) {
       const text = carry + chunk;
-      let from = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-        if (search.test(text.slice(from, nl))) bits[lineNo] = 1;
-        lineNo++;
-        from = nl + 1;
+      const last = text.lastIndexOf('\n');
+      if (last === -1) {
+        carry = text;
+        continue;
       }
-      carry = text.slice(from);
+      lineNo += markLines(text.slice(0, last + 1), lineNo, search, bits);
+      carry = text.slice(last + 1);
     }
     if (carry !== '' && search.test(carry)) bits[lineNo] = 1;
     out.push(bits);

@@ -177,7 +177,7 @@ export function TimelineRow({
       ) : null}
       <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>
       <span class="c-title" style={{ paddingLeft: `${row.depth * 16}px` }}>
-        {row.depth > 0 ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
+        {row.depth > 0 || guess ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
         {guess ? (
           <abbr class="guess-mark" title={guessTitle(guess)}>
             ?

@@ -51,6 +51,17 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
         expect(await shown(calls.locator('.calls-list .row.sel .c-tool'))).toBe('no-such-tool');
       });
 
+      it('lists the keyboard shortcuts on ?, and puts them away with Escape', async () => {
+        const page = await open([STDIO_SESSION], '#/timeline');
+        await page.locator('.timeline').focus();
+        await page.keyboard.press('?');
+        const sheet = page.getByRole('dialog', { name: 'keyboard shortcuts' });
+        await sheet.waitFor();
+        expect(await shown(sheet)).toContain('next / previous failing call');
+        await page.keyboard.press('Escape');
+        await sheet.waitFor({ state: 'detached' });
+      });
+
       it('reaches the list in one Tab stop through the skip link, then moves through it with the keys', async () => {
         const page = await open([STDIO_SESSION], '#/timeline');
         await page.keyboard.press('Tab');

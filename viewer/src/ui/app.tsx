@@ -15,6 +15,7 @@ import { Header } from './header.js';
 import { Home } from './home.js';
 import { useNarrow } from './narrow.js';
 import { Notices } from './notices.js';
+import { ShortcutSheet } from './shortcuts.js';
 import { useDetailSize } from './splitter.js';
 import { type ShownCount, StatusBar } from './status-bar.js';
 import { useFilters } from './use-filters.js';
@@ -79,9 +80,11 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
     const at = nextError(list, selectedIndex, direction);
     if (at !== undefined) select(list[at]!.key);
   };
+  const [help, setHelp] = useState(false);
   usePageKeys({
     search: () => document.querySelector<HTMLInputElement>('input[aria-label="search"]')?.focus(),
-    close: () => select(undefined),
+    close: () => (help ? setHelp(false) : select(undefined)),
+    help: () => setHelp(!help),
     stepError: listView && trace?.whole ? stepError : undefined,
   });
   // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
@@ -141,6 +144,7 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
       >
         {errors ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
       </StatusBar>
+      {help ? <ShortcutSheet close={() => setHelp(false)} /> : null}
     </DropTarget>
   );
 }

@@ -44,59 +44,7 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     return c.json({ traces: rows.map((row) => traceSummary(store, row)), next });
   });
 
-  app.post('/api/v1/traces', async (c) => {
-    requireWrite(ctx, c);
-    const format = queryChoice(c, 'format', TRACE_FORMATS);
-    const label = queryText(c, 'label');
-    const release = await slotFor(ctx, c);
-    const row = store.create({ format: format ?? 'tapedeck', state: 'uploading', label });
-    try {
-      const target = {
-        store,
-        n: row.n,
-        mode: 'upload' as const,
-        indexer: new LineIndexer(),
-        batchLines: ctx.batchLines,
-        batchBytes: ctx.uploads.batchBytes,
-      };
-      const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
-        spoolDir: ctx.spoolDir,
-        format,
-        maxLineBytes: ctx.uploads.maxLineBytes,
-        maxDocumentBytes: ctx.uploads.maxLineBytes,
-      });
-      const stored = store.get(row.id);
-      if (
-        stored === undefined ||
-        (stored.meta === null && stored.line_count === 0 && stored.end_line === null)
-      )
-        throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
-      // A client that converted the trace before sending (push does) names the format it came in.
-      const shownFormat = queryChoice(c, 'sourceFormat', TRACE_FORMATS) ?? result.format;
-      store
-        .stmt('upload-done', `UPDATE traces SET state = 'complete', format = ? WHERE n = ?`)
-        .run(shownFormat, row.n);
-      const done = store.get(row.id)!;
-      return c.json(
-        {
-          id: row.id,
-          lines: done.line_count,
-          format: shownFormat,
-          skipped: result.skipped,
-          warnings: result.warnings,
-          url: viewerUrl(c, `trace=${row.id}`),
-          trace: traceSummary(store, done),
-        },
-        201,
-      );
-    } catch (err) {
-      // Never acknowledged: nothing of it stays.
-      store.remove(row);
-      throw err;
-    } finally {
-      release();
-    }
-  });
+  app.post('/api/v1/traces', (c) => uploadTrace(ctx, c));
 
   app.post('/api/v1/traces/live', async (c) => {
     requireWrite(ctx, c);
@@ -107,46 +55,7 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     return c.json({ id: row.id, url: viewerUrl(c, `trace=${row.id}`), trace: traceSummary(store, row) }, 201);
   });
 
-  app.post('/api/v1/traces/:id/lines', async (c) => {
-    requireWrite(ctx, c);
-    const row = traceRow(ctx, c.req.param('id'));
-    if (row.state !== 'live') {
-      throw new ApiError(
-        409,
-        'conflict',
-        `trace ${row.id} is not live (it is ${row.state}): lines can only be appended to a trace made with POST /api/v1/traces/live before its end line`,
-      );
-    }
-    let indexer = ctx.indexers.get(row.n);
-    if (indexer === undefined) {
-      indexer = new LineIndexer();
-      ctx.indexers.set(row.n, indexer);
-    }
-    const target = {
-      store,
-      n: row.n,
-      mode: 'append' as const,
-      indexer,
-      batchLines: ctx.batchLines,
-      batchBytes: ctx.uploads.batchBytes,
-    };
-    const release = await slotFor(ctx, c);
-    let result: Awaited<ReturnType<typeof ingestJsonl>>;
-    try {
-      result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.uploads.maxLineBytes);
-    } finally {
-      release();
-    }
-    const after = store.get(row.id);
-    if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
-    return c.json({
-      appended: result.lines,
-      duplicates: result.duplicates,
-      skipped: result.skipped,
-      lastSeq: after?.last_seq ?? row.last_seq,
-      ended: after?.end_line != null,
-    });
-  });
+  app.post('/api/v1/traces/:id/lines', (c) => appendLines(ctx, c, c.req.param('id')));
 
   app.get('/api/v1/traces/:id', (c) => {
     requireRead(ctx, c);
@@ -174,6 +83,102 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     store.remove(row);
     ctx.indexers.delete(row.n);
     return c.json({ deleted: row.id });
+  });
+}
+
+/** POST /api/v1/traces: a whole trace in the body, stored once it is all read (nothing of it stays on failure). */
+async function uploadTrace(ctx: CollectorContext, c: Ctx): Promise<Response> {
+  const { store } = ctx;
+  requireWrite(ctx, c);
+  const format = queryChoice(c, 'format', TRACE_FORMATS);
+  const label = queryText(c, 'label');
+  const release = await slotFor(ctx, c);
+  const row = store.create({ format: format ?? 'tapedeck', state: 'uploading', label });
+  try {
+    const target = {
+      store,
+      n: row.n,
+      mode: 'upload' as const,
+      indexer: new LineIndexer(),
+      batchLines: ctx.batchLines,
+      batchBytes: ctx.uploads.batchBytes,
+    };
+    const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
+      spoolDir: ctx.spoolDir,
+      format,
+      maxLineBytes: ctx.uploads.maxLineBytes,
+      maxDocumentBytes: ctx.uploads.maxLineBytes,
+    });
+    const stored = store.get(row.id);
+    if (stored === undefined || (stored.meta === null && stored.line_count === 0 && stored.end_line === null))
+      throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
+    // A client that converted the trace before sending (push does) names the format it came in.
+    const shownFormat = queryChoice(c, 'sourceFormat', TRACE_FORMATS) ?? result.format;
+    store
+      .stmt('upload-done', `UPDATE traces SET state = 'complete', format = ? WHERE n = ?`)
+      .run(shownFormat, row.n);
+    const done = store.get(row.id)!;
+    return c.json(
+      {
+        id: row.id,
+        lines: done.line_count,
+        format: shownFormat,
+        skipped: result.skipped,
+        warnings: result.warnings,
+        url: viewerUrl(c, `trace=${row.id}`),
+        trace: traceSummary(store, done),
+      },
+      201,
+    );
+  } catch (err) {
+    // Never acknowledged: nothing of it stays.
+    store.remove(row);
+    throw err;
+  } finally {
+    release();
+  }
+}
+
+/** POST /api/v1/traces/:id/lines: JSONL lines appended to a live trace. */
+async function appendLines(ctx: CollectorContext, c: Ctx, id: string): Promise<Response> {
+  const { store } = ctx;
+  requireWrite(ctx, c);
+  const row = traceRow(ctx, id);
+  if (row.state !== 'live') {
+    throw new ApiError(
+      409,
+      'conflict',
+      `trace ${row.id} is not live (it is ${row.state}): lines can only be appended to a trace made with POST /api/v1/traces/live before its end line`,
+    );
+  }
+  let indexer = ctx.indexers.get(row.n);
+  if (indexer === undefined) {
+    indexer = new LineIndexer();
+    ctx.indexers.set(row.n, indexer);
+  }
+  const target = {
+    store,
+    n: row.n,
+    mode: 'append' as const,
+    indexer,
+    batchLines: ctx.batchLines,
+    batchBytes: ctx.uploads.batchBytes,
+  };
+  const release = await slotFor(ctx, c);
+  let result: Awaited<ReturnType<typeof ingestJsonl>>;
+  try {
+    result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.uploads.maxLineBytes);
+  } finally {
+    release();
+  }
+  const after = store.get(row.id);
+  if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
+  return c.json({
+    appended: result.lines,
+    duplicates: result.duplicates,
+    skipped: result.skipped,
+    lastSeq: after?.last_seq ?? row.last_seq,
+    ended: after?.end_line != null,
   });
 }
 

@@ -40,15 +40,15 @@ const PARAMS = [
   ['errors', 'err'],
 ] as const satisfies readonly (readonly [keyof LineQuery, string])[];
 
-type Params = URLSearchParams | Readonly<Record<string, string | undefined>>;
-
 /**
  * The query a link's (or a request's) parameters name; parameters missing, empty or not understood are no filter.
  * `re=1` and `err=1` turn on; `err=0` asks for lines without errors.
  *
  * @example queryFromParams(new URLSearchParams('tool=echo&err=1')) // → { tool: 'echo', errors: true }
  */
-export function queryFromParams(params: Params): LineQuery {
+export function queryFromParams(
+  params: URLSearchParams | Readonly<Record<string, string | undefined>>,
+): LineQuery {
   const get = (name: string) =>
     (params instanceof URLSearchParams ? params.get(name) : params[name])?.trim() || undefined;
   const query: LineQuery = {};

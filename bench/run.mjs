@@ -22,6 +22,7 @@ import { compareModes } from './lib/stats.mjs';
 import { storeBench, storeVerdicts } from './lib/store.mjs';
 import { CHROMIUM, runViewerBench } from './lib/viewer.mjs';
 import { runBigViewerBench } from './lib/viewer-big.mjs';
+import { runDenseViewerBench } from './lib/viewer-dense.mjs';
 import { writerBench } from './lib/writer.mjs';
 
 const json = process.argv.includes('--json');
@@ -183,6 +184,11 @@ async function extraBenches(config) {
       log(`viewer ${config.viewerBigMessages.toLocaleString('en-US')} messages: skipped, ${b.skipped}`);
     else verdicts.push(...bigViewerVerdicts(b));
   }
+  if (config.viewerDense && existsSync(CHROMIUM)) {
+    const d = await runDenseViewerBench({ messages: config.viewerDenseMessages, log: (line) => log(line) });
+    results.viewerDense = d;
+    verdicts.push(...denseViewerVerdicts(d));
+  }
   if (config.startup) {
     const s = await runStartupBench({ rounds: config.startupRounds, log: (line) => log(line) });
     results.startup = s;
@@ -277,6 +283,40 @@ function bigViewerVerdicts(b) {
       goal: '',
     });
   return out;
+}
+
+/** The 1M-small-message viewer figures against their targets, and against a baseline build when one was given. */
+function denseViewerVerdicts(d) {
+  const c = d.current;
+  const against = (key) => (d.ratios ? ` (${d.ratios[key].toFixed(2)}× the baseline)` : '');
+  const name = `viewer ${d.messages.toLocaleString('en-US')} small messages (${Math.round(d.bytes / 1e6)} MB)`;
+  return [
+    { name: `${name}: opened paged`, measured: c.paged ? 'yes' : 'no', goal: 'yes', pass: c.paged },
+    {
+      name: `${name}: first rows${against('firstRowsMs')}`,
+      measured: `${Math.round(c.firstRowsMs)} ms`,
+      goal: `≤ ${d.targets.firstRowsMs} ms`,
+      pass: c.firstRowsMs <= d.targets.firstRowsMs,
+    },
+    {
+      name: `${name}: JS heap${against('heapBytes')}`,
+      measured: `${Math.round(c.heapBytes / 2 ** 20)} MiB`,
+      goal: `≤ ${Math.round(d.targets.heapBytes / 2 ** 20)} MiB`,
+      pass: c.heapBytes <= d.targets.heapBytes,
+    },
+    {
+      name: `${name}: click to detail${against('clickMs')}`,
+      measured: `${Math.round(c.clickMs)} ms`,
+      goal: `≤ ${d.targets.clickMs} ms`,
+      pass: c.clickMs <= d.targets.clickMs,
+    },
+    {
+      name: `${name}: search${against('searchMs')}`,
+      measured: `${Math.round(c.searchMs)} ms`,
+      goal: `≤ ${d.targets.searchMs} ms`,
+      pass: c.searchMs <= d.targets.searchMs,
+    },
+  ];
 }
 
 main().then(

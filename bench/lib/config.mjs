@@ -58,6 +58,12 @@ export const BENCH_DEFAULTS = {
    */
   viewerBig: 1,
   viewerBigMessages: 1_000_000,
+  /**
+   * The viewer on a 1M-message trace of small messages (~220 MB, under the byte threshold): the server's choice,
+   * first rows, click to detail, search, heap. 1 runs it.
+   */
+  viewerDense: 1,
+  viewerDenseMessages: 1_000_000,
   /** An instrumented McpServer against a plain one, in memory. */
   instrument: 1,
   /** Start-up (first answer of a freshly started server, with and without tapedeck; `tapedeck --help`): 1 runs it. */
@@ -138,6 +144,8 @@ const ENV_NAMES = {
   viewerMessages: 'BENCH_VIEWER_MESSAGES',
   viewerBig: 'BENCH_VIEWER_BIG',
   viewerBigMessages: 'BENCH_VIEWER_BIG_MESSAGES',
+  viewerDense: 'BENCH_VIEWER_DENSE',
+  viewerDenseMessages: 'BENCH_VIEWER_DENSE_MESSAGES',
   instrument: 'BENCH_INSTRUMENT',
   startup: 'BENCH_STARTUP',
   startupRounds: 'BENCH_STARTUP_ROUNDS',
@@ -157,6 +165,7 @@ const ZERO_ALLOWED = [
   'diff',
   'viewer',
   'viewerBig',
+  'viewerDense',
   'instrument',
   'startup',
 ];

@@ -52,9 +52,12 @@ function exchange(id, t0) {
   return `${JSON.stringify(request)}\n${JSON.stringify(response)}\n`;
 }
 
-/** `tapedeck view <file> --no-open [flags]`, as a user runs it; resolves once it says where it serves. */
-export async function startView(file, flags = []) {
-  const child = spawn(process.execPath, [BIN, 'view', file, '--no-open', ...flags], {
+/**
+ * `tapedeck view <file> --no-open [flags]`, as a user runs it (this build's, or another's `bin`); resolves once it
+ * says where it serves.
+ */
+export async function startView(file, flags = [], bin = BIN) {
+  const child = spawn(process.execPath, [bin, 'view', file, '--no-open', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child.pid);

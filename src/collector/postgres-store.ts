@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { TapedeckError } from '../base/errors.js';
+import type { LineQuery } from '../trace/query.js';
 import { metaColumns, planBatch } from './batch-plan.js';
 import { connectError, connectPool, type PostgresTarget } from './postgres-connect.js';
 import { PostgresEvents } from './postgres-events.js';
 import { LOCKS, migrate } from './postgres-schema.js';
-import { type LineFilter, pageSql, type Sql, searchPage, searchSql, type TraceQuery } from './queries.js';
+import { pageSql, type Sql, searchPage, searchSql, type TraceQuery } from './queries.js';
 import {
   oldestUntil,
   type RetentionCandidate,
@@ -220,7 +221,7 @@ export class PostgresStore implements CollectorStore {
     return rows;
   }
 
-  async pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]> {
+  async pageLines(n: number, after: number, limit: number, filter?: LineQuery): Promise<StoredLine[]> {
     return (await this.all(pageSql(n, after, limit, filter))) as StoredLine[];
   }
 

@@ -1,6 +1,7 @@
-import type { CollectorStore, LineFilter, Term, TraceQuery, TraceRow } from './store.js';
+import type { LineQuery } from '../trace/query.js';
+import type { CollectorStore, Term, TraceQuery, TraceRow } from './store.js';
 
-export type { LineFilter, TraceQuery } from './store.js';
+export type { TraceQuery } from './store.js';
 
 /**
  * Read-side queries: trace summaries, pages of lines (with per-line filters) and the trace search. The shapes
@@ -158,11 +159,12 @@ export interface Sql {
 }
 
 /**
- * The query for up to `limit` lines with `seq > after`, in order, matching `filter`.
+ * The query for up to `limit` lines with `seq > after`, in order, matching `filter` (its names matched whole, by
+ * the indexed columns; a text search is not answered here).
  *
  * @example pageSql(row.n, 0, 500, { tool: 'echo', errors: true })
  */
-export function pageSql(n: number, after: number, limit: number, filter: LineFilter = {}): Sql {
+export function pageSql(n: number, after: number, limit: number, filter: LineQuery = {}): Sql {
   const where = ['trace = ?', 'seq > ?'];
   const params: (string | number)[] = [n, after];
   for (const column of FILTER_COLUMNS) {

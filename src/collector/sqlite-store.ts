@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { LineQuery } from '../trace/query.js';
 import { metaColumns, planBatch } from './batch-plan.js';
 import type { Db } from './database.js';
-import { type LineFilter, pageSql, type Sql, searchPage, searchSql, type TraceQuery } from './queries.js';
+import { pageSql, type Sql, searchPage, searchSql, type TraceQuery } from './queries.js';
 import {
   oldestUntil,
   type RetentionCandidate,
@@ -158,7 +159,7 @@ export class SqliteStore implements CollectorStore {
     ).all(...ns) as TermRow[];
   }
 
-  async pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]> {
+  async pageLines(n: number, after: number, limit: number, filter?: LineQuery): Promise<StoredLine[]> {
     return this.all(pageSql(n, after, limit, filter)) as StoredLine[];
   }
 

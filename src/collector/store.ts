@@ -1,3 +1,4 @@
+import type { LineQuery } from '../trace/query.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import type { LineColumns } from './columns.js';
 import type { RetentionPolicy, RetentionResult } from './retention.js';
@@ -99,16 +100,6 @@ export interface NewToken extends TokenInfo {
   secret: string;
 }
 
-/** Filters on the lines of one trace (all optional, combined with AND). */
-export interface LineFilter {
-  dir?: 'in' | 'out' | undefined;
-  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
-  method?: string | undefined;
-  tool?: string | undefined;
-  server?: string | undefined;
-  errors?: boolean | undefined;
-}
-
 /** The trace search (all optional, combined with AND). */
 export interface TraceQuery {
   /** Substring of the label, case-insensitive. */
@@ -160,7 +151,7 @@ export interface CollectorStore {
   /** Every term of each of the traces `ns`, in one query: by trace, kind, most frequent first. */
   termsOf(ns: readonly number[]): Promise<TermRow[]>;
   /** Up to `limit` lines with `seq > after`, in order, matching `filter`; byte for byte as they were stored. */
-  pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]>;
+  pageLines(n: number, after: number, limit: number, filter?: LineQuery): Promise<StoredLine[]>;
   /** Searches traces, newest first; uploads in progress are not listed. */
   search(query: TraceQuery): Promise<{ rows: TraceRow[]; next: number | null }>;
 

@@ -89,7 +89,10 @@ export type PairEvent =
 
 /**
  * How deep a message sits counting only the ties the wire proves: a guessed tie puts it beside its would-be parent,
- * not under it. For an exchange pass its `parent` and `guessed`; for a notification event, the event's.
+ * not under it. For an exchange pass its `parent` and `guessed`; for a notification event, the event's. The one
+ * nesting rule: `tapedeck show` and the web timeline (whole or paged) indent by it, and mark a guessed tie apart
+ * ("maybe for #id", a dotted connector and `?`) without indenting it. A server request tied by the transport (the
+ * HTTP stream of its call) is certain; one only open at the same time as a call (a stdio roots/list) is not.
  *
  * @example certainDepth(exchange.parent, exchange.guessed) // → 0 for a roots/list only guessed into a tool call
  */

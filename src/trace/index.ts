@@ -105,6 +105,20 @@ export {
   pairTrace,
   pairTraceAsync,
 } from './pairing.js';
+// One query over a trace's lines: the viewer's filters, the paged server's and the collector's line pages.
+export {
+  isEmptyQuery,
+  kindMatches,
+  LINE_KINDS,
+  type LineKind,
+  type LineQuery,
+  nameMatches,
+  queryFromParams,
+  queryKey,
+  queryParams,
+  type TextMatch,
+  textMatch,
+} from './query.js';
 export type { DiagnosticCode, ReadMode, TraceDiagnostic } from './reader.js';
 export { splitPath, type TraceSegment } from './segments.js';
 export {

@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traceFilesFor } from '../../src/cli/commands/view.js';
-import { PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
+import type { LineQuery } from '../../src/trace/query.js';
+import { estimateLines, PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
 import { TraceIndex } from '../../src/view/paged/trace-index.js';
 import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
-import { compileFilter, filterRows, type RowFilter } from '../../viewer/src/data/filter.js';
+import { compileFilter, filterRows } from '../../viewer/src/data/filter.js';
 import { tallyTools, toolTimes } from '../../viewer/src/data/insights.js';
 import type { TraceModel } from '../../viewer/src/data/model.js';
 import type { PagedApi } from '../../viewer/src/data/paged-api.js';
@@ -59,7 +60,7 @@ const seen = (row: Row) => ({
   lineNo: row.lineNo,
 });
 
-async function pagedRows(api: PagedApi, query: Record<string, string> = {}): Promise<Row[]> {
+async function pagedRows(api: PagedApi, query: LineQuery = {}): Promise<Row[]> {
   const builder = new PagedRows();
   const out: Row[] = [];
   for (let from = 0; ; from += 7) {
@@ -102,27 +103,26 @@ describe('a paged trace', () => {
   });
 
   it('filters on the server as the viewer filters the whole trace', async () => {
-    const cases: [Record<string, string>, RowFilter][] = [
-      [{ tool: 'long' }, { tool: 'long' }],
-      [{ method: 'resources' }, { method: 'resources' }],
-      [{ dir: 'out' }, { dir: 'out' }],
-      [{ err: '1' }, { errors: true }],
-      [{ q: 'sum of 1 and 2' }, { q: 'sum of 1 and 2' }],
-      [
-        { q: 'Step \\d', re: '1' },
-        { q: 'Step \\d', regex: true },
-      ],
+    // One query, asked of the server and of the viewer's own filter.
+    const cases: LineQuery[] = [
+      { tool: 'long' },
+      { method: 'resources' },
+      { dir: 'out' },
+      { errors: true },
+      { q: 'sum of 1 and 2' },
+      { q: 'SUM OF' },
+      { q: 'Step \\d', regex: true },
     ];
     for (const { api, whole } of [sample, everything]) {
-      for (const [query, filter] of cases) {
-        const expected = filterRows(whole.rows(), compileFilter(filter), () => '').map((r) => r.key);
+      for (const query of cases) {
+        const expected = filterRows(whole.rows(), compileFilter(query), () => '').map((r) => r.key);
         expect(
           (await pagedRows(api, query)).map((r) => r.key),
           JSON.stringify(query),
         ).toEqual(expected);
       }
     }
-    const bad = await sample.api.rows({ q: '(', re: '1' }, 0, 10);
+    const bad = await sample.api.rows({ q: '(', regex: true }, 0, 10);
     expect(bad.total).toBe(0);
     expect(bad.error).toMatch(/regular expression/i);
   });
@@ -235,5 +235,26 @@ describe('whether tapedeck view pages a trace', () => {
     });
     expect(PAGED_DEFAULTS.fromBytes).toBe(256 * 1024 * 1024);
     expect(text(file)).toBe(SAMPLE);
+  });
+
+  it('pages a trace of many small messages however few bytes it holds', async () => {
+    const file = join(dir, 'small.jsonl');
+    writeFileSync(file, SAMPLE);
+    const lines = SAMPLE.split('\n').filter((line) => line !== '').length;
+    expect(await estimateLines(file, Buffer.byteLength(SAMPLE))).toBe(lines);
+    // Under the byte threshold by far, at the message threshold: paged; one message under it: whole.
+    expect(await pagingPlan([file], [file], undefined, 1e9, lines)).toEqual({ paged: true, note: undefined });
+    expect(await pagingPlan([file], [file], undefined, 1e9, lines + 1)).toEqual({
+      paged: false,
+      note: undefined,
+    });
+    // A file bigger than the sample is counted by its first megabyte, scaled to its size.
+    const big = join(dir, 'many.jsonl');
+    const line = `${JSON.stringify({ t: '2026-01-01T00:00:00.000Z', seq: 1, dir: 'in', raw: { jsonrpc: '2.0', method: 'ping' } })}\n`;
+    const count = Math.ceil((3 * 1024 * 1024) / line.length);
+    writeFileSync(big, line.repeat(count));
+    const estimate = await estimateLines(big, count * line.length);
+    expect(Math.abs(estimate - count) / count).toBeLessThan(0.01);
+    expect(PAGED_DEFAULTS.fromMessages).toBe(200_000);
   });
 });

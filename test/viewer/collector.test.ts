@@ -67,6 +67,10 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on the collector ${NO_BROW
     const page = await visit(`${suite.url()}/#/`);
     const link = page.locator(`.collector a[data-trace="${id}"]`);
     expect(await shown(link)).toBe('everything');
+    // Each listed trace says its state, its failed requests and how long it ran.
+    const item = page.locator('.collector li', { has: page.locator(`a[data-trace="${id}"]`) });
+    expect(await shown(item)).toMatch(/everything complete \d+ errors? /);
+    expect(await item.locator('[data-errors]').getAttribute('data-errors')).toMatch(/^\d+$/);
     await page.goto(url);
     await loaded(page);
     await waitForCount(page, '.timeline', expectedRows(readFileSync(MCP_TAPE, 'utf8')));

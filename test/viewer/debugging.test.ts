@@ -126,6 +126,12 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer while debugging ${NO_BROWS
         await page.setInputFiles('input[aria-label="add trace files"]', writeNotATrace(suite.dir()));
         const notice = page.locator('.notices');
         await notice.waitFor();
+        // One line, on a phone too: what failed, a details toggle and a dismiss button.
+        expect(await shown(notice.locator('.summary'))).toContain('Could not open notes.md.');
+        expect((await notice.locator('.notice-line').boundingBox())!.height).toBeLessThanOrEqual(36);
+        expect(await notice.locator('ul').count()).toBe(0);
+        await notice.locator('button.toggle').click();
+        expect(await shown(notice)).not.toContain(suite.dir());
         expect(await shown(notice)).toMatch(/notes\.md: .*is in no format tapedeck reads/);
         expect(await shown(notice)).toContain('The open traces are kept.');
         expect(await page.locator('.top .source').count()).toBe(2);

@@ -23,19 +23,23 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
       it('steps from one error to the next with e and Shift+E, and with the footer’s buttons', async () => {
         const page = await open([STDIO_SESSION], '#/timeline');
         const steps = page.locator('.status .error-steps');
-        expect(await shown(steps)).toContain('4 errors');
+        // Two failing calls, four red rows (each request and its answer): counted and stepped per call.
+        expect(await shown(steps)).toContain('2 errors');
+        expect(await steps.getAttribute('data-errors')).toBe('2');
         await page.locator('.timeline').focus();
         await page.keyboard.press('e');
         await page.locator('.timeline .row.sel.err').waitFor();
         expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('tools/call no-such-tool');
-        expect(await shown(steps)).toContain('error 1 of 4');
+        expect(await shown(steps)).toContain('error 1 of 2');
+        // The next step leaves the call for the next one: never the first call's answer.
         await page.keyboard.press('e');
-        await page.locator('.status .error-steps', { hasText: 'error 2 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
+        expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('resources/read');
         await page.keyboard.press('Shift+E');
-        await page.locator('.status .error-steps', { hasText: 'error 1 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 1 of 2' }).waitFor();
         // Backwards from the first wraps to the last.
         await page.locator('.error-steps button[aria-label^="previous error"]').click();
-        await page.locator('.status .error-steps', { hasText: 'error 4 of 4' }).waitFor();
+        await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
         expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('resources/read');
         expect(await shown(page.locator('.detail h2'))).toContain('resources/read');
 
@@ -45,6 +49,17 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
         await calls.locator('.error-steps button[aria-label^="next error"]').click();
         await calls.locator('.calls-list .row.sel.err').waitFor();
         expect(await shown(calls.locator('.calls-list .row.sel .c-tool'))).toBe('no-such-tool');
+      });
+
+      it('lists the keyboard shortcuts on ?, and puts them away with Escape', async () => {
+        const page = await open([STDIO_SESSION], '#/timeline');
+        await page.locator('.timeline').focus();
+        await page.keyboard.press('?');
+        const sheet = page.getByRole('dialog', { name: 'keyboard shortcuts' });
+        await sheet.waitFor();
+        expect(await shown(sheet)).toContain('next / previous failing call');
+        await page.keyboard.press('Escape');
+        await sheet.waitFor({ state: 'detached' });
       });
 
       it('reaches the list in one Tab stop through the skip link, then moves through it with the keys', async () => {

@@ -3,7 +3,6 @@ import { chooseSource } from './source/boot.js';
 import { pagedSource } from './source/paged-api.js';
 import { App } from './ui/app.js';
 import { EmbedLink, isEmbedded } from './ui/embed.js';
-import { PagedApp } from './ui/paged-app.js';
 import './styles.css';
 import './styles/marks.css';
 import './styles/page.css';
@@ -12,11 +11,11 @@ import './styles/narrow.css';
 // Embed mode hides the page's chrome with one class on the root (actions.css), so the views need not know.
 const embedded = isEmbedded(location.href);
 if (embedded) document.documentElement.classList.add('embed');
-// A trace `tapedeck view` serves a page at a time has a viewer of its own; every other page reads whole traces.
+// A trace `tapedeck view` serves a page at a time is paged through its API; every other page reads whole traces.
 const paged = pagedSource(document, location.href);
 render(
   <>
-    {paged ? <PagedApp api={paged} /> : <App page={chooseSource(document, location.href)} />}
+    <App page={chooseSource(document, location.href)} paged={paged} />
     {embedded ? <EmbedLink /> : null}
   </>,
   document.getElementById('app')!,

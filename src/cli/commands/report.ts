@@ -1,22 +1,33 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { TapedeckError } from '../../base/errors.js';
 import { BYTE_STYLES, formatBytes } from '../../base/units.js';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
+import { PAGED_DEFAULTS } from '../../view/paged/plan.js';
 import { type EmbeddedTrace, inlinedPage } from '../../view/viewer-assets.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { addRuleFlags, type Redaction, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
+import { parsePositiveInt } from '../parse.js';
 import { refuseLinkedOutput } from '../paths.js';
 import { redactedLines, redactedMeta } from '../redact/trace.js';
 
 export interface ReportOptions extends RuleFlags {
   out: string;
+  /** Embed only the first N messages of each trace, and mark the cut. */
+  maxMessages?: number | undefined;
 }
+
+/**
+ * The most messages a report embeds unless told otherwise: a page holding more loads for tens of seconds and a
+ * gigabyte of browser memory, where `tapedeck view` pages the same trace (src/view/paged/plan.ts).
+ */
+export const REPORT_DEFAULTS = { maxMessages: PAGED_DEFAULTS.fromMessages } as const;
 
 export interface ReportResult {
   /** Where the report was written. */
@@ -40,6 +51,7 @@ export async function writeReport(
   options: ReportOptions,
   io: CliIo,
   warn: (d: TraceDiagnostic) => void = () => {},
+  defaults: { maxMessages: number } = REPORT_DEFAULTS,
 ): Promise<ReportResult> {
   if (paths.length === 0) throw usageError('give at least one trace file');
   if (paths.filter((path) => path === '-').length > 1)
@@ -60,7 +72,7 @@ export async function writeReport(
     // A trace that cannot be read is bad input (exit 1), as for show and stats, not a usage error.
     const trace = await openTrace(userPath(io, path), { onDiagnostic }, traceFiles(io));
     const name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
-    const text = await collect(trace, redaction);
+    const text = await collect(trace, redaction, path, options.maxMessages, defaults.maxMessages);
     labels.push(redactedMeta(trace.meta, redaction).label || name);
     traces.push({ path: `r${i}/${name}`, text });
   }
@@ -69,10 +81,60 @@ export async function writeReport(
   return { file, bytes: Buffer.byteLength(page), traces: traces.length, skipped };
 }
 
-async function collect(trace: Awaited<ReturnType<typeof openTrace>>, redaction: Redaction): Promise<string> {
+/**
+ * The trace's lines, redacted, as one JSONL text. Past `max` messages (when given) the rest is left out and an
+ * event line marks the cut; past the default without `max`, the report is refused with what works instead.
+ */
+async function collect(
+  trace: Awaited<ReturnType<typeof openTrace>>,
+  redaction: Redaction,
+  path: string,
+  max: number | undefined,
+  most: number,
+): Promise<string> {
+  const limit = max ?? most;
   const parts: string[] = [];
-  for await (const line of redactedLines(trace, redaction, true)) parts.push(line);
+  let messages = 0;
+  let cut: { t: string; seq: number | undefined } | undefined;
+  let left = 0;
+  const lines = async function* () {
+    for await (const read of trace.lines()) {
+      const { line } = read;
+      const message = line.type === undefined;
+      if (message) messages++;
+      if (messages > limit && (message || line.type !== 'end')) {
+        if (max === undefined) throw tooBig(path, limit);
+        cut ??= { t: line.t, seq: 'seq' in line ? line.seq : undefined };
+        if (message) left++;
+        continue;
+      }
+      if (cut && line.type === 'end') continue;
+      yield read;
+    }
+  };
+  for await (const line of redactedLines({ meta: trace.meta, lines }, redaction, true)) parts.push(line);
+  if (cut) {
+    const marker = {
+      t: cut.t,
+      type: 'event',
+      name: 'truncated',
+      reason: 'report --max-messages',
+      kept: limit,
+      left,
+    };
+    parts.push(`${JSON.stringify(cut.seq === undefined ? marker : { ...marker, seq: cut.seq })}\n`);
+  }
   return parts.join('');
+}
+
+/** One line: the trace is too big to embed, and what works instead. */
+function tooBig(path: string, limit: number): TapedeckError {
+  const n = limit.toLocaleString('en');
+  return new TapedeckError(
+    'input',
+    `${path} holds more than ${n} messages, too many for one page: open it with \`tapedeck view ${path}\` ` +
+      `(paged), or embed the first N with \`tapedeck report --max-messages N\` (the cut is marked)`,
+  );
 }
 
 /** Registers `tapedeck report <trace…> -o report.html`. */
@@ -81,7 +143,12 @@ export function registerReport(program: Command, { io, action }: Cli): void {
     .command('report')
     .description('Write one self-contained HTML file with the viewer and the traces (redacted), for sharing.')
     .argument('[trace...]', 'trace files (any format tapedeck reads); rotated segments are stitched')
-    .requiredOption('-o, --out <file>', 'the HTML file to write (mode 0600)');
+    .requiredOption('-o, --out <file>', 'the HTML file to write (mode 0600)')
+    .option(
+      '--max-messages <n>',
+      `embed the first n messages of each trace and mark the cut (without it, a trace of more than ${REPORT_DEFAULTS.maxMessages.toLocaleString('en')} is refused)`,
+      (value: string) => parsePositiveInt('--max-messages', value),
+    );
   addRuleFlags(addLastFlag(command), { mode: true })
     .addHelpText(
       'after',

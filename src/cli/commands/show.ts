@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
 import { redactText } from '../../redact/index.js';
+import { FailedCalls } from '../../report/text/failed-calls.js';
 import { TimelineRenderer } from '../../report/text/timeline.js';
 import { encodeLine } from '../../trace/encode.js';
-import { Pairer } from '../../trace/pairing.js';
+import { type PairEvent, Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { inTimeOrder } from '../../trace/time-order.js';
 import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
-import { EXIT } from '../errors.js';
+import { EXIT, usageError } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, say, traceFiles, userPath } from '../io.js';
@@ -23,6 +24,8 @@ export interface ShowOptions {
   follow?: boolean;
   /** The LLM recorder's trace of the same run: print the agent's timeline (model turns, linked MCP calls). */
   llm?: string;
+  /** Only the failing calls (request and answer), then `failed: #ids`. */
+  errors?: boolean;
 }
 
 /**
@@ -39,6 +42,8 @@ export async function showTrace(
   io: CliIo,
   stop?: AbortSignal,
 ): Promise<number> {
+  if (options.raw && options.errors)
+    throw usageError('--errors lists the failing calls as a timeline; it does not go with --raw');
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   const follow = options.follow === true;
@@ -85,15 +90,22 @@ export async function showTrace(
     const width = terminalWidth(io.stdout, io.env);
     const renderer = new TimelineRenderer({ color, width });
     const pairer = new Pairer({ children: 'none' });
+    const failed = options.errors ? new FailedCalls() : undefined;
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
+    const show = async (events: readonly PairEvent[]) => {
+      for (const ev of events)
+        for (const shown of failed ? failed.push(ev) : [ev])
+          if (!(await print(renderer.render(shown)))) return false;
+      return true;
+    };
     // In time order: a recorder with two sides (the stdio ↔ HTTP bridge) writes some lines after later ones.
     // Followed, a line is printed as it is written.
     for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
-      for (const ev of pairer.push(redact(line), lineNo))
-        if (!(await print(renderer.render(ev)))) return errors;
+      if (!(await show(pairer.push(redact(line), lineNo)))) return errors;
       if (follow && line.type === 'end') break;
     }
-    for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return errors;
+    if (!(await show(pairer.finish()))) return errors;
+    if (failed) await print([failed.summary()]);
     return errors;
   } finally {
     process.off('SIGINT', onSigint);
@@ -113,6 +125,7 @@ export function registerShow(program: Command, { io, action }: Cli): void {
     )
     .option('--raw', 'print the trace lines as JSONL instead of a timeline')
     .option(...LLM_FLAG)
+    .option('--errors', 'only the failing calls (request and answer), then a last line `failed: #ids`')
     .option(
       '-f, --follow',
       'keep reading a trace that is still being written; stops at its end line or on Ctrl-C',
@@ -128,6 +141,7 @@ export function registerShow(program: Command, { io, action }: Cli): void {
         '  tapedeck show --last                   the newest trace of the recording folder',
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
         '  tapedeck show mcp.jsonl --llm agent-llm.jsonl   model turns with their tool calls and the MCP calls',
+        '  tapedeck show --errors run.jsonl       the failing calls only, ending with failed: #ids',
         '',
         '→ is client→server, ← server→client. Server messages that belong to a request are indented under it;',
         'one that nothing on the wire ties to a request (it only arrived while that request was open) is not',

@@ -1,81 +1,76 @@
 import { createReadStream } from 'node:fs';
+import { isEmptyQuery, kindMatches, type LineQuery, textMatch } from '../../trace/query.js';
 import { OUTCOMES, type TraceIndex } from './trace-index.js';
 
 /**
- * The viewer's search and filters on a paged trace, answered on the server: the same parameters the viewer keeps
- * in its links (q, re, tool, method, dir, server, err), the rows that pass as a list of row numbers. The facets
+ * The viewer's search and filters on a paged trace, answered on the server: a LineQuery (trace/query.ts), read from
+ * the parameters the viewer keeps in its links, the rows that pass as a list of row numbers. The facets
  * are read from the index's columns; a text search reads the file once, line by line, and matches the message
  * part of each line (what follows `"raw":`), a request row also passing when its answer matches, as in the
  * viewer. Results are kept per filter until the index grows.
  */
 
-export interface PagedFilter {
-  q?: string | undefined;
-  regex?: boolean;
-  tool?: string | undefined;
-  method?: string | undefined;
-  dir?: 'in' | 'out' | undefined;
-  server?: string | undefined;
-  errors?: boolean;
+/** A search of a trace's lines: a test of one line, and for plain text a pattern to find candidates in a chunk. */
+export interface LineSearch {
+  test(text: string): boolean;
+  /** Plain text (not a regular expression): found across a whole chunk, so lines without it cost no test. */
+  find?: RegExp | undefined;
 }
 
 /**
- * The filter a request's query names; undefined parameters are no filter.
- *
- * @example filterFrom(new URLSearchParams('tool=echo&err=1')) // → { tool: 'echo', errors: true, … }
- */
-export function filterFrom(params: URLSearchParams): PagedFilter {
-  const dir = params.get('dir');
-  const text = (name: string) => params.get(name)?.trim() || undefined;
-  return {
-    q: text('q'),
-    regex: params.get('re') === '1',
-    tool: text('tool'),
-    method: text('method'),
-    dir: dir === 'in' || dir === 'out' ? dir : undefined,
-    server: text('server'),
-    errors: params.get('err') === '1',
-  };
-}
-
-/** True when the filter keeps every row. */
-export function isEmpty(filter: PagedFilter): boolean {
-  return !filter.q && !filter.tool && !filter.method && !filter.dir && !filter.server && !filter.errors;
-}
-
-/** A filter as a cache key. */
-export function filterKey(filter: PagedFilter): string {
-  return JSON.stringify([
-    filter.q ?? '',
-    filter.regex ? 1 : 0,
-    filter.tool ?? '',
-    filter.method ?? '',
-    filter.dir ?? '',
-    filter.server ?? '',
-    filter.errors ? 1 : 0,
-  ]);
-}
-
-/** Escapes a text for use inside a regular expression. */
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A search as a test of a line's text, or an error message for a regular expression that does not compile.
+ * The search as a test of a line's text, or an error message for a regular expression that does not compile.
  *
  * @example compileSearch({ q: 'echo' }).test('{"raw":{"method":"tools/call","params":{"name":"echo"}}}') // → true
  */
-export function compileSearch(filter: PagedFilter): { test(text: string): boolean } | { error: string } {
-  try {
-    const pattern = new RegExp(filter.regex ? (filter.q ?? '') : escapeRegExp(filter.q ?? ''), 'i');
-    return {
-      test(text) {
-        const raw = text.indexOf('"raw":');
-        return pattern.test(raw < 0 ? text : text.slice(raw + 6));
-      },
-    };
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+export function compileSearch(query: LineQuery): LineSearch | { error: string } {
+  const match = textMatch(query) ?? { test: () => true };
+  if (match.error !== undefined) return { error: match.error };
+  const q = query.q?.trim() ?? '';
+  return {
+    test(text) {
+      const raw = text.indexOf('"raw":');
+      return match.test(raw < 0 ? text : text.slice(raw + 6));
+    },
+    find: query.regex || q === '' ? undefined : new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
+  };
+}
+
+/**
+ * Marks the lines of `body` (whole lines, the first numbered `lineNo`) that pass the search; returns how many
+ * lines it held. With a plain-text search the chunk is searched as one text and only the lines a match falls in
+ * are tested; else every line is.
+ */
+function markLines(body: string, lineNo: number, search: LineSearch, bits: Uint8Array): number {
+  let line = lineNo;
+  let from = 0;
+  const find = search.find;
+  if (find) {
+    find.lastIndex = 0;
+    for (let m = find.exec(body); m !== null; m = find.exec(body)) {
+      for (let nl = body.indexOf('\n', from); nl !== -1 && nl < m.index; nl = body.indexOf('\n', from)) {
+        line++;
+        from = nl + 1;
+      }
+      const end = body.indexOf('\n', m.index);
+      const stop = end === -1 ? body.length : end;
+      if (search.test(body.slice(from, stop))) bits[line] = 1;
+      if (end === -1) return line - lineNo + 1;
+      line++;
+      from = end + 1;
+      find.lastIndex = from;
+    }
+    for (let nl = body.indexOf('\n', from); nl !== -1; nl = body.indexOf('\n', from)) {
+      line++;
+      from = nl + 1;
+    }
+    return line - lineNo;
   }
+  for (let nl = body.indexOf('\n'); nl !== -1; nl = body.indexOf('\n', from)) {
+    if (search.test(body.slice(from, nl))) bits[line] = 1;
+    line++;
+    from = nl + 1;
+  }
+  return line - lineNo;
 }
 
 /**
@@ -83,10 +78,7 @@ export function compileSearch(filter: PagedFilter): { test(text: string): boolea
  *
  * @example const bits = await matchingLines(index, search);
  */
-async function matchingLines(
-  index: TraceIndex,
-  search: { test(text: string): boolean },
-): Promise<Uint8Array[]> {
+async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (const indexed of index.files) {
     await indexed.offsets.whole();
@@ -101,13 +93,13 @@ async function matchingLines(
     });
     for await (const chunk of stream as AsyncIterable<string>) {
       const text = carry + chunk;
-      let from = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-        if (search.test(text.slice(from, nl))) bits[lineNo] = 1;
-        lineNo++;
-        from = nl + 1;
+      const last = text.lastIndexOf('\n');
+      if (last === -1) {
+        carry = text;
+        continue;
       }
-      carry = text.slice(from);
+      lineNo += markLines(text.slice(0, last + 1), lineNo, search, bits);
+      carry = text.slice(last + 1);
     }
     if (carry !== '' && search.test(carry)) bits[lineNo] = 1;
     out.push(bits);
@@ -128,9 +120,9 @@ export interface FilterResult {
  *
  * @example const { rows } = await runFilter(index, { tool: 'echo' });
  */
-export async function runFilter(index: TraceIndex, filter: PagedFilter): Promise<FilterResult> {
+export async function runFilter(index: TraceIndex, filter: LineQuery): Promise<FilterResult> {
   const upTo = index.rowCount;
-  if (isEmpty(filter)) return { rows: undefined, upTo, error: undefined };
+  if (isEmptyQuery(filter)) return { rows: undefined, upTo, error: undefined };
   const methods = filter.method ? index.methods.matching(filter.method) : undefined;
   const tools = filter.tool ? index.tools.matching(filter.tool) : undefined;
   const server = filter.server ? index.servers.id(filter.server) : 0;
@@ -148,7 +140,8 @@ export async function runFilter(index: TraceIndex, filter: PagedFilter): Promise
     if (server && index.rowServer.get(row) !== server) continue;
     if (methods && !methods.has(index.rowMethod.get(row))) continue;
     if (tools && !tools.has(index.rowTool.get(row))) continue;
-    if (filter.errors && !index.isError(row)) continue;
+    if (filter.errors !== undefined && filter.errors !== index.isError(row)) continue;
+    if (filter.kind && !kindMatches(filter.kind, index.kindOf(row))) continue;
     if (lines && !matches(row)) {
       // A request or its answer: either side matching counts, as the viewer searches both.
       const kind = index.kindOf(row);

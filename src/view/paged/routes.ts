@@ -9,10 +9,11 @@ import type {
   PagedRowsPage,
   PagedStats,
 } from '../../trace/paged.js';
+import { type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
-import { barsOf, type FilterResult, filterFrom, filterKey, type PagedFilter, runFilter } from './query.js';
+import { barsOf, type FilterResult, runFilter } from './query.js';
 import type { TraceIndex } from './trace-index.js';
 
 /**
@@ -52,8 +53,8 @@ const count = (value: string | null, fallback: number, max: number) => {
 /** The paged API of one index, with its cache of filtered views. */
 export function pagedRoutes(index: TraceIndex) {
   const views = new Map<string, { version: number; result: Promise<FilterResult> }>();
-  const view = (filter: PagedFilter): Promise<FilterResult> => {
-    const key = filterKey(filter);
+  const view = (filter: LineQuery): Promise<FilterResult> => {
+    const key = queryKey(filter);
     const cached = views.get(key);
     if (cached && cached.version === index.version) return cached.result;
     const result = runFilter(index, filter);
@@ -71,7 +72,7 @@ export function pagedRoutes(index: TraceIndex) {
         json(res, 200, info(index));
         return true;
       case 'rows': {
-        const result = await view(filterFrom(params));
+        const result = await view(queryFromParams(params));
         const total = size(result);
         const from = count(params.get('from'), 0, total);
         const n = count(params.get('count'), 200, MAX_PAGE);
@@ -91,14 +92,14 @@ export function pagedRoutes(index: TraceIndex) {
           json(res, 404, { error: `no row ${params.get('key')} in this trace` });
           return true;
         }
-        const result = await view(filterFrom(params));
+        const result = await view(queryFromParams(params));
         const n = result.rows ? binarySearch(result.rows, row) : row;
         const [found] = await rowsPage(index, [row], n);
         json(res, 200, { n, row: found! } satisfies PagedFound);
         return true;
       }
       case 'bars': {
-        const result = await view(filterFrom(params));
+        const result = await view(queryFromParams(params));
         const from = Number(params.get('from') ?? Number.NEGATIVE_INFINITY);
         const to = Number(params.get('to') ?? Number.POSITIVE_INFINITY);
         const ordinals = barsOf(index, result.rows, from, to, index.last);
@@ -112,7 +113,7 @@ export function pagedRoutes(index: TraceIndex) {
         return true;
       }
       case 'density': {
-        const result = await view(filterFrom(params));
+        const result = await view(queryFromParams(params));
         const buckets = count(params.get('buckets'), 240, 2000);
         json(res, 200, { counts: density(index, result, buckets) } satisfies PagedDensity);
         return true;
@@ -125,7 +126,7 @@ export function pagedRoutes(index: TraceIndex) {
         } satisfies PagedStats);
         return true;
       case 'export':
-        await exportJsonl(index, await view(filterFrom(params)), res);
+        await exportJsonl(index, await view(queryFromParams(params)), res);
         return true;
       default:
         return false;

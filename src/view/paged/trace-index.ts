@@ -1,5 +1,10 @@
 import { stat } from 'node:fs/promises';
-import type { Attribution, ExchangeOutcome, PairEvent } from '../../trace/exchange.js';
+import {
+  type Attribution,
+  certainDepth,
+  type ExchangeOutcome,
+  type PairEvent,
+} from '../../trace/exchange.js';
 import { openTrace } from '../../trace/io.js';
 import { toolName } from '../../trace/jsonrpc.js';
 import type { PagedRowKind } from '../../trace/paged.js';
@@ -279,7 +284,7 @@ export class TraceIndex {
         const tool = x.dir === 'in' ? this.tools.id(toolName(x.request)) : 0;
         const rootTool = x.parent ? this.rowTool.get(this.xRequestRow.get(x.parent.ordinal)) : tool;
         const row = this.row('request', ref.line, file, lineNo, item, time, x.dir, {
-          depth: x.depth,
+          depth: certainDepth(x.parent, x.guessed),
           exchange: x.ordinal,
           via: viaId(x.via),
           method: this.methods.id(x.method),
@@ -304,7 +309,7 @@ export class TraceIndex {
         const x = ev.exchange;
         const request = this.xRequestRow.get(x.ordinal);
         const row = this.row('response', ref.line, file, lineNo, item, time, ref.line.dir, {
-          depth: x.depth,
+          depth: certainDepth(x.parent, x.guessed),
           exchange: x.ordinal,
           method: this.rowMethod.get(request),
           tool: this.rowTool.get(request),
@@ -324,7 +329,7 @@ export class TraceIndex {
       case 'notification': {
         const parent = ev.parent?.ordinal ?? -1;
         const row = this.row('notification', ref.line, file, lineNo, item, time, ref.line.dir, {
-          depth: ev.depth,
+          depth: certainDepth(ev.parent, ev.guessed),
           exchange: parent,
           via: viaId(ev.via),
           method: this.methods.id(ev.notification.method),

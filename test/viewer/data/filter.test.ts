@@ -1,9 +1,9 @@
+import type { LineQuery } from 'mcp-tapedeck/trace';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   compileFilter,
   filterRows,
   haystack,
-  type RowFilter,
   rootExchange,
   rowMethod,
 } from '../../../viewer/src/data/filter.js';
@@ -13,14 +13,14 @@ import { SAMPLE } from './sample.js';
 
 describe('search and filters of the timeline and the calls table', () => {
   let rows: Row[];
-  const keys = (filter: RowFilter, name = 'calc.jsonl') =>
+  const keys = (filter: LineQuery, name = 'calc.jsonl') =>
     filterRows(rows, compileFilter(filter), () => name).map((r) => r.key);
   beforeAll(async () => {
     rows = (await openModel({ 'd0/calc.jsonl': SAMPLE })).rows();
   });
 
   it('keeps everything, as the same array, when nothing is asked', () => {
-    const filter = compileFilter({ regex: false, errors: false, q: '  ' });
+    const filter = compileFilter({ regex: false, q: '  ' });
     expect(filter.empty).toBe(true);
     expect(filterRows(rows, filter, () => '')).toBe(rows);
   });

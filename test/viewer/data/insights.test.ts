@@ -55,6 +55,11 @@ describe('where tool time went', () => {
 
   it('writes durations and shares the way a sentence needs them', () => {
     expect([840, 2300, 45_000, 210_000].map(briefDuration)).toEqual(['840 ms', '2.3 s', '45 s', '3.5 min']);
+    // Hours and days as people say them, not thousands of seconds.
+    expect([5 * 3_600_000 + 3 * 60_000, 3 * 86_400_000 + 4 * 3_600_000].map(briefDuration)).toEqual([
+      '5 h 03 min',
+      '3 d 4 h',
+    ]);
     expect([0, 0.001, 0.614, 1].map(percent)).toEqual(['0 %', '<1 %', '61 %', '100 %']);
   });
 });

@@ -25,7 +25,7 @@ describe('transport lines', () => {
     const envelope = rows.filter(isTransportRow);
     expect(envelope).toHaveLength(22);
     expect(transportShownByDefault(model.sources)).toBe(false);
-    const hidden = filterRows(rows, compileFilter({ hideTransport: true }), () => '');
+    const hidden = filterRows(rows, compileFilter({}, { hideTransport: true }), () => '');
     expect(hidden).toHaveLength(rows.length - 22);
     expect(hidden.some(isTransportRow)).toBe(false);
     // The link can say otherwise either way.

@@ -124,6 +124,8 @@ describe('the page picks its trace source once, from the page itself', () => {
         label: 'calls',
         startedAt: undefined,
         live: true,
+        state: 'live',
+        durationMs: undefined,
         server: undefined,
         requests: 0,
         errors: 0,

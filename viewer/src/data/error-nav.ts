@@ -1,24 +1,54 @@
+import type { Exchange } from 'mcp-tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
 
 /**
- * The next failed row after `from` (step 1) or before it (step -1), wrapping around the list; undefined when no
- * row failed. `from` -1 starts before the first row, so "next" finds the first error.
- *
- * @example nextError(rows, selectedIndex, 1) // → index of the next red row
+ * Errors are counted and stepped through per failing call, not per red row: a failed request and its answer are
+ * one error (both rows are red), as a stray answer, an unreadable line or a recorder's warning is one each. The
+ * counter, the footer and the `E` key agree on it.
  */
-export function nextError(rows: readonly Row[], from: number, step: 1 | -1): number | undefined {
-  const n = rows.length;
-  if (n === 0) return undefined;
-  let at = from < 0 || from >= n ? (step === 1 ? -1 : n) : from;
-  for (let i = 0; i < n; i++) {
-    at = (at + step + n) % n;
-    if (isErrorRow(rows[at]!)) return at;
+
+/** What failed: the exchange of a failed request or answer, or the row itself. */
+export function failureOf(row: Row): Exchange | Row | undefined {
+  if (!isErrorRow(row)) return undefined;
+  return (row.kind === 'request' || row.kind === 'response') && row.exchange ? row.exchange : row;
+}
+
+/** The failures of a list in order, each by the place of its first row in the list. */
+function failures(rows: readonly Row[]): { first: number[]; of: Map<Exchange | Row, number> } {
+  const first: number[] = [];
+  const of = new Map<Exchange | Row, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const failure = failureOf(rows[i]!);
+    if (failure === undefined || of.has(failure)) continue;
+    of.set(failure, first.length);
+    first.push(i);
   }
-  return undefined;
+  return { first, of };
 }
 
 /**
- * How many rows failed, and the 1-based place of `index` among them when it is one ("error 2 of 5").
+ * The first row of the next failing call after the one at `from` (step 1), or of the one before it (step -1),
+ * wrapping around the list; undefined when nothing failed. `from` -1 starts before the first row, so "next" finds
+ * the first failure.
+ *
+ * @example nextError(rows, selectedIndex, 1) // → index of the next failed call's request row
+ */
+export function nextError(rows: readonly Row[], from: number, step: 1 | -1): number | undefined {
+  const { first, of } = failures(rows);
+  if (first.length === 0) return undefined;
+  const row = from >= 0 && from < rows.length ? rows[from] : undefined;
+  const failure = row ? failureOf(row) : undefined;
+  const at = failure === undefined ? undefined : of.get(failure);
+  if (at !== undefined) return first[(at + step + first.length) % first.length];
+  if (from < 0 || from >= rows.length) return step === 1 ? first[0] : first.at(-1);
+  // A row that did not fail: the nearest failure after it (or before it).
+  if (step === 1) return first.find((i) => i > from) ?? first[0];
+  return [...first].reverse().find((i) => i < from) ?? first.at(-1);
+}
+
+/**
+ * How many calls (and lines) failed, and the 1-based place among them of the one the row at `index` belongs to
+ * ("error 2 of 5").
  *
  * @example errorPosition(rows, 7) // → { count: 5, at: 2 }
  */
@@ -26,12 +56,9 @@ export function errorPosition(
   rows: readonly Row[],
   index: number,
 ): { count: number; at: number | undefined } {
-  let count = 0;
-  let at: number | undefined;
-  for (let i = 0; i < rows.length; i++) {
-    if (!isErrorRow(rows[i]!)) continue;
-    count++;
-    if (i === index) at = count;
-  }
-  return { count, at };
+  const { first, of } = failures(rows);
+  const row = index >= 0 ? rows[index] : undefined;
+  const failure = row ? failureOf(row) : undefined;
+  const at = failure === undefined ? undefined : of.get(failure);
+  return { count: first.length, at: at === undefined ? undefined : at + 1 };
 }

@@ -1,24 +1,19 @@
-import { type Exchange, toolName } from 'mcp-tapedeck/trace';
+import {
+  type Exchange,
+  isEmptyQuery,
+  kindMatches,
+  type LineQuery,
+  nameMatches,
+  textMatch,
+  toolName,
+} from 'mcp-tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
 import { isTransportRow } from './transport.js';
 
 /**
- * Search and filters, shared by the timeline and the calls table. All fields are optional; an empty filter keeps
- * everything. They come from the URL, so a filtered view is a link like any other.
+ * What the views show besides a query's filters: HTTP envelope lines left out unless asked for (transport.ts).
  */
-export interface RowFilter {
-  /** Text (case-insensitive) or, with `regex`, a regular expression matched against the message JSON. */
-  q?: string;
-  regex?: boolean;
-  /** Tool name (substring, case-insensitive): rows of tools/call exchanges of that tool, with their children. */
-  tool?: string;
-  /** Method (substring, case-insensitive). */
-  method?: string;
-  dir?: 'in' | 'out';
-  /** A `server` field value, or a source's name when several traces are open. */
-  server?: string;
-  errors?: boolean;
-  /** Leave out HTTP envelope lines (transport.ts). */
+export interface RowOptions {
   hideTransport?: boolean;
 }
 
@@ -58,54 +53,32 @@ export function haystack(row: Row): string {
 }
 
 /**
- * Compiles a filter once per change of the search box, not once per row.
+ * Compiles a query (trace/query.ts) once per change of the search box, not once per row. Search and filters are
+ * shared by the timeline and the calls table; they come from the link, so a filtered view is a link like any other.
  *
  * @example const f = compileFilter({ tool: 'echo', q: 'hello' }); rows.filter((r) => f.test(r, name))
  */
-export function compileFilter(filter: RowFilter): CompiledFilter {
-  let error: string | undefined;
-  let match: ((text: string) => boolean) | undefined;
-  const q = filter.q?.trim() ?? '';
-  if (q !== '') {
-    if (filter.regex) {
-      try {
-        const re = new RegExp(q, 'i');
-        match = (text) => re.test(text);
-      } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
-        match = () => false;
-      }
-    } else {
-      const needle = q.toLowerCase();
-      match = (text) => text.toLowerCase().includes(needle);
-    }
-  }
-  const tool = filter.tool?.trim().toLowerCase() || undefined;
-  const method = filter.method?.trim().toLowerCase() || undefined;
-  const server = filter.server || undefined;
-  const empty =
-    match === undefined &&
-    !tool &&
-    !method &&
-    !filter.dir &&
-    !server &&
-    !filter.errors &&
-    !filter.hideTransport;
+export function compileFilter(query: LineQuery, options: RowOptions = {}): CompiledFilter {
+  const match = textMatch(query);
+  const error = match?.error;
+  const server = query.server || undefined;
+  const empty = isEmptyQuery(query) && !options.hideTransport;
   return {
     empty,
     error,
     test(row, sourceName) {
-      if (filter.hideTransport && isTransportRow(row)) return false;
-      if (filter.dir && row.dir !== filter.dir) return false;
+      if (options.hideTransport && isTransportRow(row)) return false;
+      if (query.dir && row.dir !== query.dir) return false;
+      if (!kindMatches(query.kind, row.kind)) return false;
       if (server && row.server !== server && sourceName !== server) return false;
-      if (filter.errors && !isErrorRow(row)) return false;
-      if (method && !rowMethod(row)?.toLowerCase().includes(method)) return false;
-      if (tool) {
+      if (query.errors !== undefined && isErrorRow(row) !== query.errors) return false;
+      if (!nameMatches(query.method, rowMethod(row))) return false;
+      if (query.tool?.trim()) {
         const root = rootExchange(row);
-        const name = root ? toolName(root.request) : undefined;
-        if (!name?.toLowerCase().includes(tool)) return false;
+        if (!nameMatches(query.tool, root ? toolName(root.request) : undefined)) return false;
       }
-      return match === undefined || match(haystack(row));
+      if (match === undefined) return true;
+      return match.error === undefined && match.test(haystack(row));
     },
   };
 }

@@ -85,7 +85,7 @@ export function toolTimes(tallies: readonly ToolTally[]): ToolTime[] {
 }
 
 /**
- * A duration in a sentence: `840 ms`, `2.3 s`, `45 s`, `3.5 min`.
+ * A duration in a sentence: `840 ms`, `2.3 s`, `45 s`, `3.5 min`, `5 h 03 min`, `2 d 4 h`.
  *
  * @example briefDuration(2300) // → '2.3 s'
  */
@@ -93,7 +93,11 @@ export function briefDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  const hours = Math.round(ms / 3_600_000);
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
 /**

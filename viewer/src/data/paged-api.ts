@@ -1,7 +1,11 @@
-import type { PagedBarsPage, PagedFound, PagedInfo, PagedRowsPage, PagedStats } from 'mcp-tapedeck/trace';
-
-/** The view a page is asked from: the viewer's own filter parameters (q, re, tool, method, dir, server, err). */
-export type PagedQuery = Readonly<Record<string, string>>;
+import type {
+  LineQuery,
+  PagedBarsPage,
+  PagedFound,
+  PagedInfo,
+  PagedRowsPage,
+  PagedStats,
+} from 'mcp-tapedeck/trace';
 
 /**
  * The paged API of `tapedeck view` (src/view/paged/routes.ts), as the data layer needs it; source/paged-api.ts
@@ -10,12 +14,12 @@ export type PagedQuery = Readonly<Record<string, string>>;
  */
 export interface PagedApi {
   info(): Promise<PagedInfo>;
-  rows(query: PagedQuery, from: number, count: number): Promise<PagedRowsPage>;
+  rows(query: LineQuery, from: number, count: number): Promise<PagedRowsPage>;
   /** One row by its key and its place in the view; undefined when the trace has no such row. */
-  find(query: PagedQuery, key: string): Promise<PagedFound | undefined>;
-  bars(query: PagedQuery, from: number, to: number, start: number, count: number): Promise<PagedBarsPage>;
-  density(query: PagedQuery, buckets: number): Promise<number[]>;
+  find(query: LineQuery, key: string): Promise<PagedFound | undefined>;
+  bars(query: LineQuery, from: number, to: number, start: number, count: number): Promise<PagedBarsPage>;
+  density(query: LineQuery, buckets: number): Promise<number[]>;
   stats(): Promise<PagedStats>;
   /** The address of the view as a JSONL download. */
-  exportUrl(query: PagedQuery): string;
+  exportUrl(query: LineQuery): string;
 }

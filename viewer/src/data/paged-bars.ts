@@ -1,5 +1,5 @@
-import type { PagedBar } from 'mcp-tapedeck/trace';
-import type { PagedApi, PagedQuery } from './paged-api.js';
+import type { LineQuery, PagedBar } from 'mcp-tapedeck/trace';
+import type { PagedApi } from './paged-api.js';
 import type { BarList, BarSource, TimeRange, WaterfallBar } from './waterfall.js';
 
 /** Bars per page asked of the server. */
@@ -47,7 +47,7 @@ export class PagedBars implements BarSource {
 
   constructor(
     private readonly api: PagedApi,
-    private readonly query: PagedQuery,
+    private readonly query: LineQuery,
     readonly start: number,
     readonly end: number,
     private readonly changed: () => void,
@@ -92,7 +92,7 @@ class PagedBarList implements BarList {
 
   constructor(
     private readonly api: PagedApi,
-    private readonly query: PagedQuery,
+    private readonly query: LineQuery,
     private readonly range: TimeRange,
     private readonly changed: () => void,
   ) {

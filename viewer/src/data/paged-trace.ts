@@ -1,28 +1,38 @@
-import type { PagedInfo, PagedRowsPage } from 'mcp-tapedeck/trace';
+import {
+  isEmptyQuery,
+  type LineQuery,
+  type PagedInfo,
+  type PagedRowsPage,
+  queryKey,
+} from 'mcp-tapedeck/trace';
+import type { ViewName } from '../route.js';
+import type { Facets } from './facets.js';
 import { TraceModel } from './model.js';
-import type { PagedApi, PagedQuery } from './paged-api.js';
+import type { PagedApi } from './paged-api.js';
 import { PagedBars } from './paged-bars.js';
 import { PagedSourceModel } from './paged-source.js';
 import { PAGE_ROWS, PagedView } from './paged-view.js';
+import { heldRows, type RowList, type TraceView } from './trace-view.js';
 
 /** How often the server is asked how far its index got, while it is indexing. */
 const POLL_MS = 500;
 /** While indexing, the waterfall's bars are fetched afresh at most this often. */
 const BARS_MS = 2000;
-/** The filter parameters the server understands (the rest of a link's parameters are the viewer's own). */
-const FILTER_KEYS = ['q', 're', 'tool', 'method', 'dir', 'server', 'err'] as const;
 
 /**
  * A trace `tapedeck view` pages: the model the views read (one PagedSourceModel), the views of it asked for so
  * far (the whole trace, filtered ones), the waterfall's bars, and the server's index followed until it is done.
  *
- * @example const trace = new PagedTrace(api); await trace.start(); trace.view({ tool: 'echo' }).at(0);
+ * @example const trace = new PagedTrace(api); await trace.start(); trace.rows({ tool: 'echo' }).at(0);
  */
-export class PagedTrace {
+export class PagedTrace implements TraceView {
   readonly model = new TraceModel();
+  readonly whole = false;
+  /** Calls, Diff and Raw need every row in the browser. */
+  readonly views: readonly ViewName[] = ['timeline', 'waterfall', 'tools'];
   source: PagedSourceModel | undefined;
-  private readonly views = new Map<string, PagedView>();
-  private bars: { key: string; made: number; rows: number; bars: PagedBars } | undefined;
+  private readonly lists = new Map<string, PagedView>();
+  private shownBars: { key: string; made: number; rows: number; bars: PagedBars } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private statsAsked = false;
@@ -30,13 +40,6 @@ export class PagedTrace {
   private first: Promise<PagedRowsPage | undefined> | undefined;
 
   constructor(private readonly api: PagedApi) {}
-
-  /** The filter part of a link's parameters, in a fixed order (a view's key). */
-  static query(params: Readonly<Record<string, string>>): PagedQuery {
-    const query: Record<string, string> = {};
-    for (const key of FILTER_KEYS) if (params[key]) query[key] = params[key]!;
-    return query;
-  }
 
   /** Reads the trace's info, then follows the index until it is done. */
   async start(): Promise<void> {
@@ -71,7 +74,7 @@ export class PagedTrace {
         };
     if (info.failure)
       this.model.failures.splice(0, this.model.failures.length, `Could not read the trace: ${info.failure}`);
-    for (const view of this.views.values()) view.grew(info.rows, info.done);
+    for (const view of this.lists.values()) view.grew(info.rows, info.done);
     if (info.done && this.statsAsked) void this.loadStats();
     this.model.changed();
     if (!info.done && !this.stopped)
@@ -83,43 +86,42 @@ export class PagedTrace {
       }, POLL_MS);
   }
 
-  /** The view a link's parameters name (its filter), made on first use. */
-  view(params: Readonly<Record<string, string>>): PagedView {
-    const query = PagedTrace.query(params);
-    const key = JSON.stringify(query);
-    let view = this.views.get(key);
+  /** The view of a query, made on first use (an empty list until the trace's info has come). */
+  rows(query: LineQuery): RowList {
+    if (!this.source) return heldRows([], undefined);
+    const key = queryKey(query);
+    let view = this.lists.get(key);
     if (!view) {
-      const whole = Object.keys(query).length === 0;
+      const whole = isEmptyQuery(query);
       view = new PagedView(this.api, this.source!, query, whole, () => this.model.changed());
       if (whole && this.first) view.prime(this.first);
       this.first = undefined;
-      this.views.set(key, view);
-      if (this.views.size > 6) this.views.delete(this.views.keys().next().value!);
+      this.lists.set(key, view);
+      if (this.lists.size > 6) this.lists.delete(this.lists.keys().next().value!);
       const info = this.source!.pagedInfo;
       view.grew(info.rows, info.done);
     }
     return view;
   }
 
-  /** The waterfall's bars for a filter: fetched afresh as the index grows (at most every two seconds). */
-  waterfall(params: Readonly<Record<string, string>>): PagedBars {
-    const query = PagedTrace.query(params);
-    const key = JSON.stringify(query);
+  /** The waterfall's bars for a query: fetched afresh as the index grows (at most every two seconds). */
+  bars(query: LineQuery): PagedBars {
+    const key = queryKey(query);
     const info = this.source!.pagedInfo;
     const fresh =
-      this.bars?.key === key &&
-      (this.bars.rows === info.rows || (!info.done && Date.now() - this.bars.made < BARS_MS));
+      this.shownBars?.key === key &&
+      (this.shownBars.rows === info.rows || (!info.done && Date.now() - this.shownBars.made < BARS_MS));
     if (!fresh) {
       const start = info.start ?? 0;
       const end = Math.max(info.end ?? start, start + 1);
-      this.bars = {
+      this.shownBars = {
         key,
         made: Date.now(),
         rows: info.rows,
         bars: new PagedBars(this.api, query, start, end, () => this.model.changed()),
       };
     }
-    return this.bars!.bars;
+    return this.shownBars!.bars;
   }
 
   /** Asks for the Tools view's figures (again once indexing is done). */
@@ -133,7 +135,27 @@ export class PagedTrace {
     this.model.changed();
   }
 
-  exportUrl(params: Readonly<Record<string, string>>): string {
-    return this.api.exportUrl(PagedTrace.query(params));
+  exportHref(query: LineQuery): string {
+    return this.api.exportUrl(query);
+  }
+
+  facets(): Facets {
+    const info = this.source?.pagedInfo;
+    return {
+      tools: info?.tools ?? [],
+      methods: info?.methods ?? [],
+      servers: info?.servers ?? [],
+      calls: info?.calls ?? 0,
+      transport: false,
+    };
+  }
+
+  total(): number {
+    return this.source?.pagedInfo.rows ?? 0;
+  }
+
+  /** The Tools view's figures are the server's, asked for when the view is first shown. */
+  prepare(view: ViewName | 'home'): void {
+    if (view === 'tools' && this.source && !this.source.hasStats && !this.statsAsked) void this.loadStats();
   }
 }

@@ -1,7 +1,8 @@
-import type { PagedRowsPage } from 'mcp-tapedeck/trace';
-import type { PagedApi, PagedQuery } from './paged-api.js';
+import type { LineQuery, PagedRowsPage } from 'mcp-tapedeck/trace';
+import type { PagedApi } from './paged-api.js';
 import type { PagedSourceModel } from './paged-source.js';
 import type { Row } from './rows.js';
+import type { RowList } from './trace-view.js';
 
 /** Rows per page asked of the server. */
 export const PAGE_ROWS = 200;
@@ -15,7 +16,9 @@ const RECOUNT_MS = 2000;
  * by its place, fetched a page at a time as the list asks for it. Pages fetched while the server was still
  * indexing are fetched again when next shown, so a request shown before its answer was read gets its answer.
  */
-export class PagedView {
+export class PagedView implements RowList {
+  /** The rows stay on the server. */
+  readonly held = undefined;
   /** Rows in the view (grows while the trace is indexed). */
   count = 0;
   /** The count is known (the first page of a filtered view has answered). */
@@ -33,7 +36,7 @@ export class PagedView {
   constructor(
     private readonly api: PagedApi,
     private readonly source: PagedSourceModel,
-    readonly query: PagedQuery,
+    readonly query: LineQuery,
     /** Whether the query keeps every row (the count is then the index's). */
     readonly whole: boolean,
     private readonly changed: () => void,

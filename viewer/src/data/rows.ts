@@ -1,13 +1,14 @@
-import type {
-  Attribution,
-  Direction,
-  EndLine,
-  Exchange,
-  PagedRowKind,
-  PairEvent,
-  RecordLine,
-  RpcNotification,
-  RpcResponse,
+import {
+  type Attribution,
+  certainDepth,
+  type Direction,
+  type EndLine,
+  type Exchange,
+  type PagedRowKind,
+  type PairEvent,
+  type RecordLine,
+  type RpcNotification,
+  type RpcResponse,
 } from 'mcp-tapedeck/trace';
 
 /**
@@ -115,13 +116,13 @@ export function rowOf(src: number, ev: PairEvent, where: LineSource): Row | unde
         case 'request':
         case 'response':
           row.exchange = ev.exchange;
-          row.depth = ev.exchange.depth;
+          row.depth = certainDepth(ev.exchange.parent, ev.exchange.guessed);
           break;
         case 'notification':
           row.notification = ev.notification;
           row.parent = ev.parent;
           row.via = ev.via;
-          row.depth = ev.depth;
+          row.depth = certainDepth(ev.parent, ev.guessed);
           break;
         case 'orphan':
           row.response = ev.response;

@@ -22,6 +22,8 @@ export interface TraceSummary {
   transport?: string | null;
   state?: string;
   startedAt?: string | null;
+  updatedAt?: string;
+  ended?: boolean;
   lastSeq?: number;
   messages?: { in?: number };
   errors?: number;
@@ -109,11 +111,20 @@ export async function listTraces(
     label: t.label || undefined,
     startedAt: t.startedAt ?? undefined,
     live: t.state === 'live',
+    state: t.state === 'live' ? 'live' : t.ended === false ? 'no end line' : 'complete',
+    durationMs: spanOf(t.startedAt, t.updatedAt),
     server: t.server ?? undefined,
     requests: t.messages?.in ?? 0,
     errors: t.errors ?? 0,
     session: sessionOf(t),
   }));
+}
+
+/** From the trace's start to the last line the collector stored, in ms; undefined when either is unknown. */
+function spanOf(start: string | null | undefined, last: string | undefined): number | undefined {
+  const from = start ? Date.parse(start) : Number.NaN;
+  const to = last ? Date.parse(last) : Number.NaN;
+  return Number.isNaN(from) || Number.isNaN(to) || to < from ? undefined : to - from;
 }
 
 /** The API folder of a trace: `api/v1/traces/<id>` or `api/v1/shares/<id>`. */

@@ -1,12 +1,14 @@
-import type {
-  PagedBarsPage,
-  PagedDensity,
-  PagedFound,
-  PagedInfo,
-  PagedRowsPage,
-  PagedStats,
+import {
+  type LineQuery,
+  type PagedBarsPage,
+  type PagedDensity,
+  type PagedFound,
+  type PagedInfo,
+  type PagedRowsPage,
+  type PagedStats,
+  queryParams,
 } from 'mcp-tapedeck/trace';
-import type { PagedApi, PagedQuery } from '../data/paged-api.js';
+import type { PagedApi } from '../data/paged-api.js';
 import type { BootPage } from './boot.js';
 
 /**
@@ -16,9 +18,10 @@ import type { BootPage } from './boot.js';
  * @example const api = pagedApi(new URL('api/', location.href)); await api.info();
  */
 export function pagedApi(base: URL): PagedApi {
-  const url = (path: string, query: PagedQuery = {}, extra: Record<string, string | number> = {}) => {
+  const url = (path: string, query: LineQuery = {}, extra: Record<string, string | number> = {}) => {
     const target = new URL(`paged/${path}`, base);
-    for (const [k, v] of Object.entries({ ...query, ...extra })) target.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries({ ...queryParams(query), ...extra }))
+      target.searchParams.set(k, String(v));
     return target;
   };
   const get = async <T>(target: URL): Promise<T> => {
@@ -48,7 +51,7 @@ export function pagedApi(base: URL): PagedApi {
  * The paged API this page was made for, when `tapedeck view` serves a trace a page at a time (its config element
  * says `{"mode":"paged","api":"api/"}`); undefined otherwise.
  *
- * @example const api = pagedSource(document, location.href); if (api) render(<PagedApp api={api} />, root);
+ * @example render(<App page={page} paged={pagedSource(document, location.href)} />, root);
  */
 export function pagedSource(page: BootPage, href: string): PagedApi | undefined {
   const config = page.getElementById('tapedeck-config');

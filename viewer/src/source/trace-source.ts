@@ -72,6 +72,10 @@ export interface TraceListing {
   startedAt: string | undefined;
   /** Still being recorded: opening it follows it. */
   live: boolean;
+  /** Being recorded, finished with its end line, or stopped without one. */
+  state: 'live' | 'complete' | 'no end line';
+  /** From its start to the last line the source holds (ms), when both are known. */
+  durationMs: number | undefined;
   server: string | undefined;
   /** Client requests (messages in) and failed ones, as the source counted them. */
   requests: number;

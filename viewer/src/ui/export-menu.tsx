@@ -71,3 +71,14 @@ export function ExportMenu({ model, rows }: { model: TraceModel; rows: readonly 
     </fieldset>
   );
 }
+
+/** The rows shown of a trace the server holds, downloaded from the server as it reads them. */
+export function ExportLink({ href }: { href: string }) {
+  return (
+    <fieldset class="export" aria-label="export the rows shown">
+      <a class="button" href={href} download title="the rows shown as a tapedeck trace (JSONL)">
+        Export JSONL
+      </a>
+    </fieldset>
+  );
+}

@@ -6,6 +6,8 @@ import { SOURCE_HUES } from './timeline.js';
 
 export interface HeaderProps {
   model: TraceModel | undefined;
+  /** The views the open trace can show (a paged trace's others need every row in the browser); all when unset. */
+  views?: readonly ViewName[] | undefined;
   route: Route;
   /** The page's source: whether it has a home screen, whether it lets the user open files. */
   page: TraceSource;
@@ -30,7 +32,8 @@ const TITLES: Record<ViewName, string> = {
  * The title bar: the open traces (each with a button to close it while others are open), the views as tabs, and a
  * way to add other trace files.
  */
-export function Header({ model, route, page, counts, go, openFiles, closeTrace }: HeaderProps) {
+export function Header({ model, views, route, page, counts, go, openFiles, closeTrace }: HeaderProps) {
+  const paged = views !== undefined && views.length < VIEWS.length;
   const sources = model?.sources ?? [];
   const live = model?.following();
   // The trace the Tools and Raw views show: the one the link names, else the first open.
@@ -38,7 +41,7 @@ export function Header({ model, route, page, counts, go, openFiles, closeTrace }
   const perSource = route.view === 'tools' || route.view === 'raw';
   return (
     <header class="top">
-      <a class="brand" href={page.capabilities.own ? '#/timeline' : '#/'} title="tapedeck">
+      <a class="brand" href={page.capabilities.own || paged ? '#/timeline' : '#/'} title="tapedeck">
         tapedeck
       </a>
       <nav class="tabs" aria-label="views">
@@ -48,12 +51,13 @@ export function Header({ model, route, page, counts, go, openFiles, closeTrace }
             key={name}
             class={route.view === name ? 'tab active' : 'tab'}
             aria-current={route.view === name ? 'page' : undefined}
-            disabled={!model}
+            disabled={!model || (paged && model.sources.length === 0)}
+            title={paged && !views.includes(name) ? 'needs the whole trace in the browser' : undefined}
             onClick={() => go({ ...route, view: name }, 'push')}
             data-view={name}
           >
             {TITLES[name]}
-            {name === 'calls' && model ? <span class="n">{counts.calls}</span> : null}
+            {name === 'calls' && model && !paged ? <span class="n">{counts.calls}</span> : null}
             {name === 'diff' && sources.length >= 2 ? (
               <span class="n" title="two traces are open: compare them">
                 A↔B
@@ -109,8 +113,13 @@ export function Header({ model, route, page, counts, go, openFiles, closeTrace }
           );
         })}
         {live ? <span class={`badge live-${live.status}`}>{live.status}</span> : null}
+        {paged ? (
+          <span class="badge" title="the trace stays on the server; the viewer asks for what it shows">
+            paged
+          </span>
+        ) : null}
       </div>
-      {!page.capabilities.openFiles ? (
+      {paged ? null : !page.capabilities.openFiles ? (
         <span class="muted report-tag">{page.kind}</span>
       ) : (
         <label class="button open" title="Add trace files beside the open ones (to merge or compare them)">

@@ -1,3 +1,4 @@
+import { briefDuration } from '../data/insights.js';
 import type { LocalFile } from '../source/local.js';
 import type { TraceListing } from '../source/trace-source.js';
 
@@ -52,7 +53,15 @@ export function Home({ open, traces, listError }: HomeProps) {
                   <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`} data-trace={t.id}>
                     {t.label || t.id}
                   </a>{' '}
-                  {t.live ? <span class="badge live">live</span> : null}{' '}
+                  {t.live ? <span class="badge live">live</span> : <span class="muted">{t.state}</span>}{' '}
+                  <span class={t.errors > 0 ? 'err' : 'muted'} data-errors={t.errors}>
+                    {t.errors} {t.errors === 1 ? 'error' : 'errors'}
+                  </span>{' '}
+                  {t.durationMs === undefined ? null : (
+                    <span class="muted" data-duration-ms={t.durationMs}>
+                      {briefDuration(t.durationMs)}
+                    </span>
+                  )}{' '}
                   <span class="muted">{t.startedAt ?? ''}</span>
                 </li>
               ))}

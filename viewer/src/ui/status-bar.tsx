@@ -14,12 +14,14 @@ export interface StatusBarProps {
   version: number;
   /** The list on screen, when the view has one; else every row of the open traces is counted. */
   count?: ShownCount | undefined;
+  /** Said after the count (how the rows are held). */
+  note?: string | undefined;
   /** More to show on the right (the error steps). */
   children?: ComponentChild;
 }
 
 /** Loading progress, what the view shows, live connection state, and what the reader noticed about the files. */
-export function StatusBar({ model, version, count, children }: StatusBarProps) {
+export function StatusBar({ model, version, count, note, children }: StatusBarProps) {
   const [open, setOpen] = useState(false);
   if (!model) return null;
   const live = model.following();
@@ -36,6 +38,7 @@ export function StatusBar({ model, version, count, children }: StatusBarProps) {
         <span class="loaded" data-shown={shown} data-total={of}>
           {model.sources.length} {model.sources.length === 1 ? 'trace' : 'traces'} ·{' '}
           {shown === of ? `${of} ${noun}` : `${shown} of ${of} ${noun}`}
+          {note ? ` · ${note}` : ''}
         </span>
       )}
       {children}

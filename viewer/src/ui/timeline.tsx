@@ -1,11 +1,12 @@
 import { type Exchange, formatOffset, idTag } from 'mcp-tapedeck/trace';
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type FaultMark, faultMarks } from '../data/faults.js';
 import { guessedParent, guessTitle } from '../data/guess.js';
 import type { Finder } from '../data/highlight.js';
 import type { TraceModel } from '../data/model.js';
 import { isErrorRow, type Row } from '../data/rows.js';
 import { formatLatency, rowDetail, rowTitle } from '../data/summary.js';
+import type { RowList } from '../data/trace-view.js';
 import { FaultBadge } from './fault-badge.js';
 import { type Following, NewRowsMarker } from './follow.js';
 import { Marked } from './highlight.js';
@@ -15,7 +16,8 @@ export const ROW_HEIGHT = 26;
 
 export interface TimelineProps {
   model: TraceModel;
-  rows: readonly Row[];
+  /** The rows shown: held in the browser, or a paged trace's, fetched a page at a time as the list scrolls. */
+  rows: RowList;
   selected: string | undefined;
   select: (key: string | undefined) => void;
   /** The search's matches, marked in titles and summaries. */
@@ -39,7 +41,8 @@ export const SOURCE_HUES = [210, 28, 140, 290, 0, 180, 60, 330];
  * slowest request, log scale so fast calls still show, beside its figure), and a one-line summary. Messages that
  * belong to a request are indented under it — with a dotted connector and a `?` where pairing only guessed that
  * they do; failed exchanges are marked red; search matches are marked. A followed trace's list keeps its newest
- * row in view while it is at its end (follow.tsx).
+ * row in view while it is at its end (follow.tsx). A row of a paged trace still on its way is an empty line; a
+ * selection from a link not fetched yet is looked up on the server and scrolled to.
  */
 export function Timeline({
   model,
@@ -54,14 +57,16 @@ export function Timeline({
   const maxLatency = model.maxLatency();
   const multi = model.sources.length > 1;
   const faults = useMemo(() => faultMarks(model.rows()), [model, model.version]);
-  const selectedIndex = selected === undefined ? -1 : rows.findIndex((r) => r.key === selected);
+  const selectedIndex = useSelectedIndex(rows, selected);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') return select(undefined);
-    const next = keyStep(event, selectedIndex, rows.length, 20);
-    if (next !== undefined && rows[next]) select(rows[next].key);
+    const next = keyStep(event, selectedIndex, rows.count, 20);
+    const row = next === undefined ? undefined : rows.at(next);
+    if (row) select(row.key);
   };
   const render = (i: number) => {
-    const row = rows[i]!;
+    const row = rows.at(i);
+    if (!row) return <div key={`pending-${i}`} class="row pending" aria-busy="true" />;
     return (
       <TimelineRow
         key={row.key}
@@ -79,9 +84,9 @@ export function Timeline({
   };
   return (
     <VirtualList
-      class="timeline"
+      class={rows.held ? 'timeline' : 'timeline paged'}
       label="timeline"
-      count={rows.length}
+      count={rows.count}
       rowHeight={rowHeight}
       render={render}
       scrollToIndex={selectedIndex}
@@ -92,6 +97,25 @@ export function Timeline({
       overlay={following ? <NewRowsMarker following={following} /> : undefined}
     />
   );
+}
+
+/** The place of the selected row: at hand, or found on the server (a link to a row of a paged trace). */
+function useSelectedIndex(rows: RowList, selected: string | undefined): number {
+  const [located, setLocated] = useState<{ key: string; index: number } | undefined>();
+  const known = selected === undefined ? -1 : rows.indexOf(selected);
+  useEffect(() => {
+    if (selected === undefined || known >= 0 || rows.held || located?.key === selected) return;
+    let live = true;
+    rows.locate(selected).then(
+      (index) => live && setLocated({ key: selected, index }),
+      () => live && setLocated({ key: selected, index: -1 }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [selected, rows, known]);
+  if (known >= 0) return known;
+  return located?.key === selected ? (located?.index ?? -1) : -1;
 }
 
 export interface TimelineRowProps {
@@ -153,7 +177,7 @@ export function TimelineRow({
       ) : null}
       <span class="c-dir">{row.dir ? ARROW[row.dir] : row.kind === 'stderr' ? '!' : '·'}</span>
       <span class="c-title" style={{ paddingLeft: `${row.depth * 16}px` }}>
-        {row.depth > 0 ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
+        {row.depth > 0 || guess ? <span class="tree">{guess ? '┆ ' : '└ '}</span> : null}
         {guess ? (
           <abbr class="guess-mark" title={guessTitle(guess)}>
             ?

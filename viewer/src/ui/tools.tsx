@@ -1,6 +1,7 @@
 import { type CallStats, type Exchange, percentile, toolName } from 'mcp-tapedeck/trace';
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorShade, formatRate } from '../data/error-rate.js';
+import { briefDuration } from '../data/insights.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';
@@ -106,6 +107,25 @@ export function Tools({ source, version, openTool, openMethod }: ToolsProps) {
   );
 }
 
+/** Whether a box scrolled sideways has more to its right: measured as it scrolls and as it is resized. */
+function useScrollCue() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState(false);
+  const update = () => {
+    const el = ref.current;
+    if (el) setMore(el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+  };
+  useEffect(() => {
+    update();
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, more, update };
+}
+
 function StatsTable({
   rows,
   first,
@@ -115,9 +135,15 @@ function StatsTable({
   first: string;
   open: (name: string) => void;
 }) {
+  const scroll = useScrollCue();
   return (
-    // Wider than a phone: the table scrolls sideways, its first column stays in view.
-    <div class="table-scroll">
+    // Wider than a phone: the table scrolls sideways, its first column stays in view; a cue says there is more.
+    <div
+      class="table-scroll"
+      ref={scroll.ref}
+      onScroll={scroll.update}
+      data-more={scroll.more ? 'right' : undefined}
+    >
       <table class="stats">
         <thead>
           <tr>
@@ -162,6 +188,11 @@ function StatsTable({
           })}
         </tbody>
       </table>
+      {scroll.more ? (
+        <span class="scroll-cue" aria-hidden="true">
+          more columns →
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -174,7 +205,7 @@ function Summary({ source }: { source: SourceModel }) {
     ['Format', source.info.format],
     ['Server', server ? `${server.name ?? '?'} ${server.version ?? ''}`.trim() : '–'],
     ['Protocol', server?.protocolVersion ?? '–'],
-    ['Duration', stats.durationMs === null ? '–' : formatLatency(stats.durationMs)],
+    ['Duration', stats.durationMs === null ? '–' : briefDuration(stats.durationMs)],
     ['Messages', `${stats.messages.in.messages} in · ${stats.messages.out.messages} out`],
     ['Ended', stats.ended ? (stats.endReason ?? 'yes') : 'no end line'],
   ];

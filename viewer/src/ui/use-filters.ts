@@ -1,18 +1,20 @@
+import { type LineQuery, queryFromParams, queryKey } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
 import { callList } from '../data/calls.js';
-import { type Facets, facetsOf } from '../data/facets.js';
-import { compileFilter, filterRows, type RowFilter } from '../data/filter.js';
+import type { Facets } from '../data/facets.js';
 import { type Finder, finderOf } from '../data/highlight.js';
-import type { TraceModel } from '../data/model.js';
 import type { Row } from '../data/rows.js';
+import { heldRows, type RowList, type TraceView } from '../data/trace-view.js';
 import { transportShown } from '../data/transport.js';
 
 /** What the link's search and filter parameters leave of the open traces, for the views, the footer and the keys. */
 export interface Filtered {
-  /** Every row, in time order. */
-  all: readonly Row[];
+  /** The link's query. */
+  query: LineQuery;
+  /** Rows in the open traces. */
+  total: number;
   /** The rows the timeline shows. */
-  rows: readonly Row[];
+  rows: RowList;
   /** The Calls view's list (computed only while that view is shown; else empty). */
   calls: readonly Row[];
   /** Calls among every row, for the footer's "of N calls". */
@@ -30,57 +32,42 @@ export interface Filtered {
   narrowed: boolean;
 }
 
+const NONE = heldRows([], undefined);
+
 /**
- * The link's parameters applied: q, re, tool, method, dir, server, err, tl (transport lines), sort (calls).
+ * The link's parameters applied to a trace, whoever holds its rows: its query (q, re, tool, method, dir, kind,
+ * server, err), tl (transport lines), sort (calls).
  *
- * @example const { rows, find } = useFilters(model, version, route.params, route.view === 'calls');
+ * @example const { rows, find } = useFilters(trace, version, route.params, route.view === 'calls');
  */
 export function useFilters(
-  model: TraceModel | undefined,
+  trace: TraceView | undefined,
   version: number,
   p: Readonly<Record<string, string>>,
   callsShown: boolean,
 ): Filtered {
-  const sources = model?.sources ?? [];
-  const facets = useMemo(() => facetsOf(model), [model, version]);
-  const showTransport = transportShown(p.tl, sources);
-  const filter: RowFilter = {
-    ...(p.q ? { q: p.q } : {}),
-    regex: p.re === '1',
-    ...(p.tool ? { tool: p.tool } : {}),
-    ...(p.method ? { method: p.method } : {}),
-    ...(p.dir === 'in' || p.dir === 'out' ? { dir: p.dir } : {}),
-    ...(p.server ? { server: p.server } : {}),
-    errors: p.err === '1',
-    hideTransport: facets.transport && !showTransport,
-  };
-  const compiled = useMemo(
-    () => compileFilter(filter),
-    [p.q, p.re, p.tool, p.method, p.dir, p.server, p.err, filter.hideTransport],
-  );
-  const all = model?.rows() ?? [];
-  const rows = useMemo(
-    () => (model ? filterRows(all, compiled, (src) => model.source(src)?.info.name ?? '') : []),
-    [model, version, compiled],
-  );
+  const facets = useMemo(() => trace?.facets(), [trace, version]);
+  const showTransport = transportShown(p.tl, trace?.model.sources ?? []);
+  const query = queryFromParams(p);
+  const key = queryKey(query);
+  const hideTransport = (facets?.transport ?? false) && !showTransport;
+  const rows = trace ? trace.rows(query, { hideTransport }) : NONE;
   const calls = useMemo(
-    () => (callsShown ? callList(rows, p.sort) : []),
+    () => (callsShown && rows.held ? callList(rows.held, p.sort) : []),
     [rows, p.sort, callsShown, version],
   );
-  const find = useMemo(
-    () => (compiled.error ? undefined : finderOf(p.q, p.re === '1')),
-    [p.q, p.re, compiled],
-  );
+  const find = useMemo(() => (rows.error ? undefined : finderOf(p.q, p.re === '1')), [p.q, p.re, rows.error]);
   return {
-    all,
+    query,
+    total: trace?.total() ?? 0,
     rows,
     calls,
-    totalCalls: facets.calls,
-    error: compiled.error,
+    totalCalls: facets?.calls ?? 0,
+    error: rows.error,
     find,
-    transport: facets.transport,
+    transport: facets?.transport ?? false,
     transportShown: showTransport,
-    facets,
-    narrowed: !compiled.empty,
+    facets: facets ?? { tools: [], methods: [], servers: [], calls: 0, transport: false },
+    narrowed: key !== '' || hideTransport,
   };
 }

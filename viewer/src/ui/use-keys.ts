@@ -8,6 +8,8 @@ export interface PageKeys {
   close: () => void;
   /** `e` / `Shift+E`: the next / previous failed row. */
   stepError?: ((direction: 1 | -1) => void) | undefined;
+  /** `?`: the sheet of shortcuts, shown or put away. */
+  help?: (() => void) | undefined;
 }
 
 /** Keys for the whole page, ignored while typing in a field (and with Ctrl, Alt or Meta held). */
@@ -25,6 +27,9 @@ export function usePageKeys(keys: PageKeys): void {
       if (event.key === '/') {
         event.preventDefault();
         keys.search();
+      } else if (event.key === '?' && keys.help) {
+        event.preventDefault();
+        keys.help();
       } else if (event.key === 'Escape') keys.close();
       else if ((event.key === 'e' || event.key === 'E') && keys.stepError) {
         event.preventDefault();

@@ -29,7 +29,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // stdout with capture's line framer: the stdio counterpart of upstream/, ranked with it.
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
-  ['proxy', 'replay', 'live', 'instrument'],
+  // gates/ judges recorded traffic (lint, drift, check): it reads traces, borrows replay's era rules for HTTP headers
+  // and starts a live server through process/ and upstream/ for drift; report/ maps what it finds.
+  ['proxy', 'replay', 'live', 'instrument', 'gates'],
   // report/ renders what commands found: the terminal text (text/) and, through one model that verify, diff,
   // replay and scan map what they found into (src/live, src/replay, src/trace, src/redact), the CI formats (ci/).
   // Only the CLI uses it.

@@ -52,6 +52,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./stats.js')).registerStats,
   },
   {
+    name: 'lint',
+    term: 'lint [options] [trace...]',
+    description:
+      'Check recorded traffic against the MCP specification for the version each session negotiated.',
+    load: async () => (await import('./lint.js')).registerLint,
+  },
+  {
     name: 'diff',
     term: 'diff [options] <a> <b>',
     description:

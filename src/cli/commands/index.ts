@@ -59,6 +59,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./lint.js')).registerLint,
   },
   {
+    name: 'drift',
+    term: 'drift [options] <base> [new...]',
+    description:
+      'Compare the tools, prompts and resources a server offers between two recordings, a lock file or a live server.',
+    load: async () => (await import('./drift.js')).registerDrift,
+  },
+  {
     name: 'diff',
     term: 'diff [options] <a> <b>',
     description:

@@ -66,6 +66,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./drift.js')).registerDrift,
   },
   {
+    name: 'check',
+    term: 'check [options] <trace...>',
+    description:
+      'Assert what an agent did in each recorded run: tools it must call, must not call, their order and counts.',
+    load: async () => (await import('./check.js')).registerCheck,
+  },
+  {
     name: 'diff',
     term: 'diff [options] <a> <b>',
     description:

@@ -55,7 +55,7 @@ export function registerDrift(program: Command, { io, action }: Cli): void {
       'after',
       '\nExamples:\n' +
         '  tapedeck drift tools.lock.json -- node dist/server.js        # the CI gate\n' +
-        '  tapedeck drift tools.lock.json -- node dist/server.js --write-lock tools.lock.json   # approve\n' +
+        '  tapedeck drift tools.lock.json --write-lock tools.lock.json -- node dist/server.js   # approve\n' +
         '  tapedeck drift old.jsonl new.jsonl --fail-on risky\n' +
         '  tapedeck drift tools.lock.json --upstream http://127.0.0.1:3000/mcp --reporter sarif:drift.sarif\n\n' +
         'Classes: breaking (removed; required input added; type, enum or format narrowed; output property removed),\n' +

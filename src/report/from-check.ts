@@ -1,6 +1,33 @@
 import type { Violation } from '../gates/check/evaluate.js';
 import type { AgentRun } from '../gates/check/runs.js';
-import type { Report, ReportCase, ReportContext } from './model.js';
+import type { Report, ReportCase, ReportContext, ReportRule } from './model.js';
+
+const rule = (id: string, description: string, help: string): ReportRule => ({
+  id: `check/${id}`,
+  description,
+  help,
+  level: 'error',
+  precision: 'high',
+  tags: ['mcp', 'agent'],
+});
+
+/** The rules a run can break, for SARIF's rule list. */
+const RULES: readonly ReportRule[] = [
+  rule(
+    'expect-tool',
+    'The run never called a tool it must call.',
+    'Make the agent call it, or drop the expectation.',
+  ),
+  rule('forbid-tool', 'The run called a tool it must not call.', 'Keep the agent from calling it.'),
+  rule('order', 'The run did not call the tools in the required order.', 'Check the agent’s plan.'),
+  rule('max-calls', 'The run called a tool more often than allowed.', 'Look for a loop in the agent.'),
+  rule('max-duration', 'The run took longer than allowed.', 'Look at the slowest calls with tapedeck stats.'),
+  rule(
+    'no-errors',
+    'A tool call failed or a request was answered with an error.',
+    'Look at the call with tapedeck show.',
+  ),
+];
 
 /** One run as check judged it. */
 export interface CheckedRun {
@@ -44,5 +71,6 @@ export function checkReport(checked: readonly CheckedRun[], context: ReportConte
     startedAt: context.startedAt,
     durationMs: context.durationMs,
     suites,
+    rules: RULES.filter((r) => suites.some((suite) => suite.cases.some((c) => c.rule === r.id))),
   };
 }

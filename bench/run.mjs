@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runCollectorBench } from './lib/collector.mjs';
 import { loadConfig, TARGETS } from './lib/config.mjs';
 import { runDiffBench } from './lib/diff.mjs';
+import { runGatesBench } from './lib/gates.mjs';
 import { runHttpBench } from './lib/http.mjs';
 import { runInstrumentBench } from './lib/instrument.mjs';
 import { modeList } from './lib/modes.mjs';
@@ -163,6 +164,22 @@ async function extraBenches(config) {
       measured: `${Math.round(d.medianMs)} ms`,
       goal: `≤ ${d.targetMs} ms`,
       pass: d.pass,
+    });
+  }
+  if (config.gates) {
+    const g = await runGatesBench({ tmp, log: (line) => log(line) });
+    results.gates = g;
+    verdicts.push({
+      name: `lint of a ${g.messages.toLocaleString('en-US')}-message trace (median; ${g.lint.linearity.toFixed(2)}× the half-size trace)`,
+      measured: `${Math.round(g.lint.fullMs)} ms`,
+      goal: `≤ ${g.lint.targetMs} ms`,
+      pass: g.lint.pass,
+    });
+    verdicts.push({
+      name: `drift against live server-everything vs the SDK's own start + listing (${Math.round(g.drift.driftMs)} vs ${Math.round(g.drift.directMs)} ms)`,
+      measured: `${g.drift.ratio.toFixed(2)}×`,
+      goal: `≤ ${g.drift.targetRatio}×`,
+      pass: g.drift.pass,
     });
   }
   if (config.viewer && !existsSync(CHROMIUM)) {

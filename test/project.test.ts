@@ -30,7 +30,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
   // llm/ records and replays what an agent says to its model: a proxy and a replayer of its own kind.
-  ['proxy', 'replay', 'live', 'instrument', 'llm'],
+  // gates/ judges recorded traffic (lint, drift, check): it reads traces, borrows replay's era rules for HTTP headers
+  // and starts a live server through process/ and upstream/ for drift; report/ maps what it finds.
+  ['proxy', 'replay', 'live', 'instrument', 'llm', 'gates'],
   // report/ renders what commands found: the terminal text (text/) and, through one model that verify, diff,
   // replay and scan map what they found into (src/live, src/replay, src/trace, src/redact), the CI formats (ci/).
   // Only the CLI uses it.

@@ -49,6 +49,8 @@ export const BENCH_DEFAULTS = {
   collectorMb: 100,
   /** alignTraces on two generated 10k-call traces. */
   diff: 1,
+  /** `lint` of generated 50k- and 100k-message traces, and `drift` against a live server-everything: 1 runs it. */
+  gates: 1,
   /** The viewer's first screen in headless Chromium (needs /usr/bin/chromium), and the trace's message count. */
   viewer: 1,
   viewerMessages: 100_000,
@@ -140,6 +142,7 @@ const ENV_NAMES = {
   collector: 'BENCH_COLLECTOR',
   collectorMb: 'BENCH_COLLECTOR_MB',
   diff: 'BENCH_DIFF',
+  gates: 'BENCH_GATES',
   viewer: 'BENCH_VIEWER',
   viewerMessages: 'BENCH_VIEWER_MESSAGES',
   viewerBig: 'BENCH_VIEWER_BIG',
@@ -163,6 +166,7 @@ const ZERO_ALLOWED = [
   'httpWarmup',
   'collector',
   'diff',
+  'gates',
   'viewer',
   'viewerBig',
   'viewerDense',

@@ -11,4 +11,6 @@ export interface ProjectConfig {
   mode?: RunMode | undefined;
   /** Absolute: the folder relative cassette paths are taken from. */
   cassetteDir?: string | undefined;
+  /** The `lint` section as written; `tapedeck lint` checks it. */
+  lint?: unknown;
 }

@@ -4,7 +4,7 @@ import { RUN_MODES, type RunMode } from './modes.js';
 import type { ProjectConfig } from './project-config.js';
 
 /** The keys a project file may hold (`$schema` for editors). */
-const KEYS = ['$schema', 'mode', 'cassetteDir'] as const;
+const KEYS = ['$schema', 'mode', 'cassetteDir', 'lint'] as const;
 
 /**
  * Reads a project file's text. Fails with one TapedeckError('usage') line naming the file and the key: bad JSON
@@ -34,7 +34,7 @@ export function parseProjectFile(
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!(KEYS as readonly string[]).includes(key)) {
-      throw fail(`unknown key "${key}"; a project file holds ${KEYS.slice(1).join(' and ')}`);
+      throw fail(`unknown key "${key}"; a project file holds ${KEYS.slice(1).join(', ')}`);
     }
   }
   const config: ProjectConfig = { path };
@@ -53,6 +53,8 @@ export function parseProjectFile(
     }
     config.cassetteDir = resolveDir(record.cassetteDir);
   }
+  // `tapedeck lint` checks its own section (src/gates/lint/config.ts): only it knows the rule ids.
+  if (record.lint !== undefined) config.lint = record.lint;
   return config;
 }
 

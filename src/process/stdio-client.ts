@@ -25,6 +25,8 @@ export interface ServerStdioOptions {
   cwd?: string | undefined;
   /** Where the server's stderr goes; default: this process's. */
   stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** How long close() waits at each step — after ending stdin, after SIGTERM — before the next (default exitGraceMs). */
+  graceMs?: number | undefined;
 }
 
 /** How long close() gives the server after ending its stdin, and again after stopping it, before it is killed. */
@@ -106,11 +108,12 @@ export class ServerStdioTransport {
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const within = (ms: number) =>
       Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+    const grace = this.options.graceMs ?? SERVER_STDIO_DEFAULTS.exitGraceMs;
     child.stdin?.end();
-    await within(SERVER_STDIO_DEFAULTS.exitGraceMs);
+    await within(grace);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      await within(SERVER_STDIO_DEFAULTS.exitGraceMs);
+      await within(grace);
     }
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }

@@ -7,7 +7,7 @@
  */
 
 /** The commands that report to CI. */
-export type ReportCommand = 'verify' | 'diff' | 'replay' | 'run' | 'scan';
+export type ReportCommand = 'verify' | 'diff' | 'replay' | 'run' | 'scan' | 'lint' | 'drift' | 'check';
 
 /**
  * How a case ended: `failed` is a finding (an answer differs, a miss, a secret), `error` is a check that could not
@@ -15,8 +15,8 @@ export type ReportCommand = 'verify' | 'diff' | 'replay' | 'run' | 'scan';
  */
 export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
-/** How loud a failed case is: annotations and SARIF results take their level from it. */
-export type Severity = 'error' | 'warning';
+/** How loud a failed case is: annotations and SARIF results take their level from it (`note`: lint's info). */
+export type Severity = 'error' | 'warning' | 'note';
 
 /** Where a case points: a file and, when known, a 1-based line and column in it. */
 export interface ReportLocation {
@@ -67,6 +67,8 @@ export interface ReportRule {
   level: Severity;
   /** How often a finding of the rule is real: a rule's match is, a heuristic's guess may not be. */
   precision: 'high' | 'low';
+  /** SARIF tags (default: security and secrets, what scan's rules are about). */
+  tags?: readonly string[] | undefined;
 }
 
 /** One command's run, as every CI format sees it. */

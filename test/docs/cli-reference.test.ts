@@ -36,24 +36,24 @@ describe('the command-line reference', () => {
   }, 60_000);
 
   it('takes in a command added to the program, with no change to the generator', async () => {
-    const withLint: BuildProgram = async (argv, io) => {
+    const withAudit: BuildProgram = async (argv, io) => {
       const built = await build(argv, io);
-      if (argv.length === 0 || argv[0] === 'lint')
+      if (argv.length === 0 || argv[0] === 'audit')
         built.program
-          .command('lint')
+          .command('audit')
           .description('Check a trace against the protocol.')
           .argument('<trace>', 'the trace to check')
           .option('--level <level>', 'the least severity reported', 'warning')
-          .addHelpText('after', '\nExamples:\n  tapedeck lint traces/run.jsonl');
+          .addHelpText('after', '\nExamples:\n  tapedeck audit traces/run.jsonl');
       return built;
     };
-    const reference = await renderCliReference(withLint);
-    expect(reference).toContain('| [`lint`](#lint) | Check a trace against the protocol. |');
-    const lint = reference.slice(reference.indexOf('\n## lint\n'));
-    expect(lint).toContain('`tapedeck lint [options] <trace>`');
-    expect(lint).toContain('| `<trace>` | the trace to check |');
-    expect(lint).toContain('| `--level <level>` | the least severity reported | `"warning"` |');
-    expect(lint).toContain('  tapedeck lint traces/run.jsonl');
+    const reference = await renderCliReference(withAudit);
+    expect(reference).toContain('| [`audit`](#audit) | Check a trace against the protocol. |');
+    const audit = reference.slice(reference.indexOf('\n## audit\n'));
+    expect(audit).toContain('`tapedeck audit [options] <trace>`');
+    expect(audit).toContain('| `<trace>` | the trace to check |');
+    expect(audit).toContain('| `--level <level>` | the least severity reported | `"warning"` |');
+    expect(audit).toContain('  tapedeck audit traces/run.jsonl');
   }, 60_000);
 
   it('says nothing of the machine it was written on: no home folder, no checkout, no TAPEDECK_ variables', async () => {

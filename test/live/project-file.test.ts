@@ -40,7 +40,7 @@ describe('reading a project file', () => {
       '{"cassetteDir": ""}',
       `${FILE}: "cassetteDir" must be a folder path, relative to the file's folder; got ""`,
     ],
-    ['{"modes": "replay"}', `${FILE}: unknown key "modes"; a project file holds mode and cassetteDir`],
+    ['{"modes": "replay"}', `${FILE}: unknown key "modes"; a project file holds mode, cassetteDir, lint`],
     ['["replay"]', `${FILE}: expected a JSON object such as {"mode": "replay"}; got an array`],
     [
       '{\n  "mode": "replay"\n  "cassetteDir": "x"\n}',

@@ -52,6 +52,27 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./stats.js')).registerStats,
   },
   {
+    name: 'lint',
+    term: 'lint [options] [trace...]',
+    description:
+      'Check recorded traffic against the MCP specification for the version each session negotiated.',
+    load: async () => (await import('./lint.js')).registerLint,
+  },
+  {
+    name: 'drift',
+    term: 'drift [options] <base> [new...]',
+    description:
+      'Compare the tools, prompts and resources a server offers between two recordings, a lock file or a live server.',
+    load: async () => (await import('./drift.js')).registerDrift,
+  },
+  {
+    name: 'check',
+    term: 'check [options] <trace...>',
+    description:
+      'Assert what an agent did in each recorded run: tools it must call, must not call, their order and counts.',
+    load: async () => (await import('./check.js')).registerCheck,
+  },
+  {
     name: 'diff',
     term: 'diff [options] <a> <b>',
     description:

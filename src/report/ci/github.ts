@@ -46,7 +46,7 @@ export function renderGithub(report: RedactedReport): string {
 }
 
 function annotation(c: ReportCase, report: Report): string {
-  const level = c.severity === 'warning' ? 'warning' : 'error';
+  const level = c.severity === 'warning' ? 'warning' : c.severity === 'note' ? 'notice' : 'error';
   const properties: [string, string | number | undefined][] = [
     ['file', c.location?.file],
     ['line', c.location?.line],

@@ -71,7 +71,7 @@ function ruleDescriptor(rule: ReportRule) {
     shortDescription: { text: rule.description },
     help: { text: rule.help },
     defaultConfiguration: { level: rule.level },
-    properties: { tags: ['security', 'secrets'], precision: rule.precision },
+    properties: { tags: rule.tags ?? ['security', 'secrets'], precision: rule.precision },
   };
 }
 
@@ -80,7 +80,7 @@ function result(c: ReportCase, rules: readonly ReportRule[]) {
   return {
     ruleId: c.rule,
     ...(index >= 0 ? { ruleIndex: index } : {}),
-    level: c.severity === 'warning' ? 'warning' : 'error',
+    level: c.severity ?? 'error',
     message: { text: c.message ?? c.name },
     locations: c.location ? [location(c)] : [],
   };

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
+import { renderAuthLane } from '../../report/text/auth-lane.js';
 import { TimelineRenderer } from '../../report/text/timeline.js';
+import { type AuthStep, authStepOf, isAuthEvent } from '../../trace/auth-flow.js';
 import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
@@ -71,12 +73,17 @@ export async function showTrace(
     const print = async (rows: string[]) => rows.length === 0 || (await out.write(`${rows.join('\n')}\n`));
     // In time order: a recorder with two sides (the stdio ↔ HTTP bridge) writes some lines after later ones.
     // Followed, a line is printed as it is written.
+    // The OAuth flow, if the trace holds one, is drawn after the timeline as its own lane.
+    const auth: AuthStep[] = [];
     for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
-      for (const ev of pairer.push(redact(line), lineNo))
-        if (!(await print(renderer.render(ev)))) return errors;
+      const shown = redact(line);
+      if (isAuthEvent(shown)) auth.push(authStepOf(shown, lineNo));
+      for (const ev of pairer.push(shown, lineNo)) if (!(await print(renderer.render(ev)))) return errors;
       if (follow && line.type === 'end') break;
     }
     for (const ev of pairer.finish()) if (!(await print(renderer.render(ev)))) return errors;
+    const lane = renderAuthLane(auth, { color, width });
+    if (lane.length > 0) await print(['', ...lane]);
     return errors;
   } finally {
     process.off('SIGINT', onSigint);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { showTrace } from '../../../src/cli/commands/show.js';
 import { authSteps, firstFailure } from '../../../src/trace/auth-flow.js';
+import { lintAuth } from '../../../src/trace/auth-lint.js';
 import { encodeLine } from '../../../src/trace/encode.js';
 import type { TraceLine } from '../../../src/trace/types.js';
 import { memoryIo } from '../../helpers/cli.js';
@@ -88,6 +89,7 @@ describe('OAuth failures through the recording proxy, recorded and shown', () =>
     const out = await show(rec!.sink.lines);
     expect(out).toContain('first failure at call: wrong audience');
     expect(out).toContain('Token was not issued for this resource');
+    expect(lintAuth(rec!.sink.lines).map((f) => f.rule)).toContain('auth/audience-mismatch');
   });
 
   it('shows a missing scope as the failing step, naming the scope the server wanted', async () => {
@@ -101,5 +103,8 @@ describe('OAuth failures through the recording proxy, recorded and shown', () =>
     expect(failed.failure?.reason).toContain('needs mcp admin');
     const out = await show(rec!.sink.lines);
     expect(out).toContain('first failure at call: missing scope');
+    const rules = lintAuth(rec!.sink.lines).map((f) => f.rule);
+    expect(rules).toContain('auth/insufficient-scope');
+    expect(rules).toContain('auth/scope-not-granted');
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lintAuth } from '../../../src/trace/auth-lint.js';
 import type { EventLine, TraceLine } from '../../../src/trace/types.js';
 import { eventsOf, type RecordingProxy, startRecording } from '../../helpers/http-proxy.js';
 import {
@@ -83,6 +84,8 @@ describe('the SDK client and a protected SDK server', () => {
       expect(metadata!.resource).toEqual({ asked: rec.proxy.url, upstream: server.url });
       const [token] = stepOf(rec.sink.lines, 'token');
       expect(token!.resource).toEqual({ asked: rec.proxy.url, sent: server.url });
+      // A flow that worked gives the auth lint rules nothing to say.
+      expect(lintAuth(rec.sink.lines)).toEqual([]);
     });
 
     it('hides every token, code, verifier and client secret as a stable hash that follows it across requests', () => {

@@ -17,7 +17,11 @@ import type {
   AuthorizationParams,
   OAuthServerProvider,
 } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import {
+  createOAuthMetadata,
+  mcpAuthMetadataRouter,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -156,6 +160,8 @@ export interface ProtectedServer {
   origin: string;
   /** Its MCP endpoint. */
   url: string;
+  /** The authorization server's origin (the MCP server's, unless it has one of its own). */
+  authOrigin: string;
   issued: Issued;
   close(): Promise<void>;
 }
@@ -169,31 +175,47 @@ export interface ProtectedServerOptions {
   grant?: (scopes: string[]) => string[];
   /** The resource the bearer middleware expects tokens for (default: the MCP endpoint's own URL). */
   expectedResource?: (origin: string) => URL;
+  /** Run the authorization server on an origin of its own (default: the MCP server's origin). */
+  separateAuthServer?: boolean;
 }
+
+/** An express app listening on a free local port. */
+async function listening(): Promise<{ app: MiniApp; server: Server; origin: string }> {
+  const app = express();
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { app, server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 /**
  * Starts an authorization server and a protected MCP server on one origin, the way the SDK's examples do: tokens
  * must be issued for `${origin}/mcp` and carry the `mcp` scope. One tool, `whoami`, says which client called.
  */
 export async function startProtectedServer(options: ProtectedServerOptions = {}): Promise<ProtectedServer> {
-  const app = express();
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { app, server, origin } = await listening();
+  const auth = options.separateAuthServer ? await listening() : { app, server, origin };
   const provider = new MemoryProvider({
     ttlSeconds: options.ttlSeconds ?? 3600,
     ...(options.grant ? { grant: options.grant } : {}),
   });
   const mcpUrl = new URL(`${origin}/mcp`);
-  app.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl: new URL(`${origin}/`),
-      resourceServerUrl: mcpUrl,
-      scopesSupported: ['mcp'],
-      resourceName: 'test server',
-    }),
-  );
+  const router = {
+    provider,
+    issuerUrl: new URL(`${auth.origin}/`),
+    resourceServerUrl: mcpUrl,
+    scopesSupported: ['mcp'],
+    resourceName: 'test server',
+  };
+  auth.app.use(mcpAuthRouter(router));
+  // With an authorization server of its own, the MCP server serves only its protected-resource metadata.
+  if (auth.app !== app)
+    app.use(mcpAuthMetadataRouter({ ...router, oauthMetadata: createOAuthMetadata(router) }));
   const bearer = requireBearerAuth({
     verifier: provider,
     requiredScopes: options.requiredScopes ?? ['mcp'],
@@ -219,11 +241,11 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
     origin,
     url: mcpUrl.href,
     issued: provider.issued,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    authOrigin: auth.origin,
+    close: async () => {
+      await closeServer(server);
+      if (auth.server !== server) await closeServer(auth.server);
+    },
   };
 }
 

@@ -101,3 +101,33 @@ describe('the SDK client and a protected SDK server', () => {
     });
   });
 });
+
+describe('an authorization server on an origin of its own', () => {
+  let server: ProtectedServer;
+  let rec: RecordingProxy;
+  beforeAll(async () => {
+    server = await startProtectedServer({ separateAuthServer: true });
+    rec = await startRecording(server.url);
+  });
+  afterAll(async () => {
+    await rec.stop();
+    await server.close();
+  });
+
+  it('is mounted on the proxy, so registration and the token exchange pass it and the token fits the upstream', async () => {
+    expect(server.authOrigin).not.toBe(server.origin);
+    const provider = new MemoryClientProvider();
+    const client = await connectWithOAuth(rec.proxy.url, provider);
+    const result = await client.callTool({ name: 'whoami' });
+    expect(result.content).toEqual([{ type: 'text', text: 'client client-1' }]);
+    await client.close();
+    expect(server.issued.resources).toEqual([server.url]);
+    const proxyOrigin = new URL(rec.proxy.url).origin;
+    expect(provider.visited[0]!.startsWith(`${proxyOrigin}/.tapedeck/oauth/0/authorize?`)).toBe(true);
+    expect(provider.visited[1]!.startsWith(`${server.authOrigin}/authorize?`)).toBe(true);
+    const seen = steps(rec.sink.lines);
+    for (const step of ['server-metadata', 'register', 'authorize', 'token', 'call'])
+      expect(seen).toContain(step);
+    expectNoSecrets(rec.sink.lines, server.issued, provider);
+  });
+});

@@ -199,7 +199,6 @@ export class OAuthGateway implements OAuthSide {
     }
     let rewritten: Record<string, unknown>;
     if (step === 'resource-metadata') {
-      this.options.notice({ kind: 'oauth', status: answer.status, path: new URL(answer.url).pathname });
       const result = rewriteResourceMetadata(doc, this.mounts, origin);
       rewritten = result.doc;
       if (result.resource)
@@ -208,6 +207,8 @@ export class OAuthGateway implements OAuthSide {
       if (result.binding !== undefined) {
         extra.binding = result.binding;
         this.options.notice({ kind: 'oauth-bound', status: 200, path: result.binding });
+      } else {
+        this.options.notice({ kind: 'oauth', status: answer.status, path: new URL(answer.url).pathname });
       }
     } else {
       rewritten = rewriteServerMetadata(doc, this.mounts, origin, (path, kind) =>

@@ -120,3 +120,28 @@ describe('the OAuth secrets of a recording', () => {
     expect(url).toContain('client_id=c&state=[REDACTED:oauth-state:');
   });
 });
+
+describe('an upstream that binds tokens to the client', () => {
+  it('gets its metadata passed on unchanged and one notice naming how it binds them', async () => {
+    const { startUpstream, startRecording } = await import('../../helpers/http-proxy.js');
+    const upstream = await startUpstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ resource: 'https://x/mcp', dpop_bound_access_tokens_required: true }));
+    });
+    const notices: unknown[] = [];
+    const rec = await startRecording(`${upstream.origin}/mcp`, { onNotice: (n) => notices.push(n) });
+    try {
+      const base = new URL(rec.proxy.url).origin;
+      const res = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+      expect(await res.json()).toEqual({
+        resource: 'https://x/mcp',
+        dpop_bound_access_tokens_required: true,
+      });
+      expect(notices).toEqual([{ kind: 'oauth-bound', status: 200, path: 'DPoP' }]);
+    } finally {
+      await rec.stop();
+      await upstream.close();
+    }
+  });
+});

@@ -192,10 +192,15 @@ export class OAuthGateway implements OAuthSide {
     const doc = answer.status === 200 ? jsonObject(answer.body.toString('utf8')) : undefined;
     if (doc === undefined || (step !== 'resource-metadata' && step !== 'server-metadata')) {
       const location = headerOf(answer.headers, 'location');
-      if (location !== undefined) {
-        extra.location = hideUrlSecrets(location, this.secrets);
-      }
-      return { ...answer, extra };
+      if (location === undefined) return { ...answer, extra };
+      extra.location = hideUrlSecrets(location, this.secrets);
+      // A metadata document that moved stays behind the proxy: the client must read the rewritten one.
+      if (step !== 'resource-metadata' && step !== 'server-metadata') return { ...answer, extra };
+      const moved = this.mounts.toProxy(new URL(location, answer.url).href, origin);
+      const headers = answer.headers.map((value, i) =>
+        i % 2 === 1 && answer.headers[i - 1]!.toLowerCase() === 'location' ? moved : value,
+      );
+      return { ...answer, headers, extra };
     }
     let rewritten: Record<string, unknown>;
     if (step === 'resource-metadata') {

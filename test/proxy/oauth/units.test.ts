@@ -145,3 +145,29 @@ describe('an upstream that binds tokens to the client', () => {
     }
   });
 });
+
+describe('a metadata document that moved', () => {
+  it('is redirected to its new place behind the proxy, where it is rewritten', async () => {
+    const { startUpstream, startRecording } = await import('../../helpers/http-proxy.js');
+    const upstream = await startUpstream((req, res) => {
+      req.resume();
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        res.writeHead(301, { location: '/.well-known/oauth-protected-resource/v2/mcp' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ resource: `http://${req.headers.host}/mcp`, authorization_servers: [] }));
+    });
+    const rec = await startRecording(`${upstream.origin}/mcp`);
+    try {
+      const base = new URL(rec.proxy.url).origin;
+      const res = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+      expect(res.url).toBe(`${base}/.well-known/oauth-protected-resource/v2/mcp`);
+      expect(((await res.json()) as { resource: string }).resource).toBe(`${base}/mcp`);
+    } finally {
+      await rec.stop();
+      await upstream.close();
+    }
+  });
+});

@@ -123,6 +123,11 @@ class MemoryProvider implements OAuthServerProvider {
     return this.issue(client.client_id, held.scopes, resource ?? held.resource);
   }
 
+  /** Every access token issued so far expires now (refresh tokens stay good). */
+  expireAll(): void {
+    for (const info of this.tokens.values()) info.expiresAt = Math.floor(Date.now() / 1000) - 60;
+  }
+
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const info = this.tokens.get(token);
     if (info === undefined) throw new Error('unknown token');
@@ -163,6 +168,8 @@ export interface ProtectedServer {
   /** The authorization server's origin (the MCP server's, unless it has one of its own). */
   authOrigin: string;
   issued: Issued;
+  /** Makes every access token issued so far expired, as time would. */
+  expireTokens(): void;
   close(): Promise<void>;
 }
 
@@ -242,6 +249,7 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
     url: mcpUrl.href,
     issued: provider.issued,
     authOrigin: auth.origin,
+    expireTokens: () => provider.expireAll(),
     close: async () => {
       await closeServer(server);
       if (auth.server !== server) await closeServer(auth.server);

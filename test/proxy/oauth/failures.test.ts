@@ -54,26 +54,28 @@ async function show(lines: TraceLine[]): Promise<string> {
 
 describe('OAuth failures through the recording proxy, recorded and shown', () => {
   it('refreshes an expired token: the refusal, the refresh and the call with the new token are all in the lane', async () => {
-    server = await startProtectedServer({ ttlSeconds: 1 });
+    server = await startProtectedServer();
     rec = await startRecording(server.url);
     const provider = new MemoryClientProvider();
     const client = await connectWithOAuth(rec.proxy.url, provider);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    server.expireTokens();
     const result = await client.callTool({ name: 'whoami' });
     expect(result.content).toEqual([{ type: 'text', text: 'client client-1' }]);
     await client.close();
-    expect(server.issued.resources).toEqual([server.url, server.url]);
+    // The SDK client may refresh once per request that met the expiry (its GET stream and the call): at least once.
+    expect(server.issued.resources.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(server.issued.resources)).toEqual(new Set([server.url]));
     const steps = authSteps(rec.sink.lines);
     const expired = firstFailure(steps)!;
     expect(expired.step).toBe('call');
     expect(expired.failure).toEqual({ kind: 'expired-token', reason: 'invalid_token: Token has expired' });
-    const refresh = steps.find((step) => step.step === 'refresh')!;
-    expect(refresh.ok).toBe(true);
+    const refreshes = steps.filter((step) => step.step === 'refresh');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes.every((step) => step.ok)).toBe(true);
     const calls = steps.filter((step) => step.step === 'call' && step.ok);
-    expect(calls.map((call) => call.token)).toEqual([
-      steps.find((s) => s.step === 'token')!.token,
-      refresh.token,
-    ]);
+    // The first call used the token of the code exchange; the last, a token a refresh issued.
+    expect(calls[0]!.token).toBe(steps.find((s) => s.step === 'token')!.token);
+    expect(refreshes.map((step) => step.token)).toContain(calls.at(-1)!.token);
     expect(JSON.stringify(rec.sink.lines)).not.toContain(server.issued.refreshTokens[0]!);
     const out = await show(rec.sink.lines);
     expect(out).toContain('first failure at call: expired token');

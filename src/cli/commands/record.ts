@@ -114,9 +114,19 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
             );
           }
           if (options.stdio === true) {
-            if (options.listen !== undefined || options.allowHost !== undefined) {
+            if (
+              options.listen !== undefined ||
+              options.allowHost !== undefined ||
+              options.oauth !== undefined
+            ) {
+              const flag =
+                options.listen !== undefined
+                  ? '--listen'
+                  : options.allowHost !== undefined
+                    ? '--allow-host'
+                    : '--oauth';
               throw usageError(
-                `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+                `${flag} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
               );
             }
             if (options.fault?.length || options.faults !== undefined)
@@ -142,6 +152,7 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
           [
             ['--listen', options.listen],
             ['--allow-host', options.allowHost],
+            ['--oauth', options.oauth],
             ['--stdio', options.stdio],
             ['--sse', options.sse],
             ['--header', options.header],

@@ -15,6 +15,8 @@ export interface HttpRecordFlags {
   upstream?: URL;
   listen?: ListenAddress;
   allowHost?: string[];
+  /** `--oauth map|passthrough`: whether the proxy stands in for the upstream in OAuth (default map). */
+  oauth?: 'map' | 'passthrough';
   /** `--header 'Name: value'`: sent to the upstream with every request, in place of a client's header of that name. */
   header?: string[];
 }
@@ -57,6 +59,16 @@ export function parseListen(value: string): ListenAddress {
   const port = Number(match[2]);
   if (port > 65535) throw usageError(`--listen port must be between 0 and 65535; got ${match[2]}`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/**
+ * Parses `--oauth`: `map` or `passthrough`.
+ *
+ * @example parseOAuthMode('passthrough') // → 'passthrough'
+ */
+export function parseOAuthMode(value: string): 'map' | 'passthrough' {
+  if (value === 'map' || value === 'passthrough') return value;
+  throw usageError(`--oauth must be map or passthrough; got '${value}'`);
 }
 
 /** A DNS name (labels of letters, digits, `-` and `_`, dot-separated) or an IPv4 address. */
@@ -138,6 +150,11 @@ export function addHttpRecordFlags(command: Command): Command {
         parseAllowHost(value, () => {});
         return [...(previous ?? []), value];
       },
+    )
+    .option(
+      '--oauth <mode>',
+      'with --upstream: map (default) stands in for the upstream in OAuth and records the flow; passthrough forwards OAuth as it is',
+      parseOAuthMode,
     );
 }
 

@@ -94,6 +94,7 @@ export async function recordHttp(
         host: listen.host,
         port: listen.port,
         allowHosts,
+        oauth: options.oauth ?? 'map',
         maxMessageBytes: options.maxMessageBytes,
         headers,
         onNotice: (notice) => say(out, noticeText(notice)),

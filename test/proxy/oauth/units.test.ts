@@ -171,3 +171,27 @@ describe('a metadata document that moved', () => {
     }
   });
 });
+
+describe('record --oauth', () => {
+  it('takes map or passthrough, and only with --upstream and without --stdio; anything else is one line and exit 2', async () => {
+    const { run } = await import('../../../src/cli/main.js');
+    const { memoryIo } = await import('../../helpers/cli.js');
+    const cases: [string[], string][] = [
+      [
+        ['--upstream', 'http://127.0.0.1:1/mcp', '--oauth', 'nope'],
+        "--oauth must be map or passthrough; got 'nope'",
+      ],
+      [['--oauth', 'map', '--', 'node', 'x.js'], '--oauth only applies with --upstream URL'],
+      [
+        ['--upstream', 'http://127.0.0.1:1/mcp', '--stdio', '--oauth', 'map'],
+        '--oauth does not apply with --stdio',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const io = memoryIo();
+      expect(await run(['record', ...args], io)).toBe(2);
+      expect(io.stderr.text.trim().split('\n')).toHaveLength(1);
+      expect(io.stderr.text).toContain(message);
+    }
+  });
+});

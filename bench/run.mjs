@@ -19,6 +19,7 @@ import { judge, judgeHttp, judgeRedaction, judgeReplay, renderSummary } from './
 import { sdkRound } from './lib/sdk-echo.mjs';
 import { runStartupBench } from './lib/startup.mjs';
 import { compareModes } from './lib/stats.mjs';
+import { storeBench, storeVerdicts } from './lib/store.mjs';
 import { CHROMIUM, runViewerBench } from './lib/viewer.mjs';
 import { runBigViewerBench } from './lib/viewer-big.mjs';
 import { writerBench } from './lib/writer.mjs';
@@ -144,6 +145,14 @@ async function extraBenches(config) {
       goal: `≥ ${c.target.toLocaleString('en-US')} lines/s`,
       pass: c.ok,
     });
+  }
+  const database = process.env.TAPEDECK_BENCH_DATABASE_URL ?? process.env.TAPEDECK_TEST_DATABASE_URL;
+  if (config.collector && database === undefined) {
+    log('store engines: skipped, set TAPEDECK_BENCH_DATABASE_URL to a Postgres database to compare them');
+  } else if (config.collector) {
+    const s = storeBench(log);
+    results.store = s;
+    verdicts.push(...storeVerdicts(s));
   }
   if (config.diff) {
     const d = await runDiffBench({}, (line) => log(line));

@@ -36,6 +36,29 @@ export {
   verifyCassette,
 } from './live/index.js';
 export {
+  type Cassette,
+  type CassetteMode,
+  type CassetteSession,
+  type HttpReplayOptions,
+  type HttpReplayServer,
+  type LoadCassetteOptions,
+  type LoadedCassette,
+  loadCassette,
+  type ReplayEvent,
+  type ReplayOptions,
+  type ReplayReport,
+  type ReplayTransport,
+  type ReplayTransportOptions,
+  replayTransport,
+  type ServeOutcome,
+  type ServeStdioOptions,
+  type StdioReplayServer,
+  serveHttp,
+  serveStdio,
+  type UseCassetteOptions,
+  useCassette,
+} from './live/replay-entry.js';
+export {
   type HttpBridgeOptions,
   type HttpBridgeResult,
   type HttpProxy,
@@ -59,29 +82,6 @@ export {
   toHar,
 } from './redact/index.js';
 export { loadRedaction, type Redaction, type RedactionOptions } from './redact/setup.js';
-export {
-  type Cassette,
-  type CassetteMode,
-  type CassetteSession,
-  type HttpReplayOptions,
-  type HttpReplayServer,
-  type LoadCassetteOptions,
-  type LoadedCassette,
-  loadCassette,
-  type ReplayEvent,
-  type ReplayOptions,
-  type ReplayReport,
-  type ReplayTransport,
-  type ReplayTransportOptions,
-  replayTransport,
-  type ServeOutcome,
-  type ServeStdioOptions,
-  type StdioReplayServer,
-  serveHttp,
-  serveStdio,
-  type UseCassetteOptions,
-  useCassette,
-} from './replay/index.js';
 export { FileSink, type FileSinkOptions, MemorySink, type TraceSink } from './sink/index.js';
 export {
   type AlignedItem,

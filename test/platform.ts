@@ -45,7 +45,7 @@ export const POSIX_ONLY: Readonly<Record<string, string>> = {
   'test/view/server.test.ts': 'makes a symlink, which Windows allows only with developer mode or as admin',
   'test/live/run.test.ts': 'asserts 0600 cassette modes',
   'test/capture/record-transport.test.ts': 'asserts 0600 trace modes',
-  'test/replay/sdk/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
+  'test/live/use-cassette.test.ts': 'asserts 0600 cassette modes and POSIX paths',
   'test/cli/convert.test.ts': 'asserts 0600/0700 output modes',
   'test/trace/export/har.test.ts': 'asserts 0600 output modes',
   'test/sink/file-links.test.ts':

@@ -100,6 +100,41 @@ function cycles(edges: readonly Edge[]): string[][] {
   return found;
 }
 
+/** The longest a function's body may be, in lines: past this a closure becomes an object with named methods. */
+const MAX_FUNCTION_LINES = 120;
+
+/** Every function of a source file whose body spans more than `max` lines, as `path:line name (N lines)`. */
+function longFunctions(file: string, max: number): string[] {
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(join(root, file), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const body = node.body as ts.Node;
+      const first = lineOf(body.getStart(source));
+      const lines = lineOf(body.getEnd()) - first + 1;
+      if (lines > max) found.push(`${file}:${first} ${functionName(node, source)} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** A function's own name, or the name of what it is assigned to. */
+function functionName(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
+  if (node.name !== undefined) return node.name.getText(source);
+  const { parent } = node;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(source);
+  return '(anonymous)';
+}
+
 describe('the project', () => {
   it('keeps src/trace pure so the web viewer can import it: only io.ts touches node: modules', () => {
     const files = sourceFiles(join(root, 'src', 'trace'));
@@ -133,6 +168,20 @@ describe('the project', () => {
   it('has no import cycles, type-only imports included', () => {
     const { edges } = moduleGraph();
     expect(cycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('has no cycle between the top-level folders of src/', () => {
+    const { edges } = moduleGraph();
+    const between = edges
+      .map(({ from, to }) => ({ from: layerOf(from), to: layerOf(to) }))
+      .filter(({ from, to }) => from !== to);
+    const unique = [...new Map(between.map((edge) => [`${edge.from} ${edge.to}`, edge])).values()];
+    expect(cycles(unique).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it(`keeps every function short: no body over ${MAX_FUNCTION_LINES} lines (a longer closure becomes an object)`, () => {
+    const files = sourceFiles(join(root, 'src')).map((file) => relative(root, file).split(sep).join('/'));
+    expect(files.flatMap((file) => longFunctions(file, MAX_FUNCTION_LINES))).toEqual([]);
   });
 
   it('keeps src/replay and src/live free of node: imports, so in-process and browser hosts can use them', () => {

@@ -23,6 +23,10 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/proxy/oauth/mcp-remote.test.ts': 'mcp-remote, signed in through the proxy',
   'test/cli/record-live.test.ts': 'the built CLI recording real servers with --live',
   'test/collector/crash.test.ts': '`tapedeck serve` as a process, killed with SIGKILL',
+  'test/collector/postgres-restart.test.ts':
+    "a Postgres cluster of the test's own, stopped and started with pg_ctl",
+  'test/collector/team-kill.test.ts':
+    'two `tapedeck serve` processes on one Postgres database, one killed with SIGKILL',
   'test/collector/live-slow-viewer.test.ts':
     "25 MB through SQLite and a paused loopback websocket: only that fills the kernel's socket buffers",
   'test/install/wrapped-starts.test.ts': 'the built `tapedeck install` and the entries it writes, started',
@@ -43,8 +47,8 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/proxy/http/everything-streamable.test.ts': 'server-everything over Streamable HTTP',
   'test/proxy/http/inspector.test.ts': 'server-everything and the Inspector CLI',
   'test/proxy/http/resumption.test.ts': 'server-everything, which keeps an event store',
-  'test/replay/sdk/use-cassette.test.ts': 'server-everything, recorded once',
-  'test/replay/sdk/use-cassette-faults.test.ts': 'server-everything, recorded with faults',
+  'test/live/use-cassette.test.ts': 'server-everything, recorded once',
+  'test/live/use-cassette-faults.test.ts': 'server-everything, recorded with faults',
   'test/replay/serve/http/era2026-http.test.ts': 'the v2 server and the built CLI',
   'test/replay/serve/http/everything-http.test.ts': 'server-everything and the built CLI',
   'test/replay/serve/http/http-cassette.test.ts': 'the built CLI',

@@ -6,7 +6,7 @@
 // Writes the cassette (a tapedeck JSONL trace: initialize + <exchanges> tools/call exchanges with varied arguments),
 // loads it through replayTransport, drives it with a hand-written client and prints one JSON object on stdout.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { loadCassette, replayTransport } from '../../dist/replay/index.js';
+import { loadCassette, replayTransport } from '../../dist/live/replay-entry.js';
 
 const [path, exchangesText, inFlightText, answerBytesText = '0'] = process.argv.slice(2);
 const answerBytes = Number(answerBytesText);

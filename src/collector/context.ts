@@ -1,13 +1,13 @@
 import type { UpgradeWebSocket } from 'hono/ws';
 import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
-import { hasToken } from './guard.js';
+import { hasToken, type PresentedToken, presentedSecrets } from './guard.js';
 import type { Ctx } from './http.js';
 import type { LiveHub } from './live.js';
 import type { UploadLimits } from './options.js';
 import type { TokenBuckets } from './rate-limit.js';
 import type { Slots } from './slots.js';
-import type { TraceStore } from './store.js';
+import type { CollectorStore } from './store.js';
 
 /**
  * What every route works with, and the token checks each route applies for itself: the app (routes.ts) and the
@@ -16,7 +16,7 @@ import type { TraceStore } from './store.js';
 
 /** What the routes work with. */
 export interface CollectorContext {
-  store: TraceStore;
+  store: CollectorStore;
   hub: LiveHub;
   token: string;
   /** Reads need the token too (the collector is bound to a non-loopback address). */
@@ -38,13 +38,16 @@ export interface CollectorContext {
   upgradeWebSocket: UpgradeWebSocket;
 }
 
-/** Writes need the token; 401 otherwise. */
-export function requireWrite(ctx: CollectorContext, c: Ctx): void {
-  if (!hasToken({ authorization: c.req.header('authorization') }, ctx.token)) throw unauthorized(c);
+/** Writes need the token or a team write token; 401 otherwise. */
+export async function requireWrite(ctx: CollectorContext, c: Ctx): Promise<void> {
+  if (!(await allowed(ctx, { authorization: c.req.header('authorization') }, 'write'))) throw unauthorized(c);
 }
 
-/** Reads need the token only on a non-loopback address; websockets may carry it as a query or subprotocol. */
-export function requireRead(ctx: CollectorContext, c: Ctx, websocket = false): void {
+/**
+ * Reads need a token only on a non-loopback address (the collector's, or a team read or write token); websockets
+ * may carry it as a query or subprotocol.
+ */
+export async function requireRead(ctx: CollectorContext, c: Ctx, websocket = false): Promise<void> {
   if (!ctx.readNeedsToken) return;
   const presented = websocket
     ? {
@@ -53,7 +56,22 @@ export function requireRead(ctx: CollectorContext, c: Ctx, websocket = false): v
         protocols: c.req.header('sec-websocket-protocol'),
       }
     : { authorization: c.req.header('authorization') };
-  if (!hasToken(presented, ctx.token)) throw unauthorized(c);
+  if (!(await allowed(ctx, presented, 'read'))) throw unauthorized(c);
+}
+
+/** The collector's own token first (no database round trip), then the team tokens in the store. */
+async function allowed(
+  ctx: CollectorContext,
+  presented: PresentedToken,
+  need: 'read' | 'write',
+): Promise<boolean> {
+  if (hasToken(presented, ctx.token)) return true;
+  for (const secret of presentedSecrets(presented)) {
+    if (!secret.startsWith('tdk_')) continue;
+    const scope = await ctx.store.tokenScope(secret, ctx.now());
+    if (scope === 'write' || scope === need) return true;
+  }
+  return false;
 }
 
 function unauthorized(c: Ctx): ApiError {

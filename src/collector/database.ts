@@ -14,12 +14,16 @@ import { type SqliteDatabase, sqliteOpener } from './sqlite.js';
  * - `lines`: one row per record line (`seq` order) with the columns searches use: kind, dir, method, tool,
  *   server, is_error; `text` is the line as JSONL text;
  * - `terms`: the distinct tools, methods and servers of each trace with their counts (trace search, summaries);
- * - `shares`: read-only share links.
+ * - `shares`: read-only share links;
+ * - `tokens`: team tokens (a hash of each secret), see tokens.ts.
+ *
+ * Every table is created if missing, so opening a database of an earlier schema brings it up to date.
  */
 
 export type Db = SqliteDatabase;
 
-const SCHEMA_VERSION = 1;
+/** 1: traces, lines, terms, shares; 2: tokens. */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS traces (
@@ -73,6 +77,14 @@ CREATE TABLE IF NOT EXISTS shares (
   revoked_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS shares_trace ON shares(trace);
+CREATE TABLE IF NOT EXISTS tokens (
+  id TEXT PRIMARY KEY,
+  scope TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT '',
+  hash TEXT NOT NULL UNIQUE,
+  created_ms INTEGER NOT NULL,
+  revoked_ms INTEGER
+);
 `;
 
 /** The files SQLite keeps beside a database. */
@@ -114,7 +126,7 @@ export function openDatabase(path: string): Db {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
-    if (version === 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     return db;
   } catch (err) {
     db.close();

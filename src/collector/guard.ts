@@ -41,6 +41,19 @@ export interface PresentedToken {
   protocols?: string | undefined;
 }
 
+/** Every credential presented, in the order they are checked. */
+export function presentedSecrets(presented: PresentedToken): string[] {
+  const secrets: string[] = [];
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(presented.authorization ?? '')?.[1];
+  if (bearer !== undefined) secrets.push(bearer);
+  if (presented.query !== undefined) secrets.push(presented.query);
+  for (const protocol of (presented.protocols ?? '').split(',')) {
+    const value = protocol.trim();
+    if (value.startsWith(TOKEN_PROTOCOL_PREFIX)) secrets.push(value.slice(TOKEN_PROTOCOL_PREFIX.length));
+  }
+  return secrets.slice(0, 4);
+}
+
 /** True when one of the presented credentials is the token. */
 export function hasToken(presented: PresentedToken, token: string): boolean {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(presented.authorization ?? '')?.[1];

@@ -4,7 +4,7 @@ import { LineSplitter } from '../trace/reader.js';
 import type { EndLine, MetaLine, RecordLine, TraceLine } from '../trace/types.js';
 import { ApiError } from './api-error.js';
 import type { LineIndexer } from './columns.js';
-import type { LineBatch, TraceStore, WriteMode } from './store.js';
+import type { CollectorStore, LineBatch, WriteMode } from './store.js';
 
 /**
  * Ingestion of trace lines (tapedeck / mcp-tape JSONL) as they stream in: split into lines, decoded, given their
@@ -14,7 +14,7 @@ import type { LineBatch, TraceStore, WriteMode } from './store.js';
  */
 
 export interface IngestTarget {
-  store: TraceStore;
+  store: CollectorStore;
   n: number;
   mode: WriteMode;
   indexer: LineIndexer;
@@ -35,9 +35,14 @@ export interface IngestResult {
   warnings: string[];
 }
 
-/** Collects lines and writes them in batches; shared by the JSONL path and the import path. */
+/**
+ * Collects lines into batches and writes them; shared by the JSONL path and the import path. `add` is synchronous
+ * (it runs inside the line splitter); full batches wait until `drain`, which the reader awaits after each chunk,
+ * so at most one chunk's worth of batches is held.
+ */
 export class BatchWriter {
   private batch: LineBatch = { records: [] };
+  private readonly ready: LineBatch[] = [];
   private batchBytes = 0;
   private metaSeen = false;
   readonly result: IngestResult = { lines: 0, duplicates: 0, skipped: 0, warnings: [] };
@@ -59,18 +64,31 @@ export class BatchWriter {
         this.batch.records.length >= this.target.batchLines ||
         this.batchBytes >= (this.target.batchBytes ?? Number.POSITIVE_INFINITY)
       )
-        this.flush();
+        this.cut();
     }
   }
 
-  flush(): void {
+  /** Writes the full batches, one transaction each, in order. */
+  async drain(): Promise<void> {
+    for (let batch = this.ready.shift(); batch !== undefined; batch = this.ready.shift()) {
+      const written = await this.target.store.write(this.target.n, batch, this.target.mode);
+      this.result.lines += written.stored.length;
+      this.result.duplicates += written.duplicates;
+    }
+  }
+
+  /** Writes everything added so far, the last batch too. */
+  async flush(): Promise<void> {
+    this.cut();
+    await this.drain();
+  }
+
+  private cut(): void {
     const batch = this.batch;
     if (batch.records.length === 0 && batch.meta === undefined && batch.end === undefined) return;
     this.batch = { records: [] };
     this.batchBytes = 0;
-    const written = this.target.store.write(this.target.n, batch, this.target.mode);
-    this.result.lines += written.stored.length;
-    this.result.duplicates += written.duplicates;
+    this.ready.push(batch);
   }
 }
 
@@ -103,9 +121,12 @@ export async function ingestJsonl(
     },
     maxLineBytes,
   );
-  for await (const chunk of chunks) splitter.push(chunk);
+  for await (const chunk of chunks) {
+    splitter.push(chunk);
+    await writer.drain();
+  }
   splitter.end();
-  writer.flush();
+  await writer.flush();
   return writer.result;
 }
 

@@ -1,8 +1,7 @@
 import type { WebSocket } from 'ws';
 import { delay, every, realScheduler, type Scheduler, type Timer } from '../base/scheduler.js';
 import type { LiveOptions } from './options.js';
-import { pageLines } from './queries.js';
-import type { StoredLine, TraceStore } from './store.js';
+import type { CollectorStore, StoredLine } from './store.js';
 
 /**
  * The live websocket: a viewer gets the lines after `since` (the snapshot, read from the store a page at a time
@@ -56,14 +55,21 @@ interface Viewer {
   alive: boolean;
   share: ShareGrant | undefined;
   expiry: Timer | undefined;
+  /** Lines committed while the snapshot was being read (sent after it, past what it sent). */
+  pending: StoredLine[];
+  /** More lines came during the snapshot than `pending` keeps: the snapshot reads on instead. */
+  overflow: boolean;
 }
+
+/** Lines kept for one viewer while its snapshot is read; past this it reads another page instead. */
+const MAX_PENDING = 10_000;
 
 export class LiveHub {
   private readonly viewers = new Map<string, Set<Viewer>>();
   private readonly stopHeartbeat: () => void;
 
   constructor(
-    private readonly store: TraceStore,
+    private readonly store: CollectorStore,
     private readonly options: LiveOptions,
     /** The clock of heartbeats, share expiry and the waits for a slow viewer (see src/base/scheduler.ts). */
     private readonly scheduler: Scheduler = realScheduler,
@@ -72,6 +78,8 @@ export class LiveHub {
       append: (id, lines) => this.append(id, lines),
       end: (id, text) => this.end(id, text),
       remove: (id) => this.removed(id),
+      shareRevoked: (id) => this.revokeShare(id),
+      watches: (id) => this.viewers.has(id),
     });
     this.stopHeartbeat = every(options.heartbeatMs, () => this.beat(), scheduler);
   }
@@ -92,6 +100,8 @@ export class LiveHub {
       alive: true,
       share,
       expiry: undefined,
+      pending: [],
+      overflow: false,
     };
     if (share !== undefined) this.armExpiry(viewer, share);
     let set = this.viewers.get(trace.id);
@@ -135,14 +145,22 @@ export class LiveHub {
         await delay(10, this.scheduler);
         continue;
       }
-      const lines = pageLines(this.store, viewer.n, viewer.lastSent, page);
+      const lines = await this.store.pageLines(viewer.n, viewer.lastSent, page);
+      if (ws.readyState !== OPEN) return;
       if (lines.length > 0) this.send(viewer, lines);
-      if (lines.length < page) {
-        // Caught up. This runs in the same turn as the last read, so no commit can slip in between.
+      if (lines.length < page && !viewer.overflow) {
+        // Caught up. Whatever committed after that read started was announced since, and waits in `pending`.
         viewer.state = 'live';
-        const row = this.store.get(viewer.traceId);
+        const fresh = viewer.pending.filter((line) => line.seq > viewer.lastSent);
+        viewer.pending = [];
+        if (fresh.length > 0) this.send(viewer, fresh);
+        const row = await this.store.get(viewer.traceId);
         if (row?.end_line != null) this.finish(viewer, row.end_line);
         return;
+      }
+      if (lines.length < page) {
+        viewer.overflow = false;
+        viewer.pending = [];
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -152,7 +170,11 @@ export class LiveHub {
     const set = this.viewers.get(id);
     if (set === undefined) return;
     for (const viewer of set) {
-      if (viewer.state !== 'live' || viewer.ws.readyState !== OPEN) continue;
+      if (viewer.state === 'snapshot') {
+        this.hold(viewer, lines);
+        continue;
+      }
+      if (viewer.ws.readyState !== OPEN) continue;
       const fresh = lines.filter((line) => line.seq > viewer.lastSent);
       if (fresh.length === 0) continue;
       if (viewer.ws.bufferedAmount > this.options.maxBufferedBytes) {
@@ -164,6 +186,16 @@ export class LiveHub {
       this.flushDrops(viewer);
       this.send(viewer, fresh);
     }
+  }
+
+  private hold(viewer: Viewer, lines: readonly StoredLine[]): void {
+    if (viewer.overflow) return;
+    if (viewer.pending.length + lines.length > MAX_PENDING) {
+      viewer.overflow = true;
+      viewer.pending = [];
+      return;
+    }
+    viewer.pending.push(...lines);
   }
 
   private end(id: string, endText: string): void {

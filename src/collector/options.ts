@@ -1,4 +1,5 @@
 import type { Scheduler } from '../base/scheduler.js';
+import type { CollectorStore } from './store.js';
 
 /**
  * The collector's knobs as data, with their defaults in one place. The CLI (`tapedeck serve`) fills these from
@@ -45,8 +46,15 @@ export interface UploadLimits {
 }
 
 export interface CollectorOptions {
-  /** The SQLite database file (created 0600, its folder 0700). */
+  /**
+   * The SQLite database file (created 0600, its folder 0700), or with startCollector a `postgres://` URL (see
+   * docs/team-collector.md).
+   */
   dbPath: string;
+  /** @internal An opened store to use instead of opening `dbPath` (a test's store, or a Postgres one). */
+  store?: CollectorStore;
+  /** Where uploads in formats read in two passes are spooled; default the database file's folder. */
+  spoolDir?: string;
   /** The write token. */
   token: string;
   /** Shown to people as where the token lives (the startup line). */

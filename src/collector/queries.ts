@@ -1,4 +1,6 @@
-import type { StoredLine, TraceRow, TraceStore } from './store.js';
+import type { CollectorStore, LineFilter, Term, TraceQuery, TraceRow } from './store.js';
+
+export type { LineFilter, TraceQuery } from './store.js';
 
 /**
  * Read-side queries: trace summaries, pages of lines (with per-line filters) and the trace search. The shapes
@@ -90,7 +92,30 @@ function sessionOf(metaText: string | null): SessionFacts | null {
   };
 }
 
-export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
+/** The summaries of `rows`, their terms read in one query. */
+export async function traceSummaries(
+  store: CollectorStore,
+  rows: readonly TraceRow[],
+): Promise<TraceSummary[]> {
+  const terms = new Map<string, Term[]>();
+  for (const term of await store.termsOf(rows.map((row) => row.n))) {
+    const key = `${term.trace} ${term.kind}`;
+    const list = terms.get(key) ?? [];
+    if (list.length === 0) terms.set(key, list);
+    // As many as one trace's summary lists of each kind.
+    if (list.length < 200) list.push({ name: term.name, count: term.count });
+  }
+  return rows.map((row) => {
+    const of = (kind: string) => terms.get(`${row.n} ${kind}`) ?? [];
+    return summaryOf(row, of('server'), of('tool'), of('method'));
+  });
+}
+
+export async function traceSummary(store: CollectorStore, row: TraceRow): Promise<TraceSummary> {
+  return (await traceSummaries(store, [row]))[0]!;
+}
+
+function summaryOf(row: TraceRow, servers: Term[], tools: Term[], methods: Term[]): TraceSummary {
   let endReason: string | null = null;
   if (row.end_line !== null) {
     try {
@@ -104,7 +129,7 @@ export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
     id: row.id,
     label: row.label,
     server: row.server,
-    servers: store.terms(row.n, 'server').map((t) => t.name),
+    servers: servers.map((t) => t.name),
     transport: row.transport,
     format: row.format,
     state: row.state,
@@ -118,36 +143,26 @@ export function traceSummary(store: TraceStore, row: TraceRow): TraceSummary {
     lastSeq: row.last_seq,
     ended: row.end_line !== null,
     endReason,
-    tools: store.terms(row.n, 'tool').map((t) => ({ name: t.name, calls: t.count })),
-    methods: store.terms(row.n, 'method'),
+    tools: tools.map((t) => ({ name: t.name, calls: t.count })),
+    methods,
     session: sessionOf(row.meta),
   };
 }
 
-/** Filters on the lines of one trace (all optional, combined with AND). */
-export interface LineFilter {
-  dir?: 'in' | 'out' | undefined;
-  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
-  method?: string | undefined;
-  tool?: string | undefined;
-  server?: string | undefined;
-  errors?: boolean | undefined;
-}
-
 const FILTER_COLUMNS = ['dir', 'kind', 'method', 'tool', 'server'] as const;
 
+/** A statement with `?` placeholders and its parameters; each engine runs it in its own dialect. */
+export interface Sql {
+  text: string;
+  params: (string | number)[];
+}
+
 /**
- * Up to `limit` lines with `seq > after`, in order, matching `filter`.
+ * The query for up to `limit` lines with `seq > after`, in order, matching `filter`.
  *
- * @example pageLines(store, row.n, 0, 500, { tool: 'echo', errors: true })
+ * @example pageSql(row.n, 0, 500, { tool: 'echo', errors: true })
  */
-export function pageLines(
-  store: TraceStore,
-  n: number,
-  after: number,
-  limit: number,
-  filter: LineFilter = {},
-): StoredLine[] {
+export function pageSql(n: number, after: number, limit: number, filter: LineFilter = {}): Sql {
   const where = ['trace = ?', 'seq > ?'];
   const params: (string | number)[] = [n, after];
   for (const column of FILTER_COLUMNS) {
@@ -158,39 +173,23 @@ export function pageLines(
     }
   }
   if (filter.errors !== undefined) where.push(`is_error = ${filter.errors ? 1 : 0}`);
-  const sql = `SELECT seq, text FROM lines WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
-  return store.stmt(`page:${sql}`, sql).all(...params, limit) as StoredLine[];
-}
-
-/** The trace search (all optional, combined with AND). */
-export interface TraceQuery {
-  /** Substring of the label, case-insensitive. */
-  label?: string | undefined;
-  server?: string | undefined;
-  tool?: string | undefined;
-  method?: string | undefined;
-  /** Started at or after / before this time (ms since the epoch). */
-  from?: number | undefined;
-  to?: number | undefined;
-  errors?: boolean | undefined;
-  state?: 'live' | 'complete' | undefined;
-  /** Newest first; `before` is the `next` cursor of the previous page. */
-  before?: number | undefined;
-  limit: number;
+  return {
+    text: `SELECT seq, text FROM lines WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
+    params: [...params, limit],
+  };
 }
 
 /**
- * Searches traces, newest first. Uploads still in progress are not listed.
+ * The trace search, newest first, one row more than `limit` (it says whether there is a next page). Uploads still
+ * in progress are not listed.
  *
- * @example searchTraces(store, { tool: 'echo', errors: true, limit: 50 })
+ * @example searchSql({ tool: 'echo', errors: true, limit: 50 })
  */
-export function searchTraces(
-  store: TraceStore,
-  query: TraceQuery,
-): { rows: TraceRow[]; next: number | null } {
+export function searchSql(query: TraceQuery): Sql {
   const where = [`state != 'uploading'`];
   const params: (string | number)[] = [];
   if (query.label !== undefined) {
+    // Case-insensitive: SQLite's LIKE is; the Postgres engine reads it as ILIKE.
     where.push(`label LIKE ? ESCAPE '\\'`);
     params.push(`%${query.label.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
@@ -222,9 +221,15 @@ export function searchTraces(
     where.push('n < ?');
     params.push(query.before);
   }
-  const sql = `SELECT * FROM traces WHERE ${where.join(' AND ')} ORDER BY n DESC LIMIT ?`;
-  const rows = store.stmt(`search:${sql}`, sql).all(...params, query.limit + 1) as TraceRow[];
-  const more = rows.length > query.limit;
+  return {
+    text: `SELECT * FROM traces WHERE ${where.join(' AND ')} ORDER BY n DESC LIMIT ?`,
+    params: [...params, query.limit + 1],
+  };
+}
+
+/** A search's rows cut to `limit`, with the cursor of the next page. */
+export function searchPage(rows: TraceRow[], limit: number): { rows: TraceRow[]; next: number | null } {
+  const more = rows.length > limit;
   if (more) rows.pop();
   return { rows, next: more ? rows[rows.length - 1]!.n : null };
 }

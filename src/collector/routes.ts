@@ -70,7 +70,7 @@
 import { Hono } from 'hono';
 import { duplicateHost } from '../base/local-names.js';
 import { VERSION } from '../base/version.js';
-import { ApiError } from './api-error.js';
+import { ApiError, databaseGone } from './api-error.js';
 import type { CollectorContext } from './context.js';
 import { checkHostOrigin, hasToken } from './guard.js';
 import type { Env } from './http.js';
@@ -135,7 +135,8 @@ function errorResponse(err: unknown): Response {
   const error =
     err instanceof ApiError
       ? err
-      : new ApiError(500, 'internal', `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      : (databaseGone(err) ??
+        new ApiError(500, 'internal', `internal error: ${err instanceof Error ? err.message : String(err)}`));
   return new Response(JSON.stringify(error.body()), {
     status: error.status,
     headers: {

@@ -1,12 +1,16 @@
 import type { Server } from 'node:http';
+import { dirname } from 'node:path';
 import { createAdaptorServer, type WebSocketServerLike } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { TapedeckError } from '../base/errors.js';
+import { defaultDbPath } from '../base/paths.js';
 import { openCollectorApp } from './app.js';
 import { LIVE_PROTOCOL } from './guard.js';
+import { openStore } from './open-store.js';
 import { COLLECTOR_DEFAULTS, type CollectorOptions } from './options.js';
+import { isPostgresUrl } from './postgres-connect.js';
 import type { RetentionResult } from './retention.js';
-import type { TraceStore } from './store.js';
+import type { CollectorStore } from './store.js';
 
 /** A running collector. */
 export interface Collector {
@@ -17,11 +21,11 @@ export interface Collector {
   token: string;
   dbPath: string;
   /** @internal the store behind the API */
-  store: TraceStore;
+  store: CollectorStore;
   /** Uploads dropped at start because they were never acknowledged (the collector stopped mid-upload). */
   unfinishedRemoved: number;
-  /** Runs retention now (it also runs at start and every `retention.intervalMs`). */
-  retain(): RetentionResult;
+  /** Runs retention now (it also runs at start and every `retention.intervalMs`); undefined when another collector on the same database runs it. */
+  retain(): Promise<RetentionResult | undefined>;
   /** Stops listening, closes every connection and the database. */
   close(): Promise<void>;
 }
@@ -35,8 +39,21 @@ export interface Collector {
  * console.error(`collector on ${collector.url}`); … await collector.close();
  */
 export async function startCollector(options: CollectorOptions): Promise<Collector> {
-  const opened = openCollectorApp(options);
-  const { host, store } = opened;
+  const postgres = options.store === undefined && isPostgresUrl(options.dbPath);
+  const store = postgres ? await openStore(options.dbPath, options.now) : options.store;
+  const opened = openCollectorApp({
+    ...options,
+    ...(store === undefined ? {} : { store }),
+    ...(postgres ? { spoolDir: options.spoolDir ?? dirname(defaultDbPath()) } : {}),
+  });
+  const { host } = opened;
+  let unfinishedRemoved: number;
+  try {
+    ({ unfinishedRemoved } = await opened.start());
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 64 * 1024,
@@ -50,7 +67,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
   try {
     await listen(server, options.port ?? COLLECTOR_DEFAULTS.port, host);
   } catch (err) {
-    opened.close();
+    await opened.close();
     throw err;
   }
   const address = server.address();
@@ -61,9 +78,9 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
     host,
     port,
     token: options.token,
-    dbPath: options.dbPath,
-    store,
-    unfinishedRemoved: opened.unfinishedRemoved,
+    dbPath: opened.dbPath,
+    store: opened.store,
+    unfinishedRemoved,
     retain: opened.retain,
     close() {
       closing ??= (async () => {
@@ -73,7 +90,7 @@ export async function startCollector(options: CollectorOptions): Promise<Collect
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        opened.close();
+        await opened.close();
       })();
       return closing;
     },

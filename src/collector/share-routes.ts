@@ -4,16 +4,7 @@ import { type CollectorContext, requireWrite } from './context.js';
 import { type Ctx, type Env, jsonBody, lifetime } from './http.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
 import { traceSummary } from './queries.js';
-import {
-  createShare,
-  listAllShares,
-  listShares,
-  resolveShare,
-  revokeShare,
-  SHARE_ID,
-  type ShareRow,
-  shareInfo,
-} from './shares.js';
+import { SHARE_ID, type ShareRow, shareInfo } from './shares.js';
 import type { TraceRow } from './store.js';
 import { jsonlResponse, linesResponse, liveResponse, traceRow, viewerUrl } from './trace-routes.js';
 
@@ -22,11 +13,11 @@ export function shareRoutes(app: Hono<Env>, ctx: CollectorContext): void {
   const { store } = ctx;
 
   app.post('/api/v1/traces/:id/shares', async (c) => {
-    requireWrite(ctx, c);
-    const row = traceRow(ctx, c.req.param('id'));
+    await requireWrite(ctx, c);
+    const row = await traceRow(ctx, c.req.param('id'));
     const body = await jsonBody(c, ctx.maxJsonBytes);
     const ttl = lifetime(body.expiresIn, COLLECTOR_DEFAULTS.shareTtlMs, COLLECTOR_DEFAULTS.maxShareTtlMs);
-    const share = createShare(store, row, ttl, ctx.now());
+    const share = await store.createShare(row, ttl, ctx.now());
     return c.json(
       {
         ...shareInfo(share, row.id),
@@ -37,34 +28,34 @@ export function shareRoutes(app: Hono<Env>, ctx: CollectorContext): void {
     );
   });
 
-  app.get('/api/v1/traces/:id/shares', (c) => {
+  app.get('/api/v1/traces/:id/shares', async (c) => {
     // Share ids are capabilities: listing them is for the token holder only, wherever the collector listens.
-    requireWrite(ctx, c);
-    return c.json({ shares: listShares(store, traceRow(ctx, c.req.param('id'))) });
+    await requireWrite(ctx, c);
+    return c.json({ shares: await store.listShares(await traceRow(ctx, c.req.param('id'))) });
   });
 
-  app.get('/api/v1/shares', (c) => {
-    requireWrite(ctx, c);
-    return c.json({ shares: listAllShares(store) });
+  app.get('/api/v1/shares', async (c) => {
+    await requireWrite(ctx, c);
+    return c.json({ shares: await store.listAllShares() });
   });
 
-  app.delete('/api/v1/shares/:share', (c) => {
-    requireWrite(ctx, c);
+  app.delete('/api/v1/shares/:share', async (c) => {
+    await requireWrite(ctx, c);
     const id = shareId(c);
-    if (!revokeShare(store, id, ctx.now())) throw new ApiError(404, 'not_found', 'no such share');
-    ctx.hub.revokeShare(id);
+    // The store tells the live hub (of every collector on its database), which closes the share's sockets.
+    if (!(await store.revokeShare(id, ctx.now()))) throw new ApiError(404, 'not_found', 'no such share');
     return c.json({ revoked: id });
   });
 
-  app.get('/api/v1/shares/:share', (c) => {
-    const { share, trace } = shared(ctx, c);
-    return c.json({ share: shareInfo(share, trace.id), trace: traceSummary(store, trace) });
+  app.get('/api/v1/shares/:share', async (c) => {
+    const { share, trace } = await shared(ctx, c);
+    return c.json({ share: shareInfo(share, trace.id), trace: await traceSummary(store, trace) });
   });
 
-  app.get('/api/v1/shares/:share/lines', (c) => linesResponse(ctx, c, shared(ctx, c).trace));
-  app.get('/api/v1/shares/:share/trace.jsonl', (c) => jsonlResponse(ctx, shared(ctx, c).trace));
-  app.get('/api/v1/shares/:share/live', (c, next) => {
-    const { share, trace } = shared(ctx, c);
+  app.get('/api/v1/shares/:share/lines', async (c) => linesResponse(ctx, c, (await shared(ctx, c)).trace));
+  app.get('/api/v1/shares/:share/trace.jsonl', async (c) => jsonlResponse(ctx, (await shared(ctx, c)).trace));
+  app.get('/api/v1/shares/:share/live', async (c, next) => {
+    const { share, trace } = await shared(ctx, c);
     return liveResponse(ctx, c, next, trace, { id: share.id, expiresMs: share.expires_ms });
   });
 }
@@ -81,8 +72,8 @@ function shareId(c: Ctx): string {
 }
 
 /** The share and its trace, or 404 (unknown) / 410 (expired, revoked). */
-function shared(ctx: CollectorContext, c: Ctx): { share: ShareRow; trace: TraceRow } {
-  const found = resolveShare(ctx.store, shareId(c), ctx.now());
+async function shared(ctx: CollectorContext, c: Ctx): Promise<{ share: ShareRow; trace: TraceRow }> {
+  const found = await ctx.store.resolveShare(shareId(c), ctx.now());
   if (found.kind === 'missing')
     throw new ApiError(404, 'not_found', 'no such share (or its trace was deleted)');
   if (found.kind !== 'ok') throw new ApiError(410, 'gone', `this share link was ${found.kind}`);

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { encodeLine } from '../trace/encode.js';
 import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
 import type { LineColumns } from './columns.js';
-import type { Db } from './database.js';
-import type { SqliteStatement } from './sqlite.js';
+import type { RetentionPolicy, RetentionResult } from './retention.js';
+import type { ShareInfo, ShareRow } from './shares.js';
+import type { TokenInfo, TokenScope } from './tokens.js';
 
 /** `uploading` until an upload is acknowledged (removed at start if it never was), `live` while appends come in. */
 export type TraceState = 'uploading' | 'live' | 'complete';
@@ -63,209 +62,125 @@ export interface WriteResult {
   ended: string | undefined;
 }
 
-/** What the live websocket hub hears about, after the transaction that caused it has committed. */
+/**
+ * What the live websocket hub hears about, once the transaction that caused it has committed — on this collector
+ * or, with a shared database, on any other collector on it.
+ */
 export interface StoreEvents {
   append(id: string, lines: readonly StoredLine[]): void;
   end(id: string, endText: string): void;
   remove(id: string): void;
+  shareRevoked(shareId: string): void;
+  /** Whether this listener cares about a trace (another collector's lines are read back only then). */
+  watches(id: string): boolean;
+}
+
+/** One kind of term of a trace with its count. */
+export interface Term {
+  name: string;
+  count: number;
+}
+
+/** One term of one trace. */
+export interface TermRow {
+  trace: number;
+  kind: string;
+  name: string;
+  count: number;
+}
+
+/** A trace share as resolved by its id. */
+export type ShareLookup =
+  | { kind: 'missing' | 'expired' | 'revoked' }
+  | { kind: 'ok'; share: ShareRow; trace: TraceRow };
+
+/** A team token just made: its secret is shown once and only its hash is kept. */
+export interface NewToken extends TokenInfo {
+  secret: string;
+}
+
+/** Filters on the lines of one trace (all optional, combined with AND). */
+export interface LineFilter {
+  dir?: 'in' | 'out' | undefined;
+  kind?: 'message' | 'text' | 'stderr' | 'http' | 'event' | undefined;
+  method?: string | undefined;
+  tool?: string | undefined;
+  server?: string | undefined;
+  errors?: boolean | undefined;
+}
+
+/** The trace search (all optional, combined with AND). */
+export interface TraceQuery {
+  /** Substring of the label, case-insensitive. */
+  label?: string | undefined;
+  server?: string | undefined;
+  tool?: string | undefined;
+  method?: string | undefined;
+  /** Started at or after / before this time (ms since the epoch). */
+  from?: number | undefined;
+  to?: number | undefined;
+  errors?: boolean | undefined;
+  state?: 'live' | 'complete' | undefined;
+  /** Newest first; `before` is the `next` cursor of the previous page. */
+  before?: number | undefined;
+  limit: number;
 }
 
 /** Public trace ids: 16 characters of base64url from 12 random bytes. */
 export const TRACE_ID = /^[A-Za-z0-9_-]{16}$/;
 
 /**
- * The collector's storage: traces, their lines and summaries, in one SQLite database. Every method is
- * synchronous (better-sqlite3) and every write is one transaction, so concurrent requests interleave only
- * between whole batches.
+ * Everything the collector keeps, behind one interface with two engines: SQLite (one file, the default) and
+ * Postgres (a team: several collectors on one database act as one). Every write is one transaction, committed
+ * before the promise resolves, so an acknowledged write survives the process that made it. test/collector/store/
+ * holds the contract suite both engines pass.
  *
- * @example const store = new TraceStore(openDatabase(path)); const row = store.create({ format: 'tapedeck', state: 'live' });
+ * @example const store = await openStore({ database: 'postgres://…' }); const row = await store.create({ format: 'tapedeck', state: 'live' });
  */
-export class TraceStore {
-  private readonly listeners: Partial<StoreEvents>[] = [];
-  private readonly statements: Record<string, SqliteStatement> = {};
+export interface CollectorStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** What the store is, for messages: the database file, or the Postgres host and database (no password). */
+  readonly location: string;
+  /** Registers listeners for committed changes (this collector's and, on Postgres, every other's). */
+  on(listener: Partial<StoreEvents>): void;
 
-  constructor(
-    readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Registers listeners for committed changes. */
-  on(listener: Partial<StoreEvents>): void {
-    this.listeners.push(listener);
-  }
-
-  create(init: { format: string; state: TraceState; label?: string | undefined }): TraceRow {
-    const now = this.now();
-    const id = randomBytes(12).toString('base64url');
-    this.stmt(
-      'create',
-      `INSERT INTO traces (id, state, format, label, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(id, init.state, init.format, init.label ?? '', now, now);
-    return this.get(id)!;
-  }
-
-  get(id: string): TraceRow | undefined {
-    return this.stmt('get', 'SELECT * FROM traces WHERE id = ?').get(id) as TraceRow | undefined;
-  }
-
-  /**
-   * Stores one batch in one transaction: lines, counters, terms, the meta line (the first one given wins) and the
-   * end line. Listeners hear about it once it has committed.
-   */
-  write(n: number, batch: LineBatch, mode: WriteMode): WriteResult {
-    const result = this.writeTx(n, batch, mode);
-    const row = this.stmt('id', 'SELECT id FROM traces WHERE n = ?').get(n) as { id: string } | undefined;
-    if (row !== undefined) {
-      if (result.stored.length > 0) for (const l of this.listeners) l.append?.(row.id, result.stored);
-      if (result.ended !== undefined) for (const l of this.listeners) l.end?.(row.id, result.ended);
-    }
-    return result;
-  }
-
-  private readonly writeTx = (n: number, batch: LineBatch, mode: WriteMode): WriteResult =>
-    this.db.transaction(() => this.writeNow(n, batch, mode))();
-
-  private writeNow(n: number, batch: LineBatch, mode: WriteMode): WriteResult {
-    const current = this.stmt(
-      'current',
-      'SELECT last_seq, meta IS NOT NULL AS has_meta, end_line IS NOT NULL AS ended, label FROM traces WHERE n = ?',
-    ).get(n) as { last_seq: number; has_meta: number; ended: number; label: string } | undefined;
-    if (current === undefined) return { stored: [], duplicates: 0, ended: undefined };
-    let last = current.last_seq;
-    const stored: StoredLine[] = [];
-    let duplicates = 0;
-    let bytes = 0;
-    let msgIn = 0;
-    let msgOut = 0;
-    let errors = 0;
-    let server: string | null = null;
-    const terms = new Map<string, number>();
-    const insert = this.stmt(
-      'insert',
-      'INSERT INTO lines (trace, seq, kind, dir, method, tool, server, is_error, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const record of batch.records) {
-      let { text } = record;
-      let seq = record.line.seq;
-      if (seq === undefined || seq <= last) {
-        if (mode === 'append' && seq !== undefined) {
-          duplicates += 1;
-          continue;
-        }
-        seq = last + 1;
-        text = renumber(record.line, seq);
-      }
-      last = seq;
-      const c = record.columns;
-      insert.run(n, seq, c.kind, c.dir, c.method, c.tool, c.server, c.isError ? 1 : 0, text);
-      stored.push({ seq, text });
-      bytes += text.length;
-      if (c.kind === 'message') {
-        if (c.dir === 'in') msgIn += 1;
-        else msgOut += 1;
-      }
-      if (c.isError) errors += 1;
-      server ??= c.server;
-      // Requests and notifications count once each; a response carries its request's method and tool.
-      if (c.role !== 'response') {
-        if (c.tool !== null) count(terms, 'tool', c.tool);
-        if (c.method !== null) count(terms, 'method', c.method);
-      }
-      if (c.server !== null) count(terms, 'server', c.server);
-    }
-    const upsert = this.stmt(
-      'term',
-      'INSERT INTO terms (kind, value, trace, count) VALUES (?, ?, ?, ?) ON CONFLICT (kind, value, trace) DO UPDATE SET count = count + excluded.count',
-    );
-    for (const [key, value] of terms) {
-      const cut = key.indexOf('\u0000');
-      upsert.run(key.slice(0, cut), key.slice(cut + 1), n, value);
-    }
-    this.stmt(
-      'counters',
-      `UPDATE traces SET line_count = line_count + ?, bytes = bytes + ?, msg_in = msg_in + ?, msg_out = msg_out + ?,
-        errors = errors + ?, last_seq = ?, updated_ms = ?, server = coalesce(server, ?) WHERE n = ?`,
-    ).run(stored.length, bytes, msgIn, msgOut, errors, last, this.now(), server, n);
-    if (batch.meta !== undefined && current.has_meta === 0) this.setMeta(n, batch.meta, current.label);
-    let ended: string | undefined;
-    if (batch.end !== undefined && current.ended === 0) {
-      ended = batch.end.text;
-      this.stmt(
-        'end',
-        `UPDATE traces SET end_line = ?, state = CASE state WHEN 'live' THEN 'complete' ELSE state END WHERE n = ?`,
-      ).run(ended, n);
-    }
-    return { stored, duplicates, ended };
-  }
-
-  private setMeta(n: number, meta: { line: MetaLine; text: string }, label: string): void {
-    const m = meta.line;
-    const started = Date.parse(m.startedAt);
-    this.stmt(
-      'meta',
-      `UPDATE traces SET meta = ?, label = ?, transport = ?, started_at = ?, started_ms = ?,
-        server = coalesce(?, server) WHERE n = ?`,
-    ).run(
-      meta.text,
-      // A label given with the upload wins over the trace's own.
-      label !== '' ? label : m.label,
-      typeof m.transport === 'string' ? m.transport : null,
-      m.startedAt,
-      Number.isNaN(started) ? null : started,
-      typeof m.server === 'string' ? m.server : null,
-      n,
-    );
-  }
-
-  setState(n: number, state: TraceState): void {
-    this.stmt('state', 'UPDATE traces SET state = ?, updated_ms = ? WHERE n = ?').run(state, this.now(), n);
-  }
-
+  create(init: { format: string; state: TraceState; label?: string | undefined }): Promise<TraceRow>;
+  get(id: string): Promise<TraceRow | undefined>;
+  /** Stores one batch in one transaction: lines, counters, terms, the meta line (the first wins), the end line. */
+  write(n: number, batch: LineBatch, mode: WriteMode): Promise<WriteResult>;
+  /** An upload is acknowledged: listed from now on, under the format it came in. */
+  completeUpload(n: number, format: string): Promise<void>;
   /** Deletes a trace with its lines, terms and shares. */
-  remove(row: Pick<TraceRow, 'n' | 'id'>): void {
-    this.db.transaction(() => {
-      this.stmt('rm-lines', 'DELETE FROM lines WHERE trace = ?').run(row.n);
-      this.stmt('rm-terms', 'DELETE FROM terms WHERE trace = ?').run(row.n);
-      this.stmt('rm-shares', 'DELETE FROM shares WHERE trace = ?').run(row.n);
-      this.stmt('rm-trace', 'DELETE FROM traces WHERE n = ?').run(row.n);
-    })();
-    for (const l of this.listeners) l.remove?.(row.id);
-  }
-
-  /** Uploads that were never acknowledged (the collector stopped mid-upload): gone at start. */
-  removeUnfinished(): number {
-    const rows = this.db.prepare(`SELECT n, id FROM traces WHERE state = 'uploading'`).all() as TraceRow[];
-    for (const row of rows) this.remove(row);
-    return rows.length;
-  }
+  remove(row: Pick<TraceRow, 'n' | 'id'>): Promise<void>;
+  /** Uploads never acknowledged (their collector stopped mid-upload, idle past `idleMs`): deleted. */
+  removeUnfinished(idleMs: number): Promise<number>;
 
   /** The distinct values of one kind of term in a trace, most frequent first. */
-  terms(n: number, kind: 'tool' | 'method' | 'server'): { name: string; count: number }[] {
-    return this.stmt(
-      'terms',
-      'SELECT value AS name, count FROM terms WHERE trace = ? AND kind = ? ORDER BY count DESC, value LIMIT 200',
-    ).all(n, kind) as { name: string; count: number }[];
-  }
+  terms(n: number, kind: 'tool' | 'method' | 'server'): Promise<Term[]>;
+  /** Every term of each of the traces `ns`, in one query: by trace, kind, most frequent first. */
+  termsOf(ns: readonly number[]): Promise<TermRow[]>;
+  /** Up to `limit` lines with `seq > after`, in order, matching `filter`; byte for byte as they were stored. */
+  pageLines(n: number, after: number, limit: number, filter?: LineFilter): Promise<StoredLine[]>;
+  /** Searches traces, newest first; uploads in progress are not listed. */
+  search(query: TraceQuery): Promise<{ rows: TraceRow[]; next: number | null }>;
 
-  /** A prepared statement, made once. */
-  stmt(key: string, sql: string): SqliteStatement {
-    let statement = this.statements[key];
-    if (statement === undefined) {
-      statement = this.db.prepare(sql);
-      this.statements[key] = statement;
-    }
-    return statement;
-  }
-}
+  createShare(trace: TraceRow, ttlMs: number, now: number): Promise<ShareRow>;
+  resolveShare(id: string, now: number): Promise<ShareLookup>;
+  /** Revokes a share; false when there is no such share. */
+  revokeShare(id: string, now: number): Promise<boolean>;
+  listShares(trace: TraceRow): Promise<ShareInfo[]>;
+  /** Every share of every stored trace, oldest first. */
+  listAllShares(): Promise<ShareInfo[]>;
 
-function count(terms: Map<string, number>, kind: string, value: string): void {
-  const key = `${kind}\u0000${value}`;
-  terms.set(key, (terms.get(key) ?? 0) + 1);
-}
+  /** Applies retention; `undefined` when another collector on the same database is applying it right now. */
+  retain(policy: RetentionPolicy, now: number): Promise<RetentionResult | undefined>;
 
-/** The line with a new `seq`, kept right after `t` where tapedeck writes it. */
-function renumber(line: RecordLine, seq: number): string {
-  const { t, seq: _old, ...rest } = line;
-  const text = encodeLine({ t, seq, ...rest } as RecordLine);
-  return text.slice(0, -1);
+  createToken(scope: TokenScope, label: string, now: number): Promise<NewToken>;
+  listTokens(): Promise<TokenInfo[]>;
+  /** Revokes a token; false when there is no such token. */
+  revokeToken(id: string, now: number): Promise<boolean>;
+  /** The scope of a live (not revoked) token with this secret, else undefined. */
+  tokenScope(secret: string, now: number): Promise<TokenScope | undefined>;
+
+  close(): Promise<void>;
 }

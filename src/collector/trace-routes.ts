@@ -19,7 +19,7 @@ import {
 import { ingestJsonl } from './ingest.js';
 import type { ShareGrant } from './live.js';
 import { COLLECTOR_DEFAULTS } from './options.js';
-import { pageLines, searchTraces, traceSummary } from './queries.js';
+import { traceSummaries, traceSummary } from './queries.js';
 import { TRACE_ID, type TraceRow } from './store.js';
 import { ingestUpload } from './upload.js';
 
@@ -27,9 +27,9 @@ import { ingestUpload } from './upload.js';
 export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
   const { store } = ctx;
 
-  app.get('/api/v1/traces', (c) => {
-    requireRead(ctx, c);
-    const { rows, next } = searchTraces(store, {
+  app.get('/api/v1/traces', async (c) => {
+    await requireRead(ctx, c);
+    const { rows, next } = await store.search({
       label: queryText(c, 'label'),
       server: queryText(c, 'server'),
       tool: queryText(c, 'tool'),
@@ -41,139 +41,145 @@ export function traceRoutes(app: Hono<Env>, ctx: CollectorContext): void {
       before: c.req.query('before') === undefined ? undefined : querySeq(c, 'before', 0),
       limit: queryLimit(c, 50, 500),
     });
-    return c.json({ traces: rows.map((row) => traceSummary(store, row)), next });
+    return c.json({ traces: await traceSummaries(store, rows), next });
   });
 
-  app.post('/api/v1/traces', async (c) => {
-    requireWrite(ctx, c);
-    const format = queryChoice(c, 'format', TRACE_FORMATS);
-    const label = queryText(c, 'label');
-    const release = await slotFor(ctx, c);
-    const row = store.create({ format: format ?? 'tapedeck', state: 'uploading', label });
-    try {
-      const target = {
-        store,
-        n: row.n,
-        mode: 'upload' as const,
-        indexer: new LineIndexer(),
-        batchLines: ctx.batchLines,
-        batchBytes: ctx.uploads.batchBytes,
-      };
-      const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
-        spoolDir: ctx.spoolDir,
-        format,
-        maxLineBytes: ctx.uploads.maxLineBytes,
-        maxDocumentBytes: ctx.uploads.maxLineBytes,
-      });
-      const stored = store.get(row.id);
-      if (
-        stored === undefined ||
-        (stored.meta === null && stored.line_count === 0 && stored.end_line === null)
-      )
-        throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
-      // A client that converted the trace before sending (push does) names the format it came in.
-      const shownFormat = queryChoice(c, 'sourceFormat', TRACE_FORMATS) ?? result.format;
-      store
-        .stmt('upload-done', `UPDATE traces SET state = 'complete', format = ? WHERE n = ?`)
-        .run(shownFormat, row.n);
-      const done = store.get(row.id)!;
-      return c.json(
-        {
-          id: row.id,
-          lines: done.line_count,
-          format: shownFormat,
-          skipped: result.skipped,
-          warnings: result.warnings,
-          url: viewerUrl(c, `trace=${row.id}`),
-          trace: traceSummary(store, done),
-        },
-        201,
-      );
-    } catch (err) {
-      // Never acknowledged: nothing of it stays.
-      store.remove(row);
-      throw err;
-    } finally {
-      release();
-    }
-  });
+  app.post('/api/v1/traces', (c) => uploadTrace(ctx, c));
 
   app.post('/api/v1/traces/live', async (c) => {
-    requireWrite(ctx, c);
+    await requireWrite(ctx, c);
     const body = await jsonBody(c, ctx.maxJsonBytes);
     if (body.label !== undefined && typeof body.label !== 'string')
       throw new ApiError(400, 'bad_request', `label must be a string; got ${JSON.stringify(body.label)}`);
-    const row = store.create({ format: 'tapedeck', state: 'live', label: body.label?.slice(0, 500) });
-    return c.json({ id: row.id, url: viewerUrl(c, `trace=${row.id}`), trace: traceSummary(store, row) }, 201);
+    const row = await store.create({ format: 'tapedeck', state: 'live', label: body.label?.slice(0, 500) });
+    return c.json(
+      { id: row.id, url: viewerUrl(c, `trace=${row.id}`), trace: await traceSummary(store, row) },
+      201,
+    );
   });
 
-  app.post('/api/v1/traces/:id/lines', async (c) => {
-    requireWrite(ctx, c);
-    const row = traceRow(ctx, c.req.param('id'));
-    if (row.state !== 'live') {
-      throw new ApiError(
-        409,
-        'conflict',
-        `trace ${row.id} is not live (it is ${row.state}): lines can only be appended to a trace made with POST /api/v1/traces/live before its end line`,
-      );
-    }
-    let indexer = ctx.indexers.get(row.n);
-    if (indexer === undefined) {
-      indexer = new LineIndexer();
-      ctx.indexers.set(row.n, indexer);
-    }
+  app.post('/api/v1/traces/:id/lines', (c) => appendLines(ctx, c, c.req.param('id')));
+
+  app.get('/api/v1/traces/:id', async (c) => {
+    await requireRead(ctx, c);
+    return c.json(await traceSummary(store, await traceRow(ctx, c.req.param('id'))));
+  });
+
+  app.get('/api/v1/traces/:id/lines', async (c) => {
+    await requireRead(ctx, c);
+    return linesResponse(ctx, c, await traceRow(ctx, c.req.param('id')));
+  });
+
+  app.get('/api/v1/traces/:id/trace.jsonl', async (c) => {
+    await requireRead(ctx, c);
+    return jsonlResponse(ctx, await traceRow(ctx, c.req.param('id')));
+  });
+
+  app.get('/api/v1/traces/:id/live', async (c, next) => {
+    await requireRead(ctx, c, true);
+    return liveResponse(ctx, c, next, await traceRow(ctx, c.req.param('id')));
+  });
+
+  app.delete('/api/v1/traces/:id', async (c) => {
+    await requireWrite(ctx, c);
+    const row = await traceRow(ctx, c.req.param('id'));
+    await store.remove(row);
+    ctx.indexers.delete(row.n);
+    return c.json({ deleted: row.id });
+  });
+}
+
+/** POST /api/v1/traces: a whole trace in the body, stored once it is all read (nothing of it stays on failure). */
+async function uploadTrace(ctx: CollectorContext, c: Ctx): Promise<Response> {
+  const { store } = ctx;
+  await requireWrite(ctx, c);
+  const format = queryChoice(c, 'format', TRACE_FORMATS);
+  const label = queryText(c, 'label');
+  const release = await slotFor(ctx, c);
+  const row = await store.create({ format: format ?? 'tapedeck', state: 'uploading', label });
+  try {
     const target = {
       store,
       n: row.n,
-      mode: 'append' as const,
-      indexer,
+      mode: 'upload' as const,
+      indexer: new LineIndexer(),
       batchLines: ctx.batchLines,
       batchBytes: ctx.uploads.batchBytes,
     };
-    const release = await slotFor(ctx, c);
-    let result: Awaited<ReturnType<typeof ingestJsonl>>;
-    try {
-      result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.uploads.maxLineBytes);
-    } finally {
-      release();
-    }
-    const after = store.get(row.id);
-    if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
-    return c.json({
-      appended: result.lines,
-      duplicates: result.duplicates,
-      skipped: result.skipped,
-      lastSeq: after?.last_seq ?? row.last_seq,
-      ended: after?.end_line != null,
+    const result = await ingestUpload(bodyChunks(c, ctx.maxBodyBytes), target, {
+      spoolDir: ctx.spoolDir,
+      format,
+      maxLineBytes: ctx.uploads.maxLineBytes,
+      maxDocumentBytes: ctx.uploads.maxLineBytes,
     });
-  });
+    const stored = await store.get(row.id);
+    if (stored === undefined || (stored.meta === null && stored.line_count === 0 && stored.end_line === null))
+      throw new ApiError(400, 'bad_request', 'the body holds no trace lines');
+    // A client that converted the trace before sending (push does) names the format it came in.
+    const shownFormat = queryChoice(c, 'sourceFormat', TRACE_FORMATS) ?? result.format;
+    await store.completeUpload(row.n, shownFormat);
+    const done = (await store.get(row.id))!;
+    return c.json(
+      {
+        id: row.id,
+        lines: done.line_count,
+        format: shownFormat,
+        skipped: result.skipped,
+        warnings: result.warnings,
+        url: viewerUrl(c, `trace=${row.id}`),
+        trace: await traceSummary(store, done),
+      },
+      201,
+    );
+  } catch (err) {
+    // Never acknowledged: nothing of it stays.
+    await store.remove(row);
+    throw err;
+  } finally {
+    release();
+  }
+}
 
-  app.get('/api/v1/traces/:id', (c) => {
-    requireRead(ctx, c);
-    return c.json(traceSummary(store, traceRow(ctx, c.req.param('id'))));
-  });
-
-  app.get('/api/v1/traces/:id/lines', (c) => {
-    requireRead(ctx, c);
-    return linesResponse(ctx, c, traceRow(ctx, c.req.param('id')));
-  });
-
-  app.get('/api/v1/traces/:id/trace.jsonl', (c) => {
-    requireRead(ctx, c);
-    return jsonlResponse(ctx, traceRow(ctx, c.req.param('id')));
-  });
-
-  app.get('/api/v1/traces/:id/live', (c, next) => {
-    requireRead(ctx, c, true);
-    return liveResponse(ctx, c, next, traceRow(ctx, c.req.param('id')));
-  });
-
-  app.delete('/api/v1/traces/:id', (c) => {
-    requireWrite(ctx, c);
-    const row = traceRow(ctx, c.req.param('id'));
-    store.remove(row);
-    ctx.indexers.delete(row.n);
-    return c.json({ deleted: row.id });
+/** POST /api/v1/traces/:id/lines: JSONL lines appended to a live trace. */
+async function appendLines(ctx: CollectorContext, c: Ctx, id: string): Promise<Response> {
+  const { store } = ctx;
+  await requireWrite(ctx, c);
+  const row = await traceRow(ctx, id);
+  if (row.state !== 'live') {
+    throw new ApiError(
+      409,
+      'conflict',
+      `trace ${row.id} is not live (it is ${row.state}): lines can only be appended to a trace made with POST /api/v1/traces/live before its end line`,
+    );
+  }
+  let indexer = ctx.indexers.get(row.n);
+  if (indexer === undefined) {
+    indexer = new LineIndexer();
+    ctx.indexers.set(row.n, indexer);
+  }
+  const target = {
+    store,
+    n: row.n,
+    mode: 'append' as const,
+    indexer,
+    batchLines: ctx.batchLines,
+    batchBytes: ctx.uploads.batchBytes,
+  };
+  const release = await slotFor(ctx, c);
+  let result: Awaited<ReturnType<typeof ingestJsonl>>;
+  try {
+    result = await ingestJsonl(bodyChunks(c, ctx.maxBodyBytes), target, ctx.uploads.maxLineBytes);
+  } finally {
+    release();
+  }
+  const after = await store.get(row.id);
+  if (after === undefined || after.state !== 'live') ctx.indexers.delete(row.n);
+  return c.json({
+    appended: result.lines,
+    duplicates: result.duplicates,
+    skipped: result.skipped,
+    lastSeq: after?.last_seq ?? row.last_seq,
+    ended: after?.end_line != null,
   });
 }
 
@@ -188,22 +194,22 @@ async function slotFor(ctx: CollectorContext, c: Ctx): Promise<() => void> {
 }
 
 /** The trace an id names: 400 for a malformed id, 404 for an unknown one. */
-export function traceRow(ctx: CollectorContext, id: string): TraceRow {
+export async function traceRow(ctx: CollectorContext, id: string): Promise<TraceRow> {
   if (!TRACE_ID.test(id))
     throw new ApiError(
       400,
       'bad_id',
       `malformed trace id '${id.slice(0, 40)}': expected 16 characters A-Z a-z 0-9 _ -`,
     );
-  const row = ctx.store.get(id);
+  const row = await ctx.store.get(id);
   if (row === undefined || row.state === 'uploading') throw new ApiError(404, 'not_found', `no trace ${id}`);
   return row;
 }
 
 /** A page of lines (GET …/lines), built from the stored text without parsing it. */
-export function linesResponse(ctx: CollectorContext, c: Ctx, row: TraceRow): Response {
+export async function linesResponse(ctx: CollectorContext, c: Ctx, row: TraceRow): Promise<Response> {
   const limit = queryLimit(c, COLLECTOR_DEFAULTS.pageLines, COLLECTOR_DEFAULTS.maxPageLines);
-  const lines = pageLines(ctx.store, row.n, querySeq(c, 'after', 0), limit, {
+  const lines = await ctx.store.pageLines(row.n, querySeq(c, 'after', 0), limit, {
     dir: queryChoice(c, 'dir', ['in', 'out'] as const),
     kind: queryChoice(c, 'kind', ['message', 'text', 'stderr', 'http', 'event'] as const),
     method: queryText(c, 'method'),
@@ -226,7 +232,7 @@ export function jsonlResponse(ctx: CollectorContext, row: TraceRow): Response {
   let after = 0;
   let started = false;
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!started) {
         started = true;
         const meta =
@@ -240,13 +246,13 @@ export function jsonlResponse(ctx: CollectorContext, row: TraceRow): Response {
         controller.enqueue(encoder.encode(`${meta}\n`));
         return;
       }
-      const lines = pageLines(ctx.store, row.n, after, 1000);
+      const lines = await ctx.store.pageLines(row.n, after, 1000);
       if (lines.length > 0) {
         after = lines[lines.length - 1]!.seq;
         controller.enqueue(encoder.encode(`${lines.map((line) => line.text).join('\n')}\n`));
         return;
       }
-      const end = ctx.store.get(row.id)?.end_line;
+      const end = (await ctx.store.get(row.id))?.end_line;
       if (end != null) controller.enqueue(encoder.encode(`${end}\n`));
       controller.close();
     },

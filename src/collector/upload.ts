@@ -109,8 +109,11 @@ async function spooled(
         ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
       });
       add(trace.meta);
-      for await (const batch of trace.batches()) for (const { line } of batch) add(line);
-      writer.flush();
+      for await (const batch of trace.batches()) {
+        for (const { line } of batch) add(line);
+        await writer.drain();
+      }
+      await writer.flush();
       return { ...writer.result, format: trace.format };
     } catch (err) {
       throw importError(err, path);

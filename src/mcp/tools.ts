@@ -60,9 +60,12 @@ async function guarded(work: () => Promise<CallToolResult> | CallToolResult): Pr
  * @example registerTrajectoryTools(new McpServer({ name: 'tapedeck', version }), service);
  */
 export function registerTrajectoryTools(server: McpServer, service: TrajectoryService): void {
-  const { store, recorder, cache } = service;
-  const load = (name: string, what?: string) => cache.load(store.locate(name, what));
+  registerRecordingTools(server, service.recorder);
+  registerReadingTools(server, service);
+}
 
+/** The tools that write: start a trajectory, add a pair to it, save it. */
+function registerRecordingTools(server: McpServer, recorder: TrajectoryRecorder): void {
   server.registerTool(
     'start_recording',
     {
@@ -110,6 +113,12 @@ export function registerTrajectoryTools(server: McpServer, service: TrajectorySe
         return text(`Recording '${name}' saved with ${events} event(s) at ${path}`);
       }),
   );
+}
+
+/** The tools that read trajectories: lookup, list, page, search, diff and stats. */
+function registerReadingTools(server: McpServer, service: TrajectoryService): void {
+  const { store, recorder, cache } = service;
+  const load = (name: string, what?: string) => cache.load(store.locate(name, what));
 
   server.registerTool(
     'replay_lookup',

@@ -1,8 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { realScheduler, type Scheduler } from '../base/scheduler.js';
+import type { FaultGate } from '../faults/gate.js';
 import type { FaultOptions } from '../faults/options.js';
 import type { FaultRecord } from '../faults/records.js';
-import { type FaultGate, openFaultGate, parseJson } from './fault-gate.js';
+import { openFaultGate, parseJson } from './fault-gate.js';
 import { FaultedOutput } from './fault-output.js';
 import { type Draining, pauseUntilDrained } from './pump.js';
 
@@ -173,11 +174,11 @@ class AnswerPump implements Draining {
       return;
     }
     const newline = line.at(-1) === NEWLINE ? '\n' : '';
-    this.output.answer(found.decision, found.id, line, {
-      text: line.toString('utf8').replace(/\r?\n$/, ''),
-      // A line of its own, whatever replaces the answer (the cut-off text of `malformed` too).
-      rebuild: (text) => Buffer.from(`${text}${newline || '\n'}`),
-    });
+    // A line of its own, whatever replaces the answer (the cut-off text of `malformed` too).
+    const rebuild = (text: string) => Buffer.from(`${text}${newline || '\n'}`);
+    // A batch of answers comes rebuilt when a fault changed one of them inside it (see faults/gate.ts).
+    const text = found.message ? JSON.stringify(found.message) : line.toString('utf8').replace(/\r?\n$/, '');
+    this.output.answer(found.decision, found.id, found.message ? rebuild(text) : line, { text, rebuild });
   }
 
   private write(bytes: Uint8Array): boolean {

@@ -107,20 +107,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     });
   const failure = await server.spawned;
   const { child } = server;
-  if (failure !== undefined || child === undefined) {
-    const code = failure?.code;
-    const exitCode = code === 'ENOENT' ? 127 : 126;
-    const why = code === 'ENOENT' ? 'command not found' : `not executable (${code ?? failure?.message})`;
-    errorOutput.write(`tapedeck: cannot run '${options.command}': ${why}\n`);
-    sink.append({
-      t: timestamp(),
-      type: 'event',
-      name: 'spawn',
-      ok: false,
-      error: code ?? failure?.message ?? 'not started',
-    });
-    return { exitCode, serverExitCode: null, signal: null };
-  }
+  if (failure !== undefined || child === undefined) return spawnFailed(options, errorOutput, failure);
   sink.append({
     t: timestamp(server.startedAtMs),
     type: 'event',
@@ -160,20 +147,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     emit,
   });
   const captureOf = { client: toServer, server: toClient, stderr: stderrCapture } as const;
-  // A write error the relay met goes among its chunks by time, as it would have been recorded then.
-  let earlyError = options.earlyWriteError;
-  const recordEarlyError = (before: number) => {
-    if (earlyError === undefined || earlyError.atMs > before) return;
-    const { error, atMs } = earlyError;
-    later.push({ push: () => writeError(error, atMs) }, EMPTY, atMs);
-    earlyError = undefined;
-  };
-  for (const { source, chunk, atMs } of options.early ?? []) {
-    recordEarlyError(atMs);
-    later.push(captureOf[source], chunk, atMs);
-    if (source === 'client' && options.started === undefined) stdin.write(chunk);
-  }
-  recordEarlyError(Number.POSITIVE_INFINITY);
+  queueEarly(options, later, captureOf, (chunk) => stdin.write(chunk), writeError);
   const fromClient = new Pump(
     input,
     stdin,
@@ -230,4 +204,51 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     durationMs: Date.now() - server.startedAtMs,
   });
   return { exitCode, serverExitCode: exit.code, signal: exit.signal };
+}
+
+/** The server could not be started: one line on stderr, a failed `spawn` event, 127 (not found) or 126. */
+function spawnFailed(
+  options: StdioProxyOptions,
+  errorOutput: Writable,
+  failure: NodeJS.ErrnoException | undefined,
+): StdioProxyResult {
+  const code = failure?.code;
+  const exitCode = code === 'ENOENT' ? 127 : 126;
+  const why = code === 'ENOENT' ? 'command not found' : `not executable (${code ?? failure?.message})`;
+  errorOutput.write(`tapedeck: cannot run '${options.command}': ${why}\n`);
+  options.sink.append({
+    t: timestamp(),
+    type: 'event',
+    name: 'spawn',
+    ok: false,
+    error: code ?? failure?.message ?? 'not started',
+  });
+  return { exitCode, serverExitCode: null, signal: null };
+}
+
+/**
+ * Queues the trace copies of what a relay forwarded before this proxy attached, stamped when they were read; a
+ * write error the relay met goes among its chunks by time, as it would have been recorded then. When the server
+ * was started here, the client's part is sent to it first.
+ */
+function queueEarly(
+  options: StdioProxyOptions,
+  later: CaptureQueue,
+  captureOf: Readonly<Record<EarlyChunk['source'], PipeCapture>>,
+  toServer: (chunk: Buffer) => void,
+  writeError: (error: string, atMs?: number) => void,
+): void {
+  let earlyError = options.earlyWriteError;
+  const recordEarlyError = (before: number) => {
+    if (earlyError === undefined || earlyError.atMs > before) return;
+    const { error, atMs } = earlyError;
+    later.push({ push: () => writeError(error, atMs) }, EMPTY, atMs);
+    earlyError = undefined;
+  };
+  for (const { source, chunk, atMs } of options.early ?? []) {
+    recordEarlyError(atMs);
+    later.push(captureOf[source], chunk, atMs);
+    if (source === 'client' && options.started === undefined) toServer(chunk);
+  }
+  recordEarlyError(Number.POSITIVE_INFINITY);
 }

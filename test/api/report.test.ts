@@ -94,7 +94,7 @@ describe('the public API', () => {
   it('hands out one function under one name, whichever entry point it is imported from', async () => {
     const main = await import('../../src/index.js');
     const io = await import('../../src/trace/io-entry.js');
-    const replay = await import('../../src/replay/index.js');
+    const replay = await import('../../src/live/replay-entry.js');
     const capture = await import('../../src/capture/index.js');
     expect(main.openTrace).toBe(io.openTrace);
     expect(main.useCassette).toBe(replay.useCassette);

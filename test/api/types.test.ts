@@ -29,7 +29,7 @@ import {
 } from '../../src/index.js';
 import { createRecorder, httpMiddleware, type InstrumentOptions } from '../../src/instrument/index.js';
 import { type Spawn, verifyCassette } from '../../src/live/index.js';
-import { type RecordingTransport, recordTransport } from '../../src/replay/index.js';
+import { type RecordingTransport, recordTransport } from '../../src/live/replay-entry.js';
 import type { EndLine, RecordLine, TraceFormat } from '../../src/trace/index.js';
 import * as io from '../../src/trace/io-entry.js';
 

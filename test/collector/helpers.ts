@@ -86,8 +86,8 @@ export function useCollectorApp(options: Partial<CollectorOptions> = {}): Collec
     harness.fetch = inProcessFetch(harness.collector);
     harness.api = apiOver(harness.fetch, () => harness.url);
   });
-  afterEach(() => {
-    harness.collector.close();
+  afterEach(async () => {
+    await harness.collector.close();
     rmSync(harness.dir, { recursive: true, force: true });
   });
   return harness;

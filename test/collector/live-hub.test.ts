@@ -78,7 +78,7 @@ function useHub(options: Partial<CollectorOptions['live']> = {}) {
     const { id } = await json(h.api('/api/v1/traces/live', { method: 'POST' }));
     const meta = sampleTrace().split('\n')[0]!;
     await append(id, [meta, ...Array.from({ length: records }, (_, i) => stderrLine(i + 1))]);
-    const row = h.collector.store.get(id)!;
+    const row = (await h.collector.store.get(id))!;
     return { id, row: { id: row.id, n: row.n } };
   };
   return { clock, h, append, liveTrace };

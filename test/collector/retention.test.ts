@@ -18,7 +18,7 @@ describe('collector retention', () => {
    * A collector in process on the test's clock: stored times, retention's "now" and its timer all read it. The
    * live hub's heartbeat, which the clock would otherwise beat every 15 s of the simulated days, is set apart.
    */
-  const open = (options: Partial<CollectorOptions> = {}) => {
+  const open = async (options: Partial<CollectorOptions> = {}) => {
     const collector = openCollectorApp({
       dbPath: join(dir, 'tapedeck.db'),
       token: TEST_TOKEN,
@@ -27,6 +27,7 @@ describe('collector retention', () => {
       ...options,
     });
     running.push(collector);
+    await collector.start();
     return collector;
   };
   const put = async (collector: CollectorApp, label: string, calls = 2) => {
@@ -47,30 +48,30 @@ describe('collector retention', () => {
     dir = scratchDir('tapedeck-retention-');
     clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
   });
-  afterEach(() => {
-    for (const collector of running.splice(0)) collector.close();
+  afterEach(async () => {
+    for (const collector of running.splice(0)) await collector.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('deletes traces idle for longer than the age limit, at start and when it runs again', async () => {
-    const first = open();
+    const first = await open();
     await put(first, 'oldest');
     await clock.advance(12 * HOUR);
     await put(first, 'older');
     await clock.advance(2 * DAY);
     await put(first, 'recent');
-    first.close();
+    await first.close();
     await clock.advance(HOUR);
     // Its own runs a month apart: this test runs it by hand.
-    const second = open({ retention: { maxAgeMs: DAY, intervalMs: 30 * DAY } });
+    const second = await open({ retention: { maxAgeMs: DAY, intervalMs: 30 * DAY } });
     expect(await labels(second)).toEqual(['recent']);
     await clock.advance(DAY + HOUR);
-    expect(second.retain()).toMatchObject({ removed: 1 });
+    expect(await second.retain()).toMatchObject({ removed: 1 });
     expect(await labels(second)).toEqual([]);
   });
 
   it('runs again by itself every intervalMs, on the hour', async () => {
-    const collector = open({ retention: { maxAgeMs: DAY, intervalMs: HOUR } });
+    const collector = await open({ retention: { maxAgeMs: DAY, intervalMs: HOUR } });
     await put(collector, 'a');
     await clock.advance(HOUR);
     await put(collector, 'b');
@@ -84,20 +85,20 @@ describe('collector retention', () => {
     await clock.advance(HOUR);
     expect(await labels(collector)).toEqual([]);
     expect(clock.pending().filter((timer) => timer.ms === HOUR)).toHaveLength(1);
-    collector.close();
+    await collector.close();
     expect(clock.pending().filter((timer) => timer.ms === HOUR)).toEqual([]);
   });
 
   it('deletes the oldest traces until all of them fit in the size limit', async () => {
-    const collector = open();
+    const collector = await open();
     const sizes: number[] = [];
     for (const label of ['a', 'b', 'c', 'd']) {
       sizes.push((await put(collector, label, 5)).trace.bytes);
       await clock.advance(1000);
     }
     const keepTwo = sizes[2]! + sizes[3]!;
-    collector.close();
-    const limited = open({ retention: { maxBytes: keepTwo + 10 } });
+    await collector.close();
+    const limited = await open({ retention: { maxBytes: keepTwo + 10 } });
     expect(await labels(limited)).toEqual(['d', 'c']);
     const result = await json(inProcessFetch(limited)(`${IN_PROCESS_URL}/api/v1/traces`));
     expect(result.traces.reduce((sum: number, t: { bytes: number }) => sum + t.bytes, 0)).toBeLessThanOrEqual(

@@ -107,7 +107,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'serve',
     term: 'serve [options]',
-    description: 'Run the collector: a local service that stores traces and feeds the web viewer, live too.',
+    description: 'Run the collector: a service that stores traces and feeds the web viewer, live too.',
     load: async () => (await import('./serve.js')).registerServe,
   },
   {
@@ -122,6 +122,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     description:
       "List a collector's read-only share links, or revoke them (with the collector's write token).",
     load: async () => (await import('./share.js')).registerShare,
+  },
+  {
+    name: 'token',
+    term: 'token',
+    description: "Make, list and revoke team tokens kept in the collector's database (read or write).",
+    load: async () => (await import('./token.js')).registerToken,
   },
   {
     name: 'mcp',

@@ -114,19 +114,10 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
             );
           }
           if (options.stdio === true) {
-            if (
-              options.listen !== undefined ||
-              options.allowHost !== undefined ||
-              options.oauth !== undefined
-            ) {
-              const flag =
-                options.listen !== undefined
-                  ? '--listen'
-                  : options.allowHost !== undefined
-                    ? '--allow-host'
-                    : '--oauth';
+            const listening = listenerFlagOf(options);
+            if (listening !== undefined) {
               throw usageError(
-                `${flag} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+                `${listening} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
               );
             }
             if (options.fault?.length || options.faults !== undefined)
@@ -167,4 +158,15 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         return await recordStdio(commandArgs, options, io);
       }),
     );
+}
+
+/** The first flag given that only a listening proxy uses (none of them applies to the --stdio bridge). */
+function listenerFlagOf(options: {
+  listen?: unknown;
+  allowHost?: unknown;
+  oauth?: unknown;
+}): string | undefined {
+  if (options.listen !== undefined) return '--listen';
+  if (options.allowHost !== undefined) return '--allow-host';
+  return options.oauth !== undefined ? '--oauth' : undefined;
 }

@@ -5,6 +5,7 @@ import { defaultDbPath, tokenPath } from '../../base/paths.js';
 import { parseDuration } from '../../base/units.js';
 import { loadOrCreateToken, shownPath } from '../../collector/home.js';
 import { COLLECTOR_DEFAULTS } from '../../collector/options.js';
+import { isPostgresUrl } from '../../collector/postgres-connect.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { type CliIo, say } from '../io.js';
@@ -35,10 +36,10 @@ const DEFAULT_RETAIN = '30d';
 export function registerServe(program: Command, { io, action }: Cli): void {
   program
     .command('serve')
-    .description('Run the collector: a local service that stores traces and feeds the web viewer, live too.')
+    .description('Run the collector: a service that stores traces and feeds the web viewer, live too.')
     .option(
-      '--db <file>',
-      'the SQLite database (default: $TAPEDECK_HOME/tapedeck.db or ~/.tapedeck/tapedeck.db)',
+      '--db <file|url>',
+      'the SQLite database file, or a postgres:// URL for a team collector (default: $TAPEDECK_DATABASE_URL, else $TAPEDECK_HOME/tapedeck.db or ~/.tapedeck/tapedeck.db)',
     )
     .option('--port <n>', 'port to listen on, 0 for any free one', parsePort, COLLECTOR_DEFAULTS.port)
     .option(
@@ -85,11 +86,14 @@ export function registerServe(program: Command, { io, action }: Cli): void {
       'after',
       '\nExamples:\n' +
         '  tapedeck serve\n' +
-        '  tapedeck serve --port 0 --db ./traces.db --retain 7d --max-bytes 2GB\n\n' +
+        '  tapedeck serve --port 0 --db ./traces.db --retain 7d --max-bytes 2GB\n' +
+        '  tapedeck serve --host 0.0.0.0 --db postgres://tapedeck:PASSWORD@db:5432/tapedeck\n\n' +
         'Once listening, stderr says: tapedeck collector on http://127.0.0.1:7420 (token in ~/.tapedeck/token)\n' +
         'Writes (push, record --live, delete, share) need that token; on 127.0.0.1 reads do not. Binding another\n' +
         'address with --host makes reads need the token too, and only Host/Origin names given with --allow-host\n' +
-        'are answered besides local ones. The API is described in the README (GET /api/v1/traces …).',
+        'are answered besides local ones. Team tokens (tapedeck token create) work besides the file token.\n' +
+        'Several collectors on one Postgres database act as one (docs/team-collector.md). The API is described\n' +
+        'in docs/reference/collector-api.md (GET /api/v1/traces …).',
     )
     .action(action((options: ServeOptions) => serve(options, io)));
 }
@@ -98,10 +102,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   if ((options.allowHost ?? []).length > 0 && isLoopback(options.host)) {
     throw usageError('--allow-host only applies with a non-loopback --host (e.g. --host 0.0.0.0)');
   }
-  const dbPath = resolve(io.cwd, options.db ?? defaultDbPath(io.env));
-  if (isDirectory(dbPath))
-    throw usageError(`--db ${options.db ?? dbPath} is a directory; give a database file path`);
-  refuseLinkedOutput('--db', options.db ?? dbPath, dbPath);
+  const dbPath = databaseOf(options.db, io);
   const tokenFile = tokenPath(io.env);
   const token = loadOrCreateToken(tokenFile);
   let stop: (() => void) | undefined;
@@ -140,6 +141,17 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   } finally {
     held.release();
   }
+}
+
+/** The --db value (or $TAPEDECK_DATABASE_URL): a postgres:// URL as given, a file path checked and resolved. */
+export function databaseOf(db: string | undefined, io: CliIo): string {
+  const given = db ?? io.env.TAPEDECK_DATABASE_URL;
+  if (given !== undefined && isPostgresUrl(given)) return given;
+  const dbPath = resolve(io.cwd, given ?? defaultDbPath(io.env));
+  if (isDirectory(dbPath))
+    throw usageError(`--db ${given ?? dbPath} is a directory; give a database file path`);
+  refuseLinkedOutput('--db', given ?? dbPath, dbPath);
+  return dbPath;
 }
 
 function parsePort(value: string): number {

@@ -85,33 +85,90 @@ const OUT_OF_REACH = new Set<UpstreamErrorKind>(['unreachable', 'timeout', 'clos
  * await sink.close({ reason: 'process_exit', exitCode });
  */
 export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBridgeResult> {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
-  const errorOutput = options.errorOutput ?? process.stderr;
-  const { sink, url } = options;
-  // Before the first line is read: a bad value would otherwise fail every request, quoting it in the error.
-  checkAddedHeaders(options.headers ?? {});
-  const emit = sink.append.bind(sink);
-  const capture = upstreamCapture(emit);
-  const warn = (text: string) => errorOutput.write(`tapedeck: ${text}\n`);
-  /** Client requests waiting for their response: id key → id. */
-  const pending = new Map<string, RpcId>();
-  const inflight = new Set<Promise<void>>();
-  let failed = 0;
-  let stopping = false;
-  /** Set while the upstream is out of reach (cleared by the next answer it gives); decides the exit code. */
-  let outOfReach: string | undefined;
+  return new HttpBridge(options).run();
+}
 
-  output.on('error', (err: NodeJS.ErrnoException) =>
-    emit({
-      t: timestamp(),
-      type: 'event',
-      name: 'write_error',
-      target: 'client',
-      error: err.code ?? err.message,
-    }),
-  );
-  const write = async (text: string): Promise<void> => {
+type Emit = TraceSink['append'];
+
+/** One bridge session: stdin lines forwarded upstream, upstream messages written to stdout, both recorded. */
+class HttpBridge {
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly errorOutput: Writable;
+  private readonly emit: Emit;
+  private readonly capture: ReturnType<typeof upstreamCapture>;
+  private readonly framer: LineFramer;
+  private readonly maxLineBytes: number;
+  /** Client requests waiting for their response: id key → id. */
+  private readonly pending = new Map<string, RpcId>();
+  private readonly inflight = new Set<Promise<void>>();
+  private failed = 0;
+  private stopping = false;
+  /** Set while the upstream is out of reach (cleared by the next answer it gives); decides the exit code. */
+  private outOfReach: string | undefined;
+  private upstream: Upstream | undefined;
+  private ready: Promise<Upstream | Error> | undefined;
+
+  constructor(private readonly options: HttpBridgeOptions) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.errorOutput = options.errorOutput ?? process.stderr;
+    const { sink } = options;
+    // Before the first line is read: a bad value would otherwise fail every request, quoting it in the error.
+    checkAddedHeaders(options.headers ?? {});
+    this.emit = sink.append.bind(sink);
+    this.capture = upstreamCapture(this.emit);
+    this.output.on('error', (err: NodeJS.ErrnoException) =>
+      this.emit({
+        t: timestamp(),
+        type: 'event',
+        name: 'write_error',
+        target: 'client',
+        error: err.code ?? err.message,
+      }),
+    );
+    this.maxLineBytes = options.maxMessageBytes ?? HTTP_BRIDGE_DEFAULTS.maxMessageBytes;
+    this.framer = new LineFramer({ maxLineBytes: this.maxLineBytes, onLine: (line) => this.onLine(line) });
+  }
+
+  /** Runs until stdin ends (or the signal aborts), then closes the session. */
+  async run(): Promise<HttpBridgeResult> {
+    const { input, options } = this;
+    const ended = new Promise<'eof' | 'stopped'>((resolve) => {
+      input.on('data', (chunk: Buffer) => this.framer.push(chunk));
+      input.once('end', () => resolve('eof'));
+      input.once('close', () => resolve('eof'));
+      input.once('error', () => resolve('eof'));
+      if (options.signal?.aborted) resolve('stopped');
+      options.signal?.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
+    const reason = await ended;
+    this.framer.end();
+    input.pause();
+    if (reason === 'eof') {
+      const drainMs = options.drainMs ?? HTTP_BRIDGE_DEFAULTS.drainMs;
+      await Promise.race([Promise.allSettled([...this.inflight]), delay(drainMs)]);
+    }
+    this.stopping = true;
+    await this.upstream?.close();
+    const { failed, outOfReach } = this;
+    if (outOfReach !== undefined) {
+      return {
+        exitCode: HTTP_BRIDGE_DEFAULTS.transportErrorExitCode,
+        reason,
+        failed,
+        transportError: outOfReach,
+      };
+    }
+    return { exitCode: 0, reason, failed };
+  }
+
+  private warn(text: string): void {
+    this.errorOutput.write(`tapedeck: ${text}\n`);
+  }
+
+  private async write(text: string): Promise<void> {
+    const { output } = this;
     if (!output.writable) return;
     if (!output.write(`${text}\n`)) {
       // Backpressure: the stream this message came on waits until the client has read it.
@@ -120,67 +177,67 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
         output.once('close', resolve);
       });
     }
-  };
+  }
 
-  const onMessage = async (message: UpstreamMessage) => {
-    outOfReach = undefined;
-    capture.received(message);
+  private async onMessage(message: UpstreamMessage): Promise<void> {
+    this.outOfReach = undefined;
+    this.capture.received(message);
     for (const item of messageItems(message.raw)) {
-      if (item.kind === 'response' && item.id !== null) pending.delete(idKey(item.id));
+      if (item.kind === 'response' && item.id !== null) this.pending.delete(idKey(item.id));
     }
-    await write(message.text);
-  };
-  const onEvent = (event: UpstreamEvent) => {
-    capture.event(event);
-    if (event.kind === 'closed' && !stopping) {
-      warn(`the upstream session ended (${event.reason})`);
-      outOfReach = `the upstream session ended (${event.reason})`;
-      failPending([...pending.values()], event.reason, { conn: upstream?.sessionId });
-      upstream = undefined;
-    }
-  };
+    await this.write(message.text);
+  }
 
-  let upstream: Upstream | undefined;
-  let ready: Promise<Upstream | Error> | undefined;
+  private onEvent(event: UpstreamEvent): void {
+    this.capture.event(event);
+    if (event.kind === 'closed' && !this.stopping) {
+      this.warn(`the upstream session ended (${event.reason})`);
+      this.outOfReach = `the upstream session ended (${event.reason})`;
+      this.failPending([...this.pending.values()], event.reason, { conn: this.upstream?.sessionId });
+      this.upstream = undefined;
+    }
+  }
+
   /** The upstream session, opened on first use and again after it was lost. */
-  const session = (): Promise<Upstream | Error> => {
-    if (upstream && ready) return ready;
+  private session(): Promise<Upstream | Error> {
+    if (this.upstream && this.ready) return this.ready;
+    const { options, capture } = this;
     const client = createUpstream({
-      url,
+      url: options.url,
       transport: options.transport,
       headers: options.headers,
       fetch: options.fetch,
       timeouts: options.timeouts,
-      onMessage,
+      onMessage: (message) => this.onMessage(message),
       onSent: capture.sent,
       onEnvelope: capture.envelope,
-      onEvent,
+      onEvent: (event) => this.onEvent(event),
     });
-    upstream = client;
-    ready = client.start().then(
+    this.upstream = client;
+    this.ready = client.start().then(
       () => client,
       (err: Error) => {
-        upstream = undefined;
+        this.upstream = undefined;
         return err;
       },
     );
-    return ready;
-  };
+    return this.ready;
+  }
 
   /**
    * Answers the client's open requests with an error of the bridge's own, and records it as the client got it:
    * an `out` line filed under the request's session (and stream, when known), so the request reads as answered.
    */
-  function failPending(
+  private failPending(
     ids: RpcId[],
     why: string,
     where: { conn?: string | undefined; stream?: string } = {},
   ): void {
     for (const id of ids) {
-      if (!pending.delete(idKey(id))) continue;
-      failed++;
-      const message = `tapedeck bridge: the upstream ${url} failed: ${why}`;
-      emit({ t: timestamp(), type: 'event', name: 'upstream_error', id, message: why });
+      if (!this.pending.delete(idKey(id))) continue;
+      this.failed++;
+      const message = `tapedeck bridge: the upstream ${this.options.url} failed: ${why}`;
+      this.emit({ t: timestamp(), type: 'event', name: 'upstream_error', id, message: why });
       const reply = { jsonrpc: '2.0', id, error: { code: HTTP_BRIDGE_DEFAULTS.errorCode, message } };
       const text = JSON.stringify(reply);
       const line: Omit<MessageLine, 'seq'> = {
@@ -191,53 +248,55 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
       };
       if (where.conn !== undefined) line.conn = where.conn;
       if (where.stream !== undefined) line.stream = where.stream;
-      emit(line, text);
-      void write(text);
+      this.emit(line, text);
+      void this.write(text);
     }
   }
 
-  const forward = (raw: Json, text: string, atMs: number) => {
+  private forward(raw: Json, text: string, atMs: number): void {
     const requests = messageItems(raw).flatMap((item) => (item.kind === 'request' ? [item.id] : []));
-    for (const id of requests) pending.set(idKey(id), id);
-    const task = (async () => {
-      const client = await session();
-      if (client instanceof Error) {
-        emit({ t: timestamp(atMs), dir: 'in', raw }, text);
-        warn(client.message);
-        outOfReach = client.message;
-        failPending(requests, client.message);
-        return;
-      }
-      try {
-        const result = await client.send(raw, { text, atMs });
-        outOfReach = undefined;
-        failPending(result.unanswered, `its answer stream (${result.stream}) ended without a response`, {
-          conn: client.sessionId,
-          stream: result.stream,
-        });
-      } catch (err) {
-        if (stopping) return;
-        const why = (err as Error).message;
-        warn(why);
-        if (err instanceof UpstreamError) {
-          outOfReach = OUT_OF_REACH.has(err.kind) ? why : undefined;
-        }
-        if (requests.length === 0)
-          emit({ t: timestamp(), type: 'event', name: 'upstream_error', message: why });
-        failPending(requests, why, { conn: client.sessionId });
-      }
-    })();
-    inflight.add(task);
-    void task.finally(() => inflight.delete(task));
-  };
+    for (const id of requests) this.pending.set(idKey(id), id);
+    const task = this.send(raw, text, atMs, requests);
+    this.inflight.add(task);
+    void task.finally(() => this.inflight.delete(task));
+  }
 
-  const maxLineBytes = options.maxMessageBytes ?? HTTP_BRIDGE_DEFAULTS.maxMessageBytes;
-  const framer = new LineFramer({ maxLineBytes, onLine: (line) => onLine(line) });
-  function onLine(line: FramedLine): void {
+  private async send(raw: Json, text: string, atMs: number, requests: RpcId[]): Promise<void> {
+    const client = await this.session();
+    if (client instanceof Error) {
+      this.emit({ t: timestamp(atMs), dir: 'in', raw }, text);
+      this.warn(client.message);
+      this.outOfReach = client.message;
+      this.failPending(requests, client.message);
+      return;
+    }
+    try {
+      const result = await client.send(raw, { text, atMs });
+      this.outOfReach = undefined;
+      this.failPending(result.unanswered, `its answer stream (${result.stream}) ended without a response`, {
+        conn: client.sessionId,
+        stream: result.stream,
+      });
+    } catch (err) {
+      if (this.stopping) return;
+      const why = (err as Error).message;
+      this.warn(why);
+      if (err instanceof UpstreamError) {
+        this.outOfReach = OUT_OF_REACH.has(err.kind) ? why : undefined;
+      }
+      if (requests.length === 0)
+        this.emit({ t: timestamp(), type: 'event', name: 'upstream_error', message: why });
+      this.failPending(requests, why, { conn: client.sessionId });
+    }
+  }
+
+  private onLine(line: FramedLine): void {
     const t = timestamp(line.atMs);
     if (line.kind === 'oversize') {
-      warn(`a ${line.size}-byte line from the client is over ${maxLineBytes} bytes and was not forwarded`);
-      emit({ t, type: 'event', name: 'truncated', dir: 'in', size: line.size, sha256: line.sha256 });
+      this.warn(
+        `a ${line.size}-byte line from the client is over ${this.maxLineBytes} bytes and was not forwarded`,
+      );
+      this.emit({ t, type: 'event', name: 'truncated', dir: 'in', size: line.size, sha256: line.sha256 });
       return;
     }
     const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
@@ -250,36 +309,9 @@ export async function runHttpBridge(options: HttpBridgeOptions): Promise<HttpBri
       raw = undefined;
     }
     if (typeof raw !== 'object' || raw === null) {
-      emit({ t, type: 'text', dir: 'in', text });
+      this.emit({ t, type: 'text', dir: 'in', text });
       return;
     }
-    forward(raw, text, line.atMs);
+    this.forward(raw, text, line.atMs);
   }
-
-  const ended = new Promise<'eof' | 'stopped'>((resolve) => {
-    input.on('data', (chunk: Buffer) => framer.push(chunk));
-    input.once('end', () => resolve('eof'));
-    input.once('close', () => resolve('eof'));
-    input.once('error', () => resolve('eof'));
-    if (options.signal?.aborted) resolve('stopped');
-    options.signal?.addEventListener('abort', () => resolve('stopped'), { once: true });
-  });
-  const reason = await ended;
-  framer.end();
-  input.pause();
-  if (reason === 'eof') {
-    const drainMs = options.drainMs ?? HTTP_BRIDGE_DEFAULTS.drainMs;
-    await Promise.race([Promise.allSettled([...inflight]), delay(drainMs)]);
-  }
-  stopping = true;
-  await upstream?.close();
-  if (outOfReach !== undefined) {
-    return {
-      exitCode: HTTP_BRIDGE_DEFAULTS.transportErrorExitCode,
-      reason,
-      failed,
-      transportError: outOfReach,
-    };
-  }
-  return { exitCode: 0, reason, failed };
 }

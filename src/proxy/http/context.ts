@@ -1,7 +1,7 @@
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultGate } from '../../faults/gate.js';
 import type { FaultRecord } from '../../faults/records.js';
 import type { Json } from '../../trace/types.js';
-import type { FaultGate } from '../fault-gate.js';
 import type { AllowedHosts } from './guard.js';
 import type { RecordQueue } from './later.js';
 import type { HttpRecorder } from './recorder.js';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Scheduler } from '../../base/scheduler.js';
-import { type FaultGate, parseJson } from '../fault-gate.js';
+import type { FaultGate } from '../../faults/gate.js';
+import { parseJson } from '../fault-gate.js';
 import { FaultedOutput } from '../fault-output.js';
 
 /**
@@ -104,7 +105,13 @@ export class FaultedSse {
     const { data, rebuild } = eventData(event);
     const found = this.gate.take(scope, parseJson(data) ?? null);
     if (found === undefined) this.output.pass(event);
-    else this.output.answer(found.decision, found.id, event, { text: data, rebuild });
+    else if (found.message === undefined)
+      this.output.answer(found.decision, found.id, event, { text: data, rebuild });
+    else {
+      // A batch of answers, rebuilt with the faults of the answers inside it (see faults/gate.ts).
+      const text = JSON.stringify(found.message);
+      this.output.answer(found.decision, found.id, rebuild(text), { text, rebuild });
+    }
   }
 }
 
@@ -117,13 +124,15 @@ export class FaultedSse {
 export async function sendFaultedJson(
   gate: FaultGate,
   scope: string,
-  body: Buffer,
+  received: Buffer,
   status: number,
   headers: string[],
   res: ServerResponse,
   req: IncomingMessage,
 ): Promise<boolean> {
-  const found = gate.take(scope, parseJson(body) ?? null);
+  const found = gate.take(scope, parseJson(received) ?? null);
+  // A batch of answers comes rebuilt when a fault changed one of them inside it (see faults/gate.ts).
+  const body = found?.message === undefined ? received : Buffer.from(JSON.stringify(found.message));
   let contentType: string | undefined;
   let bytes = body;
   let rebuild = (text: string) => Buffer.from(text);

@@ -1,11 +1,12 @@
 import { TapedeckError } from '../../base/errors.js';
 import type { Scheduler } from '../../base/scheduler.js';
 import { deliverAnswer } from '../../faults/deliver.js';
+import { FaultGate } from '../../faults/gate.js';
 import { describeUnmatched, unmatchedRules } from '../../faults/match.js';
 import { type FaultOptions, faultPlan } from '../../faults/options.js';
-import type { FaultDecision, FaultPlan } from '../../faults/plan.js';
-import { type FaultRecord, faultRecords } from '../../faults/records.js';
-import { classifyMessage, idKey, isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
+import type { FaultPlan } from '../../faults/plan.js';
+import type { FaultRecord } from '../../faults/records.js';
+import type { JsonObject, RpcId } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from './channel.js';
@@ -48,26 +49,14 @@ export function withFaults(
   options: ReplayFaultOptions,
 ): ReplayChannel {
   const { scheduler, onFault } = options;
-  const liveId = options.liveId ?? ((id: RpcId) => id);
   const wireForm = options.wireForm ?? ((message: JsonObject) => message);
-  /** Decisions waiting for their answer, by the id key the engine answers with. */
-  const waiting = new Map<string, FaultDecision>();
+  const gate = new FaultGate(plan, { liveId: options.liveId, scheduler });
   plan.start();
 
   /** Decides every request of a client message; false when the message must not reach the engine. */
   const arrive = (message: Json): boolean => {
-    const item = classifyMessage(message);
-    const items = item.kind === 'batch' ? item.items : [item];
-    let disconnect = false;
-    for (const one of items) {
-      if (one.kind !== 'request') continue;
-      const request = { method: one.method, params: one.params };
-      const decision = plan.decide(request);
-      if (decision === undefined) continue;
-      for (const record of faultRecords(decision, request, liveId(one.id), plan.seed)) onFault(record);
-      if (decision.action?.kind === 'disconnect') disconnect = true;
-      else waiting.set(idKey(one.id), decision);
-    }
+    const { records, disconnect } = gate.arrive('', message);
+    for (const record of records) onFault(record);
     if (disconnect) channel.disconnect();
     return !disconnect;
   };
@@ -79,25 +68,22 @@ export function withFaults(
       });
     },
     send(message) {
-      const id = isObject(message) && !('method' in message) ? message.id : undefined;
-      const decision =
-        waiting.size > 0 && (typeof id === 'string' || typeof id === 'number')
-          ? waiting.get(idKey(id))
-          : undefined;
-      if (decision === undefined || !isObject(message)) {
+      const taken = gate.take('', message);
+      if (taken === undefined) {
         channel.send(message);
         return;
       }
-      waiting.delete(idKey(id as RpcId));
+      // The engine answers a batch's requests one by one; a batch handed over whole is judged per answer.
+      const answer = (taken.message ?? message) as JsonObject;
       deliverAnswer(
-        decision,
-        id as RpcId,
+        taken.decision,
+        taken.id,
         {
-          pass: () => channel.send(message),
+          pass: () => channel.send(answer),
           replace: (other) => channel.send(other),
-          sendText: (text) => channel.sendText(message, text),
-          text: () => JSON.stringify(wireForm(message)),
-          trickle: (rate) => channel.sendSlowly(message, rate),
+          sendText: (text) => channel.sendText(answer, text),
+          text: () => JSON.stringify(Array.isArray(answer) ? answer : wireForm(answer)),
+          trickle: (rate) => channel.sendSlowly(answer, rate),
         },
         scheduler,
       );

@@ -6,11 +6,11 @@ import type {
   TransportSendOptions,
 } from '../../capture/sdk-transport.js';
 import { deliverAnswer } from '../../faults/deliver.js';
+import { FaultGate } from '../../faults/gate.js';
 import type { FaultOptions } from '../../faults/options.js';
 import { faultPlan } from '../../faults/options.js';
-import type { FaultDecision, FaultPlan } from '../../faults/plan.js';
-import { type FaultRecord, faultRecords } from '../../faults/records.js';
-import { classifyMessage, idKey, type JsonObject } from '../../trace/jsonrpc.js';
+import type { FaultPlan } from '../../faults/plan.js';
+import type { FaultRecord } from '../../faults/records.js';
 import type { Json } from '../../trace/types.js';
 
 /**
@@ -24,14 +24,16 @@ export class FaultTransport implements McpTransport {
   onclose?: Callback<[]> | undefined;
   onerror?: Callback<[error: Error]> | undefined;
   onmessage?: Callback<[message: TransportMessage, extra?: unknown]> | undefined;
-  private readonly waiting = new Map<string, FaultDecision>();
+  private readonly gate: FaultGate;
 
   constructor(
     readonly inner: McpTransport,
     private readonly plan: FaultPlan,
     private readonly onFault: (record: FaultRecord) => void,
     private readonly scheduler: Scheduler = realScheduler,
-  ) {}
+  ) {
+    this.gate = new FaultGate(plan, { scheduler });
+  }
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
@@ -46,19 +48,15 @@ export class FaultTransport implements McpTransport {
   }
 
   async send(message: TransportMessage, options?: TransportSendOptions): Promise<void> {
-    const item = classifyMessage(message as unknown as Json);
-    const decision =
-      item.kind === 'request' ? this.plan.decide({ method: item.method, params: item.params }) : undefined;
-    if (decision === undefined || item.kind !== 'request') return this.forward(message, options);
-    if (decision.action?.kind === 'disconnect') {
-      this.report(decision, item.method, item.params, item.id);
+    const { records, disconnect } = this.gate.arrive('', message as unknown as Json);
+    if (disconnect) {
+      this.report(records);
       await this.inner.close();
       return;
     }
-    this.waiting.set(idKey(item.id), decision);
     const sent = this.forward(message, options);
     // After the request's own trace line, when the inner transport records.
-    this.report(decision, item.method, item.params, item.id);
+    this.report(records);
     return sent;
   }
 
@@ -74,37 +72,30 @@ export class FaultTransport implements McpTransport {
     return options === undefined ? this.inner.send(message) : this.inner.send(message, options);
   }
 
-  private report(
-    decision: FaultDecision,
-    method: string,
-    params: JsonObject | undefined,
-    id: string | number,
-  ) {
-    for (const record of faultRecords(decision, { method, params }, id, this.plan.seed)) this.onFault(record);
+  private report(records: readonly FaultRecord[]) {
+    for (const record of records) this.onFault(record);
   }
 
   private fromServer(message: TransportMessage, extra: unknown): void {
-    const id = message.id;
-    const answer = !('method' in message) && (typeof id === 'string' || typeof id === 'number');
-    const decision = answer && this.waiting.size > 0 ? this.waiting.get(idKey(id)) : undefined;
-    if (decision === undefined) {
+    const taken = this.gate.take('', message as unknown as Json);
+    if (taken === undefined) {
       this.onmessage?.(message, extra);
       return;
     }
-    this.waiting.delete(idKey(id as string | number));
-    const text = JSON.stringify(message);
+    const answer = (taken.message ?? message) as TransportMessage;
+    const text = JSON.stringify(answer);
     const deliver = (other: unknown) => this.onmessage?.(other as TransportMessage, extra);
     deliverAnswer(
-      decision,
-      id as string | number,
+      taken.decision,
+      taken.id,
       {
-        pass: () => deliver(message),
+        pass: () => deliver(answer),
         replace: deliver,
         sendText: (malformed) => this.onerror?.(parseError(malformed)),
         text: () => text,
         trickle: (rate) =>
           this.scheduler.setTimeout(
-            () => deliver(message),
+            () => deliver(answer),
             (new TextEncoder().encode(text).length * 1000) / rate,
           ),
       },

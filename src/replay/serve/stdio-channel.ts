@@ -97,178 +97,200 @@ export function stdioChannel(
   output: ByteWriter,
   options: StdioChannelOptions = {},
 ): StdioChannel {
-  const maxLineBytes = options.maxLineBytes ?? STDIO_CHANNEL_DEFAULTS.maxLineBytes;
-  const progressGapMs = options.progressGapMs ?? STDIO_CHANNEL_DEFAULTS.progressGapMs;
-  const maxQueued = options.maxQueued ?? STDIO_CHANNEL_DEFAULTS.maxQueued;
-  const handlers: ((message: Json) => void)[] = [];
-  const queue: Queued[] = [];
-  const flushWaiters: (() => void)[] = [];
-  let blocked = false;
-  let gapUntil = 0;
-  let gapScheduled = false;
-  let gone = false;
-  let closed = false;
-  let reading = true;
-  let trickling = false;
+  return new LineChannel(input, output, options);
+}
 
-  const deliver = (message: Json) => {
-    for (const handler of handlers) {
+/**
+ * The channel behind {@link stdioChannel}: input framed into messages, output queued, paced and written with
+ * backpressure. Its public methods are bound (front doors hand them on one by one).
+ */
+class LineChannel implements StdioChannel {
+  readonly ended: Promise<void>;
+  private readonly maxLineBytes: number;
+  private readonly progressGapMs: number;
+  private readonly maxQueued: number;
+  private readonly handlers: ((message: Json) => void)[] = [];
+  private readonly queue: Queued[] = [];
+  private readonly flushWaiters: (() => void)[] = [];
+  private readonly framer: LineFramer;
+  private blocked = false;
+  private gapUntil = 0;
+  private gapScheduled = false;
+  private gone = false;
+  private closed = false;
+  private reading = true;
+  private trickling = false;
+
+  constructor(
+    private readonly input: ByteReader,
+    private readonly output: ByteWriter,
+    private readonly options: StdioChannelOptions,
+  ) {
+    this.maxLineBytes = options.maxLineBytes ?? STDIO_CHANNEL_DEFAULTS.maxLineBytes;
+    this.progressGapMs = options.progressGapMs ?? STDIO_CHANNEL_DEFAULTS.progressGapMs;
+    this.maxQueued = options.maxQueued ?? STDIO_CHANNEL_DEFAULTS.maxQueued;
+    this.framer = new LineFramer({ maxLineBytes: this.maxLineBytes, onLine: (line) => this.onLine(line) });
+    input.on('data', this.onData);
+    this.ended = new Promise<void>((resolve) => {
+      const finish = () => {
+        if (!this.closed) this.framer.end();
+        resolve();
+      };
+      input.once('end', finish);
+      input.once('close', finish);
+      input.once('error', () => resolve());
+      // Read to its end before the session began (the cassette itself came from this stdin): EOF now.
+      if (input.readableEnded === true || input.destroyed === true) finish();
+    });
+    output.on('error', () => {
+      // The client went away (EPIPE): nothing more can reach it.
+      this.gone = true;
+      this.queue.length = 0;
+      this.settleFlush();
+    });
+  }
+
+  readonly send = (message: Json): void => {
+    if (this.closed || this.gone) return;
+    const progress =
+      typeof message === 'object' &&
+      message !== null &&
+      !Array.isArray(message) &&
+      message.method === 'notifications/progress';
+    this.queue.push({ text: `${JSON.stringify(message)}\n`, progress });
+    this.pump();
+  };
+
+  readonly onMessage = (handler: (message: Json) => void): void => {
+    this.handlers.push(handler);
+  };
+
+  readonly sendText = (_message: JsonObject, text: string): void => {
+    this.enqueue({ text: `${text}\n`, progress: false });
+  };
+
+  readonly sendSlowly = (message: JsonObject, bytesPerSecond: number): void => {
+    this.enqueue({ text: `${JSON.stringify(message)}\n`, progress: false, rate: bytesPerSecond });
+  };
+
+  readonly flush = (): Promise<void> =>
+    new Promise((resolve) => {
+      this.flushWaiters.push(resolve);
+      this.settleFlush();
+    });
+
+  readonly close = (): void => {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.pause();
+    this.reading = false;
+  };
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (!this.closed) this.framer.push(chunk);
+  };
+
+  private onLine(line: FramedLine): void {
+    const { options } = this;
+    if (line.kind === 'oversize') {
+      options.onSkipped?.({ reason: 'oversize', size: line.size, maxLineBytes: this.maxLineBytes });
+      return;
+    }
+    const text = line.bytes.toString('utf8', 0, line.crlf ? line.bytes.length - 1 : line.bytes.length);
+    if (text.trim() === '') return;
+    let message: Json;
+    try {
+      message = JSON.parse(text) as Json;
+    } catch {
+      options.onSkipped?.({ reason: 'not-json', text });
+      return;
+    }
+    this.deliver(message);
+  }
+
+  private deliver(message: Json): void {
+    for (const handler of this.handlers) {
       try {
         handler(message);
       } catch (error) {
-        options.onError?.(error);
+        this.options.onError?.(error);
       }
     }
-  };
-  const framer = new LineFramer({
-    maxLineBytes,
-    onLine: (line: FramedLine) => {
-      if (line.kind === 'oversize') {
-        options.onSkipped?.({ reason: 'oversize', size: line.size, maxLineBytes });
-        return;
-      }
-      const text = line.bytes.toString('utf8', 0, line.crlf ? line.bytes.length - 1 : line.bytes.length);
-      if (text.trim() === '') return;
-      let message: Json;
-      try {
-        message = JSON.parse(text) as Json;
-      } catch {
-        options.onSkipped?.({ reason: 'not-json', text });
-        return;
-      }
-      deliver(message);
-    },
-  });
-
-  const onData = (chunk: Buffer) => {
-    if (!closed) framer.push(chunk);
-  };
-  input.on('data', onData);
-  const ended = new Promise<void>((resolve) => {
-    const finish = () => {
-      if (!closed) framer.end();
-      resolve();
-    };
-    input.once('end', finish);
-    input.once('close', finish);
-    input.once('error', () => resolve());
-    // Read to its end before the session began (the cassette itself came from this stdin): EOF now.
-    if (input.readableEnded === true || input.destroyed === true) finish();
-  });
-
-  output.on('error', () => {
-    // The client went away (EPIPE): nothing more can reach it.
-    gone = true;
-    queue.length = 0;
-    settleFlush();
-  });
+  }
 
   /** Input is read only while output keeps up: a client that stops reading stops being read. */
-  function updateReading(): void {
-    const want = !closed && !blocked && queue.length < maxQueued;
-    if (want === reading) return;
-    reading = want;
-    if (want) input.resume();
-    else input.pause();
+  private updateReading(): void {
+    const want = !this.closed && !this.blocked && this.queue.length < this.maxQueued;
+    if (want === this.reading) return;
+    this.reading = want;
+    if (want) this.input.resume();
+    else this.input.pause();
   }
 
-  function settleFlush(): void {
-    if (queue.length > 0 && !gone) return;
-    if ((blocked || trickling) && !gone) return;
-    for (const resolve of flushWaiters.splice(0)) resolve();
+  private settleFlush(): void {
+    if (this.queue.length > 0 && !this.gone) return;
+    if ((this.blocked || this.trickling) && !this.gone) return;
+    for (const resolve of this.flushWaiters.splice(0)) resolve();
   }
 
-  function pump(): void {
-    while (queue.length > 0 && !blocked && !gone && !trickling) {
-      const wait = gapUntil - Date.now();
+  private pump(): void {
+    const { queue, output } = this;
+    while (queue.length > 0 && !this.blocked && !this.gone && !this.trickling) {
+      const wait = this.gapUntil - Date.now();
       if (wait > 0) {
-        if (!gapScheduled) {
-          gapScheduled = true;
+        if (!this.gapScheduled) {
+          this.gapScheduled = true;
           setTimeout(() => {
-            gapScheduled = false;
-            pump();
+            this.gapScheduled = false;
+            this.pump();
           }, wait);
         }
         break;
       }
       const next = queue.shift()!;
       if (!output.writable) {
-        gone = true;
+        this.gone = true;
         queue.length = 0;
         break;
       }
       if (next.rate !== undefined) {
-        trickle(next.text, next.rate);
+        this.trickle(next.text, next.rate);
         break;
       }
       const ok = output.write(next.text);
-      if (next.progress) gapUntil = Date.now() + progressGapMs;
+      if (next.progress) this.gapUntil = Date.now() + this.progressGapMs;
       if (!ok) {
-        blocked = true;
+        this.blocked = true;
         const resume = () => {
           output.off('drain', resume);
           output.off('close', resume);
-          blocked = false;
-          pump();
+          this.blocked = false;
+          this.pump();
         };
         output.once('drain', resume);
         output.once('close', resume);
       }
     }
-    updateReading();
-    settleFlush();
+    this.updateReading();
+    this.settleFlush();
   }
 
   /** Writes one line a piece at a time; the queue waits behind it, as behind a slow socket. */
-  function trickle(text: string, rate: number): void {
-    trickling = true;
+  private trickle(text: string, rate: number): void {
+    const { output } = this;
+    this.trickling = true;
     const bytes = new TextEncoder().encode(text);
-    const scheduler = options.scheduler ?? realScheduler;
+    const scheduler = this.options.scheduler ?? realScheduler;
     void trickleBytes(bytes, rate, (piece) => output.writable && output.write(piece), scheduler).then(() => {
-      trickling = false;
-      pump();
+      this.trickling = false;
+      this.pump();
     });
   }
 
-  const enqueue = (item: Queued) => {
-    if (closed || gone) return;
-    queue.push(item);
-    pump();
-  };
-
-  return {
-    ended,
-    send(message) {
-      if (closed || gone) return;
-      const progress =
-        typeof message === 'object' &&
-        message !== null &&
-        !Array.isArray(message) &&
-        message.method === 'notifications/progress';
-      queue.push({ text: `${JSON.stringify(message)}\n`, progress });
-      pump();
-    },
-    onMessage(handler) {
-      handlers.push(handler);
-    },
-    sendText(_message, text) {
-      enqueue({ text: `${text}\n`, progress: false });
-    },
-    sendSlowly(message, bytesPerSecond) {
-      enqueue({ text: `${JSON.stringify(message)}\n`, progress: false, rate: bytesPerSecond });
-    },
-    flush() {
-      return new Promise((resolve) => {
-        flushWaiters.push(resolve);
-        settleFlush();
-      });
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      input.off('data', onData);
-      input.pause();
-      reading = false;
-    },
-  };
+  private enqueue(item: Queued): void {
+    if (this.closed || this.gone) return;
+    this.queue.push(item);
+    this.pump();
+  }
 }

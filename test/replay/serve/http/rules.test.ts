@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Cassette, type HttpReplayServer, serveHttp } from '../../../../src/live/replay-entry.js';
 import { buildCassette } from '../../../../src/replay/cassette/cassette.js';
-import { type Cassette, type HttpReplayServer, serveHttp } from '../../../../src/replay/index.js';
 import { listenUrl, parseListenAddress, servedPath } from '../../../../src/replay/serve/http/options.js';
 import type { Json, TraceLine } from '../../../../src/trace/types.js';
 import { useCliHarness } from '../../../helpers/cli.js';

@@ -1,22 +1,26 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { TapedeckError } from '../../base/errors.js';
-import { PRODUCER } from '../../base/version.js';
+import { TapedeckError } from '../base/errors.js';
+import { PRODUCER } from '../base/version.js';
 import {
   type RecordingTransport,
   type RecordTransportOptions,
   recordTransport,
-} from '../../capture/record-transport.js';
-import type { McpTransport } from '../../capture/sdk-transport.js';
-import type { FaultOptions } from '../../faults/options.js';
-import { type FaultRecord, faultEvent } from '../../faults/records.js';
-import type { ProjectConfig } from '../../live/project-config.js';
-import { findProjectFile } from '../../live/project-file.js';
-import { RUN_DEFAULTS } from '../../live/run.js';
-import { timestamp } from '../../trace/encode.js';
-import { nodeTraceFiles } from '../../trace/io.js';
-import type { ReplayReport } from '../engine/engine.js';
-import { withTransportFaults } from './fault-transport.js';
-import { type ReplayTransport, type ReplayTransportOptions, replayTransport } from './replay-transport.js';
+} from '../capture/record-transport.js';
+import type { McpTransport } from '../capture/sdk-transport.js';
+import type { FaultOptions } from '../faults/options.js';
+import { type FaultRecord, faultEvent } from '../faults/records.js';
+import type { ReplayReport } from '../replay/engine/engine.js';
+import { withTransportFaults } from '../replay/sdk/fault-transport.js';
+import {
+  type ReplayTransport,
+  type ReplayTransportOptions,
+  replayTransport,
+} from '../replay/sdk/replay-transport.js';
+import { timestamp } from '../trace/encode.js';
+import { nodeTraceFiles } from '../trace/io.js';
+import type { ProjectConfig } from './project-config.js';
+import { findProjectFile } from './project-file.js';
+import { RUN_DEFAULTS } from './run.js';
 
 /**
  * Cassettes as test fixtures: `useCassette` hands a test a connected SDK Client, backed by the real server the first
@@ -124,7 +128,7 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
   }
   // Started as tapedeck starts every server (npx on Windows, the whole tree stopped on close), with the SDK's
   // short default environment plus the given one, as the SDK's own stdio transport would.
-  const { ServerStdioTransport } = await import('../../process/stdio-client.js');
+  const { ServerStdioTransport } = await import('../process/stdio-client.js');
   const stdio: McpTransport = new ServerStdioTransport({
     command,
     args,

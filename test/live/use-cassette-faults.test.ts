@@ -7,14 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useCassette } from '../../../src/replay/sdk/use-cassette.js';
-import { loadTrace } from '../../../src/trace/io.js';
+import { useCassette } from '../../src/live/use-cassette.js';
+import { loadTrace } from '../../src/trace/io.js';
 
 const EVERYTHING = [
   process.execPath,
   join(
     import.meta.dirname,
-    '..',
     '..',
     '..',
     'node_modules',

@@ -6,14 +6,13 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TapedeckError } from '../../../src/base/errors.js';
-import { cassettePath, useCassette } from '../../../src/replay/sdk/use-cassette.js';
+import { TapedeckError } from '../../src/base/errors.js';
+import { cassettePath, useCassette } from '../../src/live/use-cassette.js';
 
 const EVERYTHING = [
   process.execPath,
   join(
     import.meta.dirname,
-    '..',
     '..',
     '..',
     'node_modules',

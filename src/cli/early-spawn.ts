@@ -67,6 +67,7 @@ export const RECORD_VALUE_OPTIONS: readonly string[] = [
   '--upstream',
   '--listen',
   '--allow-host',
+  '--oauth',
   '--header',
   '--fault',
   '--faults',

@@ -29,7 +29,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // stdout with capture's line framer: the stdio counterpart of upstream/, ranked with it.
   // faults/ decides which answers to spoil and how; the recorders and replay above carry it out.
   ['capture', 'sink', 'upstream', 'process', 'faults'],
-  ['proxy', 'replay', 'live', 'instrument'],
+  // llm/ records and replays what an agent says to its model: a proxy and a replayer of its own kind.
+  ['proxy', 'replay', 'live', 'instrument', 'llm'],
   // report/ renders what commands found: the terminal text (text/) and, through one model that verify, diff,
   // replay and scan map what they found into (src/live, src/replay, src/trace, src/redact), the CI formats (ci/).
   // Only the CLI uses it.

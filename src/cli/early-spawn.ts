@@ -68,6 +68,7 @@ export const RECORD_VALUE_OPTIONS: readonly string[] = [
   '--listen',
   '--allow-host',
   '--oauth',
+  '--llm',
   '--header',
   '--fault',
   '--faults',

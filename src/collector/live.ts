@@ -177,6 +177,15 @@ export class LiveHub {
       if (viewer.ws.readyState !== OPEN) continue;
       const fresh = lines.filter((line) => line.seq > viewer.lastSent);
       if (fresh.length === 0) continue;
+      if (fresh[0]!.seq > viewer.lastSent + 1) {
+        // Lines may have been committed before these and not told here yet (on a shared database another
+        // collector's write is told later than this one's own): read on from the store, as a snapshot does, so
+        // the viewer gets them in order.
+        viewer.state = 'snapshot';
+        this.hold(viewer, fresh);
+        this.snapshot(viewer).catch(() => viewer.ws.terminate());
+        continue;
+      }
       if (viewer.ws.bufferedAmount > this.options.maxBufferedBytes) {
         viewer.dropped += fresh.length;
         viewer.lastSent = fresh[fresh.length - 1]!.seq;

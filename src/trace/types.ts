@@ -26,7 +26,8 @@ export interface MetaLine {
   startedAt: string;
   label: string;
   command?: string[];
-  kind?: 'mcp';
+  /** What the trace records: MCP traffic (the default), or an LLM provider's API (`record --llm`). */
+  kind?: 'mcp' | 'llm';
   producer?: Producer;
   traceId?: string;
   segment?: number;

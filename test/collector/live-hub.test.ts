@@ -117,6 +117,32 @@ describe('the live hub: snapshot, appends, end', () => {
     await clock.advance(1);
     expect(ws.seqs()).toEqual([1, 2, 3]);
   });
+  it('reads the lines told late from the store first, so a viewer gets every line once and in order', async () => {
+    // On a shared database another collector's commit can be told after this collector's own later one.
+    const hub = h.collector.hub as unknown as {
+      append(id: string, lines: { seq: number; text: string }[]): void;
+    };
+    const { id, row } = await liveTrace(3);
+    const ws = new FakeSocket();
+    h.collector.hub.attach(ws, row, 3);
+    await clock.advance(0);
+    const tell = hub.append;
+    hub.append = () => {};
+    await append(id, [4, 5, 6, 7].map(stderrLine));
+    hub.append = tell;
+    hub.append(
+      id,
+      [6, 7].map((seq) => ({ seq, text: stderrLine(seq) })),
+    );
+    await clock.advance(0);
+    expect(ws.seqs()).toEqual([4, 5, 6, 7]);
+    hub.append(
+      id,
+      [4, 5].map((seq) => ({ seq, text: stderrLine(seq) })),
+    );
+    await append(id, [stderrLine(8)]);
+    expect(ws.seqs()).toEqual([4, 5, 6, 7, 8]);
+  });
 });
 
 describe('the live hub: heartbeats', () => {

@@ -43,6 +43,7 @@ import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom, redactionWhere
 import { serveHttpOf } from '../flags/serve-http.js';
 import { type CliIo, type RedactedIo, say, traceFiles, userPath } from '../io.js';
 import { parseTimeLimitFlag } from '../parse.js';
+import { type ListenAddress, parseListen } from '../record/http-flags.js';
 import { holdSignals } from '../signals.js';
 import { serveOnStdio } from '../stdio-session.js';
 
@@ -58,6 +59,12 @@ interface ReplayFlags extends RuleFlags, FaultFlags {
   sse?: boolean;
   allowHost?: string[];
   reporter: string[];
+}
+
+/** `--llm` and its `--listen` (see replay-llm.ts). */
+interface LlmFlags {
+  llm?: string;
+  listen?: ListenAddress;
 }
 
 /** How replay's messages name its settings: this command's flags. */
@@ -116,6 +123,15 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
     )
     .option('--sse', 'with --http: serve the legacy HTTP+SSE transport (GET /sse, POST /message) instead')
     .option(
+      '--llm <trace>',
+      "answer an agent's model calls from a trace record --llm wrote, without the provider",
+    )
+    .option(
+      '--listen <host:port>',
+      'with --llm: where the agent connects (default 127.0.0.1:7431; port 0 picks a free one)',
+      parseListen,
+    )
+    .option(
       '--allow-host <name>',
       'with --http: accept this name in Host / Origin besides localhost (repeatable)',
       (value: string, previous: string[]) => [...previous, value],
@@ -134,6 +150,7 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
         '  tapedeck replay traces/session.jsonl --http 127.0.0.1:8080\n' +
         `  tapedeck replay session.jsonl   # with ${PROJECT_FILE_NAME}'s cassetteDir: found there\n` +
         '  tapedeck replay --last                 # the newest trace of the recording folder\n' +
+        '  tapedeck replay --llm agent-llm.jsonl --listen 127.0.0.1:7431   # model calls, for an offline agent run\n' +
         '  tapedeck replay session.jsonl --fault error=-32603@tools/call:search#2 --fault latency=300~100\n' +
         '  npx @modelcontextprotocol/inspector-cli tapedeck replay traces/session.jsonl --method tools/list\n\n' +
         'Put `tapedeck replay <cassette>` where the server command goes. Requests are matched by method and\n' +
@@ -152,7 +169,16 @@ export function registerReplay(program: Command, { io, action }: Cli): void {
         'never answered, a corrupt cassette line, or unused exchanges (unless --allow-unused); 2 a usage error.',
     )
     .action(
-      action(async (path: string | undefined, flags: ReplayFlags & LastFlag) => {
+      action(async (path: string | undefined, flags: ReplayFlags & LastFlag & LlmFlags) => {
+        if (flags.llm !== undefined) {
+          if (path !== undefined)
+            throw usageError('replay --llm takes the LLM trace as its value, not a cassette too');
+          const { replayLlm } = await import('../replay-llm.js');
+          const { llm } = flags;
+          return await replayLlm({ ...flags, llm }, io);
+        }
+        if (flags.listen !== undefined)
+          throw usageError('--listen applies with --llm; an MCP cassette listens with --http');
         const settings = { ...settingsFrom(flags, io), faults: await faultPlanOf(flags, io) };
         const named = traceArgument(path, flags, 'replay', io);
         // Over stdio the session's requests come on standard input, which a cassette read from it has used up.

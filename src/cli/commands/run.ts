@@ -28,6 +28,7 @@ import { HEADER_EXAMPLE, type UpstreamFlags, upstreamOptions, upstreamSpec } fro
 import { type CliIo, say } from '../io.js';
 import { parseDurationFlag, parseTimeLimitFlag } from '../parse.js';
 import { isDirectory, isFile, refuseLinkedOutput } from '../paths.js';
+import { type ListenAddress, parseListen, parseUpstream } from '../record/http-flags.js';
 import { type LiveSide, passthrough, recordInto } from '../run/recording.js';
 import { type RunSettings, replay, update, writeRunReports } from '../run/serving.js';
 import { holdSignals } from '../signals.js';
@@ -44,6 +45,9 @@ interface RunFlags extends RuleFlags, UpstreamFlags, FaultFlags {
   timeout?: string;
   server?: string;
   reporter: string[];
+  llm?: URL;
+  llmCassette?: string;
+  listen?: ListenAddress;
 }
 
 /**
@@ -73,6 +77,20 @@ export function registerRun(program: Command, { io, action }: Cli): void {
       ),
   )
     .option('--allow-unused', 'replay and update: exit 0 even when recorded exchanges were never asked for')
+    .option(
+      '--llm <url>',
+      "also record or replay the agent's model calls, by the same mode: the provider's base URL (see record --llm)",
+      (value: string) => parseUpstream(value, '--llm'),
+    )
+    .option(
+      '--llm-cassette <file>',
+      'with --llm: where the model calls are kept (default: the cassette’s name with .llm.jsonl)',
+    )
+    .option(
+      '--listen <host:port>',
+      'with --llm: where the agent reaches its model (default 127.0.0.1:7431)',
+      parseListen,
+    )
     .option('--server <name>', 'replay and update: which server of a cassette that holds several (mcporter)')
     .option('--max-age <duration>', 'a cassette older than this (30d, 12h, 90m …) is expired')
     .option('--expired <policy>', `what an expired cassette gets: ${EXPIRED_POLICIES.join(' | ')}`, 'warn')
@@ -157,6 +175,9 @@ function settingsFrom(flags: RunFlags, io: CliIo): Omit<RunSettings, 'faults' | 
     expired: parseExpiredPolicy(flags.expired),
     timeoutMs: flags.timeout === undefined ? undefined : parseTimeLimitFlag('--timeout', flags.timeout),
     rules: flags,
+    llm: flags.llm,
+    llmCassette: flags.llmCassette,
+    listen: flags.listen,
     upstream: upstreamSpec(flags, io.env),
     server: flags.server,
     reporters: parseReporters(flags.reporter, {
@@ -232,8 +253,37 @@ async function runCommand(
     );
   // A signal that lands while the cassette, the trace's end line or the report is written must not kill us.
   const held = holdSignals();
+  const llm = settings.llm === undefined ? undefined : await startLlmSide(settings.llm, plan.mode);
   try {
-    switch (plan.mode) {
+    let code: number;
+    try {
+      code = await play(plan.mode);
+    } catch (err) {
+      await llm?.close();
+      throw err;
+    }
+    return Math.max(code, (await llm?.close()) ?? 0);
+  } finally {
+    held.release();
+  }
+
+  /** The model calls of `--llm`, recorded or replayed by the run's mode (loaded only then). */
+  async function startLlmSide(upstream: URL, mode: typeof plan.mode) {
+    const { llmCassetteBeside, startRunLlm } = await import('../run/llm.js');
+    const file = settings.llmCassette ?? llmCassetteBeside(cassette);
+    const options = {
+      upstream,
+      file,
+      listen: settings.listen,
+      allowUnused: settings.allowUnused,
+      rules: settings.rules,
+    };
+    return await startRunLlm(mode, options, out, io);
+  }
+
+  /** The MCP side of the run, by mode. */
+  async function play(mode: typeof plan.mode): Promise<number> {
+    switch (mode) {
       case 'record':
       case 'passthrough': {
         const clock = reportClock();
@@ -249,7 +299,5 @@ async function runCommand(
       case 'update':
         return await update(loaded!, live!, settings, out);
     }
-  } finally {
-    held.release();
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
+import { redactText } from '../../redact/index.js';
 import { renderAuthLane } from '../../report/text/auth-lane.js';
 import { TimelineRenderer } from '../../report/text/timeline.js';
 import { type AuthStep, authStepOf, isAuthEvent } from '../../trace/auth-flow.js';
@@ -7,6 +8,7 @@ import { encodeLine } from '../../trace/encode.js';
 import { Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { inTimeOrder } from '../../trace/time-order.js';
+import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
@@ -21,6 +23,8 @@ export interface ShowOptions {
   raw?: boolean;
   /** Keep reading as the file grows; stop at the `end` line or on SIGINT. */
   follow?: boolean;
+  /** The LLM recorder's trace of the same run: print the agent's timeline (model turns, linked MCP calls). */
+  llm?: string;
 }
 
 /**
@@ -53,6 +57,19 @@ export async function showTrace(
     say(notices, `${d.severity}: ${d.message}`);
   };
   const out = createOutput(io.stdout);
+  if (options.llm !== undefined) {
+    try {
+      const { loadAgentRun } = await import('../agent-run.js');
+      const { renderAgentRun } = await import('../../llm/timeline.js');
+      const run = await loadAgentRun(path, options.llm, io);
+      const rows = renderAgentRun(run, terminalWidth(io.stdout, io.env));
+      // Made from traffic: shown through the same redaction as every other line.
+      await out.write(`${rows.map((row) => redactText(row, redaction.compiled)).join('\n')}\n`);
+      return errors;
+    } finally {
+      out.dispose();
+    }
+  }
   try {
     const { lines } = await openSource(path, {
       follow: follow ? controller.signal : undefined,
@@ -102,6 +119,7 @@ export function registerShow(program: Command, { io, action }: Cli): void {
       'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
     .option('--raw', 'print the trace lines as JSONL instead of a timeline')
+    .option(...LLM_FLAG)
     .option(
       '-f, --follow',
       'keep reading a trace that is still being written; stops at its end line or on Ctrl-C',
@@ -116,6 +134,7 @@ export function registerShow(program: Command, { io, action }: Cli): void {
         '  tapedeck show --follow live.jsonl      watch a recording as it happens',
         '  tapedeck show --last                   the newest trace of the recording folder',
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
+        '  tapedeck show mcp.jsonl --llm agent-llm.jsonl   model turns with their tool calls and the MCP calls',
         '',
         '→ is client→server, ← server→client. Server messages that belong to a request are indented under it;',
         'one that nothing on the wire ties to a request (it only arrived while that request was open) is not',

@@ -3,6 +3,7 @@ import { renderStats } from '../../report/text/stats-report.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { computeStats, type TraceStats } from '../../trace/stats.js';
+import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
@@ -14,6 +15,8 @@ import { terminalWidth, useColor } from '../terminal.js';
 export interface StatsOptions {
   /** Print the statistics as JSON (shape: TraceStats, version 1) instead of a report. */
   json?: boolean;
+  /** The LLM recorder's trace of the same run: per tool, what the model asked for and what it cost in tokens. */
+  llm?: string;
 }
 
 /**
@@ -59,6 +62,16 @@ export function renderStatsOutput(
 export async function statsCommand(path: string, options: StatsOptions, io: CliIo): Promise<number> {
   // Names and labels come from the trace: printed through the trace's redaction.
   const out = redactedIo(io, redactionFrom({}, io));
+  if (options.llm !== undefined) {
+    const { loadAgentRun } = await import('../agent-run.js');
+    const { renderRunCost, runCost } = await import('../../llm/tool-stats.js');
+    const cost = runCost(await loadAgentRun(path, options.llm, io));
+    await print(
+      out,
+      options.json ? `${JSON.stringify(cost, null, 2)}\n` : `${renderRunCost(cost).join('\n')}\n`,
+    );
+    return 0;
+  }
   let errors = 0;
   const stats = await traceStats(
     path,
@@ -85,7 +98,8 @@ export function registerStats(program: Command, { io, action }: Cli): void {
       '[trace]',
       'trace file: tapedeck / mcp-tape JSONL, mcporter NDJSON, shack JSON, HTTP exchanges JSON or HAR',
     )
-    .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)');
+    .option('--json', 'print the statistics as JSON (a stable shape, "version": 1)')
+    .option(...LLM_FLAG);
   addLastFlag(command)
     .addHelpText(
       'after',
@@ -95,6 +109,7 @@ export function registerStats(program: Command, { io, action }: Cli): void {
         '  tapedeck stats ~/.tapedeck/traces/everything-20261129.jsonl',
         "  tapedeck stats calls.jsonl --json | jq '.tools[] | {name, p95: .latencyMs.p95}'",
         '  tapedeck stats --last',
+        '  tapedeck stats mcp.jsonl --llm agent-llm.jsonl   per tool: calls, latency, tokens of results and schema',
         '',
         'Latency is response time minus request time, from the trace timestamps; p50/p95 are nearest-rank.',
         'errors counts JSON-RPC errors plus tool results with isError (--json keeps them apart).',

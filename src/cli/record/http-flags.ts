@@ -33,17 +33,18 @@ const DEFAULT_LISTEN = `${HTTP_PROXY_LISTEN.host}:${HTTP_PROXY_LISTEN.port}`;
  *
  * @example parseUpstream('http://127.0.0.1:3001/mcp').pathname === '/mcp'
  */
-export function parseUpstream(value: string): URL {
+export function parseUpstream(value: string, flag = '--upstream'): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
+    const example = flag === '--upstream' ? 'http://127.0.0.1:3001/mcp' : 'https://api.anthropic.com';
     throw usageError(
-      `--upstream must be an http:// or https:// URL such as http://127.0.0.1:3001/mcp; got '${shownUrl(value)}'`,
+      `${flag} must be an http:// or https:// URL such as ${example}; got '${shownUrl(value)}'`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw usageError(`--upstream must be an http:// or https:// URL; got the scheme '${url.protocol}'`);
+    throw usageError(`${flag} must be an http:// or https:// URL; got the scheme '${url.protocol}'`);
   }
   return url;
 }
@@ -135,7 +136,7 @@ export function addHttpRecordFlags(command: Command): Command {
     .option(
       '--upstream <url>',
       'record an MCP server reached over HTTP: listen locally and forward to this URL (no server command)',
-      parseUpstream,
+      (value: string) => parseUpstream(value),
     )
     .option(
       '--listen <host:port>',

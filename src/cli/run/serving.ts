@@ -17,6 +17,7 @@ import { type RuleFlags, redactionFrom, redactionWhere } from '../flags/rules.js
 import type { UpstreamSpec } from '../flags/upstream.js';
 import { type CliIo, type RedactedIo, say } from '../io.js';
 import { nodeSpawn } from '../node-spawn.js';
+import type { ListenAddress } from '../record/http-flags.js';
 import { serveOnStdio } from '../stdio-session.js';
 import type { LiveSide } from './recording.js';
 
@@ -26,6 +27,10 @@ import type { LiveSide } from './recording.js';
  */
 
 export interface RunSettings {
+  /** `--llm`, `--llm-cassette`, `--listen`: the agent's model calls beside the session (see llm.ts). */
+  llm?: URL | undefined;
+  llmCassette?: string | undefined;
+  listen?: ListenAddress | undefined;
   match: MatchMode;
   repeat: RepeatMode;
   ignore: string[];

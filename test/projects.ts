@@ -19,6 +19,8 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/cli/early-spawn.test.ts': "record's early server start, with real servers",
   'test/cli/last.test.ts': 'the built CLI recording real servers',
   'test/cli/record-inputs.test.ts': 'the built CLI',
+  'test/proxy/oauth/cli-oauth.test.ts': 'the built CLI in front of an OAuth-protected server',
+  'test/proxy/oauth/mcp-remote.test.ts': 'mcp-remote, signed in through the proxy',
   'test/cli/record-live.test.ts': 'the built CLI recording real servers with --live',
   'test/collector/crash.test.ts': '`tapedeck serve` as a process, killed with SIGKILL',
   'test/collector/postgres-restart.test.ts':

@@ -67,6 +67,8 @@ export const RECORD_VALUE_OPTIONS: readonly string[] = [
   '--upstream',
   '--listen',
   '--allow-host',
+  '--oauth',
+  '--llm',
   '--header',
   '--fault',
   '--faults',

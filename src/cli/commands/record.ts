@@ -144,9 +144,10 @@ async function runRecord(commandArgs: string[], options: RecordOptions, io: CliI
       );
     }
     if (options.stdio === true) {
-      if (options.listen !== undefined || options.allowHost !== undefined) {
+      const listening = listenerFlagOf(options);
+      if (listening !== undefined) {
         throw usageError(
-          `${options.listen !== undefined ? '--listen' : '--allow-host'} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
+          `${listening} does not apply with --stdio: the client talks to tapedeck over stdio, not HTTP`,
         );
       }
       if (options.fault?.length || options.faults !== undefined)
@@ -172,6 +173,7 @@ async function runRecord(commandArgs: string[], options: RecordOptions, io: CliI
     [
       ['--listen', options.listen],
       ['--allow-host', options.allowHost],
+      ['--oauth', options.oauth],
       ['--stdio', options.stdio],
       ['--sse', options.sse],
       ['--header', options.header],
@@ -184,4 +186,15 @@ async function runRecord(commandArgs: string[], options: RecordOptions, io: CliI
     );
   }
   return await recordStdio(commandArgs, options, io);
+}
+
+/** The first flag given that only a listening proxy uses (none of them applies to the --stdio bridge). */
+function listenerFlagOf(options: {
+  listen?: unknown;
+  allowHost?: unknown;
+  oauth?: unknown;
+}): string | undefined {
+  if (options.listen !== undefined) return '--listen';
+  if (options.allowHost !== undefined) return '--allow-host';
+  return options.oauth !== undefined ? '--oauth' : undefined;
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
 import { redactText } from '../../redact/index.js';
+import { renderAuthLane } from '../../report/text/auth-lane.js';
 import { FailedCalls } from '../../report/text/failed-calls.js';
 import { TimelineRenderer } from '../../report/text/timeline.js';
+import { type AuthStep, authStepOf, isAuthEvent } from '../../trace/auth-flow.js';
 import { encodeLine } from '../../trace/encode.js';
 import { type PairEvent, Pairer } from '../../trace/pairing.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
@@ -100,12 +102,18 @@ export async function showTrace(
     };
     // In time order: a recorder with two sides (the stdio ↔ HTTP bridge) writes some lines after later ones.
     // Followed, a line is printed as it is written.
+    // The OAuth flow, if the trace holds one, is drawn after the timeline as its own lane.
+    const auth: AuthStep[] = [];
     for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
-      if (!(await show(pairer.push(redact(line), lineNo)))) return errors;
+      const shown = redact(line);
+      if (isAuthEvent(shown)) auth.push(authStepOf(shown, lineNo));
+      if (!(await show(pairer.push(shown, lineNo)))) return errors;
       if (follow && line.type === 'end') break;
     }
     if (!(await show(pairer.finish()))) return errors;
     if (failed) await print([failed.summary()]);
+    const lane = failed ? [] : renderAuthLane(auth, { color, width });
+    if (lane.length > 0) await print(['', ...lane]);
     return errors;
   } finally {
     process.off('SIGINT', onSigint);

@@ -15,6 +15,8 @@ export interface HttpRecordFlags {
   upstream?: URL;
   listen?: ListenAddress;
   allowHost?: string[];
+  /** `--oauth map|passthrough`: whether the proxy stands in for the upstream in OAuth (default map). */
+  oauth?: 'map' | 'passthrough';
   /** `--header 'Name: value'`: sent to the upstream with every request, in place of a client's header of that name. */
   header?: string[];
 }
@@ -58,6 +60,16 @@ export function parseListen(value: string): ListenAddress {
   const port = Number(match[2]);
   if (port > 65535) throw usageError(`--listen port must be between 0 and 65535; got ${match[2]}`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/**
+ * Parses `--oauth`: `map` or `passthrough`.
+ *
+ * @example parseOAuthMode('passthrough') // → 'passthrough'
+ */
+export function parseOAuthMode(value: string): 'map' | 'passthrough' {
+  if (value === 'map' || value === 'passthrough') return value;
+  throw usageError(`--oauth must be map or passthrough; got '${value}'`);
 }
 
 /** A DNS name (labels of letters, digits, `-` and `_`, dot-separated) or an IPv4 address. */
@@ -139,6 +151,11 @@ export function addHttpRecordFlags(command: Command): Command {
         parseAllowHost(value, () => {});
         return [...(previous ?? []), value];
       },
+    )
+    .option(
+      '--oauth <mode>',
+      'with --upstream: map (default) stands in for the upstream in OAuth and records the flow; passthrough forwards OAuth as it is',
+      parseOAuthMode,
     );
 }
 
@@ -157,10 +174,10 @@ export const HTTP_RECORD_HELP =
   '\n\nRecording a server reached over HTTP (Streamable HTTP or legacy SSE):\n' +
   '  tapedeck record --upstream https://mcp.example.com/mcp --out ./traces\n' +
   `  Clients then use http://${DEFAULT_LISTEN}/mcp (the upstream's path on the local listener). Everything else the\n` +
-  '  server serves (OAuth metadata, /authorize, /token) passes through unchanged; credentials reach the server,\n' +
-  '  never the trace. A client with a token keeps working, but an OAuth flow cannot complete through the proxy\n' +
-  '  (clients check the resource the server names against the URL they use): give tapedeck a token to send,\n' +
-  `  ${HEADER_EXAMPLE} (a \${VAR} reads the environment), and clients need none. The\n` +
+  '  server serves passes through; credentials reach the server, never the trace. OAuth completes through the\n' +
+  "  proxy: its protected-resource metadata names the proxy, and the token's resource is mapped back to the\n" +
+  '  upstream, so the upstream gets tokens for its own URL; the flow is recorded with its secrets hashed. Or\n' +
+  `  give tapedeck a token to send, ${HEADER_EXAMPLE} (a \${VAR} reads the environment). The\n` +
   '  listener answers only Host and Origin localhost, 127.0.0.1 and [::1] unless\n' +
   '  --allow-host names more; binding another address with --listen warns: anyone who reaches it can use the\n' +
   '  server through it. Once listening, stderr says: tapedeck: recording <local URL> → <upstream> (trace: <file>)\n' +

@@ -94,9 +94,10 @@ export async function recordHttp(
         host: listen.host,
         port: listen.port,
         allowHosts,
+        oauth: options.oauth ?? 'map',
         maxMessageBytes: options.maxMessageBytes,
         headers,
-        onNotice: (notice) => say(out, `warning: ${noticeText(notice)}`),
+        onNotice: (notice) => say(out, noticeText(notice)),
         faults,
         onFault: (record) => say(out, `injected ${describeFault(record)}`),
       });
@@ -128,16 +129,25 @@ export async function recordHttp(
   }
 }
 
-/** The warning for a proxy notice (see ProxyNotice). */
+/** The line for a proxy notice (see ProxyNotice); the first words say whether it needs the user. */
 function noticeText(notice: ProxyNotice): string {
+  if (notice.kind === 'oauth-browser') {
+    return `note: OAuth sends the user's browser to the authorization server itself: ${notice.path}`;
+  }
+  if (notice.kind === 'oauth-bound') {
+    return (
+      `error: the upstream binds its tokens to the client (${notice.path}), which no proxy at another URL can ` +
+      'present; OAuth cannot complete through this proxy. Record through the stdio bridge instead: ' +
+      'tapedeck record --upstream URL --stdio, with the token the client would use given by --header'
+    );
+  }
   const why =
     notice.status === 401
       ? `a ${notice.status} Bearer challenge on ${notice.path}`
       : `a client read ${notice.path}`;
   return (
-    `the upstream asks for OAuth (${why}): an MCP client that follows it checks the protected resource the ` +
-    "upstream names against the URL it connected to, tapedeck's, and refuses it; and a token issued for " +
-    "tapedeck's URL would not be accepted upstream. Give the client a token it already has (its Authorization " +
-    `header passes through), or give tapedeck one to send: ${HEADER_EXAMPLE}`
+    `note: the upstream asks for OAuth (${why}): tapedeck names itself as the protected resource and maps the ` +
+    "token's resource back to the upstream's URL; the flow is recorded with every token, code and secret as a " +
+    `stable hash. A client with a token of its own can also pass it, or tapedeck can send one: ${HEADER_EXAMPLE}`
   );
 }

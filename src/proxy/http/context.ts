@@ -1,4 +1,4 @@
-import type { Agent, ServerResponse } from 'node:http';
+import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultGate } from '../../faults/gate.js';
 import type { FaultRecord } from '../../faults/records.js';
 import type { Json } from '../../trace/types.js';
@@ -28,6 +28,8 @@ export interface ForwardContext {
   replacedHeaders: readonly string[];
   /** Tells the user, once per kind, of something about the upstream that needs them (see HttpProxyOptions). */
   notice(notice: ProxyNotice): void;
+  /** The OAuth side: metadata naming the proxy, `resource` mapped back (undefined: OAuth passes through as is). */
+  oauth?: OAuthSide | undefined;
   /** Faults to inject into the answers (undefined: none, and the exchanges forward as they always do). */
   faults?: FaultGate | undefined;
   /** Told of every fault as it is injected. */
@@ -36,14 +38,33 @@ export interface ForwardContext {
 
 /**
  * Something about the upstream the user should know and no client will say. `oauth`: the upstream asked for OAuth
- * (a Bearer challenge, or a client fetched its protected-resource metadata through the proxy) — which MCP clients
- * cannot complete through a proxy at another URL: they check the protected resource the upstream names against
- * the URL they connected to, and a token issued for the proxy's URL would not be accepted upstream.
+ * (a Bearer challenge, or a client fetched its protected-resource metadata through the proxy). `oauth-browser`: a
+ * client's user is sent to the authorization server's own page (`path` names it, without its query).
+ * `oauth-bound`: the upstream binds tokens to the client (`path` names how: DPoP, mutual TLS), which no proxy at
+ * another URL can take part in.
  */
 export interface ProxyNotice {
-  kind: 'oauth';
+  kind: 'oauth' | 'oauth-browser' | 'oauth-bound';
   status: number;
   path: string;
+}
+
+/** The OAuth side of a proxy, as the exchanges use it (src/proxy/oauth/gateway.ts is the one implementation). */
+export interface OAuthSide {
+  /** True when a request path is OAuth traffic the side answers itself. */
+  claims(path: string): boolean;
+  /** Answers such a request. */
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Reads an MCP answer: the headers to forward (a challenge's metadata URL at the proxy) and the `oauth` event to
+   * record, if any.
+   */
+  mcpAnswer(facts: {
+    origin: string;
+    status: number;
+    authorization: string | undefined;
+    rawHeaders: readonly string[];
+  }): { rawHeaders: readonly string[]; event?: Record<string, unknown> };
 }
 
 /** An exchange in flight, as shutdown sees it. */

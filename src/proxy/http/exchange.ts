@@ -194,7 +194,10 @@ export class ProxiedExchange implements ActiveExchange {
     }
     this.later(() => this.record.response(status, traceHeaders(upRes.rawHeaders)));
     const holding = mayHold && this.record.readsEvents;
-    const headers = forwardableHeaders(upRes.rawHeaders, holding ? ['content-length'] : []);
+    const headers = forwardableHeaders(
+      this.oauthAnswer(status, upRes.rawHeaders),
+      holding ? ['content-length'] : [],
+    );
     if (upRes.statusMessage !== undefined) res.writeHead(status, upRes.statusMessage, headers);
     else res.writeHead(status, headers);
     // An event stream may stay quiet for minutes: the client must see the head soon, not only with the first
@@ -291,6 +294,18 @@ export class ProxiedExchange implements ActiveExchange {
     };
     if (this.bodyEnded) this.pendingFailure();
     else this.req.resume();
+  }
+
+  /** With the OAuth gateway: the answer's headers as the client gets them, and its `oauth` event. */
+  private oauthAnswer(status: number, rawHeaders: string[]): readonly string[] {
+    const gateway = this.ctx.oauth;
+    if (gateway === undefined || !this.mcp) return rawHeaders;
+    const authorization = this.req.headers.authorization;
+    const origin = `http://${this.req.headers.host}`;
+    const outcome = gateway.mcpAnswer({ origin, status, authorization, rawHeaders });
+    const event = outcome.event;
+    if (event !== undefined) this.later(() => this.record.event('oauth', event));
+    return outcome.rawHeaders;
   }
 
   /** Legacy SSE: release the held start of a GET stream once its first event is in, rewriting `endpoint`. */

@@ -35,5 +35,9 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, ctx: 
     answer(res, 400, proxyErrorBody(null, message));
     return;
   }
+  if (ctx.oauth?.claims(path)) {
+    void ctx.oauth.serve(req, res);
+    return;
+  }
   new ProxiedExchange(req, res, ctx).start();
 }

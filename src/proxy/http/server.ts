@@ -7,6 +7,7 @@ import type { FaultRecord } from '../../faults/records.js';
 import type { TraceSink } from '../../sink/sink.js';
 import type { MetaLine } from '../../trace/types.js';
 import { openFaultGate } from '../fault-gate.js';
+import { OAuthGateway } from '../oauth/gateway.js';
 import type { ActiveExchange, ForwardContext, ProxyNotice } from './context.js';
 import { forwardExchange } from './forward.js';
 import { allowedHosts } from './guard.js';
@@ -48,6 +49,12 @@ export interface HttpProxyOptions extends FaultOptions {
   headers?: Readonly<Record<string, string>>;
   /** Told once per kind of what the user should know and no client will say (see ProxyNotice). */
   onNotice?: (notice: ProxyNotice) => void;
+  /**
+   * `map` (default): the proxy stands in for the upstream in OAuth — its protected-resource metadata names the
+   * proxy, `resource` is mapped back to the upstream's URL on the way to the authorization server, and the flow is
+   * recorded with its secrets as stable hashes. `passthrough`: OAuth requests are forwarded as they are.
+   */
+  oauth?: 'map' | 'passthrough';
 }
 
 export const HTTP_PROXY_DEFAULTS = {
@@ -140,6 +147,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       options.onNotice?.(notice);
     },
   };
+  if (options.oauth !== 'passthrough') {
+    ctx.oauth = new OAuthGateway({ upstream, recorder, later, notice: (notice) => ctx.notice(notice) });
+  }
   const server = createServer((req, res) => forwardExchange(req, res, ctx));
   // Event streams stay open for as long as the session lives; Node's per-request timers must not cut them.
   server.requestTimeout = 0;

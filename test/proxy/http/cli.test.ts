@@ -167,7 +167,7 @@ describe('tapedeck record --upstream: the built CLI', () => {
     }
   });
 
-  it('warns once on stderr when the upstream asks for OAuth, naming what to do instead', async () => {
+  it('says once on stderr that the upstream asks for OAuth, and how tapedeck stands in for it', async () => {
     const upstream = await startUpstream((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -180,11 +180,13 @@ describe('tapedeck record --upstream: the built CLI', () => {
       for (let i = 0; i < 2; i++) expect((await ping(url)).status).toBe(401);
       run.child.kill('SIGTERM');
       const exit = await run.done;
-      const warnings = exit.stderr.split('\n').filter((line) => line.startsWith('tapedeck: warning: '));
+      const warnings = exit.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('tapedeck: note: the upstream'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('the upstream asks for OAuth (a 401 Bearer challenge on /mcp)');
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax of --header
-      expect(warnings[0]).toContain("give tapedeck one to send: --header 'Authorization: Bearer ${TOKEN}'");
+      expect(warnings[0]).toContain("tapedeck can send one: --header 'Authorization: Bearer ${TOKEN}'");
     } finally {
       await upstream.close();
     }

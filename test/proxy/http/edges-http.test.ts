@@ -166,10 +166,10 @@ describe('the recording proxy in front of a hand-written upstream', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer resource_metadata="x"');
   });
 
-  it('forwards OAuth endpoints unchanged and records only their envelopes', async () => {
+  it('names itself in protected-resource metadata; forwards other OAuth endpoints unchanged, by their envelopes', async () => {
     const meta = await send(`${base}/.well-known/oauth-protected-resource/api/mcp`);
     expect(meta.headers['cache-control']).toBe('max-age=60');
-    expect(JSON.parse(meta.body).resource).toBe(`${upstream.origin}/api/mcp`);
+    expect(JSON.parse(meta.body).resource).toBe(`${base}/api/mcp`);
     const token = await send(`${base}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -182,7 +182,7 @@ describe('the recording proxy in front of a hand-written upstream', () => {
     expect(JSON.stringify(lines())).not.toContain('at-secret-value');
   });
 
-  it('says once that the upstream asks for OAuth, which clients cannot complete through it', async () => {
+  it('says once that the upstream asks for OAuth', async () => {
     // Earlier tests read the protected-resource metadata through the proxy and met a 401 Bearer challenge.
     expect(notices).toEqual([
       { kind: 'oauth', status: 200, path: '/.well-known/oauth-protected-resource/api/mcp' },

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { CAPTURE_QUEUE_DEFAULTS, CaptureQueue } from '../capture/capture-queue.js';
+import { CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import type { FaultOptions } from '../faults/options.js';
 import { type FaultRecord, faultEvent } from '../faults/records.js';
@@ -138,7 +138,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
   output.on('error', (err: NodeJS.ErrnoException) => writeError(err.code ?? err.message));
 
   // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
-  const later = new CaptureQueue(CAPTURE_QUEUE_DEFAULTS.maxBytes, Date.now, CAPTURE_QUEUE_DEFAULTS.inline);
+  const later = new CaptureQueue();
   const faults = StdioFaults.open(options, {
     // A fault's event follows the trace line of the request it is about: it waits in the same queue.
     record: (record) => {

@@ -30,24 +30,4 @@ describe('CaptureQueue', () => {
     queue.push(capture, Buffer.alloc(6));
     expect(seen).toEqual([6, 6]);
   });
-
-  it('with inline limits copies small chunks at once, defers big ones, and keeps the read order', async () => {
-    const queue = new CaptureQueue(1 << 20, () => 7, { chunkBytes: 4, burstBytes: 10 });
-    const seen: string[] = [];
-    const capture = { push: (chunk: Buffer, atMs?: number) => seen.push(`${chunk.toString()}@${atMs}`) };
-    queue.push(capture, Buffer.from('ab'));
-    expect(seen).toEqual(['ab@7']);
-    // A big chunk waits for the turn, and so does a small one read after it: order first.
-    queue.push(capture, Buffer.from('big chunk'));
-    queue.push(capture, Buffer.from('cd'));
-    expect(seen).toEqual(['ab@7']);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(seen).toEqual(['ab@7', 'big chunk@7', 'cd@7']);
-    // A burst past its budget defers the rest of it; the budget comes back once the queue has run.
-    for (const piece of ['1111', '2222', '3333']) queue.push(capture, Buffer.from(piece));
-    expect(seen.slice(3)).toEqual(['1111@7', '2222@7']);
-    await new Promise((resolve) => setImmediate(resolve));
-    queue.push(capture, Buffer.from('44'));
-    expect(seen.slice(3)).toEqual(['1111@7', '2222@7', '3333@7', '44@7']);
-  });
 });

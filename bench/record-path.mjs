@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 const dist = resolve(process.env.DIST ?? new URL('../dist', import.meta.url).pathname);
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { CAPTURE_QUEUE_DEFAULTS, CaptureQueue } = await load('capture/capture-queue.js');
+const { CaptureQueue } = await load('capture/capture-queue.js');
 const { PipeCapture } = await load('capture/pipe-capture.js');
 const { FileSink } = await load('sink/file.js');
 const { createRedactor } = await load('redact/engine.js');
@@ -75,8 +75,7 @@ sink.start({
 const emit = sink.append.bind(sink);
 const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: 16 * 1024 * 1024, emit });
 const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: 16 * 1024 * 1024, emit });
-// As the stdio proxy sets it up (a build without inline limits ignores them).
-const later = new CaptureQueue(undefined, undefined, CAPTURE_QUEUE_DEFAULTS.inline);
+const later = new CaptureQueue();
 const turn = () => new Promise((done) => setImmediate(done));
 
 for (let id = 1; id <= count; id += 1) {

@@ -2,19 +2,9 @@
  * Hints: literals every match of a rule holds, looked for with `includes` (memchr speed) before any regex runs. A
  * plan groups a rule set's hints by their first character base64 never holds (`-`, `_`, `.`, `:`, `=`, space …),
  * so one memchr for that character settles a whole group in text that lacks it, and a multi-megabyte image costs a
- * few memchr passes per cache-sized chunk. A short value is looked at in one pass instead (see PairIndex), which
- * costs a few times less than a memchr per hint there.
+ * few memchr passes per cache-sized chunk.
  */
 
-import { PairIndex } from './hint-pairs.js';
-
-/**
- * Values up to this long are scanned once for all hints, when there are at least {@link MANY} of them: a memchr per
- * hint costs some 100 instructions plus a few per 32 characters, the scan some 1,000 plus dozens per character
- * (callgrind, V8 in Node 20), so the scan wins on short values and many hints only.
- */
-const SHORT = 160;
-const MANY = 32;
 /** Values this long have their hints looked up chunk by chunk, for all rules together. */
 export const LONG_VALUE = 1 << 18;
 /** 256 KiB: a chunk stays in a core's cache while every hint is looked for in it, so memory is read once. */
@@ -48,10 +38,8 @@ export class HintPlan {
   /** Hints made of letters and digits only: no gate spares them. */
   private readonly plain: string[] = [];
   private readonly longest: number;
-  private readonly short: PairIndex | undefined;
 
   constructor(hints: readonly string[]) {
-    this.short = new Set(hints).size >= MANY ? new PairIndex(hints) : undefined;
     const byGate = new Map<string, string[]>();
     for (const hint of new Set(hints)) {
       const gate = gateOf(hint);
@@ -68,7 +56,6 @@ export class HintPlan {
    */
   present(text: string, extra: readonly string[] = []): Set<string> | undefined {
     if (text.length >= LONG_VALUE) return this.sweep(text, extra);
-    if (this.short !== undefined && text.length <= SHORT) return this.short.present(text, extra);
     let found = this.look(text, true, undefined, undefined);
     for (const ch of extra) if (text.includes(ch)) found = added(found, ch);
     return found;

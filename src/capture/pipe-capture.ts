@@ -9,14 +9,22 @@ export interface PipeCaptureOptions {
   stream?: 'stdio' | 'stderr';
   /** Trace copies of messages larger than this become a `truncated` event (size + sha256). */
   maxMessageBytes: number;
-  /** `rawText`, for a message, is the exact JSON text its `raw` was parsed from. */
-  emit: (body: RecordBody, rawText?: string) => void;
+  /**
+   * `rawText`, for a message, is the exact JSON its `raw` was parsed from: its text, or for a big message its UTF-8
+   * bytes, a view valid during the call only (a sink copies what it keeps).
+   */
+  emit: (body: RecordBody, rawText?: string | Buffer) => void;
   now?: () => number;
   /** stderr only: how long and how large an unfinished line may grow before it is recorded in part. */
   partial?: Partial<Pick<PartialLinesOptions, 'waitMs' | 'tailWaitMs' | 'maxBytes'>>;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Messages this big reach the sink as their wire bytes, which a file sink copies as they are (a 1 MB message is
+ * not encoded again); smaller ones as their text, which costs fewer calls into the runtime than a copy of bytes.
+ */
+const WIRE_BYTES = 16 * 1024;
 const utf8Lossy = new TextDecoder('utf-8');
 
 /**
@@ -32,7 +40,7 @@ export class PipeCapture {
   private readonly framer: LineFramer | PartialLines;
   private readonly dir: Direction;
   private readonly stream: 'stdio' | 'stderr';
-  private readonly emit: (body: RecordBody, rawText?: string) => void;
+  private readonly emit: (body: RecordBody, rawText?: string | Buffer) => void;
 
   constructor(options: PipeCaptureOptions) {
     this.dir = options.dir;
@@ -92,7 +100,7 @@ export class PipeCapture {
     if (raw === undefined) {
       this.emit({ t, type: 'text', dir: this.dir, text });
     } else {
-      this.emit({ t, dir: this.dir, raw }, text);
+      this.emit({ t, dir: this.dir, raw }, bytes.length >= WIRE_BYTES ? bytes : text);
     }
   }
 

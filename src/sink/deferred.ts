@@ -18,7 +18,7 @@ export const DEFERRED_LIMITS = { lines: 10_000, chars: 8 * 1024 * 1024 } as cons
  */
 export class DeferredSink implements TraceSink {
   private meta: MetaLine | undefined;
-  private held: Array<[RecordBody, string | undefined]> = [];
+  private held: Array<[RecordBody, string | Buffer | undefined]> = [];
   private heldChars = 0;
   private opened = false;
 
@@ -36,12 +36,13 @@ export class DeferredSink implements TraceSink {
     this.meta = meta;
   }
 
-  append(body: RecordBody, rawText?: string): void {
+  append(body: RecordBody, rawText?: string | Buffer): void {
     if (this.opened) {
       this.inner.append(body, rawText);
       return;
     }
-    this.held.push([body, rawText]);
+    // Bytes are lent for the call only: held ones are copied.
+    this.held.push([body, typeof rawText === 'object' ? Buffer.from(rawText) : rawText]);
     this.heldChars +=
       rawText?.length ?? ('text' in body && typeof body.text === 'string' ? body.text.length : 0);
     const message = body.type === undefined && 'raw' in body;

@@ -13,8 +13,9 @@ import {
 import { dirname } from 'node:path';
 import { linkRefusal, openNoFollow } from '../base/no-follow.js';
 import { makePrivateFolder } from '../base/private-files.js';
-import { encodeLine } from '../trace/encode.js';
-import type { EndLine, MetaLine, RecordLine } from '../trace/types.js';
+import { encodeLine, messageHead } from '../trace/encode.js';
+import type { EndLine, MessageLine, MetaLine, RecordLine } from '../trace/types.js';
+import { LineBuffer, messageBytes, separatorsIn } from './line-buffer.js';
 import { segmentPath, suffixedPath } from './paths.js';
 import { BaseSink, type BaseSinkOptions } from './sink.js';
 
@@ -90,8 +91,8 @@ export class FileSink extends BaseSink {
   private metaBytes = 0;
   /** The `end` line, once closing: written last, after any `write_error` notice. */
   private endText = '';
-  private queue: string[] = [];
-  private queuedBytes = 0;
+  /** Lines waiting for the next write, as bytes. */
+  private readonly queue: LineBuffer;
   private flushScheduled = false;
   private lost = 0;
   private readonly failures = new Set<string>();
@@ -107,6 +108,7 @@ export class FileSink extends BaseSink {
     this.flushMs = options.flushMs ?? FILE_SINK_DEFAULTS.flushMs;
     this.warn = options.warn ?? ((message) => process.stderr.write(`tapedeck: ${message}\n`));
     this.write = options.write ?? writeSync;
+    this.queue = new LineBuffer(Math.max(this.flushBytes, 1024) * 2);
   }
 
   /** The active trace file: the path given, or with `existing: 'unique'` the free name taken beside it. */
@@ -120,12 +122,31 @@ export class FileSink extends BaseSink {
   }
 
   protected writeRecord(_line: RecordLine, text: string): void {
-    const bytes = Buffer.byteLength(text);
+    this.making(Buffer.byteLength(text));
+    this.queue.addText(text);
+    this.schedule();
+  }
+
+  /** The wire bytes go into the write buffer as they are, behind the line's head. */
+  protected override writeMessage(line: MessageLine, raw: Buffer): void {
+    // A carriage return in wire JSON is whitespace between tokens; such a message is re-encoded (see encode.ts).
+    if (raw.includes(0x0d)) {
+      this.writeRecord(line, encodeLine(line));
+      return;
+    }
+    const head = messageHead(line);
+    const separators = separatorsIn(raw);
+    this.making(messageBytes(head, raw, separators));
+    this.queue.addMessage(head, raw, separators);
+    this.schedule();
+  }
+
+  /** A record line of `bytes` is about to be queued: rotates first when it would take the file past its size. */
+  private making(bytes: number): void {
     const full =
-      this.size + (this.metaPending ? this.metaBytes : 0) + this.queuedBytes + bytes > this.maxBytes;
+      this.size + (this.metaPending ? this.metaBytes : 0) + this.queue.bytes + bytes > this.maxBytes;
     if (full && this.regular && this.fd !== undefined && this.records > 0) this.rotate();
     this.records += 1;
-    this.enqueue(text, bytes);
   }
 
   protected async writeEnd(_end: EndLine, text: string): Promise<void> {
@@ -139,21 +160,23 @@ export class FileSink extends BaseSink {
     this.flushScheduled = false;
     const end = this.endText;
     this.endText = '';
-    if (this.queue.length === 0 && !this.metaPending && end === '') return;
-    const lines = this.queue.length + (end !== '' ? 1 : 0);
+    if (this.queue.lines === 0 && !this.metaPending && end === '') return;
+    const lines = this.queue.lines + (end !== '' ? 1 : 0);
     if (this.fd === undefined && !this.reopen()) {
       this.lose(lines);
       return;
     }
-    let batch = this.queue.join('');
-    this.queue = [];
-    this.queuedBytes = 0;
     // A file starts with its meta line, even when the batch that first carried it was lost.
-    if (this.metaPending) batch = this.metaText() + batch;
+    const head = this.metaPending ? this.metaText() : '';
     // The notice goes after the lines already numbered (so `seq` stays in file order), before the `end` line.
-    if (this.lost > 0) batch += this.event('write_error', { lost: this.lost, codes: [...this.failures] });
-    batch += end;
-    const data = Buffer.from(batch);
+    const notice =
+      this.lost > 0 ? this.event('write_error', { lost: this.lost, codes: [...this.failures] }) : '';
+    const tail = notice + end;
+    // Most batches are the buffer as it stands: one write of a view, no copy.
+    const data =
+      head === '' && tail === ''
+        ? this.queue.view()
+        : Buffer.concat([Buffer.from(head), this.queue.view(), Buffer.from(tail)]);
     const before = this.size;
     let written = 0;
     try {
@@ -166,6 +189,7 @@ export class FileSink extends BaseSink {
       this.size += written;
       this.lost = 0;
       this.metaPending = false;
+      this.queue.clear();
     } catch (err) {
       this.failed(err, 'write');
       if (written > 0 && this.regular) {
@@ -179,14 +203,8 @@ export class FileSink extends BaseSink {
     }
   }
 
-  private enqueue(text: string, bytes = Buffer.byteLength(text)): void {
-    this.queue.push(text);
-    this.queuedBytes += bytes;
-    this.schedule();
-  }
-
   private schedule(): void {
-    if (this.queuedBytes >= this.flushBytes) {
+    if (this.queue.bytes >= this.flushBytes) {
       this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -201,8 +219,7 @@ export class FileSink extends BaseSink {
 
   private lose(lines: number): void {
     this.lost += lines;
-    this.queue = [];
-    this.queuedBytes = 0;
+    this.queue.clear();
   }
 
   private open(): boolean {

@@ -1,7 +1,15 @@
 import type { Redactor } from '../redact/types.js';
 import { encodeLine, encodeMessageLine, timestamp } from '../trace/encode.js';
 import { countFailures } from '../trace/jsonrpc.js';
-import type { EndCounts, EndLine, EventLine, MetaLine, RecordBody, RecordLine } from '../trace/types.js';
+import type {
+  EndCounts,
+  EndLine,
+  EventLine,
+  MessageLine,
+  MetaLine,
+  RecordBody,
+  RecordLine,
+} from '../trace/types.js';
 
 /** Lines stored as they come: the sink's redactor until redaction rules plug in. */
 export const noRedaction: Redactor = (line) => line;
@@ -19,9 +27,10 @@ export interface TraceSink {
   start(meta: MetaLine): void;
   /**
    * Stamps `seq` on a captured line and stores it. Never throws: a storage failure must not stop a session.
-   * `rawText`, for a message line, is the exact JSON text `raw` was parsed from (lets sinks skip re-encoding).
+   * `rawText`, for a message line, is the exact JSON text `raw` was parsed from, or its valid UTF-8 bytes (lets
+   * sinks skip re-encoding). Bytes are read during the call only: a sink that keeps them copies them.
    */
-  append(body: RecordBody, rawText?: string): void;
+  append(body: RecordBody, rawText?: string | Buffer): void;
   /** Writes the `end` line and releases resources. Safe to call once; later appends are ignored. */
   close(info: EndInfo): Promise<void>;
 }
@@ -57,15 +66,25 @@ export abstract class BaseSink implements TraceSink {
     this.writeMeta(this.meta, encodeLine(this.meta));
   }
 
-  append(body: RecordBody, rawText?: string): void {
+  append(body: RecordBody, rawText?: string | Buffer): void {
     if (this.closed) return;
     this.seq += 1;
     const stamped = { t: body.t, seq: this.seq, ...body } as RecordLine;
     const line = this.redact(stamped);
     this.count(line);
     // The wire text stands for `raw` only while redaction left the line untouched.
-    const reuse = rawText !== undefined && line === stamped && line.type === undefined;
-    this.writeRecord(line, reuse ? encodeMessageLine(line, rawText) : encodeLine(line));
+    if (rawText === undefined || line !== stamped || line.type !== undefined)
+      this.writeRecord(line, encodeLine(line));
+    else if (typeof rawText === 'string') this.writeRecord(line, encodeMessageLine(line, rawText));
+    else this.writeMessage(line, rawText);
+  }
+
+  /**
+   * Stores a message line whose `raw` is exactly the JSON in `raw` (UTF-8 bytes, read during the call only). By
+   * default as encoded text; a sink that stores bytes takes them as they are.
+   */
+  protected writeMessage(line: MessageLine, raw: Buffer): void {
+    this.writeRecord(line, encodeMessageLine(line, raw.toString('utf8')));
   }
 
   /** Adds a line the sink itself noticed (e.g. `write_error`), numbered in sequence with captured lines. */

@@ -31,9 +31,19 @@ const CARRIAGE_RETURN = /\r/;
  */
 export function encodeMessageLine(line: MessageLine, rawText: string): string {
   if (CARRIAGE_RETURN.test(rawText)) return encodeLine(line);
+  return `${messageHead(line)}${escapeSeparators(rawText)}}\n`;
+}
+
+/**
+ * The start of a message line, up to where its `raw` JSON text goes: `{"t":…,"seq":…,"dir":…,"raw":` (U+2028/2029
+ * escaped). The head, the raw text (separators escaped) and `}` plus a newline make the line {@link encodeMessageLine}
+ * makes.
+ *
+ * @example messageHead({ t, seq: 1, dir: 'in', raw: { id: 1 } }) // '{"t":"…","seq":1,"dir":"in","raw":'
+ */
+export function messageHead(line: MessageLine): string {
   const { raw: _raw, ...envelope } = line;
-  const head = JSON.stringify(envelope);
-  return `${escapeSeparators(`${head.slice(0, -1)},"raw":${rawText}}`)}\n`;
+  return `${escapeSeparators(JSON.stringify(envelope)).slice(0, -1)},"raw":`;
 }
 
 let lastMs = Number.NaN;

@@ -1,0 +1,100 @@
+/**
+ * Trace lines waiting to be written, as bytes in one reused buffer: a line is encoded (or, for a message read from
+ * the wire, copied) once, straight into it, and a batch goes out in one write of a view of it — no per-line
+ * byte-length pass, no join, no copy of the joined text.
+ */
+
+/** U+2028 and U+2029 in UTF-8 start with these two bytes (then 0xA8 or 0xA9). */
+const SEPARATOR = Buffer.from([0xe2, 0x80]);
+const ESCAPES = { 168: Buffer.from('\\u2028'), 169: Buffer.from('\\u2029') } as Record<number, Buffer>;
+const CLOSE = Buffer.from('}\n');
+
+/**
+ * Where U+2028/2029 stand in `raw` (UTF-8 bytes): they are left raw by JSON and some line readers split on them, so
+ * a trace line holds their `\u` escapes instead.
+ */
+export function separatorsIn(raw: Buffer): number[] {
+  const found: number[] = [];
+  for (let at = raw.indexOf(SEPARATOR); at !== -1; at = raw.indexOf(SEPARATOR, at + 2)) {
+    const third = raw[at + 2];
+    if (third === 0xa8 || third === 0xa9) found.push(at);
+  }
+  return found;
+}
+
+/**
+ * Bytes of the trace line a message makes from its head (see messageHead) and its wire JSON bytes (free of CR):
+ * the line {@link encodeMessageLine} makes, counted without building it.
+ */
+export function messageBytes(head: string, raw: Buffer, separators: readonly number[]): number {
+  return Buffer.byteLength(head) + raw.length + 3 * separators.length + CLOSE.length;
+}
+
+/**
+ * @example
+ * const lines = new LineBuffer(64 * 1024);
+ * lines.addText('{"t":…}\n'); fs.writeSync(fd, lines.view()); lines.clear();
+ */
+export class LineBuffer {
+  private pool: Buffer;
+  private used = 0;
+  private count = 0;
+
+  /** `size`: the buffer kept between batches; a bigger batch grows it for a while. */
+  constructor(private readonly size: number) {
+    this.pool = Buffer.allocUnsafe(size);
+  }
+
+  /** Bytes waiting. */
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** Lines waiting. */
+  get lines(): number {
+    return this.count;
+  }
+
+  /** Adds one encoded line (with its newline). */
+  addText(text: string): void {
+    this.reserve(text.length * 3);
+    this.used += this.pool.write(text, this.used);
+    this.count += 1;
+  }
+
+  /** Adds one message line: its head, the wire bytes with U+2028/2029 escaped at `separators`, then `}\n`. */
+  addMessage(head: string, raw: Buffer, separators: readonly number[]): void {
+    this.reserve(head.length * 3 + raw.length + 3 * separators.length + CLOSE.length);
+    const pool = this.pool;
+    let at = this.used + pool.write(head, this.used);
+    let from = 0;
+    for (const sep of separators) {
+      at += raw.copy(pool, at, from, sep);
+      at += ESCAPES[raw[sep + 2]!]!.copy(pool, at);
+      from = sep + 3;
+    }
+    at += raw.copy(pool, at, from);
+    at += CLOSE.copy(pool, at);
+    this.used = at;
+    this.count += 1;
+  }
+
+  /** The waiting bytes: valid until the next change. */
+  view(): Buffer {
+    return this.pool.subarray(0, this.used);
+  }
+
+  /** Empties the buffer; one grown by a big batch is given back. */
+  clear(): void {
+    this.used = 0;
+    this.count = 0;
+    if (this.pool.length > 4 * this.size) this.pool = Buffer.allocUnsafe(this.size);
+  }
+
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.pool.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.pool.length, this.used + bytes));
+    this.pool.copy(grown, 0, 0, this.used);
+    this.pool = grown;
+  }
+}

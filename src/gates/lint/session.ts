@@ -16,6 +16,8 @@ export interface Pending {
   line: number;
   file: string;
   params: JsonObject | undefined;
+  /** The HTTP status that refused the request before any JSON-RPC answer (a 401 before sign-in, say). */
+  refusedWith?: number;
 }
 
 /** What a tools/list answer said about one tool. */

@@ -111,7 +111,7 @@ describe('tapedeck drift', () => {
       ['new', NEW_FILESYSTEM],
     ] as const) {
       const server = { command: process.execPath, args: [entry, files] };
-      const { client } = await connectClient(recorded(server, { file: join(tmp, `${name}.jsonl`) }));
+      const { client } = await connectClient(recorded(server, { file: join(tmp, `${name}.jsonl`) }), {});
       // The SDK client refuses 2025.7.29's answer (its input schemas lack "type": "object", see below); the trace
       // keeps the answer all the same, and drift reads the trace.
       await settle(() => client.listTools());

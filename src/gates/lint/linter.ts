@@ -1,4 +1,3 @@
-import { headerMismatch } from '../../replay/serve/http/era.js';
 import { AuthLinter } from '../../trace/auth-lint.js';
 import { classifyItem, type RpcId, type RpcItem } from '../../trace/jsonrpc.js';
 import type { Direction, HttpLine, Json, MessageLine, TraceLine } from '../../trace/types.js';
@@ -14,6 +13,7 @@ import type { LintFinding, RawFinding } from './finding.js';
 import { SchemaCompiler } from './json-schema.js';
 import { checkBatch, checkMessageSchema, checkRequest, checkResponse, unanswered } from './protocol-rules.js';
 import { type Era, type EraSchemas, eraSchemas } from './protocol-schemas.js';
+import { checkRoutingHeaders } from './routing-headers.js';
 import { LINT_RULES, type LintLevel } from './rules.js';
 import { LintSession, MODERN_VERSION } from './session.js';
 import { checkToolCall, checkToolResult, learnTools } from './tool-rules.js';
@@ -165,29 +165,11 @@ export class Linter {
     if (line.conn === undefined || version === undefined || version < MODERN_VERSION) return;
     const headers = this.connHeaders.get(line.conn);
     if (headers === undefined) return;
-    const mismatch = headerMismatch(headers, item);
-    if (mismatch !== undefined)
-      ctx.report({
-        rule: 'http/routing-header',
-        message: mismatch.replace(/^Bad Request: the request headers and body disagree: /, ''),
-      });
-    const args = item.kind === 'request' ? item.params?.arguments : undefined;
-    for (const [name, value] of Object.entries(headers)) {
-      if (!name.toLowerCase().startsWith('mcp-param-')) continue;
-      const key = name.slice('mcp-param-'.length).toLowerCase();
-      const match =
-        args !== null && typeof args === 'object' && !Array.isArray(args)
-          ? Object.entries(args).find(([k]) => k.toLowerCase() === key)
-          : undefined;
-      const body =
-        match === undefined ? undefined : typeof match[1] === 'string' ? match[1] : JSON.stringify(match[1]);
-      const sent = Array.isArray(value) ? value.join(', ') : value;
-      if (body !== sent)
-        ctx.report({
-          rule: 'http/routing-header',
-          message: `the ${name} header says ${JSON.stringify(sent)} but the arguments ${match === undefined ? `have no "${key}"` : `say ${JSON.stringify(body)}`}`,
-        });
-    }
+    const tool =
+      item.kind === 'request' && item.method === 'tools/call' && typeof item.params?.name === 'string'
+        ? ctx.session.tools.get(item.params.name)
+        : undefined;
+    checkRoutingHeaders(ctx, headers, item, tool?.headers);
   }
 
   private noteStreamRequest(stream: string, session: LintSession, id: RpcId): void {

@@ -108,7 +108,7 @@ export const LINT_RULES: readonly LintRule[] = [
   rule(
     'http/routing-header',
     'error',
-    'A Mcp-Method, Mcp-Name or Mcp-Param-* header that does not match the request body (2026-07-28).',
+    'A Mcp-Method, Mcp-Name or Mcp-Param-* header missing or disagreeing with the request body (2026-07-28; Mcp-Param-* as the x-mcp-header annotations of the tool name them).',
     'Send routing headers that repeat what the body says.',
   ),
   rule(

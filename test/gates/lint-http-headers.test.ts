@@ -12,21 +12,24 @@ import { Linter } from '../../src/gates/lint/linter.js';
 import type { TraceLine } from '../../src/trace/types.js';
 import { type RecordingProxy, startRecording } from '../helpers/http-proxy.js';
 
+/** `x-mcp-header` is an extension keyword, not in the SDK's JSON Schema type: the schema is plain data. */
+const LOOKUP_SCHEMA = {
+  type: 'object',
+  properties: {
+    region: { type: 'string', 'x-mcp-header': 'Region' },
+    key: { type: 'string' },
+    limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+  },
+  required: ['key'],
+};
+
 function build(): McpServer {
   const server = new McpServer({ name: 'routed', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     'lookup',
     {
       description: 'Looks a key up in a region',
-      inputSchema: fromJsonSchema({
-        type: 'object',
-        properties: {
-          region: { type: 'string', 'x-mcp-header': 'Region' },
-          key: { type: 'string' },
-          limit: { type: 'integer', 'x-mcp-header': 'Limit' },
-        },
-        required: ['key'],
-      }),
+      inputSchema: fromJsonSchema(LOOKUP_SCHEMA as Parameters<typeof fromJsonSchema>[0]),
     },
     async (args) => ({ content: [{ type: 'text', text: `found ${(args as { key: string }).key}` }] }),
   );

@@ -89,6 +89,7 @@ beforeAll(async () => {
       name: 'gated-server',
       private: true,
       type: 'module',
+      devDependencies: { 'mcp-tapedeck': `file:${REPO_ROOT}` },
       scripts: {
         build:
           "node -e \"require('fs').mkdirSync('dist',{recursive:true});require('fs').copyFileSync('src/server.mjs','dist/server.js')\"",
@@ -102,7 +103,9 @@ beforeAll(async () => {
     join(project, 'node_modules', '@modelcontextprotocol', 'sdk'),
   );
   symlinkSync(join(NODE_MODULES, 'zod'), join(project, 'node_modules', 'zod'));
-  // What npm puts in .bin for the package's `bin` (a link it makes executable; here a shim to the same file).
+  // The package as `npm ci` leaves it for a devDependency: in node_modules under its name (here a link to this
+  // checkout, built), and its `bin` in .bin (a link npm makes executable; here a shim to the same file).
+  symlinkSync(REPO_ROOT, join(project, 'node_modules', 'mcp-tapedeck'));
   writeFileSync(
     join(project, 'node_modules', '.bin', 'tapedeck'),
     `#!/bin/sh\nexec "${process.execPath}" "${PACKAGE_BIN}" "$@"\n`,
@@ -114,7 +117,7 @@ beforeAll(async () => {
     .split('\n')[0]!
     .replace(/^\$ /, '')
     .replace(/\s+#.*$/, '');
-  const approved = await bash(`npx ${approve}`);
+  const approved = await bash(`npx -p mcp-tapedeck ${approve}`);
   expect([approved.code, approved.stderr]).toEqual([0, 'tapedeck: wrote tools.lock.json\n']);
   mkdirSync(join(project, 'recordings'));
   mkdirSync(join(project, 'runs'));
@@ -140,10 +143,10 @@ afterAll(() => removeTempDir(project));
 describe("the CI guide's workflow, run as written", () => {
   it('has the install step, then drift, lint and check', () => {
     expect(steps.some((step) => step.run === INSTALL)).toBe(true);
-    expect(gates.map((run) => run.split(' ').slice(0, 3).join(' '))).toEqual([
-      'npx tapedeck drift',
-      'npx tapedeck lint',
-      'npx tapedeck check',
+    expect(gates.map((run) => run.split(' ').slice(0, 5).join(' '))).toEqual([
+      'npx -p mcp-tapedeck tapedeck drift',
+      'npx -p mcp-tapedeck tapedeck lint',
+      'npx -p mcp-tapedeck tapedeck check',
     ]);
   });
 

@@ -28,9 +28,9 @@ const ROW = '.timeline .row:not(.pending)';
 const NEEDLE = 'needle-4242';
 
 /** One small exchange: a tools/call of a dozen tools and its short answer, one in 101 failing. */
-function exchange(id, t0) {
+function exchange(id, t0, needle) {
   const t = (ms) => new Date(t0 + ms).toISOString();
-  const word = id === 424_242 ? NEEDLE : `w${id % 1000}`;
+  const word = id === needle ? NEEDLE : `w${id % 1000}`;
   const request = {
     t: t(id * 20),
     seq: id * 2 - 1,
@@ -58,6 +58,8 @@ function exchange(id, t0) {
 /** Writes the trace; resolves to its size in bytes. */
 export async function writeDenseTrace(path, messages) {
   const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+  // The call that holds the needle: the same one in a million messages, the last one in a smaller trace.
+  const needle = Math.min(424_242, Math.floor(messages / 2) - 1);
   const out = createWriteStream(path);
   const meta = { v: 1, type: 'meta', startedAt: new Date(t0).toISOString(), label: 'dense', kind: 'mcp' };
   out.write(
@@ -65,7 +67,7 @@ export async function writeDenseTrace(path, messages) {
   );
   let chunk = '';
   for (let id = 1; id <= messages / 2; id++) {
-    chunk += exchange(id, t0);
+    chunk += exchange(id, t0, needle);
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';

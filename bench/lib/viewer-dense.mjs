@@ -58,7 +58,7 @@ function exchange(id, t0, needle) {
 /** Writes the trace; resolves to its size in bytes. */
 export async function writeDenseTrace(path, messages) {
   const t0 = Date.parse('2026-01-01T00:00:00.000Z');
-  // The call that holds the needle: the same one in a million messages, the last one in a smaller trace.
+  // The call that holds the needle: the same one in a million messages, one near the end of a smaller trace.
   const needle = Math.min(424_242, Math.floor(messages / 2) - 1);
   const out = createWriteStream(path);
   const meta = { v: 1, type: 'meta', startedAt: new Date(t0).toISOString(), label: 'dense', kind: 'mcp' };

@@ -156,7 +156,7 @@ describe('tapedeck replay --http in the 2026-07-28 era, with the v2 SDK client',
     expect(stderr).toContain(
       'tapedeck: refused POST /mcp: 400 Bad Request: the request headers and body disagree',
     );
-    expect(stderr).toContain('tapedeck: replayed 1/9 exchanges\n');
+    expect(stderr).toContain('tapedeck: replayed 2/9 exchanges\n');
     expect(code).toBe(0);
   });
 });

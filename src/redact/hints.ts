@@ -30,7 +30,7 @@ function sampleCounts(chunk: string, into: Uint32Array): Uint32Array {
   into.fill(0);
   for (let i = 0; i < chunk.length; i += SAMPLE_STRIDE) {
     const code = chunk.charCodeAt(i);
-    into[code < OTHER ? code : OTHER]! += 1;
+    into[Math.min(code, OTHER)]! += 1;
   }
   return into;
 }
@@ -61,7 +61,7 @@ class Anchored {
       const code = hint.charCodeAt(i);
       // Never a low surrogate: a tail starts at a character of its own.
       if (code >= 0xdc00 && code <= 0xdfff) continue;
-      const count = counts[code < OTHER ? code : OTHER]!;
+      const count = counts[Math.min(code, OTHER)]!;
       if (count < fewest) {
         fewest = count;
         at = i;

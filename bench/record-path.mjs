@@ -64,7 +64,8 @@ const [bigHead, bigTail] = (() => {
     jsonrpc: '2.0',
     id: 0,
   });
-  return [Buffer.from(answer.slice(0, -1)), Buffer.from('}\n')];
+  // The answer ends `"id":0}`: the head stops before the 0.
+  return [Buffer.from(answer.slice(0, -2)), Buffer.from('}\n')];
 })();
 const bigAnswer = (id) => Buffer.concat([bigHead, Buffer.from(String(id)), bigTail]);
 
@@ -105,7 +106,8 @@ toServer.end();
 toClient.end();
 await sink.close({ reason: 'producer_shutdown' });
 const lines = readFileSync(path, 'utf8').split('\n').length - 1;
-rmSync(folder, { recursive: true, force: true });
+if (process.env.KEEP) process.stderr.write(`${path}\n`);
+else rmSync(folder, { recursive: true, force: true });
 const expected = 2 + (mode === 'big' ? count : 2 * count);
 if (lines !== expected) {
   process.stderr.write(`record-path: ${lines} lines, expected ${expected}\n`);

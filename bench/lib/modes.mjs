@@ -23,7 +23,10 @@ export function commandFor(mode, server, traceFile, recordArgs = []) {
     case 'relay':
       return { command: node, args: [...profile, RELAY, '--', node, ...server] };
     case 'proxy':
-      return { command: node, args: [...profile, CLI, 'record', '--file', traceFile, ...recordArgs, '--', node, ...server] };
+      return {
+        command: node,
+        args: [...profile, CLI, 'record', '--file', traceFile, ...recordArgs, '--', node, ...server],
+      };
     default:
       throw new Error(`unknown mode '${mode}'; expected direct, relay or proxy`);
   }

@@ -7,12 +7,13 @@ import { lintReport } from '../../report/from-lint.js';
 import { renderLintJson, renderLintRules, renderLintText } from '../../report/text/lint-report.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
+import { addLastFlag, type LastFlag, traceArguments } from '../flags/last.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
 import { addRuleFlags, type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { print, traceFiles, userPath } from '../io.js';
 import { useColor } from '../terminal.js';
 
-interface LintOptions extends RuleFlags {
+interface LintOptions extends RuleFlags, LastFlag {
   rule: string[];
   failOn?: string;
   json?: boolean;
@@ -42,11 +43,13 @@ export function registerLint(program: Command, { io, action }: Cli): void {
     .option('--fail-on <level>', 'the lowest level that fails the run: warn | error (default error)')
     .option('--json', 'print the findings as JSON ("version": 1)')
     .option('--list-rules', 'list the rules with their default levels and exit');
+  addLastFlag(command);
   addReporterFlag(addRuleFlags(command, { mode: false }), ['junit', 'github', 'json', 'sarif'])
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  tapedeck lint recordings/run.jsonl\n' +
+        '  tapedeck lint --last                      the newest trace of the recording folder\n' +
         '  tapedeck lint recordings/*.jsonl --rule stdio/non-json=off --fail-on warn\n' +
         '  tapedeck lint run.jsonl --reporter sarif:lint.sarif --reporter github\n\n' +
         'Schemas: the official SDKs (v1 @modelcontextprotocol/sdk for 2024-11-05 … 2025-11-25, v2\n' +
@@ -54,13 +57,14 @@ export function registerLint(program: Command, { io, action }: Cli): void {
         'Exit codes: 0 clean, 1 findings at or above --fail-on (or unreadable lines), 2 a usage error.',
     )
     .action(
-      action(async (inputs: string[], options: LintOptions) => {
+      action(async (args: string[], options: LintOptions) => {
         if (options.listRules) {
           await print(io, renderLintRules());
           return EXIT.ok;
         }
-        if (inputs.length === 0)
-          throw usageError('lint needs at least one trace file, e.g. tapedeck lint run.jsonl');
+        if (args.length === 0 && options.last !== true)
+          throw usageError('lint needs at least one trace file, e.g. tapedeck lint run.jsonl, or --last');
+        const inputs = options.last === true ? traceArguments(args, options, 'lint', io) : args;
         const clock = reportClock();
         const reporters = parseReporters(options.reporter, {
           formats: ['junit', 'github', 'json', 'sarif'],

@@ -2,6 +2,7 @@ import { decodeHeaderValue } from '../../trace/header-value.js';
 import { isObject, type JsonObject, type RpcItem } from '../../trace/jsonrpc.js';
 import type { HttpLine, Json } from '../../trace/types.js';
 import type { RuleContext } from './context.js';
+import type { ParamHeader } from './session.js';
 
 /**
  * The 2026-07-28 Streamable HTTP routing headers against the body they came with. `Mcp-Method` repeats the method
@@ -11,13 +12,6 @@ import type { RuleContext } from './context.js';
  * argument, and is expected only when the argument has a value. Values that are not plain ASCII ride as
  * `=?base64?…?=`; numbers compare as numbers, booleans as `true`/`false`.
  */
-
-/** One `x-mcp-header` annotation of a tool's inputSchema: the header's name and the argument's path. */
-export interface ParamHeader {
-  name: string;
-  path: string[];
-  type: string | undefined;
-}
 
 type Headers = HttpLine['headers'];
 

@@ -2,7 +2,13 @@ import { isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
 import type { Direction, Json } from '../../trace/types.js';
 import type { CompiledSchema } from './json-schema.js';
 import type { Era } from './protocol-schemas.js';
-import type { ParamHeader } from './routing-headers.js';
+
+/** One `x-mcp-header` annotation of a tool's inputSchema: the header's name and the argument's path. */
+export interface ParamHeader {
+  name: string;
+  path: string[];
+  type: string | undefined;
+}
 
 /** The first sessionless revision; revisions are dates and compare as strings. */
 export const MODERN_VERSION = '2026-07-28';

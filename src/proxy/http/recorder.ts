@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { EventSourceMessage } from 'eventsource-parser';
+import { INSTRUMENT_DEFAULTS } from '../../instrument/defaults.js';
+import { SessionTable } from '../../instrument/sessions.js';
+import type { Implementation } from '../../instrument/types.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import type { Direction, Json, MessageLine } from '../../trace/types.js';
@@ -12,7 +16,13 @@ export interface HttpRecorderOptions {
   /** Trace copies of bodies and events larger than this become `truncated` events; forwarding is unaffected. */
   maxMessageBytes?: number;
   now?: () => number;
+  /** Stateless (2026-07-28) traffic: a session tapedeck keys ends after this long without a request. */
+  statelessIdleMs?: number;
 }
+
+/** The `_meta` keys a 2026-era request states its protocol version and its client under. */
+const ERA_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const ERA_CLIENT_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** The `producedBy` of a trace line for something tapedeck said itself, not the server. */
 export const PRODUCED_BY = 'tapedeck';
@@ -63,9 +73,50 @@ export class HttpRecorder {
   readonly maxMessageBytes: number;
   readonly now: () => number;
 
+  /** Sessions of stateless traffic, which names none: keyed by client identity and client info, split by idle time. */
+  private readonly stateless: SessionTable;
+  /** The clients last seen per identity, so that a request naming the same client resolves to the same object. */
+  private readonly clients = new Map<string, Implementation>();
+  /** Stateless session keys already announced with a `session` event. */
+  private readonly announced = new Set<string>();
+
   constructor(private readonly options: HttpRecorderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? HTTP_RECORDER_DEFAULTS.maxMessageBytes;
     this.now = options.now ?? Date.now;
+    this.stateless = new SessionTable(
+      options.statelessIdleMs ?? INSTRUMENT_DEFAULTS.sessionIdleTimeout,
+      (id) => this.announced.delete(id),
+    );
+  }
+
+  /**
+   * The session key of a stateless request (the 2026-07-28 revision removed `Mcp-Session-Id`): one per client
+   * identity (a hash of its credentials and user agent, never written) and client info, a new one after the idle
+   * time. `fresh` is true the first time a key is given out.
+   */
+  statelessSession(
+    headers: TraceHeaders,
+    client: Implementation | undefined,
+  ): { id: string; fresh: boolean } {
+    const at = this.now();
+    this.stateless.sweep(at);
+    const identity = createHash('sha256')
+      .update(
+        `${headerValue(headers, 'authorization') ?? ''}\u0000${headerValue(headers, 'user-agent') ?? ''}`,
+      )
+      .digest('hex');
+    let known = client;
+    if (client !== undefined) {
+      const last = this.clients.get(identity);
+      if (last !== undefined && last.name === client.name && last.version === client.version) known = last;
+      else this.clients.set(identity, client);
+    } else {
+      known = this.stateless.recallClient(identity, at);
+    }
+    const id = this.stateless.resolve(identity, known, undefined, at);
+    const fresh = !this.announced.has(id);
+    this.announced.add(id);
+    return { id, fresh };
   }
 
   get sink(): TraceSink {
@@ -86,9 +137,12 @@ export class HttpRecorder {
 
 /** One HTTP exchange's part of the trace. Feed it in the order the bytes moved; every method is cheap. */
 export class HttpExchangeRecorder {
-  /** The MCP session this exchange's messages are filed under (see {@link HttpRequestFacts.conn}). */
-  readonly conn: string;
-  /** True when no session id was known for the request: `conn` is the stream id. */
+  /**
+   * The MCP session this exchange's messages are filed under (see {@link HttpRequestFacts.conn}); for a stateless
+   * (2026-07-28) request, the session key tapedeck gives it once its body is read.
+   */
+  conn: string;
+  /** True when no session id was known for the request: `conn` is the stream id (or a stateless session key). */
   readonly placeholder: boolean;
   private readonly messages: boolean;
   private readonly requestKind: BodyKind;
@@ -165,7 +219,7 @@ export class HttpExchangeRecorder {
     this.append({ type: 'http', conn: this.conn, stream: this.stream, dir: 'out', status, headers });
     const session = headerValue(headers, 'mcp-session-id');
     if (session !== undefined && this.placeholder && this.messages) {
-      this.event('session', { sessionId: session });
+      this.event('session', { sessionId: session, era: 'initialize' });
     }
     if (
       this.request.method === 'DELETE' &&
@@ -335,6 +389,7 @@ export class HttpExchangeRecorder {
     eventId: string | undefined,
     producedBy?: string,
   ): void {
+    if (dir === 'in' && this.placeholder && this.conn === this.stream) this.keyStateless(raw);
     const line: Omit<MessageLine, 'seq'> = {
       t: timestamp(this.recorder.now()),
       dir,
@@ -345,6 +400,27 @@ export class HttpExchangeRecorder {
     if (eventId !== undefined) line.eventId = eventId;
     if (producedBy !== undefined) line.producedBy = producedBy;
     this.recorder.sink.append(line, rawText);
+  }
+
+  /**
+   * A request with no session, in the stateless era (its `_meta` names the protocol version): filed under the
+   * session key the recorder gives its client, announced once with a `session` event that says the era.
+   */
+  private keyStateless(raw: Json): void {
+    const first = Array.isArray(raw) ? raw[0] : raw;
+    const meta = isRecord(first) && isRecord(first.params) ? first.params._meta : undefined;
+    if (!isRecord(meta) || typeof meta[ERA_VERSION_KEY] !== 'string') return;
+    const info = meta[ERA_CLIENT_KEY];
+    const client =
+      isRecord(info) && typeof info.name === 'string'
+        ? { name: info.name, version: typeof info.version === 'string' ? info.version : '' }
+        : undefined;
+    const session = this.recorder.statelessSession(this.request.headers, client);
+    this.conn = session.id;
+    const fields: Record<string, unknown> = { sessionId: session.id, era: 'stateless', minted: true };
+    fields.protocolVersion = meta[ERA_VERSION_KEY];
+    if (client !== undefined) fields.client = client;
+    if (session.fresh) this.event('session', fields);
   }
 
   private append(fields: Record<string, unknown> & { type: 'http' | 'event' }): void {
@@ -375,4 +451,8 @@ function parseJson(text: string): Json | undefined {
 /** The wire text may stand in for `raw` in the trace only when it is a single line. */
 function oneLine(text: string): string | undefined {
   return /[\r\n]/.test(text) ? undefined : text.trim();
+}
+
+function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,13 +3,20 @@
  * `client`; the server's web-standard handler behind node:http): requests name no session, so the recorder keys
  * them per client and says the era.
  */
+
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/collector/open-store.js';
+import { traceSummary } from '../../src/collector/queries.js';
 import { createRecorder, type InstrumentableServer } from '../../src/instrument/index.js';
-import { metaOf } from '../../src/instrument/sinks/lines.js';
+import { linesOf, metaOf } from '../../src/instrument/sinks/lines.js';
+import { push } from '../collector/store/engines.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { memoryEvents } from './helpers.js';
 
 const ERA = '2026-07-28';
@@ -100,7 +107,24 @@ describe('instrument() in the 2026-07-28 era: v2 client → instrumented v2 serv
     expect(
       kept.events.filter((event) => event.client?.name === 'first-client').length,
     ).toBeGreaterThanOrEqual(4);
-    // The trace of a session says its era.
-    expect(metaOf(calls[0]!).session).toMatchObject({ era: 'stateless', id: calls[0]!.sessionId });
+    // The trace of a session says its era, and the collector lists the session with it.
+    const session = kept.events.filter((event) => event.sessionId === calls[0]!.sessionId);
+    const meta = metaOf(session[0]!);
+    expect(meta.session).toMatchObject({ era: 'stateless', id: calls[0]!.sessionId });
+    const dir = scratchDir('tapedeck-era-');
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const store = openSqliteStore(join(dir, 'c.db'));
+    cleanup.push(() => store.close());
+    const row = await store.create({ format: 'tapedeck', state: 'uploading' });
+    const lines = session
+      .flatMap((event) => linesOf(event))
+      .map((line, i) => JSON.stringify({ ...line, seq: i + 1 }));
+    await push(store, row, `${JSON.stringify(meta)}\n${lines.join('\n')}\n`);
+    const listed = await traceSummary(store, (await store.get(row.id))!);
+    expect(listed.session).toMatchObject({
+      id: calls[0]!.sessionId,
+      era: 'stateless',
+      client: { name: 'first-client' },
+    });
   });
 });

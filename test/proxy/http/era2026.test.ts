@@ -39,6 +39,7 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
   let proxied: Awaited<ReturnType<typeof session>>;
   let lines: TraceLine[];
   let other: Awaited<ReturnType<typeof session>>;
+  let again: Awaited<ReturnType<typeof session>>;
 
   beforeAll(async () => {
     const server = await startEraEchoServer('era-proxy-fixture');
@@ -50,6 +51,8 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
     proxied = await session(recording.proxy.url);
     // A second client, told apart by its client info: a session of its own.
     other = await session(recording.proxy.url, 'era-proxy-other');
+    // The first client again, a new Client object (its request ids start over): the same session, still paired.
+    again = await session(recording.proxy.url);
     await recording.stop();
     lines = recording.sink.lines;
   });
@@ -62,6 +65,7 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
   it('gives the client the same answers as a direct connection', () => {
     expect(proxied).toEqual(direct);
     expect(other).toEqual(direct);
+    expect(again).toEqual(direct);
     expect(proxied.tools).toEqual(['echo']);
   });
 

@@ -1,8 +1,4 @@
-import { createHash } from 'node:crypto';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { INSTRUMENT_DEFAULTS } from '../../instrument/defaults.js';
-import { SessionTable } from '../../instrument/sessions.js';
-import type { Implementation } from '../../instrument/types.js';
 import type { TraceSink } from '../../sink/sink.js';
 import { timestamp } from '../../trace/encode.js';
 import type { Direction, Json, MessageLine } from '../../trace/types.js';
@@ -10,6 +6,7 @@ import { BodyCopy, BodyHead, type CopiedBody } from './body.js';
 import { type CopyDecoder, copyDecoder } from './decode.js';
 import { type BodyKind, bodyKind, headerValue, mediaType, type TraceHeaders } from './headers.js';
 import { SseTap } from './sse.js';
+import { StatelessSessions } from './stateless.js';
 
 export interface HttpRecorderOptions {
   sink: TraceSink;
@@ -19,10 +16,6 @@ export interface HttpRecorderOptions {
   /** Stateless (2026-07-28) traffic: a session tapedeck keys ends after this long without a request. */
   statelessIdleMs?: number;
 }
-
-/** The `_meta` keys a 2026-era request states its protocol version and its client under. */
-const ERA_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const ERA_CLIENT_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** The `producedBy` of a trace line for something tapedeck said itself, not the server. */
 export const PRODUCED_BY = 'tapedeck';
@@ -73,50 +66,13 @@ export class HttpRecorder {
   readonly maxMessageBytes: number;
   readonly now: () => number;
 
-  /** Sessions of stateless traffic, which names none: keyed by client identity and client info, split by idle time. */
-  private readonly stateless: SessionTable;
-  /** The clients last seen per identity, so that a request naming the same client resolves to the same object. */
-  private readonly clients = new Map<string, Implementation>();
-  /** Stateless session keys already announced with a `session` event. */
-  private readonly announced = new Set<string>();
+  /** Sessions of stateless (2026-07-28) traffic, which names none on the wire. */
+  readonly stateless: StatelessSessions;
 
   constructor(private readonly options: HttpRecorderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? HTTP_RECORDER_DEFAULTS.maxMessageBytes;
     this.now = options.now ?? Date.now;
-    this.stateless = new SessionTable(
-      options.statelessIdleMs ?? INSTRUMENT_DEFAULTS.sessionIdleTimeout,
-      (id) => this.announced.delete(id),
-    );
-  }
-
-  /**
-   * The session key of a stateless request (the 2026-07-28 revision removed `Mcp-Session-Id`): one per client
-   * identity (a hash of its credentials and user agent, never written) and client info, a new one after the idle
-   * time. `fresh` is true the first time a key is given out.
-   */
-  statelessSession(
-    headers: TraceHeaders,
-    client: Implementation | undefined,
-  ): { id: string; fresh: boolean } {
-    const at = this.now();
-    this.stateless.sweep(at);
-    const identity = createHash('sha256')
-      .update(
-        `${headerValue(headers, 'authorization') ?? ''}\u0000${headerValue(headers, 'user-agent') ?? ''}`,
-      )
-      .digest('hex');
-    let known = client;
-    if (client !== undefined) {
-      const last = this.clients.get(identity);
-      if (last !== undefined && last.name === client.name && last.version === client.version) known = last;
-      else this.clients.set(identity, client);
-    } else {
-      known = this.stateless.recallClient(identity, at);
-    }
-    const id = this.stateless.resolve(identity, known, undefined, at);
-    const fresh = !this.announced.has(id);
-    this.announced.add(id);
-    return { id, fresh };
+    this.stateless = new StatelessSessions(this.now, options.statelessIdleMs);
   }
 
   get sink(): TraceSink {
@@ -407,20 +363,10 @@ export class HttpExchangeRecorder {
    * session key the recorder gives its client, announced once with a `session` event that says the era.
    */
   private keyStateless(raw: Json): void {
-    const first = Array.isArray(raw) ? raw[0] : raw;
-    const meta = isRecord(first) && isRecord(first.params) ? first.params._meta : undefined;
-    if (!isRecord(meta) || typeof meta[ERA_VERSION_KEY] !== 'string') return;
-    const info = meta[ERA_CLIENT_KEY];
-    const client =
-      isRecord(info) && typeof info.name === 'string'
-        ? { name: info.name, version: typeof info.version === 'string' ? info.version : '' }
-        : undefined;
-    const session = this.recorder.statelessSession(this.request.headers, client);
+    const session = this.recorder.stateless.keyOf(this.request.headers, raw);
+    if (session === undefined) return;
     this.conn = session.id;
-    const fields: Record<string, unknown> = { sessionId: session.id, era: 'stateless', minted: true };
-    fields.protocolVersion = meta[ERA_VERSION_KEY];
-    if (client !== undefined) fields.client = client;
-    if (session.fresh) this.event('session', fields);
+    if (session.announce !== undefined) this.event('session', session.announce);
   }
 
   private append(fields: Record<string, unknown> & { type: 'http' | 'event' }): void {
@@ -451,8 +397,4 @@ function parseJson(text: string): Json | undefined {
 /** The wire text may stand in for `raw` in the trace only when it is a single line. */
 function oneLine(text: string): string | undefined {
   return /[\r\n]/.test(text) ? undefined : text.trim();
-}
-
-function isRecord(value: unknown): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { TapedeckError } from '../base/errors.js';
 import { refuseLink } from '../base/no-follow.js';
 import { ensurePrivateFile } from './home.js';
-import { type SqliteDatabase, sqliteOpener } from './sqlite.js';
+import { type SqliteDatabase, type SqliteDriver, sqliteOpener } from './sqlite.js';
 
 /**
  * The SQLite database behind the collector. WAL with `synchronous = FULL`: every commit is on disk before the
@@ -94,11 +94,13 @@ const SIDE_FILES = ['-wal', '-shm', '-journal'];
  * Opens (creating when missing) the database at `path`: 0600 in a 0700 folder, WAL, synchronous FULL, the schema.
  * SQLite follows links, so the database and its side files are refused when one is a symbolic link.
  *
+ * `driver` picks the SQLite driver; by default node:sqlite where Node.js has it, else better-sqlite3.
+ *
  * @example const db = openDatabase(defaultDbPath());
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, driver?: SqliteDriver): Db {
   // Before the file is touched: a missing driver is its own one-line error, not "cannot open the database".
-  const open = sqliteOpener();
+  const open = sqliteOpener(driver);
   let db: Db;
   try {
     for (const suffix of SIDE_FILES) refuseLink(`${path}${suffix}`);

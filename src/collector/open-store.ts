@@ -1,5 +1,6 @@
 import { openDatabase } from './database.js';
 import { isPostgresUrl, postgresTarget } from './postgres-connect.js';
+import type { SqliteDriver } from './sqlite.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { CollectorStore } from './store.js';
 
@@ -15,7 +16,11 @@ export async function openStore(database: string, now: () => number = Date.now):
   return PostgresStore.open(postgresTarget(database), now);
 }
 
-/** The SQLite engine over the database file at `path`, opened at once. */
-export function openSqliteStore(path: string, now: () => number = Date.now): SqliteStore {
-  return new SqliteStore(openDatabase(path), path, now);
+/** The SQLite engine over the database file at `path`, opened at once (with `driver`, or the one Node.js allows). */
+export function openSqliteStore(
+  path: string,
+  now: () => number = Date.now,
+  driver?: SqliteDriver,
+): SqliteStore {
+  return new SqliteStore(openDatabase(path, driver), path, now);
 }

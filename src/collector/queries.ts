@@ -48,6 +48,11 @@ export interface SessionFacts {
   identity: { kind: string; key: string } | null;
   user: { id: string; name?: string; email?: string } | null;
   client: { name: string; version?: string } | null;
+  /**
+   * The session's protocol era: `stateless` (2026-07-28: no session id on the wire, the id is the one the recorder
+   * keyed from identity, client and idle time) or `initialize`; null when the trace does not say.
+   */
+  era: 'stateless' | 'initialize' | null;
   release: string | null;
 }
 
@@ -89,6 +94,7 @@ function sessionOf(metaText: string | null): SessionFacts | null {
       client && text(client.name)
         ? { name: text(client.name) as string, ...optional('version', text(client.version)) }
         : null,
+    era: s.era === 'stateless' || s.era === 'initialize' ? s.era : null,
     release: text(meta.release) ?? null,
   };
 }

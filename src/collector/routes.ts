@@ -62,7 +62,7 @@
  *
  * TraceSummary: {id, label, server, servers[], transport, format, state: "live"|"complete", startedAt,
  *   createdAt, updatedAt, lines, bytes, messages: {in, out}, errors, lastSeq, ended, endReason,
- *   tools: [{name, calls}], methods: [{name, count}], session: {id, identity, user, client, release} | null}
+ *   tools: [{name, calls}], methods: [{name, count}], session: {id, identity, user, client, era, release} | null}
  *   (see queries.ts; `session` is set for sessions recorded by an instrumented server)
  * ShareInfo: {id, traceId, createdAt, expiresAt, revoked}
  */

@@ -146,6 +146,7 @@ export class EventBuilder {
       outcome: 'ok',
       related: this.related(capture, truncated),
       sessionId,
+      sessionEra: 'initialize',
       transport: conn.transport,
       identity,
     };
@@ -169,6 +170,9 @@ export class EventBuilder {
     if (server !== undefined) event.server = server;
     if (this.hooks.release !== undefined) event.release = this.hooks.release;
     if (transportSessionId !== undefined) event.transportSessionId = transportSessionId;
+    if (transportSessionId === undefined && stringOr(meta?.[META_PROTOCOL_VERSION]) !== undefined) {
+      event.sessionEra = 'stateless';
+    }
     if (user !== undefined) event.user = user;
     if (authInfo !== undefined)
       event.auth = { clientId: authInfo.clientId, scopes: [...(authInfo.scopes ?? [])] };

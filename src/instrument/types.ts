@@ -91,6 +91,12 @@ export interface RequestEvent {
   sessionId: string;
   /** The transport's own session id (Streamable HTTP `Mcp-Session-Id`, SSE session). */
   transportSessionId?: string;
+  /**
+   * The protocol era of the session: `initialize` (a connection opened by `initialize`, the session id its own or
+   * the transport's), or `stateless` (2026-07-28: every request names its protocol version and client in `_meta`,
+   * no `Mcp-Session-Id`; `sessionId` is the one the recorder keyed from identity, client and idle time).
+   */
+  sessionEra: 'initialize' | 'stateless';
   transport: TransportKind | 'unknown';
   identity: { kind: IdentityKind; key: string };
   user?: UserInfo;

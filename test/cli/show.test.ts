@@ -165,6 +165,41 @@ describe('the show timeline', () => {
     ]);
   });
 
+  it('shows where each session starts, with its era and client', () => {
+    const t = '2026-01-01T00:00:01.000Z';
+    const trace: TraceLine[] = [
+      { v: 1, type: 'meta', startedAt: '2026-01-01T00:00:00.000Z', label: 'demo', transport: 'http' },
+      {
+        t,
+        seq: 1,
+        type: 'event',
+        name: 'session',
+        conn: 'k1',
+        stream: 'h1',
+        sessionId: 'k1',
+        era: 'stateless',
+        minted: true,
+        protocolVersion: '2026-07-28',
+        client: { name: 'probe', version: '1.0.0' },
+      },
+      {
+        t,
+        seq: 2,
+        type: 'event',
+        name: 'session',
+        conn: 's-9',
+        stream: 'h2',
+        sessionId: 's-9',
+        era: 'initialize',
+      },
+    ];
+    const out = renderTimeline(pairTrace(trace), { color: false });
+    expect(out.split('\n').slice(1, 3)).toEqual([
+      '  +1.000s  ⚑ session k1 · stateless 2026-07-28 · probe 1.0.0',
+      '  +1.000s  ⚑ session s-9 · initialize',
+    ]);
+  });
+
   it('colours only when asked, and fits a terminal width', () => {
     const coloured = renderTimeline(pairTrace(lines(mcpTape)), { color: true, width: 100 });
     const plain = renderTimeline(pairTrace(lines(mcpTape)), { color: false, width: 100 });

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSqliteLoader } from '../../src/collector/sqlite.js';
 import { useCliHarness } from '../helpers/cli.js';
 import { closedPort, sampleTrace } from './helpers.js';
@@ -12,6 +12,12 @@ import { closedPort, sampleTrace } from './helpers.js';
 const notInstalled = () => {
   throw Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: 'MODULE_NOT_FOUND' });
 };
+/** A Node.js without node:sqlite (20, or 22 before 22.13): the collector then needs better-sqlite3. */
+const noBuiltin = () => {
+  throw Object.assign(new Error('No such built-in module: node:sqlite'), {
+    code: 'ERR_UNKNOWN_BUILTIN_MODULE',
+  });
+};
 /** What better-sqlite3 throws when its install script never ran: the module loads, its native part does not. */
 const notBuilt = () =>
   function Database() {
@@ -22,14 +28,18 @@ const notBuilt = () =>
 
 describe('the collector without its SQLite driver', () => {
   const io = useCliHarness('tapedeck-no-sqlite-');
-  afterEach(() => setSqliteLoader(undefined));
+  beforeEach(() => setSqliteLoader(noBuiltin, 'node:sqlite'));
+  afterEach(() => {
+    setSqliteLoader(undefined);
+    setSqliteLoader(undefined, 'node:sqlite');
+  });
 
   it('serve says in one line that better-sqlite3 is not installed and how to get it, exit 1', async () => {
     setSqliteLoader(notInstalled);
     expect(await io.run(['serve', '--db', join(io.dir, 'c.db'), '--port', '0'])).toBe(1);
     expect(io.stderr.split('\n')).toHaveLength(2);
     expect(io.stderr).toMatch(
-      /^tapedeck: the collector needs better-sqlite3 \(SQLite\), an optional dependency that is not installed .*`npm install -g better-sqlite3@12`.*python3, make and a C\+\+ compiler\)\n$/,
+      /^tapedeck: the collector needs better-sqlite3 \(SQLite\), an optional dependency that is not installed .*`npm install -g better-sqlite3@12`.*python3, make and a C\+\+ compiler\); or run tapedeck on Node\.js 22\.13 or later, which has SQLite built in\n$/,
     );
   });
 

@@ -36,6 +36,7 @@ export function metaOf(event: RequestEvent): MetaLine {
     segment: 0,
     session: {
       id: event.sessionId,
+      era: event.sessionEra,
       identity: event.identity,
       ...(event.user === undefined ? {} : { user: event.user }),
       ...(event.client === undefined ? {} : { client: event.client }),

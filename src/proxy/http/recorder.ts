@@ -6,12 +6,15 @@ import { BodyCopy, BodyHead, type CopiedBody } from './body.js';
 import { type CopyDecoder, copyDecoder } from './decode.js';
 import { type BodyKind, bodyKind, headerValue, mediaType, type TraceHeaders } from './headers.js';
 import { SseTap } from './sse.js';
+import { StatelessSessions } from './stateless.js';
 
 export interface HttpRecorderOptions {
   sink: TraceSink;
   /** Trace copies of bodies and events larger than this become `truncated` events; forwarding is unaffected. */
   maxMessageBytes?: number;
   now?: () => number;
+  /** Stateless (2026-07-28) traffic: a session tapedeck keys ends after this long without a request. */
+  statelessIdleMs?: number;
 }
 
 /** The `producedBy` of a trace line for something tapedeck said itself, not the server. */
@@ -63,9 +66,13 @@ export class HttpRecorder {
   readonly maxMessageBytes: number;
   readonly now: () => number;
 
+  /** Sessions of stateless (2026-07-28) traffic, which names none on the wire. */
+  readonly stateless: StatelessSessions;
+
   constructor(private readonly options: HttpRecorderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? HTTP_RECORDER_DEFAULTS.maxMessageBytes;
     this.now = options.now ?? Date.now;
+    this.stateless = new StatelessSessions(this.now, options.statelessIdleMs);
   }
 
   get sink(): TraceSink {
@@ -86,9 +93,12 @@ export class HttpRecorder {
 
 /** One HTTP exchange's part of the trace. Feed it in the order the bytes moved; every method is cheap. */
 export class HttpExchangeRecorder {
-  /** The MCP session this exchange's messages are filed under (see {@link HttpRequestFacts.conn}). */
-  readonly conn: string;
-  /** True when no session id was known for the request: `conn` is the stream id. */
+  /**
+   * The MCP session this exchange's messages are filed under (see {@link HttpRequestFacts.conn}); for a stateless
+   * (2026-07-28) request, the session key tapedeck gives it once its body is read.
+   */
+  conn: string;
+  /** True when no session id was known for the request: `conn` is the stream id (or a stateless session key). */
   readonly placeholder: boolean;
   private readonly messages: boolean;
   private readonly requestKind: BodyKind;
@@ -165,7 +175,7 @@ export class HttpExchangeRecorder {
     this.append({ type: 'http', conn: this.conn, stream: this.stream, dir: 'out', status, headers });
     const session = headerValue(headers, 'mcp-session-id');
     if (session !== undefined && this.placeholder && this.messages) {
-      this.event('session', { sessionId: session });
+      this.event('session', { sessionId: session, era: 'initialize' });
     }
     if (
       this.request.method === 'DELETE' &&
@@ -335,6 +345,7 @@ export class HttpExchangeRecorder {
     eventId: string | undefined,
     producedBy?: string,
   ): void {
+    if (dir === 'in' && this.placeholder && this.conn === this.stream) this.keyStateless(raw);
     const line: Omit<MessageLine, 'seq'> = {
       t: timestamp(this.recorder.now()),
       dir,
@@ -345,6 +356,17 @@ export class HttpExchangeRecorder {
     if (eventId !== undefined) line.eventId = eventId;
     if (producedBy !== undefined) line.producedBy = producedBy;
     this.recorder.sink.append(line, rawText);
+  }
+
+  /**
+   * A request with no session, in the stateless era (its `_meta` names the protocol version): filed under the
+   * session key the recorder gives its client, announced once with a `session` event that says the era.
+   */
+  private keyStateless(raw: Json): void {
+    const session = this.recorder.stateless.keyOf(this.request.headers, raw);
+    if (session === undefined) return;
+    this.conn = session.id;
+    if (session.announce !== undefined) this.event('session', session.announce);
   }
 
   private append(fields: Record<string, unknown> & { type: 'http' | 'event' }): void {

@@ -245,6 +245,9 @@ export class TimelineRenderer {
           this.faults.note(line);
           return [this.tail(`${this.time(line.t)}  ${c.magenta('⚡ fault')} `, faultSummary(line))];
         }
+        if (line.name === 'session' && typeof line.sessionId === 'string') {
+          return [this.tail(`${this.time(line.t)}  ${c.magenta('⚑ session')} `, sessionSummary(line))];
+        }
         const { t, seq, type, name, ...rest } = line;
         void seq;
         void type;
@@ -263,6 +266,29 @@ export class TimelineRenderer {
  *
  * @example renderTimeline(pairTrace(lines), { color: false })
  */
+/**
+ * A `session` event as one row: the session id, its era (`stateless`, keyed by the recorder, in the 2026-07-28
+ * revision that has no session id on the wire; `initialize` otherwise) and the client it belongs to.
+ *
+ * @example sessionSummary({ sessionId: 'a1', era: 'stateless', protocolVersion: '2026-07-28' }) // 'a1 · stateless 2026-07-28'
+ */
+export function sessionSummary(line: Record<string, unknown>): string {
+  const parts = [String(line.sessionId)];
+  if (typeof line.era === 'string') {
+    const version = typeof line.protocolVersion === 'string' ? ` ${line.protocolVersion}` : '';
+    parts.push(`${line.era}${version}`);
+  }
+  const client = line.client as { name?: unknown; version?: unknown } | undefined;
+  if (client !== undefined && typeof client.name === 'string') {
+    parts.push(
+      typeof client.version === 'string' && client.version !== ''
+        ? `${client.name} ${client.version}`
+        : client.name,
+    );
+  }
+  return parts.join(' · ');
+}
+
 export function renderTimeline(events: Iterable<PairEvent>, options: TimelineOptions): string {
   const renderer = new TimelineRenderer(options);
   const rows: string[] = [];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LineIndexer } from '../../../src/collector/columns.js';
 import { ingestJsonl } from '../../../src/collector/ingest.js';
 import { openSqliteStore, openStore } from '../../../src/collector/open-store.js';
+import { type SqliteDriver, sqliteOpener } from '../../../src/collector/sqlite.js';
 import type { CollectorStore, TraceRow, WriteMode } from '../../../src/collector/store.js';
 import { freshSchema, NO_POSTGRES } from '../../helpers/postgres.js';
 import { scratchDir } from '../../helpers/scratch.js';
@@ -15,13 +16,25 @@ export interface Engine {
   open(now?: () => number): Promise<{ store: CollectorStore; dispose: () => Promise<void> }>;
 }
 
-export const ENGINES: Engine[] = [
-  {
-    name: 'sqlite (better-sqlite3)',
-    skip: undefined,
+/** Why a SQLite driver cannot run on this Node.js, or undefined. */
+function driverMissing(driver: SqliteDriver): string | undefined {
+  try {
+    sqliteOpener(driver);
+    return undefined;
+  } catch {
+    return driver === 'node:sqlite'
+      ? `(skipped: Node.js ${process.version} has no complete node:sqlite; it comes with 22.13, CI runs it on Node.js 24)`
+      : '(skipped: better-sqlite3 is not built for this Node.js)';
+  }
+}
+
+function sqliteEngine(driver: SqliteDriver): Engine {
+  return {
+    name: `sqlite (${driver})`,
+    skip: driverMissing(driver),
     async open(now) {
       const dir = scratchDir('tapedeck-store-');
-      const store = openSqliteStore(join(dir, 'tapedeck.db'), now);
+      const store = openSqliteStore(join(dir, 'tapedeck.db'), now, driver);
       return {
         store,
         dispose: async () => {
@@ -30,7 +43,12 @@ export const ENGINES: Engine[] = [
         },
       };
     },
-  },
+  };
+}
+
+export const ENGINES: Engine[] = [
+  sqliteEngine('better-sqlite3'),
+  sqliteEngine('node:sqlite'),
   {
     name: 'postgres',
     skip: NO_POSTGRES,

@@ -8,15 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectExchanges } from '../../../src/trace/pairing.js';
 import type { TraceLine } from '../../../src/trace/types.js';
 import { startEraEchoServer } from '../../helpers/era2026.js';
-import { httpOf, messagesOf, type RecordingProxy, startRecording } from '../../helpers/http-proxy.js';
+import {
+  eventsOf,
+  httpOf,
+  messagesOf,
+  type RecordingProxy,
+  startRecording,
+} from '../../helpers/http-proxy.js';
 
 const ERA = '2026-07-28';
 
-async function session(url: string) {
-  const client = new Client(
-    { name: 'era-proxy-test', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: ERA } } },
-  );
+async function session(url: string, name = 'era-proxy-test') {
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: ERA } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const tools = (await client.listTools()).tools.map((t) => t.name);
   const echo = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
@@ -35,6 +38,8 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
   let direct: Awaited<ReturnType<typeof session>>;
   let proxied: Awaited<ReturnType<typeof session>>;
   let lines: TraceLine[];
+  let other: Awaited<ReturnType<typeof session>>;
+  let again: Awaited<ReturnType<typeof session>>;
 
   beforeAll(async () => {
     const server = await startEraEchoServer('era-proxy-fixture');
@@ -44,6 +49,10 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
     recording = await startRecording(url);
     direct = await session(url);
     proxied = await session(recording.proxy.url);
+    // A second client, told apart by its client info: a session of its own.
+    other = await session(recording.proxy.url, 'era-proxy-other');
+    // The first client again, a new Client object (its request ids start over): the same session, still paired.
+    again = await session(recording.proxy.url);
     await recording.stop();
     lines = recording.sink.lines;
   });
@@ -55,6 +64,8 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
 
   it('gives the client the same answers as a direct connection', () => {
     expect(proxied).toEqual(direct);
+    expect(other).toEqual(direct);
+    expect(again).toEqual(direct);
     expect(proxied.tools).toEqual(['echo']);
   });
 
@@ -66,8 +77,40 @@ describe('2026-07-28 era: v2 client → recording proxy → v2 server', () => {
     const call = posts.find((h) => h.headers['mcp-name'] === 'echo')!;
     expect(call.headers['mcp-protocol-version']).toBe(ERA);
     expect(httpOf(lines).some((h) => h.headers['mcp-session-id'] !== undefined)).toBe(false);
-    // Without sessions, each exchange is its own connection.
-    for (const m of messagesOf(lines)) expect(m.conn).toBe(m.stream);
+    const { unanswered, orphans } = collectExchanges(lines);
+    expect(unanswered).toEqual([]);
+    expect(orphans).toEqual([]);
+  });
+
+  it('files each client’s stateless requests under one session key of its own, and says the era', () => {
+    const sessions = eventsOf(lines, 'session');
+    expect(sessions).toHaveLength(2);
+    for (const [i, name] of ['era-proxy-test', 'era-proxy-other'].entries()) {
+      expect(sessions[i]).toMatchObject({
+        era: 'stateless',
+        minted: true,
+        protocolVersion: ERA,
+        client: { name, version: '1.0.0' },
+      });
+    }
+    const [first, second] = sessions.map((event) => (event as unknown as { sessionId: string }).sessionId);
+    expect(first).not.toBe(second);
+    const messages = messagesOf(lines);
+    const byClient = (name: string) =>
+      new Set(
+        messages
+          .filter((m) => m.dir === 'in')
+          .filter((m) => JSON.stringify(m.raw).includes(`"name":"${name}"`))
+          .map((m) => m.conn),
+      );
+    expect([...byClient('era-proxy-test')]).toEqual([first]);
+    expect([...byClient('era-proxy-other')]).toEqual([second]);
+    // Every message, answers too, is filed under one of the two; the stream still names the exchange.
+    expect(new Set(messages.map((m) => m.conn))).toEqual(new Set([first, second]));
+    for (const m of messages) expect(m.stream).toMatch(/^h\d+$/);
+  });
+
+  it('keeps exchanges paired with their sessions keyed', () => {
     const { unanswered, orphans } = collectExchanges(lines);
     expect(unanswered).toEqual([]);
     expect(orphans).toEqual([]);

@@ -31,6 +31,7 @@ export interface TraceSummary {
     identity?: { kind: string; key: string } | null;
     user?: { id: string; name?: string; email?: string } | null;
     client?: { name: string; version?: string } | null;
+    era?: string | null;
   } | null;
 }
 
@@ -47,7 +48,7 @@ function sessionOf(summary: TraceSummary): ListedSession | undefined {
   const client = session.client
     ? `${session.client.name}${session.client.version ? ` ${session.client.version}` : ''}`
     : undefined;
-  return { who, client };
+  return { who, client, ...(session.era ? { era: session.era } : {}) };
 }
 
 export function headers(access: CollectorAccess): Record<string, string> {

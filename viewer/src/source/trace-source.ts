@@ -90,6 +90,8 @@ export interface ListedSession {
   who: string;
   /** Client name and version, e.g. `claude-code 1.2.0`. */
   client: string | undefined;
+  /** `stateless` for a 2026-07-28 session (keyed by tapedeck: the protocol has no session id), else `initialize`. */
+  era?: string | undefined;
 }
 
 /** Traces being read or followed into a model. */

@@ -108,6 +108,7 @@ function Sessions({ traces }: { traces: readonly TraceListing[] }) {
                 <td>
                   <a href={`#/trace/${encodeURIComponent(t.id)}/timeline`}>{t.id}</a>
                   {t.live ? <span class="badge live">live</span> : null}
+                  {t.session?.era === 'stateless' ? <span class="badge">stateless</span> : null}
                 </td>
                 <td>{t.server ?? ''}</td>
                 <td class="num">{t.requests}</td>

@@ -17,7 +17,15 @@ import { useCliHarness } from '../helpers/cli.js';
 import { TAPEDECK_BIN } from '../helpers/peers.js';
 import { runAgent, scriptedModel, weatherServer } from '../llm/agent.js';
 import { startFakeProvider } from '../llm/fake-provider.js';
-import { blockOutside, collectErrors, launchBrowser, loaded, NO_BROWSER, shown } from './browser.js';
+import {
+  blockOutside,
+  collectErrors,
+  launchBrowser,
+  loaded,
+  NO_BROWSER,
+  SCREENSHOTS,
+  shown,
+} from './browser.js';
 
 /** The Agent view: an LLM trace opened beside the MCP trace of the same run, drawn as a tree of model turns. */
 
@@ -61,6 +69,7 @@ async function checkTree(page: Page): Promise<void> {
   await page.locator('.tabs button[data-view="agent"]').click();
   const tree = page.locator('.agent');
   await tree.waitFor();
+  await page.screenshot({ path: join(SCREENSHOTS, 'agent.png') });
   expect(await shown(page.locator('.agent-summary'))).toBe(
     '3 model turns, 4 tool calls asked for, 4 linked to MCP calls',
   );

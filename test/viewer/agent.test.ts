@@ -102,10 +102,28 @@ async function checkTree(page: Page): Promise<void> {
   expect(await shown(page.locator('.detail'))).toContain('weather');
 }
 
+/** Starts the built `tapedeck view`; resolves with the URL it prints. */
+function startView(args: string[]): Promise<string> {
+  const started = spawn(process.execPath, [TAPEDECK_BIN, 'view', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(started);
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    started.stdout!.on('data', (chunk: Buffer) => {
+      text += String(chunk);
+      const found = /(http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/#\/timeline)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    started.on('exit', (code) => reject(new Error(`view exited ${code}: ${text}`)));
+  });
+}
+
+const running: ChildProcess[] = [];
+
 describe.skipIf(NO_BROWSER !== undefined)(`the Agent view ${NO_BROWSER ?? ''}`, () => {
   const io = useCliHarness('tapedeck-agent-view-');
   let browser: Browser;
-  let child: ChildProcess | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
   });
@@ -113,8 +131,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`the Agent view ${NO_BROWSER ?? ''}`, 
     await browser?.close();
   });
   afterEach(() => {
-    child?.kill('SIGKILL');
-    child = undefined;
+    for (const started of running.splice(0)) started.kill('SIGKILL');
   });
 
   it('report --llm embeds the model calls, redacted, and draws them as a tree linked to the MCP calls', async () => {
@@ -133,38 +150,28 @@ describe.skipIf(NO_BROWSER !== undefined)(`the Agent view ${NO_BROWSER ?? ''}`, 
     await page.close();
   });
 
-  it('view --llm serves the LLM trace beside the MCP trace; without one there is no Agent tab', async () => {
+  it('view --llm serves the LLM trace beside the MCP trace; added later, it brings the Agent tab', async () => {
     const { mcp, llm } = await recordRun(io.dir);
-    child = spawn(process.execPath, [TAPEDECK_BIN, 'view', mcp, '--llm', llm, '--no-open'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child!.stdout!.on('data', (chunk: Buffer) => {
-        text += String(chunk);
-        const found = /(http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/#\/timeline)/.exec(text)?.[1];
-        if (found) resolve(found);
-      });
-      child!.on('exit', (code) => reject(new Error(`view exited ${code}: ${text}`)));
-    });
-    expect(url).toMatch(/#\/timeline$/);
+    const withLlm = await startView([mcp, '--llm', llm, '--no-open']);
     const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
     const errors = collectErrors(page);
-    await page.goto(url);
+    await page.goto(withLlm);
     await loaded(page);
     expect(await page.locator('.top .source').count()).toBe(2);
     await checkTree(page);
     expect(errors).toEqual([]);
     await page.close();
 
-    // The MCP trace alone: nothing to draw, so no tab.
-    const alone = join(io.dir, 'alone.html');
-    expect(await io.run(['report', mcp, '-o', alone])).toBe(0);
-    const plain = await browser.newPage();
-    await plain.goto(`${pathToFileURL(alone).href}#/timeline`);
+    // The MCP trace alone: nothing to draw, so no tab, until the LLM trace is opened beside it.
+    const alone = await startView([mcp, '--no-open']);
+    const plain = await browser.newPage({ viewport: { width: 1360, height: 820 } });
+    await plain.goto(alone);
     await loaded(plain);
     expect(await plain.locator('.tabs button[data-view="calls"]').count()).toBe(1);
     expect(await plain.locator('.tabs button[data-view="agent"]').count()).toBe(0);
+    await plain.setInputFiles('input[aria-label="add trace files"]', llm);
+    await plain.locator('.top .source >> nth=1').waitFor();
+    await checkTree(plain);
     await plain.close();
   });
 });

@@ -150,6 +150,16 @@ describe.skipIf(NO_BROWSER !== undefined)(`the Agent view ${NO_BROWSER ?? ''}`, 
     await page.close();
   });
 
+  it("report --llm redacts the model calls by the report's own rules too", async () => {
+    const { mcp, llm } = await recordRun(io.dir);
+    const out = join(io.dir, 'redacted.html');
+    expect(readFileSync(llm, 'utf8')).toContain('Checking Paris.');
+    expect(await io.run(['report', mcp, '--llm', llm, '-o', out, '--redact', 'Checking Paris'])).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).not.toContain('Checking Paris');
+    expect(html).toContain('[REDACTED');
+  });
+
   it('view --llm serves the LLM trace beside the MCP trace; added later, it brings the Agent tab', async () => {
     const { mcp, llm } = await recordRun(io.dir);
     const withLlm = await startView([mcp, '--llm', llm, '--no-open']);

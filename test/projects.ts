@@ -72,4 +72,5 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/live-follow.test.ts',
   'test/viewer/close.test.ts',
   'test/viewer/agent.test.ts',
+  'test/viewer/hooks.test.ts',
 ];

@@ -41,6 +41,7 @@ export {
   type CassetteSession,
   type HttpReplayOptions,
   type HttpReplayServer,
+  type LlmSide,
   type LoadCassetteOptions,
   type LoadedCassette,
   loadCassette,

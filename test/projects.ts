@@ -71,5 +71,6 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/narrow.test.ts',
   'test/viewer/live-follow.test.ts',
   'test/viewer/close.test.ts',
+  'test/viewer/agent.test.ts',
   'test/viewer/hooks.test.ts',
 ];

@@ -80,6 +80,7 @@ export {
   type CassetteMode,
   type CassetteSession,
   cassettePath,
+  type LlmSide,
   type UseCassetteOptions,
   useCassette,
 } from './use-cassette.js';

@@ -9,6 +9,8 @@ import {
 import type { McpTransport } from '../capture/sdk-transport.js';
 import type { FaultOptions } from '../faults/options.js';
 import { type FaultRecord, faultEvent } from '../faults/records.js';
+import type { LlmCall } from '../llm/calls.js';
+import type { LlmMiss } from '../llm/match.js';
 import type { ReplayReport } from '../replay/engine/engine.js';
 import { withTransportFaults } from '../replay/sdk/fault-transport.js';
 import {
@@ -66,7 +68,24 @@ export interface UseCassetteOptions extends FaultOptions {
    */
   redact?: RecordTransportOptions['redact'];
   /** Replay knobs: `match`, `ignore`, `repeat`, `redaction` … (see replayTransport). */
-  replay?: ReplayTransportOptions | undefined;
+  replay?: Omit<ReplayTransportOptions, 'llm'> | undefined;
+  /**
+   * The agent's model calls, in the same mode as the MCP side: recorded through the recording proxy in front of
+   * `upstream` (the provider's base URL) into `file` (relative to the cassette's folder; default
+   * `<cassette>.llm.jsonl`), or answered from it with no provider. `session.llm.url` is the base URL to give the model's SDK; passing through,
+   * it is `upstream` itself.
+   */
+  llm?: { upstream?: string | undefined; file?: string | undefined } | undefined;
+}
+
+/** The model's side of a cassette session (the `llm` option). */
+export interface LlmSide {
+  /** What the model's SDK takes as its base URL (OpenAI clients: this plus `/v1`). */
+  url: string;
+  /** The LLM cassette's absolute path. */
+  path: string;
+  /** Replay's misses and the recorded calls not asked for yet; empty lists when recorded or passed through. */
+  report(): { misses: LlmMiss[]; unused: LlmCall[] };
 }
 
 export interface CassetteSession {
@@ -82,6 +101,8 @@ export interface CassetteSession {
   report(): ReplayReport | undefined;
   /** Every fault injected so far, in every mode (see the `faults` option). */
   faults(): FaultRecord[];
+  /** The model's side, when the `llm` option asked for it (closed by close()). */
+  llm: LlmSide | undefined;
 }
 
 /**
@@ -109,21 +130,33 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
   const client =
     options.client ?? new sdk.Client({ name: 'tapedeck-use-cassette', version: PRODUCER.version });
 
+  const llm = options.llm === undefined ? undefined : await startLlmSide(path, mode, options.llm);
+
   if (mode === 'replay') {
     const transport: ReplayTransport = replayTransport(path, replayOptions(options));
-    await client.connect(transport);
+    try {
+      await client.connect(transport);
+    } catch (err) {
+      await llm?.close();
+      throw err;
+    }
     return {
       client,
       mode,
       path,
-      close: () => client.close(),
+      close: async () => {
+        await client.close();
+        await llm?.close();
+      },
       report: () => transport.report(),
       faults: () => transport.report().faults,
+      llm: llm?.side,
     };
   }
 
   const [command, ...args] = options.command;
   if (command === undefined) {
+    await llm?.close();
     throw new TapedeckError('usage', `useCassette('${name}') needs the server command to ${mode} ${path}`);
   }
   // Started as tapedeck starts every server (npx on Windows, the whole tree stopped on close), with the SDK's
@@ -149,7 +182,12 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
     injected.push(fault);
     recording?.sink.append(faultEvent(fault, timestamp()));
   });
-  await client.connect(faulted as never);
+  try {
+    await client.connect(faulted as never);
+  } catch (err) {
+    await llm?.close();
+    throw err;
+  }
   return {
     client,
     mode,
@@ -157,9 +195,46 @@ export async function useCassette(name: string, options: UseCassetteOptions): Pr
     close: async () => {
       await client.close();
       await recording?.closed;
+      await llm?.close();
     },
     report: () => undefined,
     faults: () => [...injected],
+    llm: llm?.side,
+  };
+}
+
+/**
+ * The model's side, in the session's mode: useLlmCassette records or replays `<cassette>.llm.jsonl` (or the file
+ * named); passing through, the provider is used as is.
+ */
+async function startLlmSide(
+  path: string,
+  mode: Exclude<CassetteMode, 'auto'>,
+  options: NonNullable<UseCassetteOptions['llm']>,
+): Promise<{ side: LlmSide; close(): Promise<unknown> }> {
+  const { resolve, dirname } = await import('node:path');
+  const file =
+    options.file === undefined
+      ? path.replace(/(\.jsonl)?$/, '.llm.jsonl')
+      : resolve(dirname(path), options.file);
+  if (mode === 'passthrough') {
+    if (options.upstream === undefined)
+      throw new TapedeckError(
+        'usage',
+        'useCassette: llm needs upstream (the provider base URL) to pass through',
+      );
+    const empty = { misses: [], unused: [] };
+    return { side: { url: options.upstream, path: file, report: () => empty }, close: async () => {} };
+  }
+  const { useLlmCassette } = await import('../llm/cassette.js');
+  const cassette = await useLlmCassette({
+    file,
+    mode,
+    ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
+  });
+  return {
+    side: { url: cassette.url, path: file, report: () => cassette.report() },
+    close: () => cassette.close(),
   };
 }
 

@@ -31,6 +31,8 @@ export interface LlmCassette {
   readonly mode: 'record' | 'replay';
   /** Stops; for a replay, what was missed and what was never asked for. */
   close(): Promise<{ misses: LlmMiss[]; unused: LlmCall[] }>;
+  /** For a replay, what was missed and what was not asked for yet; empty lists for a recording. */
+  report(): { misses: LlmMiss[]; unused: LlmCall[] };
 }
 
 const MODES: readonly LlmCassetteMode[] = ['auto', 'record', 'replay'];
@@ -46,6 +48,11 @@ export async function useLlmCassette(options: LlmCassetteOptions): Promise<LlmCa
   const fromEnv = process.env.TAPEDECK_MODE as LlmCassetteMode | undefined;
   const asked = options.mode ?? (fromEnv !== undefined && MODES.includes(fromEnv) ? fromEnv : 'auto');
   const mode = asked === 'auto' ? (existsSync(options.file) ? 'replay' : 'record') : asked;
+  if (mode === 'replay' && !existsSync(options.file))
+    throw new TapedeckError(
+      'usage',
+      `the LLM cassette ${options.file} does not exist: record it first (mode record, or TAPEDECK_MODE=record)`,
+    );
   const compiled = compile({ defaults: true, rules: [], mode: 'marker' });
   if (mode === 'replay') {
     const replay = await startLlmReplay({ calls: await readLlmCalls(options.file), compiled });
@@ -56,6 +63,7 @@ export async function useLlmCassette(options: LlmCassetteOptions): Promise<LlmCa
         await replay.close();
         return { misses: [...replay.misses], unused: replay.unused() };
       },
+      report: () => ({ misses: [...replay.misses], unused: replay.unused() }),
     };
   }
   if (options.upstream === undefined) {
@@ -80,5 +88,6 @@ export async function useLlmCassette(options: LlmCassetteOptions): Promise<LlmCa
       await sink.close({ reason: 'producer_shutdown' });
       return { misses: [], unused: [] };
     },
+    report: () => ({ misses: [], unused: [] }),
   };
 }

@@ -7,7 +7,7 @@ import { canonicalJson } from '../trace/canonical-json.js';
 import type { Exchange } from '../trace/exchange.js';
 import { parseTime } from '../trace/time.js';
 import type { Json } from '../trace/types.js';
-import type { LlmCall } from './read.js';
+import type { LlmCall } from './calls.js';
 import type { LlmToolCall } from './types.js';
 
 /** How a model tool call found its MCP call. */

@@ -7,13 +7,13 @@
  *   #/share/<id>/<view>                 a trace a share link opens
  *   #trace=<id>, #share=<id>            the collector's own links, read as the two above
  *
- * Views: timeline, waterfall, calls, tools, diff, raw. Parameters: sel (row key `<source>.<seq>[.<item>]`), q (search), re=1
+ * Views: timeline, waterfall, calls, tools, diff, raw, agent (an LLM trace open beside MCP traces). Parameters: sel (row key `<source>.<seq>[.<item>]`), q (search), re=1
  * (q is a regular expression), tool, method, dir (in|out), server, err=1 (errors only), sort (calls column,
  * `-` prefix for descending), src (source shown in tools/raw), file and line (raw), a and b (diff sides), pair
  * (a diff row), span (the waterfall's zoom, `<from>-<to>` in ms from the start).
  */
 
-export const VIEWS = ['timeline', 'waterfall', 'calls', 'tools', 'diff', 'raw'] as const;
+export const VIEWS = ['timeline', 'waterfall', 'calls', 'tools', 'diff', 'raw', 'agent'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** A trace the collector serves: by its id, or through a share link. */

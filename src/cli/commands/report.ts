@@ -3,9 +3,11 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { TapedeckError } from '../../base/errors.js';
 import { BYTE_STYLES, formatBytes } from '../../base/units.js';
+import { isLlmLine } from '../../llm/types.js';
 import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
+import type { RecordLine } from '../../trace/types.js';
 import { PAGED_DEFAULTS } from '../../view/paged/plan.js';
 import { type EmbeddedTrace, inlinedPage } from '../../view/viewer-assets.js';
 import type { Cli } from '../context.js';
@@ -70,9 +72,15 @@ export async function writeReport(
       warn(d);
     };
     // A trace that cannot be read is bad input (exit 1), as for show and stats, not a usage error.
-    const trace = await openTrace(userPath(io, path), { onDiagnostic }, traceFiles(io));
+    // An LLM recorder's trace (record --llm) keeps its model calls in `llm` lines, which trace readers skip: they
+    // are embedded as read (redacted like the rest), for the viewer's Agent view.
+    const llm: RecordLine[] = [];
+    const onUnknownLine = (line: Record<string, unknown>) => {
+      if (isLlmLine(line)) llm.push(line as unknown as RecordLine);
+    };
+    const trace = await openTrace(userPath(io, path), { onDiagnostic, onUnknownLine }, traceFiles(io));
     const name = splitPath(trace.segments[trace.segments.length - 1]?.file ?? path).name;
-    const text = await collect(trace, redaction, path, options.maxMessages, defaults.maxMessages);
+    const text = await collect(trace, redaction, path, options.maxMessages, defaults.maxMessages, llm);
     labels.push(redactedMeta(trace.meta, redaction).label || name);
     traces.push({ path: `r${i}/${name}`, text });
   }
@@ -91,6 +99,7 @@ async function collect(
   path: string,
   max: number | undefined,
   most: number,
+  unknown: RecordLine[] = [],
 ): Promise<string> {
   const limit = max ?? most;
   const parts: string[] = [];
@@ -99,6 +108,8 @@ async function collect(
   let left = 0;
   const lines = async function* () {
     for await (const read of trace.lines()) {
+      // LLM lines read before this one, in their place.
+      for (const line of unknown.splice(0)) yield { ...read, line };
       const { line } = read;
       const message = line.type === undefined;
       if (message) messages++;
@@ -111,6 +122,7 @@ async function collect(
       if (cut && line.type === 'end') continue;
       yield read;
     }
+    for (const line of unknown.splice(0)) yield { line, file: path, lineNo: 0, segment: 0 };
   };
   for await (const line of redactedLines({ meta: trace.meta, lines }, redaction, true)) parts.push(line);
   if (cut) {
@@ -148,6 +160,10 @@ export function registerReport(program: Command, { io, action }: Cli): void {
       '--max-messages <n>',
       `embed the first n messages of each trace and mark the cut (without it, a trace of more than ${REPORT_DEFAULTS.maxMessages.toLocaleString('en')} is refused)`,
       (value: string) => parsePositiveInt('--max-messages', value),
+    )
+    .option(
+      '--llm <file>',
+      "the LLM recorder's trace of the same run (record --llm), embedded beside: the Agent view draws model turns with their MCP calls",
     );
   addRuleFlags(addLastFlag(command), { mode: true })
     .addHelpText(
@@ -159,6 +175,7 @@ export function registerReport(program: Command, { io, action }: Cli): void {
         '  tapedeck report before.jsonl after.jsonl -o compare.html   # both traces, with the Diff view',
         "  tapedeck report run.jsonl -o report.html --redact 'ACME-[0-9]{8}'",
         '  tapedeck report --last -o report.html                     # the newest recorded trace',
+        '  tapedeck report mcp.jsonl --llm llm.jsonl -o run.html     # an agent run, with the Agent view',
         '',
         'Every line is redacted with the built-in rules, your redact config files and the flags before it is',
         'embedded. The page works offline from file:// and loads nothing from the network. Check what it holds',
@@ -166,8 +183,9 @@ export function registerReport(program: Command, { io, action }: Cli): void {
       ].join('\n'),
     )
     .action(
-      action(async (traces: string[], options: ReportOptions & LastFlag) => {
-        const paths = traceArguments(traces, options, 'report', io);
+      action(async (traces: string[], options: ReportOptions & LastFlag & { llm?: string }) => {
+        const named = traceArguments(traces, options, 'report', io);
+        const paths = options.llm === undefined ? named : [...named, options.llm];
         // A diagnostic may quote a line it could not read: said with the trace's rules.
         const notices = redactedIo(io, redactionFrom(options, io));
         const result = await writeReport(paths, options, io, (d) =>

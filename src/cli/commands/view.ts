@@ -211,6 +211,10 @@ export function registerView(program: Command, { io, action }: Cli): void {
     )
     .option('--no-paged', 'hand the browser the whole files, however big')
     .option(
+      '--llm <file>',
+      "the LLM recorder's trace of the same run (record --llm), opened beside: the Agent view draws model turns with their MCP calls",
+    )
+    .option(
       '--embed <origin>',
       'let pages of this origin frame the viewer (repeatable; open it with ?embed=1 for the view alone)',
       collectEmbed,
@@ -234,6 +238,7 @@ export function registerView(program: Command, { io, action }: Cli): void {
         '  tapedeck view ./traces --newest 3           # the 3 newest traces of a folder, merged by time',
         '  tapedeck view calls.jsonl --embed http://localhost:3000   # a dashboard there may frame it (?embed=1)',
         '  tapedeck view huge.jsonl                    # 256 MiB or more: indexed here, shown a page at a time',
+        '  tapedeck view mcp.jsonl --llm llm.jsonl     # an agent run: model turns and their MCP calls (Agent view)',
         '',
         'The server listens on 127.0.0.1 only and every URL carries a random token; it runs until Ctrl-C.',
         'No page may frame the viewer unless --embed names it (frame-ancestors in its content security policy).',
@@ -241,8 +246,9 @@ export function registerView(program: Command, { io, action }: Cli): void {
       ].join('\n'),
     )
     .action(
-      action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number }) => {
-        await viewTraces(traceArguments(traces, options, 'view', io, options.newest), options, io);
+      action(async (traces: string[], options: ViewOptions & LastFlag & { newest: number; llm?: string }) => {
+        const paths = traceArguments(traces, options, 'view', io, options.newest);
+        await viewTraces(options.llm === undefined ? paths : [...paths, options.llm], options, io);
         return EXIT.ok;
       }),
     );

@@ -8,6 +8,8 @@ import type {
 } from '../../capture/sdk-transport.js';
 import type { FaultOptions } from '../../faults/options.js';
 import { armTimedFaults } from '../../faults/timed.js';
+import type { LlmCall } from '../../llm/calls.js';
+import type { LlmReplay } from '../../llm/replay.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import type { Json } from '../../trace/types.js';
 import { loadCassette } from '../cassette/load.js';
@@ -42,6 +44,12 @@ export interface ReplayTransportOptions extends ReplayOptions, FaultOptions {
    * marker. `false`: match requests as they are. Ignored when `redact` is given.
    */
   redaction?: CassetteRedactionOptions | false | undefined;
+  /**
+   * An agent's model calls to answer beside the cassette: an LLM trace (`record --llm`, `useLlmCassette`), or its
+   * calls read. The transport starts a replay of the provider on 127.0.0.1 when the client connects, and stops it
+   * when closed; `transport.llm.url` is the base URL to give the model's SDK.
+   */
+  llm?: string | readonly LlmCall[] | undefined;
 }
 
 /**
@@ -65,6 +73,7 @@ export class ReplayTransport implements McpTransport {
   private scheduled = false;
   private closed = false;
   private readonly drained: (() => void)[] = [];
+  private llmReplay: LlmReplay | undefined;
 
   constructor(
     private readonly source: Cassette | string,
@@ -89,11 +98,29 @@ export class ReplayTransport implements McpTransport {
     this.receive(JSON.parse(JSON.stringify(message)) as Json);
   }
 
+  /**
+   * The replay of the model's provider the `llm` option asked for: its base URL, misses and unused calls. Throws
+   * before start(), or without the option.
+   *
+   * @example const model = new Anthropic({ apiKey: 'offline', baseURL: transport.llm.url });
+   */
+  get llm(): LlmReplay {
+    if (!this.llmReplay)
+      throw new TapedeckError(
+        'usage',
+        this.options.llm === undefined
+          ? 'this replay transport answers no model calls: give it the llm option (an LLM trace)'
+          : 'transport.llm needs a started replay transport: connect the client first',
+      );
+    return this.llmReplay;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.disarm();
     this.engine?.close();
+    await this.llmReplay?.close();
     this.outbox.length = 0;
     this.settleDrained();
     this.onclose?.();
@@ -120,7 +147,8 @@ export class ReplayTransport implements McpTransport {
   }
 
   private async open(): Promise<void> {
-    const { server, onEvent, onDiagnostic, redaction, faults, seed, ...engineOptions } = this.options;
+    const { server, onEvent, onDiagnostic, redaction, faults, seed, llm, ...engineOptions } = this.options;
+    if (llm !== undefined) this.llmReplay = await startLlm(llm);
     const loaded =
       typeof this.source === 'string'
         ? await loadCassette(this.source, { server, ...(onDiagnostic ? { onDiagnostic } : {}) })
@@ -203,6 +231,25 @@ export class ReplayTransport implements McpTransport {
     if (this.outbox.length > 0 && !this.closed) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
+}
+
+/**
+ * A replay of an agent's model calls on 127.0.0.1, with the rules `record --llm` redacts by (loaded when asked
+ * for: src/replay imports no node: module at load time).
+ */
+async function startLlm(llm: string | readonly LlmCall[]): Promise<LlmReplay> {
+  const [{ startLlmReplay }, { readLlmCalls }, { compile }] = await Promise.all([
+    import('../../llm/replay.js'),
+    import('../../llm/read.js'),
+    import('../../redact/compile.js'),
+  ]);
+  const calls =
+    typeof llm === 'string'
+      ? await readLlmCalls(llm).catch((err: unknown) => {
+          throw new TapedeckError('not_found', `cannot read the LLM trace ${llm}: ${(err as Error).message}`);
+        })
+      : llm;
+  return startLlmReplay({ calls, compiled: compile({ defaults: true, rules: [], mode: 'marker' }) });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { TraceModel } from './model.js';
 import { heldRows, type RowList, type TraceView } from './trace-view.js';
 import { type BarSource, memoryBars, waterfallOf } from './waterfall.js';
 
-const VIEWS: readonly ViewName[] = ['timeline', 'waterfall', 'calls', 'tools', 'diff', 'raw'];
+const VIEWS: readonly ViewName[] = ['timeline', 'waterfall', 'calls', 'tools', 'diff', 'raw', 'agent'];
 
 /**
  * Traces read whole into the browser (a report, the files `tapedeck view` serves whole, files dropped on the page,

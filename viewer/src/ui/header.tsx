@@ -1,3 +1,4 @@
+import { isLlmSource } from '../data/agent-run.js';
 import type { TraceModel } from '../data/model.js';
 import { type Route, VIEWS, type ViewName } from '../route.js';
 import type { LocalFile } from '../source/local.js';
@@ -26,6 +27,7 @@ const TITLES: Record<ViewName, string> = {
   tools: 'Tools',
   diff: 'Diff',
   raw: 'Raw',
+  agent: 'Agent',
 };
 
 /**
@@ -33,6 +35,8 @@ const TITLES: Record<ViewName, string> = {
  * way to add other trace files.
  */
 export function Header({ model, views, route, page, counts, go, openFiles, closeTrace }: HeaderProps) {
+  // The Agent tab is there while an LLM trace is open (the model calls of a run beside its MCP traces).
+  const hasAgent = model?.sources.some(isLlmSource) ?? false;
   const paged = views !== undefined && views.length < VIEWS.length;
   const sources = model?.sources ?? [];
   const live = model?.following();
@@ -45,7 +49,7 @@ export function Header({ model, views, route, page, counts, go, openFiles, close
         tapedeck
       </a>
       <nav class="tabs" aria-label="views">
-        {VIEWS.map((name) => (
+        {VIEWS.filter((name) => name !== 'agent' || hasAgent).map((name) => (
           <button
             type="button"
             key={name}

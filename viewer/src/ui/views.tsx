@@ -2,6 +2,7 @@ import type { ComponentChild } from 'preact';
 import type { TraceView } from '../data/trace-view.js';
 import { formatHash, type Route, type ViewName, withParams } from '../route.js';
 import type { LocalFile } from '../source/local.js';
+import { AgentRunView } from './agent.js';
 import { Calls } from './calls.js';
 import { Detail } from './detail.js';
 import { DiffView } from './diff.js';
@@ -41,6 +42,7 @@ const TITLES: Record<ViewName, string> = {
   tools: 'Tools',
   diff: 'Diff',
   raw: 'Raw',
+  agent: 'Agent',
 };
 
 /**
@@ -183,6 +185,10 @@ function Shown(props: ViewsProps & { detail: ComponentChild }) {
         openTool={(tool) => showView('calls', { tool, method: undefined })}
         openMethod={(method) => showView('timeline', { method, tool: undefined })}
       />
+    );
+  if (view === 'agent')
+    return (
+      <AgentRunView model={model} version={version} reveal={(key) => showView('timeline', { sel: key })} />
     );
   if (view === 'diff')
     return (

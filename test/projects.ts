@@ -72,4 +72,5 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/narrow.test.ts',
   'test/viewer/live-follow.test.ts',
   'test/viewer/close.test.ts',
+  'test/viewer/auth-lane.test.ts',
 ];

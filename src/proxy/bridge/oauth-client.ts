@@ -58,6 +58,8 @@ export class BridgeOAuth {
   /** The sign-in under way: every request refused meanwhile waits for it instead of starting another. */
   private signingIn: Promise<void> | undefined;
   private state = '';
+  /** Where the browser was sent last (origin and path, no query). */
+  private authorizeAt = '';
   private verifier = '';
   private exchanges = 0;
 
@@ -166,7 +168,7 @@ export class BridgeOAuth {
       step: 'authorize',
       status: 302,
       ok: true,
-      to: 'the loopback callback',
+      to: this.authorizeAt,
       request: { code: this.secrets.marker('code', code), state: this.secrets.marker('state', state) },
     });
     const second = await auth(this.provider, { ...base, authorizationCode: code });
@@ -203,6 +205,7 @@ export class BridgeOAuth {
       tokens: () => store.tokens,
       saveTokens: (tokens: OAuthTokens) => store.update({ tokens }),
       redirectToAuthorization: (url: URL) => {
+        bridge.authorizeAt = `${url.origin}${url.pathname}`;
         options.say(`sign in to ${url.origin} to go on recording ${options.url}: open ${url.href}`);
         options.openBrowser?.(url);
       },

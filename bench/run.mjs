@@ -176,6 +176,12 @@ async function extraBenches(config) {
       pass: g.lint.pass,
     });
     verdicts.push({
+      name: `lint linear in size: ${Math.round(g.lint.halfMs)} / ${Math.round(g.lint.fullMs)} / ${Math.round(g.lint.doubleMs)} ms for ${(g.messages / 2).toLocaleString('en-US')} / ${g.messages.toLocaleString('en-US')} / ${g.lint.doubleMessages.toLocaleString('en-US')} messages`,
+      measured: `${g.lint.linearity.toFixed(2)}×, ${g.lint.doubling.toFixed(2)}× per doubling`,
+      goal: `≤ ${g.lint.linearMax}× each`,
+      pass: g.lint.linear,
+    });
+    verdicts.push({
       name: `drift against live server-everything vs the SDK's own start + listing (${Math.round(g.drift.driftMs)} vs ${Math.round(g.drift.directMs)} ms)`,
       measured: `${g.drift.ratio.toFixed(2)}×`,
       goal: `≤ ${g.drift.targetRatio}×`,

@@ -5,8 +5,17 @@ import { fileURLToPath } from 'node:url';
 import { lintTrace } from '../../dist/gates/lint/lint-trace.js';
 import { median } from './stats.mjs';
 
-/** lint of a 100k-message trace within `lintTargetMs`, linear in size; drift live within `driftRatio`× a listing. */
-export const GATES_BENCH_DEFAULTS = { messages: 100_000, rounds: 3, lintTargetMs: 3000, driftRatio: 1.5 };
+/**
+ * lint of a 100k-message trace within `lintTargetMs`, and linear in size: each doubling (50k → 100k → 200k) at most
+ * `linearMax`× the time (2 is linear; a quadratic pass would take 4); drift live within `driftRatio`× a listing.
+ */
+export const GATES_BENCH_DEFAULTS = {
+  messages: 100_000,
+  rounds: 3,
+  lintTargetMs: 3000,
+  linearMax: 2.5,
+  driftRatio: 1.5,
+};
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -101,24 +110,19 @@ function timed(command, args) {
  * alternating.
  */
 export async function runGatesBench({ tmp, log }) {
-  const { messages, rounds, lintTargetMs, driftRatio } = GATES_BENCH_DEFAULTS;
-  const half = join(tmp, 'lint-half.jsonl');
-  const full = join(tmp, 'lint-full.jsonl');
-  await writeTrace(half, messages / 2);
-  await writeTrace(full, messages);
-  const halfMs = [];
-  const fullMs = [];
+  const { messages, rounds, lintTargetMs, linearMax, driftRatio } = GATES_BENCH_DEFAULTS;
+  const sizes = [messages / 2, messages, messages * 2];
+  const files = sizes.map((size) => join(tmp, `lint-${size}.jsonl`));
+  for (const [i, size] of sizes.entries()) await writeTrace(files[i], size);
+  const times = sizes.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [file, into] of [
-      [half, halfMs],
-      [full, fullMs],
-    ]) {
+    for (const [i, file] of files.entries()) {
       const started = performance.now();
       const { findings } = await lintTrace(file);
-      into.push(performance.now() - started);
+      times[i].push(performance.now() - started);
       if (findings.length > 0) throw new Error(`bench trace has lint findings: ${findings[0].message}`);
     }
-    log(`lint round ${round + 1}: ${Math.round(halfMs.at(-1))} ms / ${Math.round(fullMs.at(-1))} ms`);
+    log(`lint round ${round + 1}: ${times.map((t) => `${Math.round(t.at(-1))} ms`).join(' / ')}`);
   }
   const lock = join(tmp, 'everything.lock.json');
   await timed(process.execPath, [
@@ -143,15 +147,19 @@ export async function runGatesBench({ tmp, log }) {
       `drift round ${round + 1}: direct ${Math.round(directMs.at(-1))} ms, drift ${Math.round(driftMs.at(-1))} ms`,
     );
   }
-  const lint = { halfMs: median(halfMs), fullMs: median(fullMs) };
+  const [halfMs, fullMs, doubleMs] = times.map((t) => median(t));
+  const lint = { halfMs, fullMs, doubleMs, doubleMessages: messages * 2 };
   const drift = { directMs: median(directMs), driftMs: median(driftMs) };
   return {
     messages,
     lint: {
       ...lint,
-      linearity: lint.fullMs / lint.halfMs,
+      linearity: fullMs / halfMs,
+      doubling: doubleMs / fullMs,
+      linearMax,
       targetMs: lintTargetMs,
-      pass: lint.fullMs <= lintTargetMs,
+      pass: fullMs <= lintTargetMs,
+      linear: fullMs / halfMs <= linearMax && doubleMs / fullMs <= linearMax,
     },
     drift: {
       ...drift,

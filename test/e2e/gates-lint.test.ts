@@ -3,8 +3,9 @@
  * client, the v2 fixture server driven by the v2 client in the 2026-07-28 era, all through `tapedeck record`; then a
  * server that prints a banner on stdout, planted defects, the reporters and the project file's lint section.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import {
@@ -28,6 +29,15 @@ import {
   settle,
   TAPEDECK_BIN,
 } from '../helpers/peers.js';
+
+/** server-memory's entry point, as node resolves the package (a devDependency: `npm ci` installs it). */
+const MEMORY_SERVER = (() => {
+  const manifest = createRequire(join(REPO_ROOT, 'package.json')).resolve(
+    '@modelcontextprotocol/server-memory/package.json',
+  );
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
+  return join(dirname(manifest), Object.values(bin)[0]!);
+})();
 
 let tmp: string;
 const lint = (args: string[], cwd = REPO_ROOT) =>
@@ -112,6 +122,30 @@ beforeAll(async () => {
   await client.listTools();
   await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
   await client.close();
+  // server-memory (a devDependency), its knowledge graph kept in the test's folder.
+  await recordV1(
+    {
+      command: 'env',
+      args: [`MEMORY_FILE_PATH=${join(tmp, 'memory.jsonl')}`, process.execPath, MEMORY_SERVER],
+    },
+    join(tmp, 'memory-session.jsonl'),
+    async (c) => {
+      const entities = [
+        { name: 'tapedeck', entityType: 'tool', observations: ['records MCP traffic'] },
+        { name: 'ci', entityType: 'process', observations: ['gates every build'] },
+      ];
+      await c.callTool({ name: 'create_entities', arguments: { entities } });
+      const relations = [{ from: 'ci', to: 'tapedeck', relationType: 'runs' }];
+      await c.callTool({ name: 'create_relations', arguments: { relations } });
+      await c.callTool({
+        name: 'add_observations',
+        arguments: { observations: [{ entityName: 'ci', contents: ['runs lint'] }] },
+      });
+      await c.callTool({ name: 'read_graph', arguments: {} });
+      await c.callTool({ name: 'search_nodes', arguments: { query: 'MCP' } });
+      await c.callTool({ name: 'open_nodes', arguments: { names: ['ci'] } });
+    },
+  );
   await recordV1(
     bannerEverythingServer('Everything server ready!'),
     join(tmp, 'banner.jsonl'),
@@ -130,8 +164,8 @@ describe('tapedeck lint over real servers', () => {
     expect(result.code).toBe(1);
   });
 
-  it('finds nothing in server-filesystem and a 2026-07-28 session of the v2 SDK', async () => {
-    for (const name of ['filesystem', 'era2026']) {
+  it('finds nothing in server-filesystem, server-memory and a 2026-07-28 session of the v2 SDK', async () => {
+    for (const name of ['filesystem', 'memory-session', 'era2026']) {
       const result = await lint([join(tmp, `${name}.jsonl`)]);
       expect(result.stdout, name).toMatch(/^no findings in \d+ lines of /);
       expect(result.code, name).toBe(0);

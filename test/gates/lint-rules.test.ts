@@ -192,6 +192,7 @@ describe('lint rules, each with a planted defect', () => {
         meta('http'),
         http('c1', { 'Mcp-Method': 'tools/list' }),
         msg('in', req(1, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: m }), { conn: 'c1' }),
+        // No x-mcp-header declares `a`: an Mcp-Param-A header is nobody's business.
         http('c2', { 'mcp-method': 'tools/call', 'mcp-name': 'add', 'mcp-param-a': '2' }),
         msg('in', req(2, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: m }), { conn: 'c2' }),
         http('c3', { 'mcp-method': 'logging/setLevel' }),
@@ -204,10 +205,73 @@ describe('lint rules, each with a planted defect', () => {
       ['http/routing-header', 'error'],
       ['deprecated/feature', 'info'],
     ]);
-    expect(findings[0]?.message).toContain(
+    expect(findings[0]?.message).toBe(
       'the Mcp-Method header names "tools/list" but the body calls "tools/call"',
     );
-    expect(findings[1]?.message).toBe('the mcp-param-a header says "2" but the arguments say "1"');
+    expect(findings[1]?.message).toBe(
+      'the request "tools/call" carries no Mcp-Name header for its name "add"',
+    );
+  });
+
+  it('2026-07-28: Mcp-Param-* headers are named by x-mcp-header, decoded, compared by type, expected only with a value', async () => {
+    const m = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const tools = {
+      tools: [
+        {
+          name: 'query',
+          inputSchema: {
+            type: 'object',
+            properties: {
+              region: { type: 'string', 'x-mcp-header': 'Region' },
+              limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+              opts: { type: 'object', properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' } } },
+            },
+          },
+        },
+      ],
+    };
+    const http = (conn: string, headers: Record<string, string>): TraceLine => ({
+      t: T,
+      type: 'http',
+      conn,
+      dir: 'in',
+      method: 'POST',
+      headers,
+    });
+    const call = (id: number, args: Json) =>
+      req(id, 'tools/call', { name: 'query', arguments: args, _meta: m });
+    const base = { 'mcp-method': 'tools/call', 'mcp-name': 'query' };
+    const findings = await lint(
+      [
+        meta('http'),
+        http('c0', { 'mcp-method': 'tools/list' }),
+        msg('in', req(0, 'tools/list', { _meta: m }), { conn: 'c0' }),
+        msg('out', res(0, tools), { conn: 'c0' }),
+        // Agrees: a base64 sentinel for a non-ASCII value, 10.0 for 10, a nested boolean.
+        http('c1', {
+          ...base,
+          'Mcp-Param-Region': `=?base64?${Buffer.from('zürich').toString('base64')}?=`,
+          'mcp-param-limit': '10.0',
+          'Mcp-Param-Dry-Run': 'true',
+        }),
+        msg('in', call(1, { region: 'zürich', limit: 10, opts: { dry: true } }), { conn: 'c1' }),
+        // No value, no header expected; a header for an absent argument is ignored.
+        http('c2', { ...base, 'mcp-param-limit': '5' }),
+        msg('in', call(2, {}), { conn: 'c2' }),
+        // Disagrees, is missing, has a broken sentinel.
+        http('c3', { ...base, 'Mcp-Param-Region': 'eu', 'Mcp-Param-Dry-Run': '=?base64?%%?=' }),
+        msg('in', call(3, { region: 'us', limit: 3, opts: { dry: false } }), { conn: 'c3' }),
+      ],
+      { 'jsonrpc/unanswered': 'off' },
+    );
+    expect(findings.map((f) => [f.line, f.message])).toEqual([
+      [10, 'the Mcp-Param-Region header says "eu" but the argument region is "us"'],
+      [10, 'the argument limit is 3 but the Mcp-Param-Limit header is absent'],
+      [10, 'the Mcp-Param-Dry-Run header carries an invalid =?base64?…?= value'],
+    ]);
   });
 
   it('stdio: non-JSON stdout lines; recorder: truncated and dropped lines counted', async () => {

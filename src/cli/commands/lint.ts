@@ -72,8 +72,11 @@ export function registerLint(program: Command, { io, action }: Cli): void {
         const files = traceFiles(io);
         const results: LintResult[] = [];
         for (const input of inputs) {
-          const result = await lintTrace(userPath(io, input), { levels, files });
-          results.push({ ...result, trace: input });
+          const path = userPath(io, input);
+          const result = await lintTrace(path, { levels, files });
+          // Findings name the trace as the user wrote it (other segments of a rotated trace keep their paths).
+          const findings = result.findings.map((f) => (f.file === path ? { ...f, file: input } : f));
+          results.push({ ...result, trace: input, findings });
         }
         if (options.json) await print(out, renderLintJson(results, failOn));
         else if (!reporters.replacesStdout)

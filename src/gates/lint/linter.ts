@@ -1,5 +1,5 @@
-import { headerMismatch } from '../../replay/serve/http/era.js';
-import { classifyItem, type RpcItem } from '../../trace/jsonrpc.js';
+import { AuthLinter } from '../../trace/auth-lint.js';
+import { classifyItem, type RpcId, type RpcItem } from '../../trace/jsonrpc.js';
 import type { Direction, HttpLine, Json, MessageLine, TraceLine } from '../../trace/types.js';
 import {
   checkClientCapability,
@@ -13,6 +13,7 @@ import type { LintFinding, RawFinding } from './finding.js';
 import { SchemaCompiler } from './json-schema.js';
 import { checkBatch, checkMessageSchema, checkRequest, checkResponse, unanswered } from './protocol-rules.js';
 import { type Era, type EraSchemas, eraSchemas } from './protocol-schemas.js';
+import { checkRoutingHeaders } from './routing-headers.js';
 import { LINT_RULES, type LintLevel } from './rules.js';
 import { LintSession, MODERN_VERSION } from './session.js';
 import { checkToolCall, checkToolResult, learnTools } from './tool-rules.js';
@@ -39,6 +40,10 @@ export class Linter {
   /** The Mcp-Session-Id each HTTP connection carried, and the headers of its last request. */
   private readonly connSession = new Map<string, string>();
   private readonly connHeaders = new Map<string, HttpLine['headers']>();
+  /** The client requests each HTTP stream carried, until its response status is seen. */
+  private readonly streamRequests = new Map<string, { session: LintSession; ids: RpcId[] }>();
+  /** The OAuth rules, fed the HTTP exchanges and the proxy's oauth events. */
+  private readonly auth = new AuthLinter();
   private transport: string | undefined;
   private lost = { truncated: 0, dropped: 0, first: undefined as LineRef | undefined };
 
@@ -55,6 +60,7 @@ export class Linter {
         return undefined;
       case 'http':
         this.noteHttp(line);
+        this.pushAuth(line, at);
         return undefined;
       case 'text':
         if (line.dir === 'out')
@@ -66,6 +72,7 @@ export class Linter {
       case 'event':
         if (line.name === 'truncated' || line.name === 'dropped')
           this.noteLost(line.name as 'truncated' | 'dropped', at, line.count);
+        else this.pushAuth(line, at);
         return undefined;
       case undefined:
         return this.message(line as MessageLine, at);
@@ -131,6 +138,8 @@ export class Linter {
     }
     if (item.kind === 'request') {
       checkRequest(ctx, dir, item);
+      if (dir === 'in' && line.stream !== undefined)
+        this.noteStreamRequest(line.stream, ctx.session, item.id);
       if (dir === 'out') checkClientCapability(ctx, item.method);
       if (dir === 'in' && item.method === 'tools/call') checkToolCall(ctx, item);
       if (dir === 'in') this.checkHeaders(ctx, line, item);
@@ -156,39 +165,54 @@ export class Linter {
     if (line.conn === undefined || version === undefined || version < MODERN_VERSION) return;
     const headers = this.connHeaders.get(line.conn);
     if (headers === undefined) return;
-    const mismatch = headerMismatch(headers, item);
-    if (mismatch !== undefined)
-      ctx.report({
-        rule: 'http/routing-header',
-        message: mismatch.replace(/^Bad Request: the request headers and body disagree: /, ''),
-      });
-    const args = item.kind === 'request' ? item.params?.arguments : undefined;
-    for (const [name, value] of Object.entries(headers)) {
-      if (!name.toLowerCase().startsWith('mcp-param-')) continue;
-      const key = name.slice('mcp-param-'.length).toLowerCase();
-      const match =
-        args !== null && typeof args === 'object' && !Array.isArray(args)
-          ? Object.entries(args).find(([k]) => k.toLowerCase() === key)
-          : undefined;
-      const body =
-        match === undefined ? undefined : typeof match[1] === 'string' ? match[1] : JSON.stringify(match[1]);
-      const sent = Array.isArray(value) ? value.join(', ') : value;
-      if (body !== sent)
-        ctx.report({
-          rule: 'http/routing-header',
-          message: `the ${name} header says ${JSON.stringify(sent)} but the arguments ${match === undefined ? `have no "${key}"` : `say ${JSON.stringify(body)}`}`,
-        });
+    const tool =
+      item.kind === 'request' && item.method === 'tools/call' && typeof item.params?.name === 'string'
+        ? ctx.session.tools.get(item.params.name)
+        : undefined;
+    checkRoutingHeaders(ctx, headers, item, tool?.headers);
+  }
+
+  private noteStreamRequest(stream: string, session: LintSession, id: RpcId): void {
+    const entry = this.streamRequests.get(stream);
+    if (entry === undefined) this.streamRequests.set(stream, { session, ids: [id] });
+    else entry.ids.push(id);
+  }
+
+  /**
+   * An HTTP error status on a stream refuses the requests it carried: no JSON-RPC answer is owed for them, and the
+   * client may send them again with the same id (the Streamable HTTP transport answers a missing token with a 401).
+   */
+  private noteStatus(stream: string, status: number | undefined): void {
+    const entry = this.streamRequests.get(stream);
+    if (entry === undefined) return;
+    this.streamRequests.delete(stream);
+    if (status === undefined || status < 400) return;
+    for (const id of entry.ids) {
+      const pending = entry.session.inFlight.in.get(id);
+      if (pending !== undefined) pending.refusedWith = status;
     }
   }
 
   private noteHttp(line: HttpLine): void {
     const id = headerValue(line.headers, 'mcp-session-id');
     if (id !== undefined) this.connSession.set(line.conn, id);
+    if (line.dir === 'out' && line.stream !== undefined) this.noteStatus(line.stream, line.status);
     if (line.dir === 'in')
       this.connHeaders.set(
         line.conn,
         Object.fromEntries(Object.entries(line.headers).map(([k, v]) => [k.toLowerCase(), v])),
       );
+  }
+
+  /** The auth rules number lines within a file; the finding takes the file of the line that caused it. */
+  private pushAuth(line: TraceLine, at: LineRef): void {
+    const before = this.auth.findings.length;
+    this.auth.push(line, at.line);
+    for (const finding of this.auth.findings.slice(before))
+      this.add({ file: at.file, line: finding.line }, undefined, {
+        rule: finding.rule,
+        message: finding.message,
+      });
   }
 
   private noteLost(name: 'truncated' | 'dropped', at: LineRef, count: unknown): void {

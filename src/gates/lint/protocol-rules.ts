@@ -28,7 +28,8 @@ export function checkRequest(ctx: RuleContext, dir: Direction, item: RpcItem & {
   const { session, at } = ctx;
   const open = session.inFlight[dir];
   const earlier = open.get(item.id);
-  if (earlier !== undefined)
+  // A request the HTTP layer refused is over: the client may send it again with the same id (after signing in).
+  if (earlier !== undefined && earlier.refusedWith === undefined)
     ctx.report({
       rule: 'jsonrpc/id-reused',
       message: `the ${who(dir)} reused id ${formatId(item.id)} for "${item.method}" while its "${earlier.method}" of line ${earlier.line} is still unanswered`,
@@ -100,7 +101,7 @@ export function unanswered(
 ): void {
   for (const dir of ['in', 'out'] as const)
     for (const [id, pending] of ctx.session.inFlight[dir]) {
-      if (pending.method === 'subscriptions/listen') continue;
+      if (pending.method === 'subscriptions/listen' || pending.refusedWith !== undefined) continue;
       report(
         pending,
         `the ${who(dir)}'s "${pending.method}" request ${formatId(id)} was never answered before the trace ended`,

@@ -108,7 +108,7 @@ export const LINT_RULES: readonly LintRule[] = [
   rule(
     'http/routing-header',
     'error',
-    'A Mcp-Method, Mcp-Name or Mcp-Param-* header that does not match the request body (2026-07-28).',
+    'A Mcp-Method, Mcp-Name or Mcp-Param-* header missing or disagreeing with the request body (2026-07-28; Mcp-Param-* as the x-mcp-header annotations of the tool name them).',
     'Send routing headers that repeat what the body says.',
   ),
   rule(
@@ -128,6 +128,36 @@ export const LINT_RULES: readonly LintRule[] = [
     'warn',
     'Lines the recorder could not keep (truncated or dropped): the lint saw less than was said.',
     'Record again with more room; the trace is incomplete.',
+  ),
+  rule(
+    'auth/challenge-without-www-authenticate',
+    'error',
+    'A 401 answer without a WWW-Authenticate header, so a client cannot tell how to authenticate.',
+    'Answer 401 with a Bearer challenge naming resource_metadata.',
+  ),
+  rule(
+    'auth/resource-mismatch',
+    'error',
+    'Protected-resource metadata naming a resource other than the URL it was fetched for (RFC 9728 §3.3).',
+    'Name the URL the metadata is for as its resource.',
+  ),
+  rule(
+    'auth/audience-mismatch',
+    'error',
+    "A token refused because it was issued for another resource (the token's audience).",
+    "Ask for tokens with the server's own URL as resource; a proxy must map the resource parameter back.",
+  ),
+  rule(
+    'auth/insufficient-scope',
+    'error',
+    'A call refused with insufficient_scope.',
+    'Ask for (and grant) the scope the server names in its challenge.',
+  ),
+  rule(
+    'auth/scope-not-granted',
+    'warn',
+    'An authorization server that granted fewer scopes than the client asked for.',
+    'Grant the scopes asked for, or ask only for those the client may have.',
   ),
 ];
 

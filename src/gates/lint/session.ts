@@ -2,6 +2,7 @@ import { isObject, type JsonObject, type RpcId } from '../../trace/jsonrpc.js';
 import type { Direction, Json } from '../../trace/types.js';
 import type { CompiledSchema } from './json-schema.js';
 import type { Era } from './protocol-schemas.js';
+import type { ParamHeader } from './routing-headers.js';
 
 /** The first sessionless revision; revisions are dates and compare as strings. */
 export const MODERN_VERSION = '2026-07-28';
@@ -16,12 +17,16 @@ export interface Pending {
   line: number;
   file: string;
   params: JsonObject | undefined;
+  /** The HTTP status that refused the request before any JSON-RPC answer (a 401 before sign-in, say). */
+  refusedWith?: number;
 }
 
 /** What a tools/list answer said about one tool. */
 export interface ToolSchemas {
   input: CompiledSchema | undefined;
   output: CompiledSchema | undefined;
+  /** The `x-mcp-header` annotations of its inputSchema (2026-07-28 `Mcp-Param-*` headers). */
+  headers: ParamHeader[];
 }
 
 /**

@@ -2,6 +2,7 @@ import { isErrorResult, isObject, type RpcRequest } from '../../trace/jsonrpc.js
 import type { Json } from '../../trace/types.js';
 import type { RuleContext } from './context.js';
 import type { CompiledSchema, SchemaCheck } from './json-schema.js';
+import { paramHeaders } from './routing-headers.js';
 import type { Pending } from './session.js';
 
 /** Learns the tools a tools/list page offers, compiling their schemas; a schema that cannot be used is a finding. */
@@ -21,7 +22,11 @@ export function learnTools(ctx: RuleContext, result: Json | undefined): void {
         });
       return compiled;
     };
-    ctx.session.tools.set(name, { input: compile('inputSchema'), output: compile('outputSchema') });
+    ctx.session.tools.set(name, {
+      input: compile('inputSchema'),
+      output: compile('outputSchema'),
+      headers: paramHeaders(tool.inputSchema),
+    });
   }
 }
 

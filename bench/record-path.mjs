@@ -34,7 +34,7 @@ function echoPair(id) {
 }
 
 /** 1 MB of text that reads like a document (words, lines, punctuation), the same every run. */
-function bigAnswer(id) {
+function bigText() {
   const words = [
     'the',
     'server',
@@ -49,14 +49,25 @@ function bigAnswer(id) {
     'more.',
   ];
   let text = '';
-  let seed = id;
+  let seed = 1;
   while (text.length < 1 << 20) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     text += words[seed % words.length] + (seed % 13 === 0 ? '\n' : ' ');
   }
-  const answer = { result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id };
-  return Buffer.from(`${JSON.stringify(answer)}\n`);
+  return text;
 }
+
+/** The answer's bytes around its id, built once: each answer costs a copy, not the making of 1 MB of text. */
+const [bigHead, bigTail] = (() => {
+  const answer = JSON.stringify({
+    result: { content: [{ type: 'text', text: bigText() }] },
+    jsonrpc: '2.0',
+    id: 0,
+  });
+  // The answer ends `"id":0}`: the head stops before the 0.
+  return [Buffer.from(answer.slice(0, -2)), Buffer.from('}\n')];
+})();
+const bigAnswer = (id) => Buffer.concat([bigHead, Buffer.from(String(id)), bigTail]);
 
 const folder = mkdtempSync(join(tmpdir(), 'record-path-'));
 const path = join(folder, 'trace.jsonl');
@@ -95,7 +106,8 @@ toServer.end();
 toClient.end();
 await sink.close({ reason: 'producer_shutdown' });
 const lines = readFileSync(path, 'utf8').split('\n').length - 1;
-rmSync(folder, { recursive: true, force: true });
+if (process.env.KEEP) process.stderr.write(`${path}\n`);
+else rmSync(folder, { recursive: true, force: true });
 const expected = 2 + (mode === 'big' ? count : 2 * count);
 if (lines !== expected) {
   process.stderr.write(`record-path: ${lines} lines, expected ${expected}\n`);

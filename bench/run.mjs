@@ -13,7 +13,7 @@ import { runHttpBench } from './lib/http.mjs';
 import { runInstrumentBench } from './lib/instrument.mjs';
 import { modeList } from './lib/modes.mjs';
 import { killSurvivors } from './lib/processes.mjs';
-import { rawRound } from './lib/raw-echo.mjs';
+import { bigRound, rawRound } from './lib/raw-echo.mjs';
 import { redactBench } from './lib/redact.mjs';
 import { replayBench } from './lib/replay.mjs';
 import { judge, judgeHttp, judgeRedaction, judgeReplay, renderSummary } from './lib/report.mjs';
@@ -71,8 +71,8 @@ async function alternate(name, runRound) {
 }
 
 /** A proxy figure only counts if the proxy recorded every message it forwarded. */
-function assertRecorded(name, rounds, calls) {
-  const expected = 2 * (2 * calls + 2 * config.warmup);
+function assertRecorded(name, rounds, calls, warmup = config.warmup) {
+  const expected = 2 * (2 * calls + 2 * warmup);
   for (const r of rounds.filter((x) => x.mode === 'proxy')) {
     if (r.traceMessages < expected || !r.traceEnded) {
       throw new Error(
@@ -82,6 +82,20 @@ function assertRecorded(name, rounds, calls) {
   }
 }
 
+/** The recorder's CPU per 1 MB message against its target, beside the relay's. */
+function judgeBig(big) {
+  const proxyMs = big.byMode.proxy.hopCpuUsPerCall / 1000;
+  const relayMs = big.byMode.relay?.hopCpuUsPerCall / 1000;
+  return {
+    proxyMs,
+    relayMs,
+    ratio: big.ratios.proxyVsRelay?.cpu,
+    range: big.ratios.proxyVsRelay?.cpuRange,
+    target: TARGETS.bigMessageCpuMs,
+    pass: proxyMs <= TARGETS.bigMessageCpuMs,
+  };
+}
+
 async function main() {
   const started = performance.now();
   log(`bench: ${JSON.stringify(config)}`);
@@ -89,6 +103,8 @@ async function main() {
   assertRecorded('sdk', sdkRounds, config.calls);
   const rawRounds = await alternate('raw', rawRound);
   assertRecorded('raw', rawRounds, config.rawCalls);
+  const bigRounds = config.bigCalls > 0 ? await alternate('raw 1 MB', bigRound) : undefined;
+  if (bigRounds) assertRecorded('raw 1 MB', bigRounds, config.bigCalls, 3);
   const writer = await writerBench(config, tmp, (kind, round, r) =>
     log(
       `writer round ${round} ${kind.padEnd(10)} ${Math.round(r.linesPerSec)} lines/s  close ${r.closeMs.toFixed(1)} ms`,
@@ -101,12 +117,14 @@ async function main() {
   const modes = modeList(config);
   const sdk = { ...compareModes(sdkRounds, modes), rounds: sdkRounds };
   const raw = { ...compareModes(rawRounds, modes), rounds: rawRounds };
+  const big = bigRounds ? { ...compareModes(bigRounds, modes), rounds: bigRounds } : undefined;
   const results = {
     node: process.version,
     config,
     targets: TARGETS,
     sdk,
     raw,
+    big,
     writer,
     redaction,
     replay,
@@ -114,6 +132,7 @@ async function main() {
     verdicts: {
       sdk: judge(sdk),
       raw: judge(raw),
+      ...(big ? { big: judgeBig(big) } : {}),
       writer: {
         linesPerSec: writer.sink.linesPerSec,
         target: TARGETS.sinkLinesPerSec,

@@ -73,4 +73,5 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/live-follow.test.ts',
   'test/viewer/close.test.ts',
   'test/viewer/auth-lane.test.ts',
+  'test/viewer/hooks.test.ts',
 ];

@@ -13,6 +13,8 @@ export const BENCH_DEFAULTS = {
   rounds: 5,
   /** Measured calls per phase for the raw echo floor (cheap, so more samples). */
   rawCalls: 5000,
+  /** Calls per phase of the 1 MB part (raw client and server, 1 MB of text each way); 0 skips it. */
+  bigCalls: 20,
   /** Also measure a bare Node pipe relay: the "one extra pipe hop" the proxy is held to. 0 turns it off. */
   relay: 1,
   /** Trace lines per writer round. */
@@ -107,6 +109,10 @@ export const TARGETS = {
   replayMemoryRatio: 3,
   /** `tapedeck replay` p50 / live server-everything p50, sequential SDK echo calls: at most this. */
   replayLatencyRatio: 1.0,
+  /** The recorder's CPU per 1 MB message (ms), raw client and server: at most this. */
+  bigMessageCpuMs: 6,
+  /** The recorder's CPU per call over the bare relay's, SDK echo and raw echo: at most this (informational). */
+  hopCpuRatio: 1.5,
   /** `record --upstream` p50 / direct p50, SDK echo over Streamable HTTP, sequential: at most this. */
   httpLatencyRatio: 1.3,
   /** `record --upstream` throughput / direct throughput over Streamable HTTP at `concurrency` in flight: at least. */
@@ -119,6 +125,7 @@ const ENV_NAMES = {
   concurrency: 'BENCH_CONCURRENCY',
   rounds: 'BENCH_ROUNDS',
   rawCalls: 'BENCH_RAW_CALLS',
+  bigCalls: 'BENCH_BIG_CALLS',
   relay: 'BENCH_RELAY',
   writerLines: 'BENCH_WRITER_LINES',
   writerRounds: 'BENCH_WRITER_ROUNDS',
@@ -157,6 +164,7 @@ const ENV_NAMES = {
 /** Knobs where 0 is meaningful (a part turned off, no warm-up, record the default count). */
 const ZERO_ALLOWED = [
   'relay',
+  'bigCalls',
   'warmup',
   'replay',
   'replayWarmup',

@@ -12,9 +12,9 @@ export const EVERYTHING_SERVER = join(
 
 /**
  * The command a client runs for one mode: the server itself (`direct`), behind a bare pipe relay (`relay`), or
- * behind `tapedeck record --file <trace>` (`proxy`).
+ * behind `tapedeck record --file <trace>` (`proxy`, with `recordArgs` before the server).
  */
-export function commandFor(mode, server, traceFile) {
+export function commandFor(mode, server, traceFile, recordArgs = []) {
   const node = process.execPath;
   const profile = profileArgs();
   switch (mode) {
@@ -23,7 +23,10 @@ export function commandFor(mode, server, traceFile) {
     case 'relay':
       return { command: node, args: [...profile, RELAY, '--', node, ...server] };
     case 'proxy':
-      return { command: node, args: [...profile, CLI, 'record', '--file', traceFile, '--', node, ...server] };
+      return {
+        command: node,
+        args: [...profile, CLI, 'record', '--file', traceFile, ...recordArgs, '--', node, ...server],
+      };
     default:
       throw new Error(`unknown mode '${mode}'; expected direct, relay or proxy`);
   }

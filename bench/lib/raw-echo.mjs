@@ -10,21 +10,25 @@ import { checkTrace } from './trace-check.mjs';
  * bench/raw-echo-server.mjs — no SDK on either side, so what is left is pipes, process wake-ups and whatever sits
  * in between.
  */
-export async function rawRound({ mode, round, config, tmp }) {
-  const traceFile = join(tmp, `raw-${mode}-${round}.jsonl`);
-  const { command, args } = commandFor(mode, [RAW_SERVER], traceFile);
+export async function rawRound({ mode, round, config, tmp }, big = false) {
+  const traceFile = join(tmp, `raw${big ? '-big' : ''}-${mode}-${round}.jsonl`);
+  // The 1 MB part's trace holds every message in one file (no rotation), so that all of them can be counted.
+  const { command, args } = commandFor(mode, [RAW_SERVER], traceFile, big ? ['--max-bytes', '1gb'] : []);
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   try {
     await new Promise((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
     });
-    const client = new LineClient(child);
+    const client = new LineClient(child, big ? BIG_MESSAGE : 'hello from the bench');
     // After a first answer the server exists behind any relay or proxy, so it is tracked too.
     await client.call();
     track(child.pid);
     const hop = mode === 'direct' ? undefined : () => cpuMs(child.pid);
-    const figures = await measure(() => client.call(), { ...config, calls: config.rawCalls }, hop);
+    const load = big
+      ? { calls: config.bigCalls, warmup: BIG_WARMUP, concurrency: BIG_IN_FLIGHT }
+      : { ...config, calls: config.rawCalls };
+    const figures = await measure(() => client.call(), load, hop);
     const closed = new Promise((resolve) => child.once('close', resolve));
     child.stdin.end();
     await closed;
@@ -37,10 +41,47 @@ export async function rawRound({ mode, round, config, tmp }) {
   }
 }
 
+/** Calls before each measured phase of the 1 MB part, and calls in flight in its second phase. */
+const BIG_WARMUP = 3;
+const BIG_IN_FLIGHT = 2;
+
+/** 1 MB of text that reads like a document: words, punctuation, line breaks (escaped in the JSON line). */
+const BIG_MESSAGE = (() => {
+  const words = [
+    'the',
+    'server',
+    'returned',
+    'a',
+    'list',
+    'of',
+    'files:',
+    'index.ts,',
+    'notes',
+    'and',
+    'more.',
+  ];
+  let text = '';
+  let seed = 1;
+  while (text.length < 1 << 20) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    text += words[seed % words.length] + (seed % 13 === 0 ? '\n' : ' ');
+  }
+  return text;
+})();
+
+/**
+ * The 1 MB case: the same client and server, each request carrying 1 MB of text that the server echoes back, so
+ * every message either way is about 1 MB; the hop's CPU per call is per message.
+ */
+export function bigRound(options) {
+  return rawRound(options, true);
+}
+
 /** JSON lines over a child's stdio: one pending promise per request id. */
 class LineClient {
-  constructor(child) {
+  constructor(child, message) {
     this.child = child;
+    this.message = JSON.stringify(message);
     this.nextId = 1;
     this.pending = new Map();
     this.buffer = '';
@@ -57,7 +98,7 @@ class LineClient {
 
   call() {
     const id = this.nextId++;
-    const line = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello from the bench"}}}\n`;
+    const line = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"message":${this.message}}}}\n`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.child.stdin.write(line);

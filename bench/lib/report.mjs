@@ -25,6 +25,12 @@ export function judge(comparison) {
             target: TARGETS.relayLatencyRatio,
             pass: relay.p50 <= TARGETS.relayLatencyRatio,
           },
+          cpu: {
+            ratio: relay.cpu,
+            range: relay.cpuRange,
+            target: TARGETS.hopCpuRatio,
+            pass: relay.cpu <= TARGETS.hopCpuRatio,
+          },
         }),
     throughput: {
       ratio: proxy.throughput,
@@ -178,6 +184,17 @@ export function renderSummary(results) {
     modeTable('Raw echo floor (hand-written client and server)', raw, config.rawCalls, config.concurrency),
   );
   out.push('');
+  if (results.big) {
+    out.push(
+      modeTable(
+        '1 MB messages (raw client and server, 1 MB of text each way)',
+        results.big,
+        config.bigCalls,
+        2,
+      ),
+    );
+    out.push('');
+  }
   out.push(
     `Trace writer — ${config.writerLines.toLocaleString('en-US')} lines of ~${config.lineBytes} B, medians of ${config.writerRounds} rounds\n${table(
       [
@@ -258,11 +275,28 @@ export function renderSummary(results) {
         verdict(cmp.relay.pass),
       ]);
     }
+    if (cmp.cpu !== undefined) {
+      rows.push([
+        `${name} hop CPU/call, proxy/relay`,
+        `${fmt.ratio(cmp.cpu.ratio)} (${fmt.range(cmp.cpu.range)})`,
+        `≤ ${cmp.cpu.target}`,
+        verdict(cmp.cpu.pass),
+      ]);
+    }
     rows.push([
       `${name} proxy/direct throughput`,
       fmt.ratio(cmp.throughput.ratio),
       `≥ ${cmp.throughput.target}`,
       verdict(cmp.throughput.pass),
+    ]);
+  }
+  const b = results.verdicts.big;
+  if (b !== undefined) {
+    rows.push([
+      'recorder CPU per 1 MB message',
+      `${b.proxyMs.toFixed(1)} ms (relay ${Number.isFinite(b.relayMs) ? `${b.relayMs.toFixed(1)} ms, ${fmt.ratio(b.ratio)} ${fmt.range(b.range)}` : 'not run'})`,
+      `≤ ${b.target} ms`,
+      verdict(b.pass),
     ]);
   }
   const w = results.verdicts.writer;

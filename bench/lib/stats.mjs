@@ -57,6 +57,9 @@ export function compareModes(rounds, modes) {
       p50: byMode.proxy.seqP50 / byMode.relay.seqP50,
       p50Range: range(paired.map(([r, p]) => p.seq.p50 / r.seq.p50)),
       throughput: byMode.proxy.throughput / byMode.relay.throughput,
+      // CPU of the process in the middle per call: the recorder's over the relay's.
+      cpu: byMode.proxy.hopCpuUsPerCall / byMode.relay.hopCpuUsPerCall,
+      cpuRange: range(paired.map(([r, p]) => p.hopCpuUsPerCall / r.hopCpuUsPerCall)),
     };
   }
   return { byMode, ratios };

@@ -223,6 +223,10 @@ function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): v
 }
 
 function colonPairs(text: string, compiled: CompiledRules, found: PairFound): void {
+  // The last plain name looked up and its rule: prose and logs repeat the same `name:` over and over, and a name
+  // compared in place costs no slice and no cache lookup.
+  let lastName = '';
+  let lastKey: PairRule | undefined;
   for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
     if (text.charCodeAt(colon + 1) === 47 && text.charCodeAt(colon + 2) === 47) continue;
     let nameEnd = colon;
@@ -254,7 +258,14 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
     }
     // A secret-named key's value when it is the rest of its line, one word or quoted: `password: hunter2`, not
     // `Password: must be 12 characters`.
-    const key = keyRuleFor(compiled, name ?? text.slice(start, nameEnd));
+    let key: PairRule | undefined;
+    if (name !== undefined) key = keyRuleFor(compiled, name);
+    else if (nameEnd - start === lastName.length && text.startsWith(lastName, start)) key = lastKey;
+    else {
+      lastName = text.slice(start, nameEnd);
+      lastKey = keyRuleFor(compiled, lastName);
+      key = lastKey;
+    }
     if (key !== undefined) takeValue(text, colon + 1, 'word', found, key, compiled);
   }
 }

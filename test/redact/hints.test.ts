@@ -100,6 +100,18 @@ describe('HintPlan', () => {
     expect(found(plan, prose, ['=', ':'])).toEqual(expected(HINTS, prose, ['=', ':']));
   });
 
+  it('confirms a hint whose rarest character turns up often without it, before and after many false starts', () => {
+    const filler = 'the rest of a page: notes, and more. '.repeat(LONG_VALUE / 30);
+    for (const near of ['dp.audi ', 'xoxe ', 's.', 'sig ']) {
+      for (const count of [1, 31, 32, 33, 500]) {
+        const value = `${filler}${near.repeat(count)}dp.audit. xoxe. sl. sig= ${filler}`;
+        expect(found(plan, value, ['=', ':'])).toEqual(expected(HINTS, value, ['=', ':']));
+        const without = `${filler}${near.repeat(count)}${filler}`;
+        expect(found(plan, without, ['=', ':'])).toEqual(expected(HINTS, without, ['=', ':']));
+      }
+    }
+  });
+
   it('finds hints beyond ASCII and extras longer than a character', () => {
     const own = new HintPlan(['ключ', 'sk-', 'x']);
     expect(found(own, 'мой ключ sk-1', ['::'])).toEqual(['sk-', 'ключ']);

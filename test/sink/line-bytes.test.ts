@@ -144,4 +144,30 @@ describe('trace lines built in bytes', () => {
     expect(file).toBe(expected);
     expect(file.split('\n')).toHaveLength(4);
   });
+
+  it('record 1 MB messages whole, one line each, with a secret inside hidden', async () => {
+    const token = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
+    const prose = 'the server returned a list of files: index.ts, notes and more.\n'.repeat(16_500);
+    const wire = [1, 2, 3].map((id) => {
+      const text = `${prose.slice(0, 300_000)}token ${token} here${prose.slice(300_000)}`;
+      return Buffer.from(
+        `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } })}\n`,
+      );
+    });
+    expect(wire[0]!.length).toBeGreaterThan(1 << 20);
+    // One message a read, and one cut across two reads.
+    const { file, expected } = await record(
+      [wire[0]!, wire[1]!, wire[2]!.subarray(0, 70_000), wire[2]!.subarray(70_000)],
+      true,
+    );
+    expect(file).toBe(expected);
+    const lines = file.split('\n').slice(0, -1);
+    expect(lines).toHaveLength(5);
+    expect(file).not.toContain(token);
+    for (const [index, line] of lines.slice(1, 4).entries()) {
+      const raw = JSON.parse(line).raw as { id: number; result: { content: { text: string }[] } };
+      expect(raw.id).toBe(index + 1);
+      expect(raw.result.content[0]!.text.length).toBeGreaterThan(prose.length);
+    }
+  });
 });

@@ -79,7 +79,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
               globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string } } }
             ).document.activeElement.getAttribute('role'),
           );
-        expect(await focusedRole()).toBe('listbox');
+        expect(await focusedRole()).toBe('grid');
         await page.keyboard.press('ArrowDown');
         expect(selectedKey(page)).toBe('0.1');
         await page.keyboard.press('ArrowDown');
@@ -92,7 +92,7 @@ describe.skipIf(NO_BROWSER !== undefined)(`getting around a trace in the viewer 
         await page.keyboard.press('Home');
         expect(selectedKey(page)).toBe('0.1');
         // Focus stays on the list while the detail pane follows the selection.
-        expect(await focusedRole()).toBe('listbox');
+        expect(await focusedRole()).toBe('grid');
         await page.keyboard.press('Escape');
         expect(selectedKey(page)).toBeNull();
       });

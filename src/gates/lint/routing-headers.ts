@@ -1,3 +1,4 @@
+import { decodeHeaderValue } from '../../trace/header-value.js';
 import { isObject, type JsonObject, type RpcItem } from '../../trace/jsonrpc.js';
 import type { HttpLine, Json } from '../../trace/types.js';
 import type { RuleContext } from './context.js';
@@ -29,8 +30,6 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
   'tasks/cancel': 'taskId',
 };
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -63,7 +62,7 @@ export function routingProblems(
 ): string[] {
   if (item.kind !== 'request' && item.kind !== 'notification') return [];
   const problems: string[] = [];
-  const method = decoded(headerOf(headers, 'mcp-method'));
+  const method = decodeHeaderValue(headerOf(headers, 'mcp-method'));
   if (method === undefined) {
     if (item.kind === 'request') problems.push(`the request "${item.method}" carries no Mcp-Method header`);
   } else if (method !== item.method)
@@ -71,7 +70,7 @@ export function routingProblems(
   const source = NAME_SOURCE[item.method];
   const target = source === undefined ? undefined : item.params?.[source];
   if (item.kind === 'request' && typeof target === 'string') {
-    const name = decoded(headerOf(headers, 'mcp-name'));
+    const name = decodeHeaderValue(headerOf(headers, 'mcp-name'));
     if (name === undefined)
       problems.push(`the request "${item.method}" carries no Mcp-Name header for its ${source} "${target}"`);
     else if (name !== target)
@@ -102,7 +101,7 @@ function paramProblems(headers: Headers, args: Json | undefined, params: ParamHe
       );
       continue;
     }
-    const value = decoded(sent);
+    const value = decodeHeaderValue(sent);
     if (value === undefined) {
       problems.push(`the ${header} header carries an invalid =?base64?…?= value`);
       continue;
@@ -122,22 +121,6 @@ function headerOf(headers: Headers, name: string): string | undefined {
   for (const [key, value] of Object.entries(headers))
     if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
   return undefined;
-}
-
-/** A header value with its `=?base64?…?=` sentinel decoded (UTF-8); undefined for a broken sentinel. */
-function decoded(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const match = SENTINEL.exec(value);
-  if (match === null) return value;
-  const b64 = match[1] ?? '';
-  if (!CANONICAL_BASE64.test(b64)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(
-      Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 function valueAt(root: Json | undefined, path: string[]): Json | undefined {

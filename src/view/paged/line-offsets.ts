@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { Column } from './columns.js';
+import { TextFilter } from './text-filter.js';
 
 /** Bytes read per look for newlines: a few of these per second keep well ahead of the parsing reader. */
 const CHUNK = 4 * 1024 * 1024;
@@ -17,6 +18,8 @@ const AHEAD_LINES = 50_000;
 export class LineOffsets {
   /** starts[n - 1] is where line n begins. */
   private readonly starts = new Column(Float64Array, 1 << 16);
+  /** Which parts of the file may hold a text: a search reads only those (complete once `done` is). */
+  readonly filter = new TextFilter();
   private scanned = 0;
   private finished = false;
   private failure: unknown;
@@ -63,6 +66,20 @@ export class LineOffsets {
     return lineNo >= 1 && lineNo <= this.starts.length ? this.starts.get(lineNo - 1) : undefined;
   }
 
+  /** The number of the line that starts at byte `start` (a start the scan found), else undefined. */
+  lineAt(start: number): number | undefined {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.starts.get(mid);
+      if (at === start) return mid + 1;
+      if (at < start) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   private go(): void {
     const resume = this.resume;
     this.resume = undefined;
@@ -86,6 +103,7 @@ export class LineOffsets {
           this.starts.push(this.scanned + at + 1);
           at = buffer.indexOf(10, at + 1);
         }
+        this.filter.feed(buffer, bytesRead, this.scanned);
         this.scanned += bytesRead;
         this.wake();
         // Someone waiting for a line below the scan is never kept waiting by it.
@@ -103,6 +121,7 @@ export class LineOffsets {
       }
     } finally {
       this.finished = true;
+      this.filter.finish(this.scanned);
       // A final newline ends the last line; it does not start another.
       if (this.starts.length > 1 && this.starts.get(this.starts.length - 1) >= this.size)
         this.starts.length--;

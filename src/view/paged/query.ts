@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { isEmptyQuery, kindMatches, type LineQuery, textMatch } from '../../trace/query.js';
+import { MAX_RANGE } from './text-filter.js';
 import { OUTCOMES, type TraceIndex } from './trace-index.js';
 
 /**
@@ -15,6 +17,8 @@ export interface LineSearch {
   test(text: string): boolean;
   /** Plain text (not a regular expression): found across a whole chunk, so lines without it cost no test. */
   find?: RegExp | undefined;
+  /** The plain text searched for (not a regular expression): the file's text filter names where it may be. */
+  text?: string | undefined;
 }
 
 /**
@@ -32,6 +36,7 @@ export function compileSearch(query: LineQuery): LineSearch | { error: string } 
       return match.test(raw < 0 ? text : text.slice(raw + 6));
     },
     find: query.regex || q === '' ? undefined : new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
+    text: query.regex || q === '' ? undefined : q,
   };
 }
 
@@ -74,7 +79,9 @@ function markLines(body: string, lineNo: number, search: LineSearch, bits: Uint8
 }
 
 /**
- * Which lines of the trace's files match a search: a bit per line, `bits[file][lineNo]`.
+ * Which lines of the trace's files match a search: a bit per line, `bits[file][lineNo]`. Plain text is looked
+ * for only in the parts of a file its text filter names (most of a big trace is never read); anything else reads
+ * the whole file.
  *
  * @example const bits = await matchingLines(index, search);
  */
@@ -83,6 +90,12 @@ async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uin
   for (const indexed of index.files) {
     await indexed.offsets.whole();
     const bits = new Uint8Array(indexed.offsets.count + 2);
+    const ranges = search.find && search.text ? indexed.offsets.filter.ranges(search.text) : undefined;
+    if (ranges) {
+      await markRanges(indexed.file, ranges, (start) => indexed.offsets.lineAt(start), search, bits);
+      out.push(bits);
+      continue;
+    }
     let lineNo = 1;
     let carry = '';
     const stream = createReadStream(indexed.file, {
@@ -105,6 +118,42 @@ async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uin
     out.push(bits);
   }
   return out;
+}
+
+/** Ranges joined into one read while they lie closer than this. */
+const JOIN_GAP = 64 * 1024;
+
+/** Marks the lines that pass the search in some byte ranges of a file (whole lines each). */
+async function markRanges(
+  file: string,
+  ranges: readonly { start: number; end: number }[],
+  lineAt: (start: number) => number | undefined,
+  search: LineSearch,
+  bits: Uint8Array,
+): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(0);
+    let i = 0;
+    while (i < ranges.length) {
+      const start = ranges[i]!.start;
+      let end = ranges[i]!.end;
+      while (
+        i + 1 < ranges.length &&
+        ranges[i + 1]!.start - end < JOIN_GAP &&
+        ranges[i + 1]!.end - start <= MAX_RANGE
+      )
+        end = ranges[++i]!.end;
+      i++;
+      const lineNo = lineAt(start);
+      if (lineNo === undefined) throw new Error(`no line starts at byte ${start}`);
+      if (buffer.length < end - start) buffer = Buffer.allocUnsafe(end - start);
+      const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+      markLines(buffer.toString('utf8', 0, bytesRead), lineNo, search, bits);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 export interface FilterResult {

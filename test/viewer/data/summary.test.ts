@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requestSummary, resultSummary } from '../../../src/trace/describe-summary.js';
 import type { TraceModel } from '../../../viewer/src/data/model.js';
 import type { Row } from '../../../viewer/src/data/rows.js';
-import { formatBytes, formatLatency, rowDetail, rowTitle } from '../../../viewer/src/data/summary.js';
+import {
+  formatBytes,
+  formatLatency,
+  progressSummary,
+  rowDetail,
+  rowTitle,
+} from '../../../viewer/src/data/summary.js';
 import { openModel } from '../open-model.js';
 import { SAMPLE } from './sample.js';
 
@@ -50,7 +56,12 @@ describe('titles and details of timeline rows', () => {
     // No params at all, and params that are only _meta, say nothing.
     expect(rowDetail(row('0.4'))).toBe('');
     expect(requestSummary(row('0.20.0').exchange!)).toBe('');
-    expect(rowDetail(row('0.7'))).toBe('{"progressToken":7,"progress":1}');
+    // Progress says how far: `1` without a total, `3/5` with one, then its message.
+    expect(rowDetail(row('0.7'))).toBe('1');
+    expect(progressSummary({ progressToken: 7, progress: 3, total: 5, message: 'copying' })).toBe(
+      '3/5 · copying',
+    );
+    expect(progressSummary({ progress: 0.5, total: 1, stage: 'b' })).toBe('0.5/1 · {"stage":"b"}');
   });
 
   it('says what an answer said: the server, a list length, the text, the error, a tool error', () => {

@@ -64,6 +64,20 @@ export function rowTitle(row: Row): string {
   }
 }
 
+/**
+ * A progress notification as a person reads it: how far (`3/5`, or `3` without a total), then its message and
+ * anything else it carries (its token left out: the row sits under its call).
+ *
+ * @example progressSummary({ progressToken: 7, progress: 3, total: 5, message: 'copying' }) // → '3/5 · copying'
+ */
+export function progressSummary(params: Record<string, unknown>): string {
+  const { progress, total, message, progressToken: _token, ...more } = params;
+  const parts = [typeof total === 'number' ? `${String(progress)}/${total}` : String(progress)];
+  if (typeof message === 'string' && message !== '') parts.push(message);
+  if (Object.keys(more).length > 0) parts.push(compact(more as Json, 80));
+  return clip(parts.join(' · '), 120);
+}
+
 /** The detail column of a row. */
 export function rowDetail(row: Row): string {
   switch (row.kind) {
@@ -75,6 +89,8 @@ export function rowDetail(row: Row): string {
       const params = row.notification!.params;
       if (params === undefined) return '';
       const { _meta: _ignored, ...rest } = params;
+      if (row.notification!.method === 'notifications/progress' && typeof rest.progress === 'number')
+        return progressSummary(rest);
       return compact(rest as Json, 120);
     }
     case 'orphan':

@@ -74,7 +74,13 @@ function DetailBody({
 }: Omit<DetailProps, 'find'> & { facts: ComponentChild[] }) {
   const exchange = row.exchange;
   return (
-    <section class="detail" aria-label="message detail" data-key={row.key}>
+    <section
+      class="detail"
+      // biome-ignore lint/a11y/noRedundantRoles: said outright, for scripts that look for the region by its role
+      role="region"
+      aria-label={`detail of ${row.kind} ${rowTitle(row)}`}
+      data-key={row.key}
+    >
       <header class="detail-head">
         <h2 class={isErrorRow(row) ? 'err' : ''}>
           <span class={`kind k-${row.kind}`}>{row.kind}</span> {rowTitle(row)}

@@ -1,5 +1,6 @@
 import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
+import { type DiffStatus, diffStatus } from '../data/diff-status.js';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';
 import { ExcerptCells } from './diff-excerpt.js';
@@ -18,7 +19,14 @@ export interface DiffProps {
   addFiles: (files: FileList) => void;
 }
 
-const MARK: Record<AlignedItem['kind'], string> = { same: '=', changed: '~', added: '+', removed: '−' };
+const MARK: Record<DiffStatus, string> = {
+  same: '=',
+  changed: '~',
+  added: '+',
+  removed: '−',
+  fixed: '✓',
+  broke: '✗',
+};
 
 function delta(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -92,6 +100,7 @@ export function DiffView({ model, version, params, set, reveal, addFiles }: Diff
   };
   const render = (i: number) => {
     const it = items[i]!;
+    const status = diffStatus(it);
     return (
       // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys
       <div
@@ -99,12 +108,13 @@ export function DiffView({ model, version, params, set, reveal, addFiles }: Diff
         tabIndex={-1}
         role="option"
         aria-selected={i === selected}
-        class={`row diff-row st-${it.kind}${i === selected ? ' sel' : ''}`}
+        class={`row diff-row st-${status}${i === selected ? ' sel' : ''}`}
         data-kind={it.kind}
+        data-status={status}
         onClick={() => set({ pair: String(i) })}
       >
-        <span class="c-mark">{MARK[it.kind]}</span>
-        <span class="c-kind">{it.kind}</span>
+        <span class="c-mark">{MARK[status]}</span>
+        <span class="c-kind">{status}</span>
         <span class="c-title">
           {it.method}
           {it.target ? ` ${it.target}` : ''}

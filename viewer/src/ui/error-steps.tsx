@@ -11,7 +11,12 @@ export interface ErrorStepsProps {
 }
 
 export function ErrorSteps({ count, at, step }: ErrorStepsProps) {
-  if (count === 0) return <span class="error-steps muted">no errors</span>;
+  if (count === 0)
+    return (
+      <span class="error-steps muted" data-errors={0}>
+        no errors
+      </span>
+    );
   return (
     <span class="error-steps" data-errors={count}>
       <button

@@ -66,10 +66,22 @@ export function Timeline({
   };
   const render = (i: number) => {
     const row = rows.at(i);
-    if (!row) return <div key={`pending-${i}`} class="row pending" aria-busy="true" />;
+    if (!row)
+      return (
+        // biome-ignore lint/a11y/useSemanticElements: a virtual list's rows are positioned blocks, not table rows
+        <div
+          key={`pending-${i}`}
+          class="row pending"
+          role="row"
+          tabIndex={-1}
+          aria-rowindex={i + 1}
+          aria-busy="true"
+        />
+      );
     return (
       <TimelineRow
         key={row.key}
+        index={i}
         row={row}
         model={model}
         start={start}
@@ -85,6 +97,7 @@ export function Timeline({
   return (
     <VirtualList
       class={rows.held ? 'timeline' : 'timeline paged'}
+      role="grid"
       label="timeline"
       count={rows.count}
       rowHeight={rowHeight}
@@ -131,6 +144,8 @@ export interface TimelineRowProps {
   find?: Finder | undefined;
   /** The calls injected faults spoiled, marked on their answers' rows. */
   faults?: ReadonlyMap<Exchange, readonly FaultMark[]> | undefined;
+  /** The row's place in the list (0-based), told to assistive technology as its row number. */
+  index?: number | undefined;
 }
 
 /** One row of the timeline (a trace held whole, or a paged one's row fetched with its page). */
@@ -144,6 +159,7 @@ export function TimelineRow({
   select,
   find,
   faults,
+  index,
 }: TimelineRowProps) {
   const exchange = row.exchange;
   const latency = exchange?.latencyMs;
@@ -156,13 +172,15 @@ export function TimelineRow({
   const guess = guessedParent(row);
   if (guess) classes.push('guessed');
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox around the rows handles the keys (arrows, Page Up/Down, Home, End)
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the grid around the rows handles the keys (arrows, Page Up/Down, Home, End)
+    // biome-ignore lint/a11y/useSemanticElements: a virtual list's rows are positioned blocks, not table rows
     <div
       key={row.key}
       tabIndex={-1}
       class={classes.join(' ')}
       onClick={() => select(row.key)}
-      role="option"
+      role="row"
+      aria-rowindex={index === undefined ? undefined : index + 1}
       id={rowId(row.key)}
       data-key={row.key}
       aria-selected={row.key === selected}

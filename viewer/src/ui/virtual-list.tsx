@@ -13,6 +13,8 @@ export interface VirtualListProps {
   overscan?: number;
   onKeyDown?: (event: KeyboardEvent) => void;
   label?: string;
+  /** A list of options to pick (the default), or a grid of rows with cells (`role="row"`, `role="gridcell"`). */
+  role?: 'listbox' | 'grid' | undefined;
   /** Keep the last row in view as rows are added (a followed trace, at its end). */
   pinned?: boolean | undefined;
   /** Told whether the last row is in view after each scroll. */
@@ -92,13 +94,15 @@ export function VirtualList(props: VirtualListProps) {
   const rows: ComponentChild[] = [];
   for (let i = first; i < last; i++) rows.push(props.render(i));
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the role is a listbox or a grid, both interactive
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: a listbox and a grid both take a label
     <div
       class={`vlist ${props.class ?? ''}`}
       ref={ref}
       onScroll={onScroll}
       tabIndex={0}
       onKeyDown={props.onKeyDown}
-      role="listbox"
+      role={props.role ?? 'listbox'}
       aria-label={props.label}
       aria-activedescendant={props.activeId}
       data-count={count}

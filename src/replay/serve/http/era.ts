@@ -1,3 +1,4 @@
+import { decodeHeaderValue } from '../../../trace/header-value.js';
 import { isObject, type RpcItem, requestTarget } from '../../../trace/jsonrpc.js';
 import type { Cassette } from '../../cassette/types.js';
 import { type HeaderBag, header } from './http-types.js';
@@ -43,10 +44,15 @@ export function isModernOnly(cassette: Cassette): boolean {
  */
 export function headerMismatch(headers: HeaderBag, item: RpcItem): string | undefined {
   if (item.kind !== 'request' && item.kind !== 'notification') return undefined;
-  const method = header(headers, 'mcp-method');
+  for (const routing of ['mcp-method', 'mcp-name']) {
+    const sent = header(headers, routing);
+    if (sent !== undefined && decodeHeaderValue(sent) === undefined)
+      return `Bad Request: the ${routing === 'mcp-method' ? 'Mcp-Method' : 'Mcp-Name'} header is not a valid =?base64?…?= value: ${JSON.stringify(sent.slice(0, 80))}`;
+  }
+  const method = decodeHeaderValue(header(headers, 'mcp-method'));
   if (method !== undefined && method !== item.method)
     return `Bad Request: the request headers and body disagree: the Mcp-Method header names "${method}" but the body calls "${item.method}"`;
-  const name = header(headers, 'mcp-name');
+  const name = decodeHeaderValue(header(headers, 'mcp-name'));
   const target = requestTarget(item);
   if (name !== undefined && target !== undefined && name !== target)
     return `Bad Request: the request headers and body disagree: the Mcp-Name header names "${name}" but the body names "${target}"`;

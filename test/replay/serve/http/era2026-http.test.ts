@@ -132,6 +132,21 @@ describe('tapedeck replay --http in the 2026-07-28 era, with the v2 SDK client',
       },
     });
 
+    // A name the client had to encode (=?base64?…?=) is compared decoded; a broken encoding is refused.
+    const encoded = await post(replay.url, echo, {
+      'mcp-method': 'tools/call',
+      'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=`,
+    });
+    expect(encoded.status).toBe(200);
+    const broken = await post(replay.url, echo, {
+      'mcp-method': 'tools/call',
+      'mcp-name': '=?base64?ZW*o?=',
+    });
+    expect(broken.status).toBe(400);
+    expect(JSON.parse(broken.body).error.message).toBe(
+      'Bad Request: the Mcp-Name header is not a valid =?base64?…?= value: "=?base64?ZW*o?="',
+    );
+
     const batch = await post(replay.url, [echo, list]);
     expect(batch.status).toBe(400);
     expect(JSON.parse(batch.body)).toMatchObject({ error: { code: -32600 } });
@@ -141,7 +156,7 @@ describe('tapedeck replay --http in the 2026-07-28 era, with the v2 SDK client',
     expect(stderr).toContain(
       'tapedeck: refused POST /mcp: 400 Bad Request: the request headers and body disagree',
     );
-    expect(stderr).toContain('tapedeck: replayed 1/9 exchanges\n');
+    expect(stderr).toContain('tapedeck: replayed 2/9 exchanges\n');
     expect(code).toBe(0);
   });
 });

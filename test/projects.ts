@@ -41,6 +41,7 @@ export const E2E_FILES: Readonly<Record<string, string>> = {
   'test/mcp/tools.test.ts': '`tapedeck mcp` over stdio',
   'test/proxy/bridge/bridge-everything.test.ts': 'server-everything, the bridge and the Inspector CLI',
   'test/proxy/bridge/upstream-cli.test.ts': 'server-everything and the built CLI',
+  'test/proxy/bridge/bridge-oauth.test.ts': 'the built CLI as an OAuth client of a protected SDK server',
   'test/proxy/http/cli.test.ts': 'the built CLI, stopped with SIGTERM',
   'test/proxy/http/everything-sse.test.ts': 'server-everything in sse mode',
   'test/proxy/http/faults.test.ts': 'server-everything over Streamable HTTP, with faults injected',
@@ -72,5 +73,6 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/live-follow.test.ts',
   'test/viewer/close.test.ts',
   'test/viewer/agent.test.ts',
+  'test/viewer/auth-lane.test.ts',
   'test/viewer/hooks.test.ts',
 ];

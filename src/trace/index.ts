@@ -28,6 +28,14 @@ export {
   type ValueChange,
   type ValueDiff,
 } from './align.js';
+export {
+  type AuthFailureKind,
+  type AuthStep,
+  authStepOf,
+  FAILURE_WORDS,
+  firstFailure,
+  isAuthEvent,
+} from './auth-flow.js';
 export { type Decoded, decodeLine, decodeValue } from './decode.js';
 // Messages in a phrase and the units of sizes and times, as the viewer shows them.
 export { clip, compact, idTag, requestLabel } from './describe.js';

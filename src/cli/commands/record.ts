@@ -109,7 +109,9 @@ export function registerRecord(program: Command, { io, action }: Cli): void {
         LLM_RECORD_HELP +
         '\n\nA stdio-only client and a remote server: --stdio makes the recorder a stdio MCP server that speaks\n' +
         'Streamable HTTP (or legacy SSE with --sse) to the URL, e.g. in a client config:\n' +
-        `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}\n\n` +
+        `  tapedeck record --upstream https://mcp.example.com/mcp --stdio ${HEADER_EXAMPLE}\n` +
+        'Without an Authorization header, a server behind OAuth is signed in to by the bridge itself: it prints\n' +
+        'the URL to open and keeps the sign-in in ~/.tapedeck/oauth/ for the next run.\n\n' +
         `${FAULT_HELP}\nThe faults are injected between the server and the client (stdio, or --upstream's proxy); the\n` +
         "trace keeps the server's own answers, and a fault whose MATCH found no request is a warning at the end.\n" +
         '  tapedeck record --fault error=-32603@tools/call#2 --fault latency=200~50 -- node server.js',

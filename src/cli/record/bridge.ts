@@ -1,3 +1,4 @@
+import { defaultOAuthFolder } from '../../proxy/bridge/oauth-store.js';
 import { redactText, summarize } from '../../redact/index.js';
 import type { TraceFileTarget } from '../../sink/file.js';
 import { labelFromUrl, safeLabel } from '../../sink/naming.js';
@@ -72,6 +73,8 @@ export async function recordBridge(options: RecordBridgeOptions, io: CliIo): Pro
         headers: spec.headers,
         signal: stop.signal,
         maxMessageBytes: options.maxMessageBytes,
+        // A sign-in is kept for the next recording against the same URL (0600, in a 0700 folder).
+        oauth: { folder: defaultOAuthFolder(io.env) },
       },
       sink,
     );

@@ -8,6 +8,7 @@ import type { Json, MessageLine } from '../../trace/types.js';
 import { upstreamCapture } from '../../upstream/capture.js';
 import { createUpstream } from '../../upstream/index.js';
 import {
+  UPSTREAM_DEFAULTS,
   type Upstream,
   UpstreamError,
   type UpstreamErrorKind,
@@ -18,6 +19,7 @@ import {
 } from '../../upstream/types.js';
 import { checkAddedHeaders } from '../http/headers.js';
 import { PRODUCED_BY } from '../http/recorder.js';
+import { BridgeOAuth } from './oauth-client.js';
 
 /**
  * The stdio ↔ HTTP bridge: a stdio-only MCP client talks to a remote MCP server as if it were a local stdio server.
@@ -51,6 +53,12 @@ export interface HttpBridgeOptions {
   fetch?: typeof fetch | undefined;
   /** Aborting it ends the bridge as stdin EOF does (a signal, in the CLI). */
   signal?: AbortSignal | undefined;
+  /**
+   * Sign in with OAuth when the upstream answers 401 (the default, unless `headers` carries an Authorization):
+   * `folder` keeps the sign-in between runs (undefined: memory only), `openBrowser` opens the authorization URL
+   * (without it the URL is only written to `errorOutput`). `false` turns it off.
+   */
+  oauth?: false | { folder: string | undefined; openBrowser?: ((url: URL) => void) | undefined } | undefined;
 }
 
 export interface HttpBridgeResult {
@@ -108,6 +116,8 @@ class HttpBridge {
   private outOfReach: string | undefined;
   private upstream: Upstream | undefined;
   private ready: Promise<Upstream | Error> | undefined;
+  private readonly oauth: BridgeOAuth | undefined;
+  private readonly ended = new AbortController();
 
   constructor(private readonly options: HttpBridgeOptions) {
     this.input = options.input ?? process.stdin;
@@ -129,6 +139,25 @@ class HttpBridge {
     );
     this.maxLineBytes = options.maxMessageBytes ?? HTTP_BRIDGE_DEFAULTS.maxMessageBytes;
     this.framer = new LineFramer({ maxLineBytes: this.maxLineBytes, onLine: (line) => this.onLine(line) });
+    this.oauth = this.makeOAuth();
+  }
+
+  /** The bridge's own OAuth client, unless turned off or the user gave an Authorization header of their own. */
+  private makeOAuth(): BridgeOAuth | undefined {
+    const { options } = this;
+    const given = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+    if (options.oauth === false || given) return undefined;
+    return new BridgeOAuth({
+      url: options.url,
+      folder: options.oauth?.folder,
+      openBrowser: options.oauth?.openBrowser,
+      say: (text) => this.warn(text),
+      envelope: this.capture.envelope,
+      event: (fields) => this.emit({ t: timestamp(), type: 'event', name: 'oauth', ...fields }),
+      signal: this.ended.signal,
+      fetch: options.fetch,
+      retryHeadersMs: options.timeouts?.headersMs ?? UPSTREAM_DEFAULTS.timeouts.headersMs,
+    });
   }
 
   /** Runs until stdin ends (or the signal aborts), then closes the session. */
@@ -150,7 +179,9 @@ class HttpBridge {
       await Promise.race([Promise.allSettled([...this.inflight]), delay(drainMs)]);
     }
     this.stopping = true;
+    this.ended.abort();
     await this.upstream?.close();
+    await this.oauth?.close();
     const { failed, outOfReach } = this;
     if (outOfReach !== undefined) {
       return {
@@ -206,7 +237,7 @@ class HttpBridge {
       url: options.url,
       transport: options.transport,
       headers: options.headers,
-      fetch: options.fetch,
+      fetch: this.oauth?.fetch ?? options.fetch,
       timeouts: options.timeouts,
       onMessage: (message) => this.onMessage(message),
       onSent: capture.sent,

@@ -55,6 +55,10 @@ export interface OAuthSide {
   claims(path: string): boolean;
   /** Answers such a request. */
   serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** How many such requests are being answered. */
+  readonly pending: number;
+  /** Waits for them until `enough` settles, then cuts the rest short; resolves once all are recorded. */
+  settle(enough: Promise<unknown>): Promise<void>;
   /**
    * Reads an MCP answer: the headers to forward (a challenge's metadata URL at the proxy) and the `oauth` event to
    * record, if any.

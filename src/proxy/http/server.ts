@@ -148,7 +148,13 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     },
   };
   if (options.oauth !== 'passthrough') {
-    ctx.oauth = new OAuthGateway({ upstream, recorder, later, notice: (notice) => ctx.notice(notice) });
+    ctx.oauth = new OAuthGateway({
+      upstream,
+      recorder,
+      later,
+      notice: (notice) => ctx.notice(notice),
+      ...(options.headers ? { addHeaders: options.headers } : {}),
+    });
   }
   const server = createServer((req, res) => forwardExchange(req, res, ctx));
   // Event streams stay open for as long as the session lives; Node's per-request timers must not cut them.
@@ -221,13 +227,19 @@ async function shutdown(
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const open = [...ctx.active];
-  ctx.later.push(() => ctx.recorder.event('shutdown', { open: open.length, graceMs }));
-  if (open.length > 0) {
+  const oauthOpen = ctx.oauth?.pending ?? 0;
+  ctx.later.push(() => ctx.recorder.event('shutdown', { open: open.length + oauthOpen, graceMs }));
+  if (open.length > 0 || oauthOpen > 0) {
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    await Promise.race([Promise.all(open.map((x) => x.done)), grace, hurried]);
+    const enough = Promise.race([grace, hurried]);
+    // OAuth exchanges (a token request still out to its server) are waited for as MCP exchanges are.
+    await Promise.all([
+      Promise.race([Promise.all(open.map((x) => x.done)), enough]),
+      ctx.oauth?.settle(enough),
+    ]);
     clearTimeout(timer);
     for (const exchange of [...ctx.active]) exchange.abort('shutting down');
   }

@@ -18,6 +18,11 @@ export interface OAuthGatewayOptions {
   notice: (notice: ProxyNotice) => void;
   /** Markers for the flow's secrets (a fresh random key by default). */
   secrets?: OAuthSecrets;
+  /**
+   * The headers the user asked to add (`--header`), meant for the MCP server: added to OAuth requests on the
+   * upstream's own origin only, and never as `Authorization` (there it carries the OAuth client's credentials).
+   */
+  addHeaders?: Readonly<Record<string, string>>;
 }
 
 /** The largest OAuth request or answer body the gateway reads (they are small forms and documents). */
@@ -49,6 +54,10 @@ export class OAuthGateway implements OAuthSide {
   private readonly endpoints = new Map<string, EndpointKind>();
   /** Markers of the Bearer tokens whose first use was recorded. */
   readonly seen = new Set<string>();
+  /** The OAuth requests being answered, so that shutdown can wait for them. */
+  private readonly open = new Set<Promise<void>>();
+  /** Aborted when shutdown stops waiting: the requests still out to an OAuth server end as 502s. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: OAuthGatewayOptions) {
     this.mounts = new OAuthMounts(options.upstream);
@@ -72,7 +81,30 @@ export class OAuthGateway implements OAuthSide {
   }
 
   /** Answers one OAuth request; never rejects (a failure becomes a 502 and an event). */
-  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const task = this.answer(req, res);
+    this.open.add(task);
+    void task.finally(() => this.open.delete(task));
+    return task;
+  }
+
+  /** How many OAuth requests are being answered. */
+  get pending(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Shutdown: waits for the OAuth requests being answered until `enough` settles, then cuts those still out to an
+   * OAuth server short (each answered 502 and recorded as such) and resolves once every one is recorded.
+   */
+  async settle(enough: Promise<unknown>): Promise<void> {
+    if (this.open.size === 0) return;
+    await Promise.race([Promise.allSettled([...this.open]), enough]);
+    this.stopping.abort(new Error('the proxy is shutting down'));
+    await Promise.allSettled([...this.open]);
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
     const origin = `http://${req.headers.host}`;
     const step = stepOfPath(path.split('?', 1)[0]!, this.endpoints.get(path.split('?', 1)[0]!));
@@ -163,8 +195,16 @@ export class OAuthGateway implements OAuthSide {
   }
 
   private async forward(req: IncomingMessage, target: URL, body: Buffer): Promise<Answer> {
-    const headers = forwardableHeaders(req.rawHeaders, ['content-length', 'accept-encoding']);
-    const init: RequestInit = { method: req.method ?? 'GET', headers: pairs(headers), redirect: 'manual' };
+    const headers = this.withAddedHeaders(
+      target,
+      forwardableHeaders(req.rawHeaders, ['content-length', 'accept-encoding']),
+    );
+    const init: RequestInit = {
+      method: req.method ?? 'GET',
+      headers: pairs(headers),
+      redirect: 'manual',
+      signal: this.stopping.signal,
+    };
     if (body.length > 0 && req.method !== 'GET' && req.method !== 'HEAD') init.body = body;
     const response = await fetch(target, init);
     const raw: string[] = [];
@@ -180,6 +220,23 @@ export class OAuthGateway implements OAuthSide {
     const bytes = Buffer.from(await response.arrayBuffer());
     if (bytes.length > MAX_BODY) throw new Error(`its answer is larger than ${MAX_BODY} bytes`);
     return { url: target.href, status: response.status, headers: raw, body: bytes };
+  }
+
+  /**
+   * The user's added headers, for a request to the upstream's own origin: they replace the client's of the same
+   * name, as on the MCP path. An authorization server elsewhere is another party: what was meant for the MCP
+   * server is not sent there.
+   */
+  private withAddedHeaders(target: URL, headers: string[]): string[] {
+    const added = Object.entries(this.options.addHeaders ?? {}).filter(
+      ([name]) => name.toLowerCase() !== 'authorization',
+    );
+    if (added.length === 0 || target.origin !== this.options.upstream.origin) return headers;
+    const names = new Set(added.map(([name]) => name.toLowerCase()));
+    const kept: string[] = [];
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      if (!names.has(headers[i]!.toLowerCase())) kept.push(headers[i]!, headers[i + 1]!);
+    return [...kept, ...added.flat()];
   }
 
   /** The answer the client gets: metadata documents rewritten to name the proxy, anything else as it came. */
@@ -309,5 +366,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    // A client that goes away mid-body (or is cut at shutdown) ends the wait; after `end` this changes nothing.
+    req.on('close', () => reject(new Error('the client closed the request before its body ended')));
   });
 }

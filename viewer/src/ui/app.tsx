@@ -9,6 +9,7 @@ import type { TraceView } from '../data/trace-view.js';
 import { WholeTrace } from '../data/whole-trace.js';
 import { type LocalFile, localSource } from '../source/local.js';
 import type { Opened, TraceListing, TraceRef, TraceSource } from '../source/trace-source.js';
+import { AuthLane } from './auth-lane.js';
 import { ErrorSteps } from './error-steps.js';
 import { LiveBar, useFollowing } from './follow.js';
 import { Header } from './header.js';
@@ -118,6 +119,7 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
         closeTrace={closeTrace}
       />
       <Notices model={model} />
+      <AuthLane model={model} version={version} />
       {live && listView ? <LiveBar view={live} following={following} /> : null}
       <Views
         trace={trace}

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { POSIX_ONLY } from './test/platform.js';
 import { BROWSER_FILES, E2E_FILES, E2E_FOLDERS } from './test/projects.js';
-import { REDACT_ENTRY_ALIAS, TRACE_ENTRY_ALIAS } from './viewer/trace-entry.js';
+import { LLM_RUN_ENTRY_ALIAS, REDACT_ENTRY_ALIAS, TRACE_ENTRY_ALIAS } from './viewer/trace-entry.js';
 
 // On Windows the test files that assert POSIX-only behaviour (file modes, signals, sh scripts) are left out, each
 // for the reason test/platform.ts gives, and the run says so.
@@ -22,7 +22,7 @@ const exclude = [...configDefaults.exclude, ...leftOut];
 export default defineConfig({
   // The viewer's modules, tested in node, import the trace module by its public name (every project: unit runs
   // test/viewer/data and source, browser the built viewer's tests, which import the same helpers).
-  resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS] },
+  resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS, LLM_RUN_ENTRY_ALIAS] },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,

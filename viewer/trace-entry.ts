@@ -23,3 +23,14 @@ export const REDACT_ENTRY_ALIAS = {
   find: /^mcp-tapedeck\/redact$/,
   replacement: fileURLToPath(new URL('../src/redact/index.ts', import.meta.url)),
 };
+
+/**
+ * The agent's run, `mcp-tapedeck/llm/run`, by the same rule: the Agent view pairs model calls and links them to MCP
+ * calls with the functions `tapedeck show --llm` uses.
+ *
+ * @example defineConfig({ resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS, LLM_RUN_ENTRY_ALIAS] } })
+ */
+export const LLM_RUN_ENTRY_ALIAS = {
+  find: /^mcp-tapedeck\/llm\/run$/,
+  replacement: fileURLToPath(new URL('../src/llm/run-entry.ts', import.meta.url)),
+};

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { REDACT_ENTRY_ALIAS, TRACE_ENTRY_ALIAS } from './trace-entry.js';
+import { LLM_RUN_ENTRY_ALIAS, REDACT_ENTRY_ALIAS, TRACE_ENTRY_ALIAS } from './trace-entry.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -13,7 +13,7 @@ export default defineConfig({
   root,
   base: './',
   logLevel: 'warn',
-  resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS] },
+  resolve: { alias: [TRACE_ENTRY_ALIAS, REDACT_ENTRY_ALIAS, LLM_RUN_ENTRY_ALIAS] },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/viewer/', import.meta.url)),

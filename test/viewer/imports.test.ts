@@ -30,7 +30,7 @@ describe('the viewer source', () => {
     expect(sources.length).toBeGreaterThan(20);
   });
 
-  it('reaches tapedeck only through its public entries, mcp-tapedeck/trace and mcp-tapedeck/redact, never by a path into src/', () => {
+  it('reaches tapedeck only through its public entries, mcp-tapedeck/trace, mcp-tapedeck/redact and mcp-tapedeck/llm/run, never by a path into src/', () => {
     const outside = sources.flatMap((file) =>
       specifiers(file)
         .filter(
@@ -43,6 +43,7 @@ describe('the viewer source', () => {
       sources.flatMap((file) => specifiers(file).filter((spec) => !spec.startsWith('.'))),
     );
     expect([...packages].sort()).toEqual([
+      'mcp-tapedeck/llm/run',
       'mcp-tapedeck/redact',
       'mcp-tapedeck/trace',
       'preact',

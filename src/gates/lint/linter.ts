@@ -40,6 +40,9 @@ export class Linter {
   /** The Mcp-Session-Id each HTTP connection carried, and the headers of its last request. */
   private readonly connSession = new Map<string, string>();
   private readonly connHeaders = new Map<string, HttpLine['headers']>();
+  /** The headers of each HTTP stream's request: a stateless-era message names its minted session, not the stream's
+   * connection, so its headers are found by stream. */
+  private readonly streamHeaders = new Map<string, HttpLine['headers']>();
   /** The client requests each HTTP stream carried, until its response status is seen. */
   private readonly streamRequests = new Map<string, { session: LintSession; ids: RpcId[] }>();
   /** The OAuth rules, fed the HTTP exchanges and the proxy's oauth events. */
@@ -162,8 +165,10 @@ export class Linter {
   /** 2026-era routing headers against the body of the request they came with. */
   private checkHeaders(ctx: RuleContext, line: MessageLine, item: RpcItem): void {
     const version = ctx.session.version;
-    if (line.conn === undefined || version === undefined || version < MODERN_VERSION) return;
-    const headers = this.connHeaders.get(line.conn);
+    if (version === undefined || version < MODERN_VERSION) return;
+    const headers =
+      (line.stream === undefined ? undefined : this.streamHeaders.get(line.stream)) ??
+      (line.conn === undefined ? undefined : this.connHeaders.get(line.conn));
     if (headers === undefined) return;
     const tool =
       item.kind === 'request' && item.method === 'tools/call' && typeof item.params?.name === 'string'
@@ -196,12 +201,15 @@ export class Linter {
   private noteHttp(line: HttpLine): void {
     const id = headerValue(line.headers, 'mcp-session-id');
     if (id !== undefined) this.connSession.set(line.conn, id);
-    if (line.dir === 'out' && line.stream !== undefined) this.noteStatus(line.stream, line.status);
-    if (line.dir === 'in')
-      this.connHeaders.set(
-        line.conn,
-        Object.fromEntries(Object.entries(line.headers).map(([k, v]) => [k.toLowerCase(), v])),
-      );
+    if (line.dir === 'out' && line.stream !== undefined) {
+      this.noteStatus(line.stream, line.status);
+      this.streamHeaders.delete(line.stream);
+    }
+    if (line.dir === 'in') {
+      const headers = Object.fromEntries(Object.entries(line.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      this.connHeaders.set(line.conn, headers);
+      if (line.stream !== undefined) this.streamHeaders.set(line.stream, headers);
+    }
   }
 
   /** The auth rules number lines within a file; the finding takes the file of the line that caused it. */
@@ -223,7 +231,14 @@ export class Linter {
   private sessionOf(line: MessageLine): LintSession {
     const server = typeof line.server === 'string' ? line.server : '';
     const http = this.transport === 'http' || this.transport === 'sse';
-    const conn = line.conn === undefined ? '' : http ? (this.connSession.get(line.conn) ?? '') : line.conn;
+    // On HTTP a message's conn is the request's connection (its session from the Mcp-Session-Id it carried), or, in
+    // the stateless era, the session key the recorder minted — never a connection a request came in on.
+    const conn =
+      line.conn === undefined
+        ? ''
+        : http
+          ? (this.connSession.get(line.conn) ?? (this.connHeaders.has(line.conn) ? '' : line.conn))
+          : line.conn;
     const key = `${server}\u0000${conn}`;
     let session = this.sessions.get(key);
     if (session === undefined) {

@@ -1,6 +1,5 @@
+import { type AgentRun, type AgentTurn, type LlmCall, linkRun, llmCalls } from 'mcp-tapedeck/llm/run';
 import type { Exchange } from 'mcp-tapedeck/trace';
-import { type LlmCall, llmCalls } from '../../../src/llm/calls.js';
-import { type AgentRun, type AgentTurn, linkRun } from '../../../src/llm/link.js';
 import type { TraceModel } from './model.js';
 import type { SourceModel } from './source-model.js';
 

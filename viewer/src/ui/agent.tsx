@@ -1,6 +1,6 @@
+import type { LinkedToolCall } from 'mcp-tapedeck/llm/run';
 import type { Exchange } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import type { LinkedToolCall } from '../../../src/llm/link.js';
 import { type AgentView, agentView, tokensOf } from '../data/agent-run.js';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';

@@ -153,6 +153,7 @@ describe('the published package', () => {
       spawnSync(process.execPath, [bin, ...args], {
         cwd: project,
         encoding: 'utf8',
+        timeout: 30_000,
         env: { ...process.env, TAPEDECK_HOME: join(tmp, 'home'), TAPEDECK_DIR: join(tmp, 'traces') },
       });
     const trace = join(root, 'test', 'fixtures', 'interop', 'mcp-tape', 'everything-stdio.jsonl');
@@ -170,6 +171,19 @@ describe('the published package', () => {
       { cwd: project, encoding: 'utf8' },
     );
     expect(library.stdout.trim()).toBe('function');
+    if (builtInSqlite()) {
+      // Node.js 22.13 and later has SQLite built in: the collector starts on it (stopped here after a few seconds),
+      // with no experimental-feature warning.
+      const serve = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--db', join(tmp, 'c.db')], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 5_000,
+        env: { ...process.env, TAPEDECK_HOME: join(tmp, 'home'), TAPEDECK_DIR: join(tmp, 'traces') },
+      });
+      expect(serve.stderr).toMatch(/^tapedeck collector on http:\/\/127\.0\.0\.1:\d+ /);
+      expect(serve.stderr).not.toMatch(/warning/i);
+      return;
+    }
     const serve = tapedeck('serve', '--port', '0', '--db', join(tmp, 'c.db'));
     expect(serve.status).toBe(1);
     expect(serve.stderr).toMatch(
@@ -190,3 +204,9 @@ describe('the built checkout', () => {
     ).not.toThrow();
   });
 });
+
+/** True where this Node.js has a complete built-in SQLite (statement iterate arrived in 22.13). */
+function builtInSqlite(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 13);
+}

@@ -51,6 +51,23 @@ describe('tapedeck drift', () => {
     expect([again.code, again.stdout]).toEqual([0, 'no drift: the definitions are the same\n']);
   });
 
+  it('writes the lock file through the same redaction as its output', async () => {
+    const run = await drift([
+      'hidden.lock.json',
+      '--write-lock',
+      'hidden.lock.json',
+      '--redact',
+      'catalogue',
+      ...fixture('a'),
+    ]);
+    expect(run.code).toBe(0);
+    const text = readFileSync(join(tmp, 'hidden.lock.json'), 'utf8');
+    expect(text).not.toContain('catalogue');
+    expect(JSON.parse(text).tools.find((t: { name: string }) => t.name === 'search').description).toMatch(
+      /^Searches the \[REDACTED/,
+    );
+  });
+
   it("classes variant b's changes against the lock: a required input, a flipped hint, new items, a reworded text", async () => {
     const run = await drift(['tools.lock.json', ...fixture('b')]);
     const lines = run.stdout.trimEnd().split('\n');

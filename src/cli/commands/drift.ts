@@ -7,9 +7,11 @@ import type { Definitions } from '../../gates/drift/definitions.js';
 import { listLive } from '../../gates/drift/live.js';
 import { type LoadedDefinitions, loadDefinitions } from '../../gates/drift/load.js';
 import { renderLock } from '../../gates/drift/lock.js';
+import { outputRedaction } from '../../redact/output.js';
 import { driftReport } from '../../report/from-drift.js';
 import { renderDriftText } from '../../report/text/drift-report.js';
 import { writePrivateFile } from '../../trace/io.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
 import { addReporterFlag, parseReporters, reportClock, reportPath, writeReports } from '../flags/reporter.js';
@@ -83,7 +85,8 @@ export function registerDrift(program: Command, { io, action }: Cli): void {
           ? { file: base, source: 'lock', definitions: emptyLike(definitions) }
           : await loadDefinitions(userPath(io, base), files);
         const changes = compareDefinitions(loaded.definitions, definitions);
-        const out = redactedIo(io, redactionFrom(options, io));
+        const redaction = redactionFrom(options, io);
+        const out = redactedIo(io, redaction);
         if (options.json)
           await print(out, `${JSON.stringify({ version: 1, base, new: label, failOn, changes }, null, 2)}\n`);
         else if (!reporters.replacesStdout)
@@ -96,7 +99,15 @@ export function registerDrift(program: Command, { io, action }: Cli): void {
           });
         }
         if (options.writeLock !== undefined) {
-          await writePrivateFile(resolve(io.cwd, options.writeLock), [renderLock(definitions)]);
+          // A lock file is written from traffic too: the same rules hide a secret a definition carries.
+          const hide = outputRedaction(redaction.compiled);
+          const shown: Definitions = Object.fromEntries(
+            Object.entries(definitions).map(([kind, items]) => [
+              kind,
+              new Map([...items].map(([name, item]) => [name, hide.json(item) as JsonObject])),
+            ]),
+          );
+          await writePrivateFile(resolve(io.cwd, options.writeLock), [renderLock(shown)]);
           say(io, `wrote ${options.writeLock}`);
           return EXIT.ok;
         }

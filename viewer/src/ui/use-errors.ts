@@ -5,6 +5,9 @@ import type { PagedApi } from '../data/paged-api.js';
 import type { Row } from '../data/rows.js';
 import type { TraceView } from '../data/trace-view.js';
 
+/** While a paged trace is indexed, its failures are counted again each time it grew by this many rows. */
+const RECOUNT_ROWS = 100_000;
+
 /** The footer's error counter and the `E` key: how many calls failed in the list, and a step to the next. */
 export interface ErrorSteps {
   /** Failing calls in the list and where the selection stands among them; undefined where the view has no list. */
@@ -72,7 +75,8 @@ function useServedErrors(
 ): { count: number; at: number | undefined } | undefined {
   const [answer, setAnswer] = useState<{ count: number; at: number | undefined } | undefined>();
   const key = queryKey(query);
-  const indexed = trace?.whole === false ? trace.total() : 0;
+  // While the trace is indexed, asked again every so many rows (each ask reads every row the server holds).
+  const indexed = trace?.whole === false ? Math.ceil(trace.total() / RECOUNT_ROWS) : 0;
   const done = trace?.model.loading === undefined;
   useEffect(() => {
     if (!paged || (indexed === 0 && !done)) return;

@@ -87,6 +87,7 @@ export type {
   PagedBarsPage,
   PagedChild,
   PagedDensity,
+  PagedErrors,
   PagedExchange,
   PagedFound,
   PagedInfo,

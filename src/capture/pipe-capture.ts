@@ -59,6 +59,7 @@ export class PipeCapture {
     }
     const framerOptions = {
       maxLineBytes: options.maxMessageBytes,
+      reuse: true,
       onLine: (line: FramedLine) => this.onLine(line),
     };
     this.framer = new LineFramer(options.now ? { ...framerOptions, now: options.now } : framerOptions);

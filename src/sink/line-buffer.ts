@@ -8,6 +8,8 @@
 const SEPARATOR = Buffer.from([0xe2, 0x80]);
 const ESCAPES = { 168: Buffer.from('\\u2028'), 169: Buffer.from('\\u2029') } as Record<number, Buffer>;
 const CLOSE = Buffer.from('}\n');
+/** Small batches in a row after which a buffer grown by big ones is given back. */
+const SMALL_BATCHES_BEFORE_SHRINK = 8;
 
 /**
  * Where U+2028/2029 stand in `raw` (UTF-8 bytes): they are left raw by JSON and some line readers split on them, so
@@ -39,6 +41,8 @@ export class LineBuffer {
   private pool: Buffer;
   private used = 0;
   private count = 0;
+  /** Batches in a row that a buffer of the kept size would have held. */
+  private smallBatches = 0;
 
   /** `size`: the buffer kept between batches; a bigger batch grows it for a while. */
   constructor(private readonly size: number) {
@@ -84,11 +88,20 @@ export class LineBuffer {
     return this.pool.subarray(0, this.used);
   }
 
-  /** Empties the buffer; one grown by a big batch is given back. */
+  /**
+   * Empties the buffer. One grown by big batches is kept while they keep coming (a fresh megabyte each time costs
+   * more than the copy into it) and given back after a run of small ones.
+   */
   clear(): void {
+    if (this.pool.length > 4 * this.size) {
+      this.smallBatches = this.used > this.size ? 0 : this.smallBatches + 1;
+      if (this.smallBatches >= SMALL_BATCHES_BEFORE_SHRINK) {
+        this.pool = Buffer.allocUnsafe(this.size);
+        this.smallBatches = 0;
+      }
+    }
     this.used = 0;
     this.count = 0;
-    if (this.pool.length > 4 * this.size) this.pool = Buffer.allocUnsafe(this.size);
   }
 
   private reserve(bytes: number): void {

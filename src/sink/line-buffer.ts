@@ -15,14 +15,17 @@ const SMALL_BATCHES_BEFORE_SHRINK = 8;
  * Where U+2028/2029 stand in `raw` (UTF-8 bytes): they are left raw by JSON and some line readers split on them, so
  * a trace line holds their `\u` escapes instead.
  */
-export function separatorsIn(raw: Buffer): number[] {
-  const found: number[] = [];
+export function separatorsIn(raw: Buffer): readonly number[] {
+  let found: number[] | undefined;
   for (let at = raw.indexOf(SEPARATOR); at !== -1; at = raw.indexOf(SEPARATOR, at + 2)) {
     const third = raw[at + 2];
-    if (third === 0xa8 || third === 0xa9) found.push(at);
+    if (third === 0xa8 || third === 0xa9) (found ??= []).push(at);
   }
-  return found;
+  return found ?? NONE;
 }
+
+/** No separators: shared, as most messages have none. */
+const NONE: readonly number[] = Object.freeze([]);
 
 /**
  * Bytes of the trace line a message makes from its head (see messageHead) and its wire JSON bytes (free of CR):

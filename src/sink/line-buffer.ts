@@ -19,7 +19,9 @@ export function separatorsIn(raw: Buffer): readonly number[] {
   let found: number[] | undefined;
   for (let at = raw.indexOf(SEPARATOR); at !== -1; at = raw.indexOf(SEPARATOR, at + 2)) {
     const third = raw[at + 2];
-    if (third === 0xa8 || third === 0xa9) (found ??= []).push(at);
+    if (third !== 0xa8 && third !== 0xa9) continue;
+    found ??= [];
+    found.push(at);
   }
   return found ?? NONE;
 }

@@ -101,7 +101,8 @@ export class PipeCapture {
       return;
     }
     // The first character that is not blank (the same blanks as trim's); a blank line is skipped.
-    const first = text.search(NOT_BLANK);
+    const lead = text.charCodeAt(0);
+    const first = lead === 0x7b || lead === 0x5b ? 0 : text.search(NOT_BLANK);
     if (first === -1) return;
     const raw = parseMessage(text, first);
     if (raw === undefined) {

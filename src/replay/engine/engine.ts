@@ -14,6 +14,7 @@ import {
 import type { Json } from '../../trace/types.js';
 import { structuralDiff } from '../cassette/diff.js';
 import { Matcher } from '../cassette/matcher.js';
+import { responseToSend } from '../cassette/script-builder.js';
 import type {
   Cassette,
   CassetteExchange,
@@ -45,6 +46,9 @@ const NOTIFICATION_SETTLE_MS = 2;
 
 /** Requests a server answers only when the client lets go of them: their recordings end without a response. */
 const LONG_LIVED = new Set(['subscriptions/listen']);
+
+/** No unsolicited messages: one frozen list for every request that has none. */
+const NONE: readonly UnsolicitedMessage[] = Object.freeze([]);
 
 /**
  * Construct it on a channel (it listens at once), call `start()` when the client is connected, `close()` at the end.
@@ -168,21 +172,24 @@ export class ReplayEngine {
   private dispatch(raw: Json): void {
     if (this.closed) return;
     // Batches (legal before 2025-06-18) are taken apart; each item is answered on its own.
-    for (const item of Array.isArray(raw) ? raw : [raw]) {
-      const message = classifyMessage(item);
-      if (message.kind === 'request') this.onRequest(message);
-      else if (message.kind === 'notification') this.onNotification(message);
-      else if (message.kind === 'response' && message.id !== null && isObject(item)) {
-        if (!this.waits.deliver(idKey(message.id), item))
-          this.emit({ kind: 'stray', reason: 'an answer to no request replay sent', message: item });
-      } else {
-        this.emit({
-          kind: 'stray',
-          reason: 'not a JSON-RPC request, notification or response',
-          message: item,
-        });
-        this.send(errorResponse(null, REPLAY_ERROR_CODES.invalidRequest, 'Invalid Request'));
-      }
+    if (Array.isArray(raw)) for (const item of raw) this.dispatchItem(item);
+    else this.dispatchItem(raw);
+  }
+
+  private dispatchItem(item: Json): void {
+    const message = classifyMessage(item);
+    if (message.kind === 'request') this.onRequest(message);
+    else if (message.kind === 'notification') this.onNotification(message);
+    else if (message.kind === 'response' && message.id !== null && isObject(item)) {
+      if (!this.waits.deliver(idKey(message.id), item))
+        this.emit({ kind: 'stray', reason: 'an answer to no request replay sent', message: item });
+    } else {
+      this.emit({
+        kind: 'stray',
+        reason: 'not a JSON-RPC request, notification or response',
+        message: item,
+      });
+      this.send(errorResponse(null, REPLAY_ERROR_CODES.invalidRequest, 'Invalid Request'));
     }
   }
 
@@ -200,19 +207,40 @@ export class ReplayEngine {
     this.emit({ kind: 'hit', exchange, id: request.id, repeated });
     this.noteVersion(terms.compare(exchange, request));
     if (exchange.method === 'subscriptions/listen') this.subscriptions.set(exchange.ordinal, request.id);
+    // Unsolicited messages happened once; a repeated exchange replays its own script only.
+    const anchored =
+      repeated || this.anchored.size === 0 ? NONE : this.takeAnchored(`request:${exchange.ordinal}`);
+    if (anchored.length === 0 && this.answerAtOnce(exchange, request.id, terms)) return;
     const live: LiveIds = {
       id: request.id,
       progressToken: progressToken(request),
       ids: new Map([[idKey(exchange.request.id), request.id]]),
       subscriptions: this.subscriptions,
     };
-    // Unsolicited messages happened once; a repeated exchange replays its own script only.
-    const anchored = repeated ? [] : this.takeAnchored(`request:${exchange.ordinal}`);
     const playback = new Playback();
     this.playing.set(idKey(request.id), playback);
     this.run(exchangeTimeline(exchange, anchored), live, playback, exchange, terms).finally(() => {
       if (this.playing.get(idKey(request.id)) === playback) this.playing.delete(idKey(request.id));
     });
+  }
+
+  /**
+   * Most exchanges are a request and its response, nothing in between: with no gap to wait, the response goes out
+   * now, as play() would send it, without a playback to set up. False when the exchange needs play().
+   */
+  private answerAtOnce(exchange: CassetteExchange, id: RpcId, terms: ClientTerms): boolean {
+    if (exchange.script.length > 0) return false;
+    const atMs = exchange.respondedAtMs ?? 0;
+    if (scaledDelay(atMs, this.options.timing, this.options.maxDelayMs) > 0) return false;
+    const { response, owned } = responseToSend(exchange);
+    if (response === undefined) return false;
+    try {
+      // What negotiation and the id rewrite make of an owned response shares nothing else either.
+      this.send(rewriteResponse(this.negotiate(terms, exchange, { response }), id), owned);
+    } catch (error) {
+      this.emit({ kind: 'error', error });
+    }
+    return true;
   }
 
   private onNotification(notification: RpcNotification): void {
@@ -239,8 +267,9 @@ export class ReplayEngine {
     void this.run(anchoredTimeline(anchored), live, new Playback(), undefined, this.client());
   }
 
-  private takeAnchored(key: string): UnsolicitedMessage[] {
-    const anchored = this.anchored.get(key) ?? [];
+  private takeAnchored(key: string): readonly UnsolicitedMessage[] {
+    if (this.anchored.size === 0) return NONE;
+    const anchored = this.anchored.get(key) ?? NONE;
     this.anchored.delete(key);
     return anchored;
   }
@@ -319,8 +348,8 @@ export class ReplayEngine {
       clock = Math.max(clock, item.message.answeredAtMs ?? clock);
       if (item.unsolicited) this.playAnchor(`answer:${item.unsolicited.index}`);
     }
-    if (exchange && exchange.response === undefined && live.id !== undefined)
-      this.noResponse(exchange, live.id);
+    // The timeline holds the response when the exchange has one (reading it again would parse it again).
+    if (exchange && !responded && live.id !== undefined) this.noResponse(exchange, live.id);
   }
 
   /**
@@ -433,8 +462,8 @@ export class ReplayEngine {
     this.emit({ kind: 'answer', answer: check });
   }
 
-  private send(message: JsonObject): void {
-    if (!this.closed) this.channel.send(message);
+  private send(message: JsonObject, owned = false): void {
+    if (!this.closed) this.channel.send(message, owned);
   }
 
   private emit(event: ReplayEvent): void {

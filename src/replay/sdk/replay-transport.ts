@@ -20,6 +20,7 @@ import { withFallbacks } from '../engine/fallback.js';
 import { type FaultableChannel, replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
 import { parseError } from './fault-transport.js';
+import { wireCopy } from './wire-copy.js';
 
 /**
  * The official SDK's seam on the replay side: `replayTransport` is a Transport a Client connects to instead of a
@@ -68,7 +69,7 @@ export class ReplayTransport implements McpTransport {
   private opening: Promise<void> | undefined;
   private receive: ((message: Json) => void) | undefined;
   /** Messages on their way to the client, and (injected faults) errors its transport would report. */
-  private readonly outbox: ({ message: Json } | { error: Error })[] = [];
+  private readonly outbox: (Json | Failure)[] = [];
   private disarm: () => void = () => {};
   private scheduled = false;
   private closed = false;
@@ -95,7 +96,7 @@ export class ReplayTransport implements McpTransport {
     if (!this.receive)
       throw new TapedeckError('usage', 'the replay transport was not started: call start() first');
     // A copy, as over a wire: neither side can change the other's objects.
-    this.receive(JSON.parse(JSON.stringify(message)) as Json);
+    this.receive(wireCopy(message) as Json);
   }
 
   /**
@@ -160,7 +161,7 @@ export class ReplayTransport implements McpTransport {
     const scheduler = engineOptions.scheduler ?? realScheduler;
     const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
     const channel: FaultableChannel = {
-      send: (message) => this.deliver(message),
+      send: (message, owned) => this.deliver(message, owned),
       onMessage: (handler) => {
         this.receive = handler;
       },
@@ -196,41 +197,51 @@ export class ReplayTransport implements McpTransport {
       );
   }
 
-  private deliver(message: Json): void {
+  private deliver(message: Json, owned = false): void {
     if (this.closed) return;
-    this.outbox.push({ message: JSON.parse(JSON.stringify(message)) as Json });
+    this.outbox.push(owned ? message : wireCopy(message));
     this.schedule();
   }
 
   private deliverError(error: Error): void {
     if (this.closed) return;
-    this.outbox.push({ error });
+    this.outbox.push(new Failure(error));
     this.schedule();
   }
 
   private schedule(): void {
     if (this.scheduled || this.outbox.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
+    setImmediate(this.flushOne);
+  }
+
+  /** One message (or error) to the client, in a macrotask of its own; the next one is scheduled after it. */
+  private readonly flushOne = (): void => {
+    this.scheduled = false;
+    if (this.outbox.length > 0) {
       const next = this.outbox.shift();
-      if (next !== undefined && !this.closed) {
+      if (!this.closed) {
         try {
-          if ('error' in next) this.onerror?.(next.error);
-          else this.onmessage?.(next.message as unknown as TransportMessage);
+          if (next instanceof Failure) this.onerror?.(next.error);
+          else this.onmessage?.(next as unknown as TransportMessage);
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         }
       }
-      this.schedule();
-      this.settleDrained();
-    });
-  }
+    }
+    this.schedule();
+    this.settleDrained();
+  };
 
   private settleDrained(): void {
-    if (this.outbox.length > 0 && !this.closed) return;
+    if (this.drained.length === 0 || (this.outbox.length > 0 && !this.closed)) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
+}
+
+/** An error the client's transport would report, waiting in the outbox among the messages. */
+class Failure {
+  constructor(readonly error: Error) {}
 }
 
 /**

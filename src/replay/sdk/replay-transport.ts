@@ -71,7 +71,8 @@ export class ReplayTransport implements McpTransport {
   /** Messages on their way to the client, and (injected faults) errors its transport would report. */
   private readonly outbox: (Json | Failure)[] = [];
   private disarm: () => void = () => {};
-  private scheduled = false;
+  /** Deliveries scheduled and not yet run: one per message in the outbox. */
+  private scheduled = 0;
   private closed = false;
   private readonly drained: (() => void)[] = [];
   private llmReplay: LlmReplay | undefined;
@@ -143,7 +144,7 @@ export class ReplayTransport implements McpTransport {
   /** Resolves once nothing is playing and every message replay sent has been delivered. */
   async idle(): Promise<void> {
     await this.engine?.idle();
-    if (this.outbox.length === 0 && !this.scheduled) return;
+    if (this.outbox.length === 0 && this.scheduled === 0) return;
     await new Promise<void>((resolve) => this.drained.push(resolve));
   }
 
@@ -209,15 +210,18 @@ export class ReplayTransport implements McpTransport {
     this.schedule();
   }
 
+  /**
+   * Each message gets a macrotask of its own, in the order sent (the client's microtasks run between two). Messages
+   * queued in one turn are delivered in the next one, each its own task, rather than one turn of the event loop each.
+   */
   private schedule(): void {
-    if (this.scheduled || this.outbox.length === 0) return;
-    this.scheduled = true;
+    this.scheduled++;
     setImmediate(this.flushOne);
   }
 
-  /** One message (or error) to the client, in a macrotask of its own; the next one is scheduled after it. */
+  /** The oldest message (or error) to the client. */
   private readonly flushOne = (): void => {
-    this.scheduled = false;
+    this.scheduled--;
     if (this.outbox.length > 0) {
       const next = this.outbox.shift();
       if (!this.closed) {
@@ -229,7 +233,6 @@ export class ReplayTransport implements McpTransport {
         }
       }
     }
-    this.schedule();
     this.settleDrained();
   };
 

@@ -12,7 +12,6 @@ import {
   type RpcRequest,
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import { structuralDiff } from '../cassette/diff.js';
 import { Matcher } from '../cassette/matcher.js';
 import { responseToSend } from '../cassette/script-builder.js';
 import type {
@@ -24,7 +23,7 @@ import type {
 import { type EngineOptions, type ReplayOptions, scaledDelay, withDefaults } from '../options.js';
 import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';
-import { type AnswerCheck, missData, outcomeOf, type ReplayEvent, type ReplayReport } from './events.js';
+import { type AnswerCheck, answerCheck, missData, type ReplayEvent, type ReplayReport } from './events.js';
 import { ClientTerms, type VersionNote } from './negotiation.js';
 import { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 import { anchoredTimeline, exchangeTimeline, type TimelineItem, unsolicitedByAnchor } from './timeline.js';
@@ -172,24 +171,21 @@ export class ReplayEngine {
   private dispatch(raw: Json): void {
     if (this.closed) return;
     // Batches (legal before 2025-06-18) are taken apart; each item is answered on its own.
-    if (Array.isArray(raw)) for (const item of raw) this.dispatchItem(item);
-    else this.dispatchItem(raw);
-  }
-
-  private dispatchItem(item: Json): void {
-    const message = classifyMessage(item);
-    if (message.kind === 'request') this.onRequest(message);
-    else if (message.kind === 'notification') this.onNotification(message);
-    else if (message.kind === 'response' && message.id !== null && isObject(item)) {
-      if (!this.waits.deliver(idKey(message.id), item))
-        this.emit({ kind: 'stray', reason: 'an answer to no request replay sent', message: item });
-    } else {
-      this.emit({
-        kind: 'stray',
-        reason: 'not a JSON-RPC request, notification or response',
-        message: item,
-      });
-      this.send(errorResponse(null, REPLAY_ERROR_CODES.invalidRequest, 'Invalid Request'));
+    for (const item of Array.isArray(raw) ? raw : [raw]) {
+      const message = classifyMessage(item);
+      if (message.kind === 'request') this.onRequest(message);
+      else if (message.kind === 'notification') this.onNotification(message);
+      else if (message.kind === 'response' && message.id !== null && isObject(item)) {
+        if (!this.waits.deliver(idKey(message.id), item))
+          this.emit({ kind: 'stray', reason: 'an answer to no request replay sent', message: item });
+      } else {
+        this.emit({
+          kind: 'stray',
+          reason: 'not a JSON-RPC request, notification or response',
+          message: item,
+        });
+        this.send(errorResponse(null, REPLAY_ERROR_CODES.invalidRequest, 'Invalid Request'));
+      }
     }
   }
 
@@ -224,10 +220,7 @@ export class ReplayEngine {
     });
   }
 
-  /**
-   * Most exchanges are a request and its response, nothing in between: with no gap to wait, the response goes out
-   * now, as play() would send it, without a playback to set up. False when the exchange needs play().
-   */
+  /** A request and its response alone, no gap to wait (most exchanges): sent now, as play() would; else false. */
   private answerAtOnce(exchange: CassetteExchange, id: RpcId, terms: ClientTerms): boolean {
     if (exchange.script.length > 0) return false;
     const atMs = exchange.respondedAtMs ?? 0;
@@ -439,25 +432,7 @@ export class ReplayEngine {
     answer: JsonObject,
     exchange: CassetteExchange | undefined,
   ): void {
-    const shown = this.options.shown;
-    const [before, after] = recorded ? [outcomeOf(recorded), outcomeOf(answer)] : [];
-    // Compared as they are; each difference shows the values as the trace would hold them.
-    const diff =
-      before && after
-        ? structuralDiff(
-            before,
-            after,
-            '$',
-            this.options.diff,
-            shown && { recorded: shown.message(before), live: shown.message(after) },
-          )
-        : undefined;
-    const check: AnswerCheck = {
-      method,
-      exchange: exchange?.ordinal,
-      differs: diff === undefined || diff.total > 0,
-      diff,
-    };
+    const check = answerCheck(method, recorded, answer, exchange?.ordinal, this.options);
     this.answers.push(check);
     this.emit({ kind: 'answer', answer: check });
   }

@@ -144,6 +144,65 @@ function client(transport) {
     });
 }
 
+/**
+ * The floor for the same client: a trivial in-memory server on the same Transport contract as replayTransport —
+ * each message copied on its way in and out (JSON text, as over a wire), each answer in a macrotask of its own — that
+ * answers a request by looking its params' JSON text up among the recorded answers. What any in-process stand-in
+ * for the server costs this client; replay's rates are also shown over it.
+ */
+function floorTransport(count) {
+  const answers = new Map();
+  for (let i = 0; i < count; i += 1) answers.set(JSON.stringify(paramsFor(i)), answerFor(i));
+  const outbox = [];
+  let scheduled = false;
+  const transport = {
+    onmessage: undefined,
+    onerror: undefined,
+    async send(message) {
+      const request = JSON.parse(JSON.stringify(message));
+      const text = answers.get(JSON.stringify(request.params));
+      const answer = {
+        jsonrpc: '2.0',
+        id: request.id,
+        result: { content: [{ type: 'text', text }], isError: false },
+      };
+      outbox.push(JSON.parse(JSON.stringify(answer)));
+      schedule();
+    },
+  };
+  const flush = () => {
+    scheduled = false;
+    transport.onmessage?.(outbox.shift());
+    schedule();
+  };
+  const schedule = () => {
+    if (scheduled || outbox.length === 0) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  return transport;
+}
+
+/** Sequential then `inFlight` requests on `transport` for exchanges [from, to): requests/s of each half. */
+async function drive(transport, from, to) {
+  const request = client(transport);
+  const half = from + Math.floor((to - from) / 2);
+  let started = performance.now();
+  for (let i = from; i < half; i += 1) check(await request('tools/call', paramsFor(i)), i);
+  const seqMs = performance.now() - started;
+  let next = half;
+  const worker = async () => {
+    while (next < to) {
+      const i = next++;
+      check(await request('tools/call', paramsFor(i)), i);
+    }
+  };
+  started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const pipeMs = performance.now() - started;
+  return { seqPerSec: ((half - from) * 1000) / seqMs, pipePerSec: ((to - half) * 1000) / pipeMs };
+}
+
 function check(response, i) {
   const text = response.result?.content?.[0]?.text;
   if (text !== answerFor(i))
@@ -220,6 +279,17 @@ async function main() {
     total: report.total,
   };
   await transport.close();
+  // The floor, after replay in the same process (each run a fresh process, so neither gets the other's warm-up).
+  const floor = floorTransport(exchanges);
+  const warmFloor = Math.min(warm, 1000);
+  await drive(floor, 0, warmFloor);
+  const floorRates = await drive(floor, warmFloor, exchanges);
+  result.floorSeqPerSec = floorRates.seqPerSec;
+  result.floorPipePerSec = floorRates.pipePerSec;
+  log(
+    `floor (trivial in-memory server, same client): ${Math.round(floorRates.seqPerSec)} req/s sequential, ${Math.round(floorRates.pipePerSec)} req/s ${inFlight} in flight; ` +
+      `replay / floor ${(result.seqPerSec / floorRates.seqPerSec).toFixed(2)}× and ${(result.pipePerSec / floorRates.pipePerSec).toFixed(2)}×`,
+  );
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -73,7 +73,8 @@ async function inProcessRun(config, tmp, log, answerBytes) {
   log(
     `replay in-process (${answers}): ${Math.round(r.seqPerSec)} req/s sequential, ${Math.round(r.pipePerSec)} req/s ${r.inFlight} in flight; ` +
       `index ${(r.indexMs / 1000).toFixed(2)} s (${((r.indexMs * per100Mb) / 1000).toFixed(2)} s / 100 MB), ` +
-      `heap ${(r.heapDelta / r.bytes).toFixed(2)}× file, rss ${(r.rssDelta / r.bytes).toFixed(2)}× file`,
+      `heap ${(r.heapDelta / r.bytes).toFixed(2)}× file, rss ${(r.rssDelta / r.bytes).toFixed(2)}× file; ` +
+      `over the in-memory floor in the same process ${(r.seqPerSec / r.floorSeqPerSec).toFixed(2)}× and ${(r.pipePerSec / r.floorPipePerSec).toFixed(2)}×`,
   );
   return {
     ...r,
@@ -82,6 +83,8 @@ async function inProcessRun(config, tmp, log, answerBytes) {
     engineSecPer100Mb: (r.engineMs * per100Mb) / 1000,
     heapRatio: r.heapDelta / r.bytes,
     rssRatio: r.rssDelta / r.bytes,
+    seqOverFloor: r.seqPerSec / r.floorSeqPerSec,
+    pipeOverFloor: r.pipePerSec / r.floorPipePerSec,
   };
 }
 
@@ -97,6 +100,8 @@ function medianRun(runs) {
     ...mid,
     seqPerSec: of('seqPerSec'),
     pipePerSec: of('pipePerSec'),
+    seqOverFloor: of('seqOverFloor'),
+    pipeOverFloor: of('pipeOverFloor'),
     heapRatio: of('heapRatio'),
     rssRatio: of('rssRatio'),
     runs: runs.length,

@@ -118,6 +118,10 @@ function replaySection(config, r) {
     ['RSS growth', `${mb(p.rssDelta)} (${fmt.ratio(p.rssRatio)} file)`],
     [`requests, 1 in flight (${p.seqCalls.toLocaleString('en-US')})`, fmt.rate(p.seqPerSec)],
     [`requests, ${p.inFlight} in flight (${p.pipeCalls.toLocaleString('en-US')})`, fmt.rate(p.pipePerSec)],
+    [
+      'requests over a trivial in-memory server, same client and process (1 / N in flight)',
+      `${fmt.ratio(p.seqOverFloor)} / ${fmt.ratio(p.pipeOverFloor)}`,
+    ],
   ]);
   const st = r.stdio;
   const rows = [['server', 'seq p50', 'seq p95', `${config.concurrency}-in-flight`]];

@@ -131,6 +131,8 @@ export interface KeyedExchange {
   exchange: CassetteExchange;
   normalized: NormalizedRequest;
   readonly key: string;
+  /** Its place among the exchanges keyed (recorded order). */
+  readonly position: number;
 }
 
 /** A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). */
@@ -141,6 +143,7 @@ class IndexedExchange implements KeyedExchange {
     readonly exchange: CassetteExchange,
     readonly normalized: NormalizedRequest,
     private readonly normalizer: Normalizer,
+    readonly position: number,
   ) {}
 
   get key(): string {
@@ -169,7 +172,7 @@ export class RequestIndex {
   readonly all: KeyedExchange[] = [];
   /**
    * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
-   * kept as its entry alone, and becomes an array when a second joins it or it is first asked for.
+   * kept as its entry alone, and becomes an array when a second joins it.
    */
   private readonly first = new Map<number, KeyedExchange | KeyedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
@@ -178,7 +181,7 @@ export class RequestIndex {
   constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer) {
     for (const exchange of exchanges) {
       const normalized = normalizer.normalize(exchange.method, exchange.request.params);
-      const entry = new IndexedExchange(exchange, normalized, normalizer);
+      const entry = new IndexedExchange(exchange, normalized, normalizer, this.all.length);
       this.all.push(entry);
       const hash = requestHash(normalized);
       // One lookup for the common case, a request unlike any before it.
@@ -205,11 +208,8 @@ export class RequestIndex {
     const first = this.first.get(hash);
     if (first === undefined) return undefined;
     if (sameRequest(headOf(first).normalized, request)) {
-      if (Array.isArray(first)) return first;
-      // A queue keeps its identity from here on: the matcher remembers how far each one is used.
-      const queue = [first];
-      this.first.set(hash, queue);
-      return queue;
+      // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
+      return Array.isArray(first) ? first : [first];
     }
     return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
   }
@@ -233,7 +233,7 @@ export function keyQueues(
   const byKey = new Map<string, KeyedExchange[]>();
   for (const exchange of exchanges) {
     const normalized = normalizer.normalize(exchange.method, exchange.request.params);
-    const keyed = { exchange, normalized, key: normalizer.key(normalized) };
+    const keyed = { exchange, normalized, key: normalizer.key(normalized), position: all.length };
     all.push(keyed);
     const queue = byKey.get(keyed.key);
     if (queue) queue.push(keyed);

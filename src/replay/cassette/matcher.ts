@@ -56,9 +56,18 @@ export class Matcher {
   private readonly options: MatchOptions;
   private readonly entries: KeyedExchange[];
   private readonly index: RequestIndex;
-  private readonly used = new Set<CassetteExchange>();
+  /** Per entry (by position): served. */
+  private readonly used: Uint8Array;
+  private usedCount = 0;
+  /** Exchange → entry position, made when first needed (explaining a miss). */
+  private positions: Map<CassetteExchange, number> | undefined;
   /** `requestState` a served `input_required` handed out → the exchange that handed it out. */
   private readonly states = new Map<string, number>();
+  /**
+   * Served exchanges whose responses were not yet looked at for a `requestState`, in the order served: reading one
+   * parses the response, so it waits until a live request carries a state to look up.
+   */
+  private readonly unread: KeyedExchange[] = [];
   private readonly misses: Miss[] = [];
   private repeats = 0;
   /** Per key queue: everything before this index is used (see firstUnused). */
@@ -77,6 +86,7 @@ export class Matcher {
     });
     this.index = new RequestIndex(cassette.exchanges, this.normalizer);
     this.entries = this.index.all;
+    this.used = new Uint8Array(this.entries.length);
   }
 
   /** Finds the recorded exchange for a live request and marks it served, or explains the miss. */
@@ -104,7 +114,7 @@ export class Matcher {
 
   /** True once every recorded exchange was served. */
   get done(): boolean {
-    return this.used.size === this.entries.length;
+    return this.usedCount === this.entries.length;
   }
 
   /**
@@ -114,7 +124,7 @@ export class Matcher {
    */
   report(): MatchReport {
     const unused = this.entries
-      .filter((entry) => !this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER)
+      .filter((entry) => this.used[entry.position] === 0 && entry.exchange.method !== DISCOVER)
       .map(({ exchange, normalized }) => ({
         ordinal: exchange.ordinal,
         method: exchange.method,
@@ -122,9 +132,9 @@ export class Matcher {
         lineNo: exchange.lineNo,
       }));
     const total = this.entries.filter(
-      (entry) => this.used.has(entry.exchange) || entry.exchange.method !== DISCOVER,
+      (entry) => this.used[entry.position] === 1 || entry.exchange.method !== DISCOVER,
     ).length;
-    let summary = `used ${this.used.size} of ${total} recorded exchange${total === 1 ? '' : 's'}`;
+    let summary = `used ${this.usedCount} of ${total} recorded exchange${total === 1 ? '' : 's'}`;
     if (unused.length > 0) {
       const shown = unused
         .slice(0, 5)
@@ -132,7 +142,7 @@ export class Matcher {
       if (unused.length > shown.length) shown.push(`and ${unused.length - shown.length} more`);
       summary += `; unused: ${shown.join(', ')}`;
     }
-    return { used: this.used.size, total, unused, repeats: this.repeats, misses: [...this.misses], summary };
+    return { used: this.usedCount, total, unused, repeats: this.repeats, misses: [...this.misses], summary };
   }
 
   /** Recorded exchanges the live request may be served from, in recorded order. */
@@ -158,11 +168,11 @@ export class Matcher {
     params: JsonObject | undefined,
   ): KeyedExchange | undefined {
     const state = requestStateOf(params);
-    const previous = state === undefined ? undefined : this.states.get(state);
+    const previous = state === undefined ? undefined : this.stateOwner(state);
     if (previous === undefined) return undefined;
     for (let i = head; i < candidates.length; i++) {
       const entry = candidates[i]!;
-      if (!this.used.has(entry.exchange) && entry.exchange.mrtr?.previous === previous) return entry;
+      if (this.used[entry.position] === 0 && entry.exchange.mrtr?.previous === previous) return entry;
     }
     return undefined;
   }
@@ -172,25 +182,45 @@ export class Matcher {
    * ends is remembered per queue: serving N identical requests costs O(N), not O(N²).
    */
   private firstUnused(candidates: KeyedExchange[]): number {
-    let i = this.heads.get(candidates) ?? 0;
-    while (i < candidates.length && this.used.has(candidates[i]!.exchange)) i++;
-    this.heads.set(candidates, i);
+    const start = this.heads.get(candidates) ?? 0;
+    let i = start;
+    while (i < candidates.length && this.used[candidates[i]!.position] === 1) i++;
+    // Most queues hold one request: nothing to remember there, or while the head has not moved.
+    if (i !== start && candidates.length > 1) this.heads.set(candidates, i);
     return i;
   }
 
   private serve(entry: KeyedExchange): void {
-    this.used.add(entry.exchange);
-    const state = responseState(entry.exchange);
-    if (state !== undefined) this.states.set(state, entry.exchange.ordinal);
-    while (this.cursor < this.entries.length && this.used.has(this.entries[this.cursor]!.exchange))
-      this.cursor++;
+    if (this.used[entry.position] === 0) this.usedCount++;
+    this.used[entry.position] = 1;
+    this.unread.push(entry);
+    while (this.cursor < this.entries.length && this.used[this.cursor] === 1) this.cursor++;
+  }
+
+  /** The ordinal of the served exchange that handed out `state` (the last one served, if several did). */
+  private stateOwner(state: string): number | undefined {
+    for (const entry of this.unread) {
+      const handed = responseState(entry.exchange);
+      if (handed !== undefined) this.states.set(handed, entry.exchange.ordinal);
+    }
+    this.unread.length = 0;
+    return this.states.get(state);
+  }
+
+  private isUsed(exchange: CassetteExchange): boolean {
+    if (this.positions === undefined) {
+      this.positions = new Map();
+      for (const entry of this.entries) this.positions.set(entry.exchange, entry.position);
+    }
+    const position = this.positions.get(exchange);
+    return position !== undefined && this.used[position] === 1;
   }
 
   /** The next exchange `ordered` expects: the first unused one, discovery left out. */
   private expected(): KeyedExchange | undefined {
     for (let i = this.cursor; i < this.entries.length; i++) {
       const entry = this.entries[i]!;
-      if (!this.used.has(entry.exchange) && entry.exchange.method !== DISCOVER) return entry;
+      if (this.used[i] === 0 && entry.exchange.method !== DISCOVER) return entry;
     }
     return undefined;
   }
@@ -198,7 +228,7 @@ export class Matcher {
   private context(expected: KeyedExchange | undefined, recorded: number) {
     return {
       entries: this.entries,
-      used: (exchange: CassetteExchange) => this.used.has(exchange),
+      used: (exchange: CassetteExchange) => this.isUsed(exchange),
       expected,
       recorded,
       diff: this.options.diff,

@@ -266,6 +266,11 @@ class RecordedExchange implements CassetteExchange {
     this.#responseText = undefined;
   }
 
+  /** The text of a response line not read yet (see {@link responseToSend}), else undefined. */
+  unreadResponse(): string | undefined {
+    return this.#responseText;
+  }
+
   /** Holds the response as the JSON text of its trace line (one message, not a batch). */
   responseLine(text: string): void {
     this.#response = undefined;
@@ -273,10 +278,54 @@ class RecordedExchange implements CassetteExchange {
   }
 }
 
-/** The message of a trace line's text, as rawItem takes it from the parsed line. */
+/**
+ * An exchange's response for sending once, as replay does: one not read before is parsed from its line's text and
+ * not kept (`owned`: nothing else holds any part of it, so it needs no copy on its way out, and — living only while
+ * it is sent — costs the garbage collector nothing, where one kept would be copied and promoted). Otherwise the
+ * response as `exchange.response` gives it.
+ *
+ * @example const { response, owned } = responseToSend(exchange);
+ */
+export function responseToSend(exchange: CassetteExchange): {
+  response: JsonObject | undefined;
+  owned: boolean;
+} {
+  const text = exchange instanceof RecordedExchange ? exchange.unreadResponse() : undefined;
+  if (text !== undefined) return { response: messageOfLine(text), owned: true };
+  return { response: exchange.response, owned: false };
+}
+
+/**
+ * The message of a trace line's text, as rawItem takes it from the parsed line. The line was parsed when the
+ * cassette was built, so it is valid JSON. A message line as tapedeck writes it ends with its `raw` member
+ * (`{"t":…,"seq":…,"dir":…,"raw":{…}}`): when nothing before `"raw":` opens an object or array, that is the line's
+ * own `raw` key (the text `"raw":` cannot occur inside a JSON string), and the text after it, less the closing
+ * brace, is the message alone — parsed without the envelope. If `raw` is not the last member (or appears twice),
+ * that text is not one JSON value and the whole line is parsed instead.
+ */
 function messageOfLine(text: string): JsonObject {
+  const at = text.indexOf('"raw":');
+  if (at > 0 && text.charCodeAt(text.length - 1) === CLOSE_BRACE && !opensBefore(text, at)) {
+    try {
+      const raw = JSON.parse(text.slice(at + RAW_KEY_LENGTH, -1)) as unknown;
+      return isObject(raw) ? raw : {};
+    } catch {
+      // Not the line's last member: the whole line below.
+    }
+  }
   const line = JSON.parse(text) as { raw?: unknown };
   return isObject(line.raw) ? line.raw : {};
+}
+
+const CLOSE_BRACE = 0x7d;
+const RAW_KEY_LENGTH = '"raw":'.length;
+
+/** Whether an object or array opens in `text` between its first character and `end`. */
+function opensBefore(text: string, end: number): boolean {
+  const brace = text.indexOf('{', 1);
+  if (brace !== -1 && brace < end) return true;
+  const bracket = text.indexOf('[');
+  return bracket !== -1 && bracket < end;
 }
 
 /** The script of every request the server said nothing in between about: one list, not one per request. */

@@ -5,7 +5,11 @@ import type { Json } from '../../trace/types.js';
  * in-process transport) adapt their wire to this; tests use {@link linkedChannels}.
  */
 export interface ReplayChannel {
-  send(message: Json): void;
+  /**
+   * `owned`: nothing else holds any part of `message` (a response parsed for this send alone), so a channel that
+   * hands objects over instead of text may hand it over as it is; otherwise such a channel hands over a copy.
+   */
+  send(message: Json, owned?: boolean): void;
   onMessage(handler: (message: Json) => void): void;
 }
 

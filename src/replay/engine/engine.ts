@@ -12,8 +12,8 @@ import {
   type RpcRequest,
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import { structuralDiff } from '../cassette/diff.js';
 import { Matcher } from '../cassette/matcher.js';
+import { responseToSend } from '../cassette/script-builder.js';
 import type {
   Cassette,
   CassetteExchange,
@@ -23,7 +23,7 @@ import type {
 import { type EngineOptions, type ReplayOptions, scaledDelay, withDefaults } from '../options.js';
 import type { ReplayChannel } from './channel.js';
 import { REPLAY_ERROR_CODES } from './codes.js';
-import { type AnswerCheck, missData, outcomeOf, type ReplayEvent, type ReplayReport } from './events.js';
+import { type AnswerCheck, answerCheck, missData, type ReplayEvent, type ReplayReport } from './events.js';
 import { ClientTerms, type VersionNote } from './negotiation.js';
 import { errorResponse, type LiveIds, rewriteResponse, rewriteServerMessage } from './rewrite.js';
 import { anchoredTimeline, exchangeTimeline, type TimelineItem, unsolicitedByAnchor } from './timeline.js';
@@ -45,6 +45,9 @@ const NOTIFICATION_SETTLE_MS = 2;
 
 /** Requests a server answers only when the client lets go of them: their recordings end without a response. */
 const LONG_LIVED = new Set(['subscriptions/listen']);
+
+/** No unsolicited messages: one frozen list for every request that has none. */
+const NONE: readonly UnsolicitedMessage[] = Object.freeze([]);
 
 /**
  * Construct it on a channel (it listens at once), call `start()` when the client is connected, `close()` at the end.
@@ -200,19 +203,37 @@ export class ReplayEngine {
     this.emit({ kind: 'hit', exchange, id: request.id, repeated });
     this.noteVersion(terms.compare(exchange, request));
     if (exchange.method === 'subscriptions/listen') this.subscriptions.set(exchange.ordinal, request.id);
+    // Unsolicited messages happened once; a repeated exchange replays its own script only.
+    const anchored =
+      repeated || this.anchored.size === 0 ? NONE : this.takeAnchored(`request:${exchange.ordinal}`);
+    if (anchored.length === 0 && this.answerAtOnce(exchange, request.id, terms)) return;
     const live: LiveIds = {
       id: request.id,
       progressToken: progressToken(request),
       ids: new Map([[idKey(exchange.request.id), request.id]]),
       subscriptions: this.subscriptions,
     };
-    // Unsolicited messages happened once; a repeated exchange replays its own script only.
-    const anchored = repeated ? [] : this.takeAnchored(`request:${exchange.ordinal}`);
     const playback = new Playback();
     this.playing.set(idKey(request.id), playback);
     this.run(exchangeTimeline(exchange, anchored), live, playback, exchange, terms).finally(() => {
       if (this.playing.get(idKey(request.id)) === playback) this.playing.delete(idKey(request.id));
     });
+  }
+
+  /** A request and its response alone, no gap to wait (most exchanges): sent now, as play() would; else false. */
+  private answerAtOnce(exchange: CassetteExchange, id: RpcId, terms: ClientTerms): boolean {
+    if (exchange.script.length > 0) return false;
+    const atMs = exchange.respondedAtMs ?? 0;
+    if (scaledDelay(atMs, this.options.timing, this.options.maxDelayMs) > 0) return false;
+    const { response, owned } = responseToSend(exchange);
+    if (response === undefined) return false;
+    try {
+      // What negotiation and the id rewrite make of an owned response shares nothing else either.
+      this.send(rewriteResponse(this.negotiate(terms, exchange, { response }), id), owned);
+    } catch (error) {
+      this.emit({ kind: 'error', error });
+    }
+    return true;
   }
 
   private onNotification(notification: RpcNotification): void {
@@ -239,8 +260,9 @@ export class ReplayEngine {
     void this.run(anchoredTimeline(anchored), live, new Playback(), undefined, this.client());
   }
 
-  private takeAnchored(key: string): UnsolicitedMessage[] {
-    const anchored = this.anchored.get(key) ?? [];
+  private takeAnchored(key: string): readonly UnsolicitedMessage[] {
+    if (this.anchored.size === 0) return NONE;
+    const anchored = this.anchored.get(key) ?? NONE;
     this.anchored.delete(key);
     return anchored;
   }
@@ -319,8 +341,8 @@ export class ReplayEngine {
       clock = Math.max(clock, item.message.answeredAtMs ?? clock);
       if (item.unsolicited) this.playAnchor(`answer:${item.unsolicited.index}`);
     }
-    if (exchange && exchange.response === undefined && live.id !== undefined)
-      this.noResponse(exchange, live.id);
+    // The timeline holds the response when the exchange has one (reading it again would parse it again).
+    if (exchange && !responded && live.id !== undefined) this.noResponse(exchange, live.id);
   }
 
   /**
@@ -410,31 +432,13 @@ export class ReplayEngine {
     answer: JsonObject,
     exchange: CassetteExchange | undefined,
   ): void {
-    const shown = this.options.shown;
-    const [before, after] = recorded ? [outcomeOf(recorded), outcomeOf(answer)] : [];
-    // Compared as they are; each difference shows the values as the trace would hold them.
-    const diff =
-      before && after
-        ? structuralDiff(
-            before,
-            after,
-            '$',
-            this.options.diff,
-            shown && { recorded: shown.message(before), live: shown.message(after) },
-          )
-        : undefined;
-    const check: AnswerCheck = {
-      method,
-      exchange: exchange?.ordinal,
-      differs: diff === undefined || diff.total > 0,
-      diff,
-    };
+    const check = answerCheck(method, recorded, answer, exchange?.ordinal, this.options);
     this.answers.push(check);
     this.emit({ kind: 'answer', answer: check });
   }
 
-  private send(message: JsonObject): void {
-    if (!this.closed) this.channel.send(message);
+  private send(message: JsonObject, owned = false): void {
+    if (!this.closed) this.channel.send(message, owned);
   }
 
   private emit(event: ReplayEvent): void {

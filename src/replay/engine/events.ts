@@ -2,10 +2,11 @@ import type { FaultRecord } from '../../faults/records.js';
 import { describeRequest } from '../../trace/describe.js';
 import type { JsonObject, RpcId } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import type { StructuralDiff } from '../cassette/diff.js';
+import { type StructuralDiff, structuralDiff } from '../cassette/diff.js';
 import type { MatchReport } from '../cassette/matcher.js';
 import type { Miss } from '../cassette/miss.js';
 import type { CassetteExchange } from '../cassette/types.js';
+import type { EngineOptions } from '../options.js';
 import type { VersionNote } from './negotiation.js';
 
 /**
@@ -65,6 +66,32 @@ export interface ReplayReport extends MatchReport {
   timeouts: string[];
   /** Every fault injected, in order (none unless faults were asked for). */
   faults: FaultRecord[];
+}
+
+/**
+ * How the client's answer to a server→client request compares with the recorded one: compared as they are, each
+ * difference showing the values as the trace would hold them (`shown`). No recorded answer counts as differing.
+ */
+export function answerCheck(
+  method: string,
+  recorded: JsonObject | undefined,
+  answer: JsonObject,
+  exchange: number | undefined,
+  options: Pick<EngineOptions, 'diff' | 'shown'>,
+): AnswerCheck {
+  const shown = options.shown;
+  const [before, after] = recorded ? [outcomeOf(recorded), outcomeOf(answer)] : [];
+  const diff =
+    before && after
+      ? structuralDiff(
+          before,
+          after,
+          '$',
+          options.diff,
+          shown && { recorded: shown.message(before), live: shown.message(after) },
+        )
+      : undefined;
+  return { method, exchange, differs: diff === undefined || diff.total > 0, diff };
 }
 
 /**

@@ -130,6 +130,9 @@ function levelOf(params: JsonObject | undefined): string {
 
 const SET_LEVEL = 'logging/setLevel';
 
+/** The methods {@link withFallbacks} may answer. */
+const ANSWERED_HERE: ReadonlySet<string> = new Set(['ping', SET_LEVEL, DISCOVER]);
+
 /** A request answered without a recording. */
 export type Fallback =
   | { kind: 'discover'; answer: DiscoverAnswer }
@@ -192,9 +195,12 @@ export function withFallbacks(
     }
   };
   return {
-    send: (message) => channel.send(message),
+    send: (message, owned) => channel.send(message, owned),
     onMessage(handler) {
       channel.onMessage((message: Json) => {
+        // Only the three methods are looked at closer; everything else goes to the engine as it came.
+        const method = isObject(message) ? message.method : undefined;
+        if (typeof method !== 'string' || !ANSWERED_HERE.has(method)) return handler(message);
         const item = classifyMessage(message);
         if (item.kind !== 'request' || !answered(item)) handler(message);
       });

@@ -20,6 +20,7 @@ import { withFallbacks } from '../engine/fallback.js';
 import { type FaultableChannel, replayFaultPlan, withFaults } from '../engine/faults.js';
 import type { ReplayOptions } from '../options.js';
 import { parseError } from './fault-transport.js';
+import { wireCopy } from './wire-copy.js';
 
 /**
  * The official SDK's seam on the replay side: `replayTransport` is a Transport a Client connects to instead of a
@@ -68,9 +69,10 @@ export class ReplayTransport implements McpTransport {
   private opening: Promise<void> | undefined;
   private receive: ((message: Json) => void) | undefined;
   /** Messages on their way to the client, and (injected faults) errors its transport would report. */
-  private readonly outbox: ({ message: Json } | { error: Error })[] = [];
+  private readonly outbox: (Json | Failure)[] = [];
   private disarm: () => void = () => {};
-  private scheduled = false;
+  /** Deliveries scheduled and not yet run: one per message in the outbox. */
+  private scheduled = 0;
   private closed = false;
   private readonly drained: (() => void)[] = [];
   private llmReplay: LlmReplay | undefined;
@@ -95,7 +97,7 @@ export class ReplayTransport implements McpTransport {
     if (!this.receive)
       throw new TapedeckError('usage', 'the replay transport was not started: call start() first');
     // A copy, as over a wire: neither side can change the other's objects.
-    this.receive(JSON.parse(JSON.stringify(message)) as Json);
+    this.receive(wireCopy(message) as Json);
   }
 
   /**
@@ -142,7 +144,7 @@ export class ReplayTransport implements McpTransport {
   /** Resolves once nothing is playing and every message replay sent has been delivered. */
   async idle(): Promise<void> {
     await this.engine?.idle();
-    if (this.outbox.length === 0 && !this.scheduled) return;
+    if (this.outbox.length === 0 && this.scheduled === 0) return;
     await new Promise<void>((resolve) => this.drained.push(resolve));
   }
 
@@ -160,7 +162,7 @@ export class ReplayTransport implements McpTransport {
     const scheduler = engineOptions.scheduler ?? realScheduler;
     const plan = replayFaultPlan(cassette, { faults, seed }, scheduler);
     const channel: FaultableChannel = {
-      send: (message) => this.deliver(message),
+      send: (message, owned) => this.deliver(message, owned),
       onMessage: (handler) => {
         this.receive = handler;
       },
@@ -196,41 +198,53 @@ export class ReplayTransport implements McpTransport {
       );
   }
 
-  private deliver(message: Json): void {
+  private deliver(message: Json, owned = false): void {
     if (this.closed) return;
-    this.outbox.push({ message: JSON.parse(JSON.stringify(message)) as Json });
+    this.outbox.push(owned ? message : wireCopy(message));
     this.schedule();
   }
 
   private deliverError(error: Error): void {
     if (this.closed) return;
-    this.outbox.push({ error });
+    this.outbox.push(new Failure(error));
     this.schedule();
   }
 
+  /**
+   * Each message gets a macrotask of its own, in the order sent (the client's microtasks run between two). Messages
+   * queued in one turn are delivered in the next one, each its own task, rather than one turn of the event loop each.
+   */
   private schedule(): void {
-    if (this.scheduled || this.outbox.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
+    this.scheduled++;
+    setImmediate(this.flushOne);
+  }
+
+  /** The oldest message (or error) to the client. */
+  private readonly flushOne = (): void => {
+    this.scheduled--;
+    if (this.outbox.length > 0) {
       const next = this.outbox.shift();
-      if (next !== undefined && !this.closed) {
+      if (!this.closed) {
         try {
-          if ('error' in next) this.onerror?.(next.error);
-          else this.onmessage?.(next.message as unknown as TransportMessage);
+          if (next instanceof Failure) this.onerror?.(next.error);
+          else this.onmessage?.(next as unknown as TransportMessage);
         } catch (error) {
           this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         }
       }
-      this.schedule();
-      this.settleDrained();
-    });
-  }
+    }
+    this.settleDrained();
+  };
 
   private settleDrained(): void {
-    if (this.outbox.length > 0 && !this.closed) return;
+    if (this.drained.length === 0 || (this.outbox.length > 0 && !this.closed)) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
+}
+
+/** An error the client's transport would report, waiting in the outbox among the messages. */
+class Failure {
+  constructor(readonly error: Error) {}
 }
 
 /**

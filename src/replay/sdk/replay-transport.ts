@@ -56,7 +56,8 @@ export interface ReplayTransportOptions extends ReplayOptions, FaultOptions {
 /**
  * A Transport that is the recorded server: what the client sends is matched against the cassette and answered as
  * recorded (progress, sampling / elicitation / roots requests to the client included). Each message reaches the
- * client in its own macrotask, as from a wire, so the SDK's asynchronous notification handling sees it in order.
+ * client in its own macrotask, as from a wire, so the SDK's asynchronous notification handling sees it in order; a
+ * response with nothing queued before it comes in a microtask after `send` returns.
  */
 export class ReplayTransport implements McpTransport {
   onclose?: Callback<[]> | undefined;
@@ -73,6 +74,8 @@ export class ReplayTransport implements McpTransport {
   private disarm: () => void = () => {};
   /** Deliveries scheduled and not yet run: one per message in the outbox. */
   private scheduled = 0;
+  /** Responses delivered in a microtask since the last delivery in a task of its own. */
+  private microtaskRun = 0;
   private closed = false;
   private readonly drained: (() => void)[] = [];
   private llmReplay: LlmReplay | undefined;
@@ -200,8 +203,17 @@ export class ReplayTransport implements McpTransport {
 
   private deliver(message: Json, owned = false): void {
     if (this.closed) return;
+    // A response with nothing before it on its way needs no task of its own: the SDK's Protocol handles one
+    // synchronously (its handler was set before send), and no notification waits to be seen first.
+    // At most MICROTASK_RUN of them in a row, so a client that awaits one call after another still lets timers and
+    // I/O run.
+    const alone = this.outbox.length === 0 && this.scheduled === 0 && isResponse(message);
     this.outbox.push(owned ? message : wireCopy(message));
-    this.schedule();
+    if (alone && this.microtaskRun < MICROTASK_RUN) {
+      this.microtaskRun++;
+      this.scheduled++;
+      queueMicrotask(this.flushOne);
+    } else this.schedule();
   }
 
   private deliverError(error: Error): void {
@@ -213,11 +225,17 @@ export class ReplayTransport implements McpTransport {
   /**
    * Each message gets a macrotask of its own, in the order sent (the client's microtasks run between two). Messages
    * queued in one turn are delivered in the next one, each its own task, rather than one turn of the event loop each.
+   * A response queued when nothing else is goes in a microtask instead (see deliver).
    */
   private schedule(): void {
     this.scheduled++;
-    setImmediate(this.flushOne);
+    setImmediate(this.flushInTask);
   }
+
+  private readonly flushInTask = (): void => {
+    this.microtaskRun = 0;
+    this.flushOne();
+  };
 
   /** The oldest message (or error) to the client. */
   private readonly flushOne = (): void => {
@@ -240,6 +258,16 @@ export class ReplayTransport implements McpTransport {
     if (this.drained.length === 0 || (this.outbox.length > 0 && !this.closed)) return;
     for (const resolve of this.drained.splice(0)) resolve();
   }
+}
+
+/** How many responses in a row may reach the client in a microtask before one waits for a task of its own. */
+const MICROTASK_RUN = 64;
+
+/** A JSON-RPC response: an id, a result or an error, no method. */
+function isResponse(message: Json): boolean {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
+  const m = message as { [key: string]: Json };
+  return m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined);
 }
 
 /** An error the client's transport would report, waiting in the outbox among the messages. */

@@ -71,6 +71,34 @@ describe('replayTransport', () => {
     await expect(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toThrow(/closed/);
   });
 
+  it('answers a request after send returns, and lets timers run between answers to calls made one after another', async () => {
+    const transport = replayTransport(`${INTEROP}mcporter/everything-get-sum.ndjson`, {
+      server: 'everything',
+      repeat: 'last',
+    });
+    const { client } = makeClient();
+    await client.connect(transport);
+    const delivered: unknown[] = [];
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      delivered.push(message);
+      onmessage?.(message, extra);
+    };
+    const sent = transport.send({ jsonrpc: '2.0', id: 9001, method: 'ping' });
+    expect(delivered).toEqual([]);
+    await sent;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    for (let i = 0; i < 300; i += 1) {
+      const sum = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+      expect(sum.content).toEqual([{ type: 'text', text: 'The sum of 2 and 3 is 5.' }]);
+    }
+    clearInterval(timer);
+    expect(delivered[0]).toMatchObject({ jsonrpc: '2.0', id: 9001 });
+    expect(ticks).toBeGreaterThan(0);
+    await client.close();
+  });
+
   it('fails connect with one clear line when the cassette does not exist', async () => {
     const { client } = makeClient();
     await expect(client.connect(replayTransport('/nonexistent/cassette.jsonl'))).rejects.toThrow(

@@ -82,6 +82,11 @@ export interface LineHandler {
    * newline after it: a cut-off write, or just a missing final newline.
    */
   text(text: string, lineNo: number, terminated: boolean): void;
+  /**
+   * Offered each line's bytes before they are decoded (without `\n` or a trailing `\r`): returning true takes the
+   * line, and `text` is not called for it. For readers that can read some lines without their text.
+   */
+  bytes?(bytes: Uint8Array, lineNo: number, terminated: boolean): boolean;
   /** A line whose bytes are not valid UTF-8. */
   notUtf8(lineNo: number, terminated: boolean): void;
   /** A line over the limit; its bytes were not kept, only counted. */
@@ -159,6 +164,7 @@ export class LineSplitter {
       this.handler.tooLong(raw.lineNo, raw.overflowBytes, raw.terminated);
       return;
     }
+    if (this.handler.bytes?.(raw.bytes, raw.lineNo, raw.terminated)) return;
     let text: string;
     try {
       text = utf8.decode(raw.bytes);
@@ -172,7 +178,8 @@ export class LineSplitter {
   /** The complete lines in `region` (no final newline). */
   private region(region: Uint8Array): void {
     let text: string | undefined;
-    if (region.length <= this.max) {
+    // A handler that takes bytes sees every line before any is decoded.
+    if (region.length <= this.max && this.handler.bytes === undefined) {
       try {
         text = utf8.decode(region);
       } catch {

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isEmptyQuery, kindMatches, type LineQuery, textMatch } from '../../trace/query.js';
+import { isShortAscii, markShortText } from './short-search.js';
 import { MAX_RANGE } from './text-filter.js';
 import { OUTCOMES, type TraceIndex } from './trace-index.js';
 
@@ -91,6 +92,11 @@ async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uin
     await indexed.offsets.whole();
     const bits = new Uint8Array(indexed.offsets.count + 2);
     const ranges = search.find && search.text ? indexed.offsets.filter.ranges(search.text) : undefined;
+    if (ranges === undefined && search.find && search.text && isShortAscii(search.text)) {
+      await markShortText(indexed.file, indexed.offsets.size, search.text, bits);
+      out.push(bits);
+      continue;
+    }
     if (ranges) {
       await markRanges(indexed.file, ranges, (start) => indexed.offsets.lineAt(start), search, bits);
       out.push(bits);

@@ -226,8 +226,7 @@ const scratch: number[] = [];
 function text(start: number, end: number): string {
   if (escaped) return JSON.parse(utf8.decode(b.subarray(start - 1, end + 1))) as string;
   const length = end - start;
-  // Longer strings (times, ids) rarely repeat: made directly, without pushing the short ones out of the cache.
-  if (length > 20) {
+  if (length > 64) {
     for (let j = start; j < end; j++) if (b[j]! >= 128) return utf8.decode(b.subarray(start, end));
     let out = '';
     for (let j = start; j < end; j += 4096)
@@ -240,8 +239,10 @@ function text(start: number, end: number): string {
     if (c >= 128) return utf8.decode(b.subarray(start, end));
     hash = Math.imul(hash ^ c, 0x01000193);
   }
+  // Longer strings (times, ids) rarely repeat: made directly, without pushing the short ones out of the cache.
+  const cached = length <= 20;
   const slot = (hash >>> 0) & (CACHE_SIZE - 1);
-  const known = cache[slot];
+  const known = cached ? cache[slot] : undefined;
   if (known !== undefined && known.length === length) {
     let same = true;
     for (let j = 0; j < length; j++) {
@@ -255,7 +256,7 @@ function text(start: number, end: number): string {
   scratch.length = length;
   for (let j = 0; j < length; j++) scratch[j] = b[start + j]!;
   const made = String.fromCharCode.apply(null, scratch);
-  cache[slot] = made;
+  if (cached) cache[slot] = made;
   return made;
 }
 

@@ -121,7 +121,10 @@ export class LineSplitter {
     private readonly max = DEFAULT_MAX_LINE_BYTES,
   ) {}
 
-  push(chunk: Uint8Array): void {
+  push(bytes: Uint8Array): void {
+    // A plain view: its per-line subarrays cost less than a Node Buffer's (a handler of bytes makes one per line).
+    const chunk =
+      this.handler.bytes === undefined ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     const last = chunk.lastIndexOf(10);
     if (last === -1) {
       this.carry(chunk);

@@ -41,11 +41,12 @@ export async function markShortText(
   size: number,
   text: string,
   bits: Uint8Array,
+  chunk = CHUNK,
 ): Promise<void> {
   const variants = spellings(text);
   const handle = await open(file, 'r');
   try {
-    let buffer = Buffer.allocUnsafe(CHUNK);
+    let buffer = Buffer.allocUnsafe(chunk);
     let held = 0;
     let position = 0;
     let lineNo = 1;

@@ -255,6 +255,37 @@ describe('stats read from the bytes agree with stats of every line parsed', () =
     expect(actual.diagnostics.join('\n')).toMatch(/not valid UTF-8/);
     expect(actual.diagnostics.join('\n')).toMatch(/nested deeper/);
   });
+  it('on a rotated trace, its segments stitched and a call answered in the next segment', async () => {
+    const segmentMeta = (n: number) =>
+      JSON.stringify({
+        ...JSON.parse(META),
+        label: 'calls',
+        traceId: 'T1',
+        segment: n,
+        startedAt: `2026-01-01T00:0${n}:00.000Z`,
+      });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: `t${id % 2}` },
+    });
+    const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [], isError: id === 3 } });
+    write('calls.2.jsonl', [segmentMeta(0), msg('in', call(1)), msg('out', answer(1)), msg('in', call(2))]);
+    write('calls.1.jsonl', [segmentMeta(1), msg('out', answer(2)), msg('in', call(3))]);
+    const path = write('calls.jsonl', [
+      segmentMeta(2),
+      msg('out', answer(3)),
+      msg('in', call(4)),
+      JSON.stringify({ t: '2026-01-01T00:03:00.000Z', type: 'end', durationMs: 180000 }),
+    ]);
+    const expected = await reference(path);
+    const actual = await scanned(path);
+    expect(actual.stats).toEqual(expected.stats);
+    expect(actual.diagnostics).toEqual(expected.diagnostics);
+    expect(actual.stats.tools.reduce((n, t) => n + t.calls, 0)).toBe(4);
+    expect(actual.stats.unanswered.map((u) => u.id)).toEqual([4]);
+  });
 });
 
 describe('scanMessageLine', () => {

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 const dist = resolve(process.env.DIST ?? new URL('../dist', import.meta.url).pathname);
 const load = (path) => import(pathToFileURL(join(dist, path)).href);
-const { CaptureQueue } = await load('capture/capture-queue.js');
+const { CAPTURE_QUEUE_DEFAULTS, CaptureQueue } = await load('capture/capture-queue.js');
 const { PipeCapture } = await load('capture/pipe-capture.js');
 const { FileSink } = await load('sink/file.js');
 const { createRedactor } = await load('redact/engine.js');
@@ -86,7 +86,8 @@ sink.start({
 const emit = sink.append.bind(sink);
 const toServer = new PipeCapture({ dir: 'in', maxMessageBytes: 16 * 1024 * 1024, emit });
 const toClient = new PipeCapture({ dir: 'out', maxMessageBytes: 16 * 1024 * 1024, emit });
-const later = new CaptureQueue();
+// As the stdio proxy makes it (an older build without inline capture ignores the third argument).
+const later = new CaptureQueue(CAPTURE_QUEUE_DEFAULTS?.maxBytes, Date.now, CAPTURE_QUEUE_DEFAULTS);
 const turn = () => new Promise((done) => setImmediate(done));
 
 for (let id = 1; id <= count; id += 1) {

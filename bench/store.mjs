@@ -4,11 +4,13 @@
 //   query:  time to list, search and open the first page of a trace in a store of 1M lines, on each engine.
 // Needs the build (dist/) and a Postgres database: TAPEDECK_BENCH_DATABASE_URL or TAPEDECK_TEST_DATABASE_URL (a
 // schema of its own is made and dropped). Knobs: BENCH_STORE_LINES (query store size, default 1000000),
-// BENCH_STORE_INGEST (lines per ingest run, default 200000). Prints JSON on stdout, progress on stderr.
+// BENCH_STORE_INGEST (lines per ingest run, default 200000), BENCH_STORE_ROUNDS (alternating ingest rounds, default
+// 3; medians reported). Each ingest run also says the CPU the collectors and Postgres used per 1000 lines, and so
+// the lines/s the machine's cores would allow at most. Prints JSON on stdout, progress on stderr.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -24,6 +26,7 @@ if (base === undefined) {
 const QUERY_LINES = Number(process.env.BENCH_STORE_LINES ?? 1_000_000);
 const INGEST_LINES = Number(process.env.BENCH_STORE_INGEST ?? 200_000);
 const CLIENTS = 4;
+const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 3);
 const PER_POST = 1000;
 const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-bench-store-'));
 const schemas = [];
@@ -104,15 +107,68 @@ async function ingest(urls, token) {
   return Math.round(INGEST_LINES / ((performance.now() - started) / 1000));
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc; 0 where there is no /proc. */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes of the Postgres server on this machine (every backend, the bench's and anyone else's). */
+function postgresPids() {
+  try {
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      });
+  } catch {
+    return [];
+  }
+}
+
+const TICKS = 100;
+
+/**
+ * One ingest run: lines/s, and the CPU the collectors and the Postgres server used for it (ms per 1000 lines). On a
+ * machine of `cpus` cores the CPU per line bounds the rate: `ceiling` is the lines/s the cores would allow if the
+ * run used all of them for this and nothing else (Postgres's figure counts any other work it did meanwhile).
+ */
 async function ingestRun(name, db, instances) {
-  const home = join(tmp, `home-${name}`);
+  const home = join(tmp, `home-${name}-${randomBytes(3).toString('hex')}`);
   const urls = [];
   for (let i = 0; i < instances; i += 1) urls.push(await serve(db, home));
   const token = readFileSync(join(home, 'token'), 'utf8').trim();
+  const pids = children.map((child) => child.pid);
+  const pg0 = postgresPids();
+  const before = { collectors: pids.map(cpuMs), postgres: new Map(pg0.map((pid) => [pid, cpuMs(pid)])) };
   const rate = await ingest(urls, token);
+  const collectorsMs = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - before.collectors[i], 0);
+  const postgresMs = postgresPids().reduce(
+    (sum, pid) => sum + cpuMs(pid) - (before.postgres.get(pid) ?? 0),
+    0,
+  );
   for (const child of children.splice(0)) child.kill('SIGTERM');
-  log(`ingest ${name}: ${rate} lines/s`);
-  return rate;
+  const per1000 = (ms) => Math.round((ms / INGEST_LINES) * 1000 * 10) / 10;
+  const cpu = { collectorsMsPer1000: per1000(collectorsMs), postgresMsPer1000: per1000(postgresMs) };
+  const ceiling = Math.round((cpus() * 1_000_000) / (cpu.collectorsMsPer1000 + cpu.postgresMsPer1000));
+  log(
+    `ingest ${name}: ${rate} lines/s; CPU per 1000 lines: collectors ${cpu.collectorsMsPer1000} ms, ` +
+      `postgres ${cpu.postgresMsPer1000} ms → ${cpus()} cores allow ${ceiling} lines/s`,
+  );
+  return { rate, ...cpu, ceiling };
+}
+
+function cpus() {
+  return availableParallelism();
 }
 
 /** Fills a store with one trace of most of QUERY_LINES lines and 99 small ones, then times the reads. */
@@ -170,9 +226,30 @@ async function queryRun(name, database) {
 }
 
 try {
-  const sqlite = await ingestRun('sqlite', join(tmp, 'ingest.db'), 1);
-  const postgres1 = await ingestRun('postgres, one collector', schemaUrl(), 1);
-  const postgres2 = await ingestRun('postgres, two collectors', schemaUrl(), 2);
+  // Alternating rounds (the machine is shared: its load drifts), each on a fresh database; the median of each.
+  const runs = { sqlite: [], postgres1: [], postgres2: [] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    runs.sqlite.push(await ingestRun('sqlite', join(tmp, `ingest-${round}.db`), 1));
+    runs.postgres1.push(await ingestRun('postgres, one collector', schemaUrl(), 1));
+    runs.postgres2.push(await ingestRun('postgres, two collectors', schemaUrl(), 2));
+  }
+  const median = (list, key) => {
+    const sorted = list.map((run) => run[key]).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  const sqlite = median(runs.sqlite, 'rate');
+  const postgres1 = median(runs.postgres1, 'rate');
+  const postgres2 = median(runs.postgres2, 'rate');
+  const cpu = Object.fromEntries(
+    Object.entries(runs).map(([name, list]) => [
+      name,
+      {
+        collectorsMsPer1000: median(list, 'collectorsMsPer1000'),
+        postgresMsPer1000: median(list, 'postgresMsPer1000'),
+        ceiling: median(list, 'ceiling'),
+      },
+    ]),
+  );
   const query = {
     sqlite: await queryRun('sqlite', join(tmp, 'query.db')),
     postgres: await queryRun('postgres', schemaUrl()),
@@ -182,6 +259,11 @@ try {
       linesPerSecond: { sqlite, postgres1, postgres2 },
       postgresVsSqlite: Math.round((postgres1 / sqlite) * 100) / 100,
       twoVsOne: Math.round((postgres2 / postgres1) * 100) / 100,
+      cores: cpus(),
+      cpu,
+      // What two collectors could add at most here: the cores' ceiling over one collector's rate.
+      twoVsOneCeiling: Math.round((cpu.postgres1.ceiling / postgres1) * 100) / 100,
+      rounds: ROUNDS,
     },
     query: { lines: QUERY_LINES, ...query },
   };

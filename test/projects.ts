@@ -75,4 +75,5 @@ export const BROWSER_FILES: readonly string[] = [
   'test/viewer/agent.test.ts',
   'test/viewer/auth-lane.test.ts',
   'test/viewer/hooks.test.ts',
+  'test/viewer/million.test.ts',
 ];

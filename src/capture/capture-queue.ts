@@ -20,7 +20,21 @@ interface Waiting {
 export const CAPTURE_QUEUE_DEFAULTS = {
   /** Bytes that may wait for their trace copy; past this the copy is made before the next read. */
   maxBytes: 4 * 1024 * 1024,
+  /**
+   * For a recorder: a chunk up to this size, when nothing waits, is copied at once (its trace copy costs less than
+   * the event-loop turn waiting would take); bigger chunks, and chunks past {@link inlineBytesPerMs} in one burst,
+   * wait as above.
+   */
+  inlineBytes: 16 * 1024,
+  /** Bytes copied at once within one millisecond, at most: a burst beyond it waits. */
+  inlineBytesPerMs: 64 * 1024,
 } as const;
+
+/** When chunks are copied at once rather than after the turn (see CAPTURE_QUEUE_DEFAULTS); none by default. */
+export interface InlineCapture {
+  inlineBytes: number;
+  inlineBytesPerMs: number;
+}
 
 /**
  * @example
@@ -33,16 +47,32 @@ export class CaptureQueue {
   private bytes = 0;
   private scheduled = false;
 
+  /** The millisecond the inline budget is counted in, and the bytes copied at once in it. */
+  private inlineMs = Number.NaN;
+  private inlineUsed = 0;
+
   constructor(
     private readonly maxBytes: number = CAPTURE_QUEUE_DEFAULTS.maxBytes,
     private readonly now: () => number = Date.now,
+    private readonly inline: InlineCapture = { inlineBytes: 0, inlineBytesPerMs: 0 },
   ) {}
 
   /**
-   * Queues the trace copy of `chunk` for `capture`, read just now or at `atMs`. Chunks are never copied: they are
-   * not reused.
+   * Queues the trace copy of `chunk` for `capture`, read just now or at `atMs` (or, for a small chunk when nothing
+   * waits and inline capture is on, makes it now). Chunks are never copied: they are not reused.
    */
   push(capture: ChunkCapture, chunk: Buffer, atMs: number = this.now()): void {
+    if (this.waiting.length === 0 && chunk.length <= this.inline.inlineBytes) {
+      if (atMs !== this.inlineMs) {
+        this.inlineMs = atMs;
+        this.inlineUsed = 0;
+      }
+      if (this.inlineUsed + chunk.length <= this.inline.inlineBytesPerMs) {
+        this.inlineUsed += chunk.length;
+        capture.push(chunk, atMs);
+        return;
+      }
+    }
     this.waiting.push({ capture, chunk, atMs });
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) this.flush();

@@ -15,7 +15,15 @@ export interface LineFramerOptions {
   onLine: (line: FramedLine) => void;
   /** Clock for the `atMs` stamp: when the first byte of the line was read. */
   now?: () => number;
+  /**
+   * Join a line that spans reads in one buffer kept from line to line (up to {@link KEPT_BYTES}), not a fresh one
+   * each time: `bytes` is then valid during the `onLine` call only, whichever way the line came.
+   */
+  reuse?: boolean;
 }
+
+/** The most a reusing framer keeps between lines for joining; a longer line gets a buffer of its own. */
+const KEPT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Cuts a byte stream into lines on `\n` bytes. Framing works on bytes, not strings, so a UTF-8 character split
@@ -32,6 +40,8 @@ export class LineFramer {
   private readonly now: () => number;
   private parts: Buffer[] = [];
   private pending = 0;
+  /** With `reuse`: the pending bytes are the start of this buffer (`parts` stays empty). */
+  private joined: Buffer | undefined;
   private startedAt = 0;
   /** Set while the current line is past `maxLineBytes`: bytes are hashed and dropped. */
   private overflow: { hash: Hash; size: number } | undefined;
@@ -40,6 +50,7 @@ export class LineFramer {
     this.maxLineBytes = options.maxLineBytes;
     this.onLine = options.onLine;
     this.now = options.now ?? Date.now;
+    if (options.reuse === true) this.joined = Buffer.allocUnsafe(64 * 1024);
   }
 
   /** `atMs`: when the chunk was read, if not now (a capture made after the bytes moved on). */
@@ -80,6 +91,7 @@ export class LineFramer {
     if (this.pending + piece.length > this.maxLineBytes) {
       const hash = createHash('sha256');
       for (const part of this.parts) hash.update(part);
+      if (this.joined !== undefined) hash.update(this.joined.subarray(0, this.pending));
       hash.update(piece);
       this.overflow = { hash, size: this.pending + piece.length };
       this.parts = [];
@@ -87,8 +99,22 @@ export class LineFramer {
       return;
     }
     // Copy: the chunk may be reused by the caller once push() returns.
-    this.parts.push(Buffer.from(piece));
+    if (this.joined !== undefined) this.join(piece);
+    else this.parts.push(Buffer.from(piece));
     this.pending += piece.length;
+  }
+
+  /** Copies `piece` behind the pending bytes in the kept buffer, growing it (by doubling) when needed. */
+  private join(piece: Buffer): void {
+    let joined = this.joined!;
+    const needed = this.pending + piece.length;
+    if (needed > joined.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, 2 * joined.length));
+      joined.copy(grown, 0, 0, this.pending);
+      joined = grown;
+      this.joined = grown;
+    }
+    piece.copy(joined, this.pending);
   }
 
   private emit(): void {
@@ -97,6 +123,13 @@ export class LineFramer {
       const { hash, size } = this.overflow;
       this.overflow = undefined;
       this.onLine({ kind: 'oversize', size, sha256: hash.digest('hex'), atMs });
+      return;
+    }
+    if (this.joined !== undefined) {
+      const bytes = this.joined.subarray(0, this.pending);
+      this.pending = 0;
+      if (this.joined.length > KEPT_BYTES) this.joined = Buffer.allocUnsafe(64 * 1024);
+      this.emitBytes(bytes, atMs);
       return;
     }
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.pending);

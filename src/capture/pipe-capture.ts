@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { timestamp } from '../trace/encode.js';
 import type { Direction, Json, RecordBody } from '../trace/types.js';
 import { type FramedLine, LineFramer } from './line-framer.js';
@@ -26,6 +27,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 const WIRE_BYTES = 16 * 1024;
 const utf8Lossy = new TextDecoder('utf-8');
+/** Lines this big are checked for being ASCII first (small ones decode faster than they are checked). */
+const ASCII_BYTES = 16 * 1024;
 
 /**
  * Turns one direction of a stdio pipe into trace lines: JSON objects and arrays become `message` lines, any other
@@ -59,6 +62,7 @@ export class PipeCapture {
     }
     const framerOptions = {
       maxLineBytes: options.maxMessageBytes,
+      reuse: true,
       onLine: (line: FramedLine) => this.onLine(line),
     };
     this.framer = new LineFramer(options.now ? { ...framerOptions, now: options.now } : framerOptions);
@@ -84,7 +88,8 @@ export class PipeCapture {
     const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
     let text: string;
     try {
-      text = utf8.decode(bytes);
+      // A big line of ASCII (most are) is read as such: a one-byte string made in one copy, no UTF-8 decoding.
+      text = bytes.length >= ASCII_BYTES && isAscii(bytes) ? bytes.toString('latin1') : utf8.decode(bytes);
     } catch {
       this.emit({
         t,
@@ -95,8 +100,11 @@ export class PipeCapture {
       });
       return;
     }
-    if (text.trim() === '') return;
-    const raw = parseMessage(text);
+    // The first character that is not blank (the same blanks as trim's); a blank line is skipped.
+    const lead = text.charCodeAt(0);
+    const first = lead === 0x7b || lead === 0x5b ? 0 : text.search(NOT_BLANK);
+    if (first === -1) return;
+    const raw = parseMessage(text, first);
     if (raw === undefined) {
       this.emit({ t, type: 'text', dir: this.dir, text });
     } else {
@@ -119,9 +127,11 @@ function stripCr(bytes: Buffer): Buffer {
   return bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, bytes.length - 1) : bytes;
 }
 
+const NOT_BLANK = /\S/;
+
 /** A JSON-RPC message or batch is a JSON object or array; anything else on the pipe is text. */
-function parseMessage(text: string): Json | undefined {
-  const first = text.charCodeAt(text.search(/\S/));
+function parseMessage(text: string, at: number): Json | undefined {
+  const first = text.charCodeAt(at);
   // Cheap precheck: only `{` or `[` can start a message, so banners never pay for a failed JSON.parse.
   if (first !== 0x7b && first !== 0x5b) return undefined;
   try {

@@ -75,6 +75,7 @@ export function openCollectorApp(options: CollectorOptions): CollectorApp {
     spoolDir: options.spoolDir ?? dirname(options.dbPath),
     viewerDir: options.viewerDir ?? viewerDir(),
     now,
+    knownTeamTokens: new Map<string, number>(),
     indexers: new Map<number, LineIndexer>(),
     upgradeWebSocket: upgradeWebSocket as unknown as UpgradeWebSocket,
   };

@@ -8,6 +8,7 @@ import type { UploadLimits } from './options.js';
 import type { TokenBuckets } from './rate-limit.js';
 import type { Slots } from './slots.js';
 import type { CollectorStore } from './store.js';
+import { tokenHash } from './tokens.js';
 
 /**
  * What every route works with, and the token checks each route applies for itself: the app (routes.ts) and the
@@ -33,6 +34,8 @@ export interface CollectorContext {
   spoolDir: string;
   viewerDir: string;
   now: () => number;
+  /** Team tokens seen valid lately (hash → until when), to pick their rate-limit bucket without the database. */
+  knownTeamTokens: Map<string, number>;
   /** Column state of live traces between appends, by trace key. */
   indexers: Map<number, LineIndexer>;
   upgradeWebSocket: UpgradeWebSocket;
@@ -57,6 +60,39 @@ export async function requireRead(ctx: CollectorContext, c: Ctx, websocket = fal
       }
     : { authorization: c.req.header('authorization') };
   if (!(await allowed(ctx, presented, 'read'))) throw unauthorized(c);
+}
+
+/** How long a team token found valid picks its own bucket before the store is asked again. */
+const KNOWN_TOKEN_MS = 60_000;
+/** Team tokens remembered at most; past it the memory starts over. */
+const MAX_KNOWN_TOKENS = 10_000;
+
+/**
+ * Takes a token from the rate-limit bucket of a request: per address, one bucket for the collector's token, one
+ * per team token and one for everything else (a made-up team token included). Returns 0 to go ahead, else the
+ * seconds to wait. A team token seen valid lately picks its bucket without the store; only the bucket is chosen
+ * here: whether the token may do what it asks is checked for every request, so a revoke takes effect at once.
+ *
+ * @example const wait = await takeBucket(ctx, presented, '127.0.0.1');
+ */
+export async function takeBucket(
+  ctx: CollectorContext,
+  presented: PresentedToken,
+  address: string,
+): Promise<number> {
+  if (hasToken(presented, ctx.token)) return ctx.buckets.take(`${address} token`);
+  const now = ctx.now();
+  for (const secret of presentedSecrets(presented)) {
+    if (!secret.startsWith('tdk_')) continue;
+    const hash = tokenHash(secret);
+    if ((ctx.knownTeamTokens.get(hash) ?? 0) <= now) {
+      if ((await ctx.store.tokenScope(secret, now)) === undefined) continue;
+      if (ctx.knownTeamTokens.size >= MAX_KNOWN_TOKENS) ctx.knownTeamTokens.clear();
+      ctx.knownTeamTokens.set(hash, now + KNOWN_TOKEN_MS);
+    }
+    return ctx.buckets.take(`${address} team ${hash}`);
+  }
+  return ctx.buckets.take(`${address} anonymous`);
 }
 
 /** The collector's own token first (no database round trip), then the team tokens in the store. */

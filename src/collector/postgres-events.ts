@@ -74,19 +74,24 @@ export class PostgresEvents {
     await Promise.all(this.chains.values());
   }
 
-  /** Announces a write inside its transaction. */
-  async announceWrite(client: PoolClient, id: string, n: number, result: WriteResult): Promise<void> {
+  /**
+   * The NOTIFY that announces a write (channel and payload), for the writer to send inside its transaction; undefined
+   * when the write stored nothing and ended nothing.
+   */
+  writeNotice(id: string, n: number, result: WriteResult): { channel: string; payload: string } | undefined {
     const first = result.stored[0];
     const last = result.stored[result.stored.length - 1];
-    if (first === undefined && result.ended === undefined) return;
-    await this.announce(client, {
+    if (first === undefined && result.ended === undefined) return undefined;
+    const said: Announcement = {
       e: 'append',
       id,
       n,
       from: first?.seq ?? 0,
       to: last?.seq ?? -1,
       end: result.ended !== undefined,
-    });
+      o: this.origin,
+    };
+    return { channel: this.channel, payload: JSON.stringify(said) };
   }
 
   async announce(client: PoolClient, message: Announcement): Promise<void> {

@@ -13,8 +13,8 @@
  *   `["tapedeck", "tapedeck.token.<token>"]`; the collector selects `tapedeck`.
  * - `/api/v1/shares/<shareId>/…` needs no token: the share id is the capability, for that one trace only
  *   (unknown share 404 `not_found`; expired or revoked 410 `gone`).
- * - Per client address a token bucket (default 600 at once, 200/s), one for requests with the token and one for
- *   requests without it: 429 `rate_limited` with `Retry-After`.
+ * - Per client address a token bucket (default 600 at once, 200/s): one for requests with the token, one for
+ *   each team token and one for requests without any: 429 `rate_limited` with `Retry-After`.
  * - Bodies over the limit (default 512 MiB, --max-body): 413 `payload_too_large` naming the limit. A line over
  *   the line limit (default 32 MiB, --max-line; also the largest JSON document of a format read whole): 413
  *   `payload_too_large` {line, limit} as soon as the line passes it. Bodies are never held whole; at most two large
@@ -71,8 +71,8 @@ import { Hono } from 'hono';
 import { duplicateHost } from '../base/local-names.js';
 import { VERSION } from '../base/version.js';
 import { ApiError, databaseGone } from './api-error.js';
-import type { CollectorContext } from './context.js';
-import { checkHostOrigin, hasToken } from './guard.js';
+import { type CollectorContext, takeBucket } from './context.js';
+import { checkHostOrigin } from './guard.js';
 import type { Env } from './http.js';
 import { shareRoutes } from './share-routes.js';
 import { traceRoutes } from './trace-routes.js';
@@ -96,13 +96,13 @@ export function createApp(ctx: CollectorContext): Hono<Env> {
   });
   app.use('/api/*', async (c, next) => {
     const address = c.env?.incoming?.socket?.remoteAddress ?? 'local';
-    // Requests with the token have buckets of their own: a client without it cannot use up the token holder's.
+    // The token and each team token have buckets of their own: a client without one cannot use up theirs.
     const presented = {
       authorization: c.req.header('authorization'),
       query: c.req.query('token'),
       protocols: c.req.header('sec-websocket-protocol'),
     };
-    const wait = ctx.buckets.take(`${address} ${hasToken(presented, ctx.token) ? 'token' : 'anonymous'}`);
+    const wait = await takeBucket(ctx, presented, address);
     if (wait > 0) {
       throw new ApiError(
         429,

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { CaptureQueue } from '../capture/capture-queue.js';
+import { CAPTURE_QUEUE_DEFAULTS, CaptureQueue } from '../capture/capture-queue.js';
 import { PipeCapture } from '../capture/pipe-capture.js';
 import type { FaultOptions } from '../faults/options.js';
 import { type FaultRecord, faultEvent } from '../faults/records.js';
@@ -124,8 +124,9 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<StdioPr
     sink.append({ t: timestamp(atMs), type: 'event', name: 'write_error', target: 'client', error });
   output.on('error', (err: NodeJS.ErrnoException) => writeError(err.code ?? err.message));
 
-  // Bytes are forwarded as they are read; their trace copies are made once the event loop has forwarded the rest.
-  const later = new CaptureQueue();
+  // Bytes are forwarded as they are read; their trace copies follow: a small chunk's at once, a big one's (or a
+  // burst's) once the event loop has forwarded the rest.
+  const later = new CaptureQueue(CAPTURE_QUEUE_DEFAULTS.maxBytes, Date.now, CAPTURE_QUEUE_DEFAULTS);
   const faults = StdioFaults.open(options, {
     // A fault's event follows the trace line of the request it is about: it waits in the same queue.
     record: (record) => {

@@ -8,19 +8,26 @@
 const SEPARATOR = Buffer.from([0xe2, 0x80]);
 const ESCAPES = { 168: Buffer.from('\\u2028'), 169: Buffer.from('\\u2029') } as Record<number, Buffer>;
 const CLOSE = Buffer.from('}\n');
+/** Small batches in a row after which a buffer grown by big ones is given back. */
+const SMALL_BATCHES_BEFORE_SHRINK = 8;
 
 /**
  * Where U+2028/2029 stand in `raw` (UTF-8 bytes): they are left raw by JSON and some line readers split on them, so
  * a trace line holds their `\u` escapes instead.
  */
-export function separatorsIn(raw: Buffer): number[] {
-  const found: number[] = [];
+export function separatorsIn(raw: Buffer): readonly number[] {
+  let found: number[] | undefined;
   for (let at = raw.indexOf(SEPARATOR); at !== -1; at = raw.indexOf(SEPARATOR, at + 2)) {
     const third = raw[at + 2];
-    if (third === 0xa8 || third === 0xa9) found.push(at);
+    if (third !== 0xa8 && third !== 0xa9) continue;
+    found ??= [];
+    found.push(at);
   }
-  return found;
+  return found ?? NONE;
 }
+
+/** No separators: shared, as most messages have none. */
+const NONE: readonly number[] = Object.freeze([]);
 
 /**
  * Bytes of the trace line a message makes from its head (see messageHead) and its wire JSON bytes (free of CR):
@@ -39,6 +46,8 @@ export class LineBuffer {
   private pool: Buffer;
   private used = 0;
   private count = 0;
+  /** Batches in a row that a buffer of the kept size would have held. */
+  private smallBatches = 0;
 
   /** `size`: the buffer kept between batches; a bigger batch grows it for a while. */
   constructor(private readonly size: number) {
@@ -84,11 +93,20 @@ export class LineBuffer {
     return this.pool.subarray(0, this.used);
   }
 
-  /** Empties the buffer; one grown by a big batch is given back. */
+  /**
+   * Empties the buffer. One grown by big batches is kept while they keep coming (a fresh megabyte each time costs
+   * more than the copy into it) and given back after a run of small ones.
+   */
   clear(): void {
+    if (this.pool.length > 4 * this.size) {
+      this.smallBatches = this.used > this.size ? 0 : this.smallBatches + 1;
+      if (this.smallBatches >= SMALL_BATCHES_BEFORE_SHRINK) {
+        this.pool = Buffer.allocUnsafe(this.size);
+        this.smallBatches = 0;
+      }
+    }
     this.used = 0;
     this.count = 0;
-    if (this.pool.length > 4 * this.size) this.pool = Buffer.allocUnsafe(this.size);
   }
 
   private reserve(bytes: number): void {

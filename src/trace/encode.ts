@@ -42,9 +42,38 @@ export function encodeMessageLine(line: MessageLine, rawText: string): string {
  * @example messageHead({ t, seq: 1, dir: 'in', raw: { id: 1 } }) // '{"t":"…","seq":1,"dir":"in","raw":'
  */
 export function messageHead(line: MessageLine): string {
+  const plain = plainHead(line);
+  if (plain !== undefined) return plain;
   const { raw: _raw, ...envelope } = line;
   return `${escapeSeparators(JSON.stringify(envelope)).slice(0, -1)},"raw":`;
 }
+
+/** A `t` that JSON writes as it is (checked once per distinct value: many lines share a millisecond). */
+const PLAIN_TIME = /^[0-9A-Za-z:.+-]*$/;
+let plainTime = '';
+
+/**
+ * The head of the line a stdio capture makes — exactly `t`, `seq`, `dir`, `raw` in that order, `t` free of anything
+ * JSON escapes — written out directly; undefined for any other shape (which JSON.stringify then writes).
+ */
+function plainHead(line: MessageLine): string | undefined {
+  const { t, seq, dir } = line;
+  if (typeof t !== 'string' || typeof seq !== 'number' || !Number.isSafeInteger(seq)) return undefined;
+  if (dir !== 'in' && dir !== 'out') return undefined;
+  let at = 0;
+  for (const key in line) {
+    if (key !== HEAD_KEYS[at]) return undefined;
+    at += 1;
+  }
+  if (at !== HEAD_KEYS.length) return undefined;
+  if (t !== plainTime) {
+    if (!PLAIN_TIME.test(t)) return undefined;
+    plainTime = t;
+  }
+  return `{"t":"${t}","seq":${seq},"dir":"${dir}","raw":`;
+}
+
+const HEAD_KEYS = ['t', 'seq', 'dir', 'raw'];
 
 let lastMs = Number.NaN;
 let lastIso = '';

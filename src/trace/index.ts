@@ -88,6 +88,7 @@ export type {
   PagedBarsPage,
   PagedChild,
   PagedDensity,
+  PagedErrors,
   PagedExchange,
   PagedFound,
   PagedInfo,

@@ -138,6 +138,19 @@ export interface PagedFound {
   row: PagedRow;
 }
 
+/**
+ * `errors`: the view's failures counted per failing call (a failed request and its answer are one, as a stray
+ * answer, an unreadable item or a recorder's warning is one each), where the row named stands among them, and
+ * the first row of the next (or previous) failure when a step was asked for.
+ */
+export interface PagedErrors {
+  count: number;
+  /** 1-based place among the failures of the one the named row (or, after a step, the target) belongs to. */
+  at: number | null;
+  /** The first row of the failure stepped to: its place in the view and its key; null without a step. */
+  target: { n: number; key: string } | null;
+}
+
 /** A mark on a waterfall bar: [time, kind, guessed]. */
 export type PagedMark = [number, 'progress' | 'log' | 'cancel' | 'other', boolean];
 

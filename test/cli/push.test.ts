@@ -83,7 +83,9 @@ describe('tapedeck push', () => {
     const file = join(io.dir, 'clean.jsonl');
     writeFileSync(file, sampleTrace());
     expect(await io.run(['push', file, '--to', h.url])).toBe(2);
-    expect(io.stderr).toMatch(/^tapedeck: no collector token: give --token, or run tapedeck serve once/);
+    expect(io.stderr).toMatch(
+      /^tapedeck: no collector token: give --token or set TAPEDECK_TOKEN, or run tapedeck serve once/,
+    );
     io.stderr = '';
     const away = `http://127.0.0.1:${await closedPort()}`;
     expect(await io.run(['push', file, '--to', away, '--token', TEST_TOKEN])).toBe(1);

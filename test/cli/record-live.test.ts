@@ -108,6 +108,30 @@ describe('record --live', () => {
     expect(fileMessages.map((line) => line.raw.id)).toEqual([1, 1]);
   });
 
+  it('sends with a team token from TAPEDECK_TOKEN, with no token file on this machine', async () => {
+    collector = await startLiveCollector();
+    const team = await collector.store.createToken('write', 'ci', Date.now());
+    const home = join(dir, 'elsewhere');
+    const file = join(dir, 'session.jsonl');
+    const proxy = spawnRecord(file, fixtureServer('rpc-echo.mjs'), ['--live', collector.url], {
+      env: { ...process.env, TAPEDECK_HOME: home, TAPEDECK_TOKEN: team.secret },
+    });
+    await waitFor(() => /#trace=/.test(proxy.stderrSoFar()), 15_000, 'the notice');
+    proxy.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await waitFor(() => proxy.stdoutSoFar().toString().includes('"id":1'), 10_000, 'the answer');
+    proxy.child.stdin.end();
+    const exit = await proxy.done;
+    expect(exit.code).toBe(0);
+    const page = await liveTrace(exit.stderr);
+    expect(
+      page.lines.filter((line) => line.dir !== undefined).map((line) => [line.dir, line.raw?.id]),
+    ).toEqual([
+      ['in', 1],
+      ['out', 1],
+    ]);
+    expect(page.end?.reason).toBe('process_exit');
+  });
+
   it('streams a recording of a server reached over HTTP (record --upstream)', async () => {
     collector = await startLiveCollector();
     const upstream = await pingUpstream();

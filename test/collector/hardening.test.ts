@@ -167,6 +167,29 @@ describe('rate limits', () => {
     await h.api('/api/v1/traces');
     expect((await h.api('/api/v1/traces')).status).toBe(429);
   });
+
+  it('gives each team token a bucket of its own, apart from anonymous requests and from each other', async () => {
+    const first = await h.collector.store.createToken('write', 'ci', Date.now());
+    const second = await h.collector.store.createToken('read', 'dashboards', Date.now());
+    const as = (secret: string) => ({ headers: { authorization: `Bearer ${secret}` } });
+    for (let i = 0; i < 3; i += 1) await h.api('/api/v1/traces', { auth: false });
+    expect((await h.api('/api/v1/traces', { auth: false })).status).toBe(429);
+    // A made-up team token is no token: it is limited with the anonymous requests.
+    const madeUp = await h.api('/api/v1/traces', as(`tdk_${'x'.repeat(43)}`));
+    expect(madeUp.status).toBe(429);
+    // Each team token has a bucket of its own, as limited.
+    expect(
+      (await h.api('/api/v1/traces', { method: 'POST', body: sampleTrace(), ...as(first.secret) })).status,
+    ).toBe(201);
+    expect((await h.api('/api/v1/traces', as(first.secret))).status).toBe(200);
+    expect((await h.api('/api/v1/traces', as(first.secret))).status).toBe(200);
+    expect((await h.api('/api/v1/traces', as(first.secret))).status).toBe(429);
+    // The other team token and the collector's token still have theirs.
+    for (let i = 0; i < 3; i += 1)
+      expect((await h.api('/api/v1/traces', as(second.secret))).status).toBe(200);
+    expect((await h.api('/api/v1/traces', as(second.secret))).status).toBe(429);
+    expect((await h.api('/api/v1/traces')).status).toBe(200);
+  });
 });
 
 describe('upload memory bounds', () => {

@@ -77,6 +77,60 @@ describe.skipIf(NO_POSTGRES !== undefined)(
       expect(viewer.frames.at(-1)).toMatchObject({ type: 'end', line: { reason: 'process_exit' } });
     });
 
+    it('keeps every acknowledged line of many concurrent appends to one trace through both, in one order everywhere', async () => {
+      const { id } = await json(api(a, '/api/v1/traces/live', { method: 'POST', body: '{}' }));
+      const since = `/api/v1/traces/${id}/live?since=0`;
+      const headers = { authorization: `Bearer ${TEST_TOKEN}` };
+      const onA = watch(`${a.url.replace('http', 'ws')}${since}`, { headers });
+      const onB = watch(`${b.url.replace('http', 'ws')}${since}`, { headers });
+      await Promise.all([onA.opened(), onB.opened()]);
+      // Lines without a seq (as mcp-tape writes them) are numbered by the collector on arrival.
+      const unnumbered = (writer: number, k: number) =>
+        JSON.stringify({ t: '2026-03-01T00:00:00.000Z', type: 'stderr', text: `w${writer}-${k}` });
+      const writers = 8;
+      const rounds = 12;
+      const perAppend = 3;
+      const acknowledged = await Promise.all(
+        Array.from({ length: writers }, async (_, writer) => {
+          let count = 0;
+          for (let round = 0; round < rounds; round += 1) {
+            const lines = Array.from({ length: perAppend }, (_, k) =>
+              unnumbered(writer, round * perAppend + k),
+            );
+            const res = await append(writer % 2 === 0 ? a : b, id, lines);
+            expect(res.status).toBe(200);
+            count += ((await res.json()) as { appended: number }).appended;
+          }
+          return count;
+        }),
+      );
+      const total = writers * rounds * perAppend;
+      expect(acknowledged.reduce((sum, n) => sum + n, 0)).toBe(total);
+      const stored = (await (await api(b, `/api/v1/traces/${id}/trace.jsonl`)).text())
+        .trimEnd()
+        .split('\n')
+        .map((text) => JSON.parse(text))
+        .filter((line) => line.type === 'stderr');
+      expect(stored.map((line) => line.seq)).toEqual(Array.from({ length: total }, (_, k) => k + 1));
+      const texts = stored.map((line) => line.text as string);
+      expect(new Set(texts).size).toBe(total);
+      // Each writer's lines keep the order it sent them in.
+      for (let writer = 0; writer < writers; writer += 1) {
+        const mine = texts.filter((text) => text.startsWith(`w${writer}-`));
+        expect(mine).toEqual(Array.from({ length: rounds * perAppend }, (_, k) => `w${writer}-${k}`));
+      }
+      const seen = (viewer: ReturnType<typeof watch>) =>
+        viewer.frames
+          .filter((f) => f.type === 'lines')
+          .flatMap((f) => f.lines.map((l: { text: string }) => l.text));
+      await onA.until(() => onA.seqs().length >= total, 'every line on the viewer of one');
+      await onB.until(() => onB.seqs().length >= total, 'every line on the viewer of the other');
+      expect(seen(onA)).toEqual(texts);
+      expect(seen(onB)).toEqual(texts);
+      onA.ws.close();
+      onB.ws.close();
+    });
+
     it('opens a share made on one on the other, and a revoke on one closes it everywhere', async () => {
       const pushed = await json(api(a, '/api/v1/traces/live', { method: 'POST', body: '{}' }));
       await append(a, pushed.id, [stderr(1)]);

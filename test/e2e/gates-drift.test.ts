@@ -11,6 +11,7 @@ import { sarifProblems } from '../helpers/ci-formats.js';
 import { startEverything } from '../helpers/http-proxy.js';
 import {
   connectClient,
+  everythingServer,
   makeTempDir,
   REPO_ROOT,
   recorded,
@@ -150,6 +151,20 @@ describe('tapedeck drift', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(
       /^\d+ changes: \d+ breaking, \d+ risky, \d+ additive, \d+ cosmetic; \d+ at or above --fail-on breaking$/,
     );
+  });
+
+  it('lists a live server as the recorded client asked it: tools offered only to other clients are not drift', async () => {
+    const server = everythingServer();
+    // Declares no capability: server-everything then leaves out its sampling, roots and elicitation tools.
+    const { client } = await connectClient(recorded(server, { file: join(tmp, 'plain.jsonl') }), {});
+    const recordedTools = (await client.listTools()).tools.map((t) => t.name);
+    await client.close();
+    const run = await drift(['plain.jsonl', '--json', '--', server.command, ...server.args]);
+    expect([run.code, JSON.parse(run.stdout).changes]).toEqual([0, []]);
+    // A lock file carries no client: the live listing declares every capability and sees the gated tools.
+    await drift(['plain.lock.json', '--write-lock', 'plain.lock.json', '--', server.command, ...server.args]);
+    const locked = Object.keys(JSON.parse(readFileSync(join(tmp, 'plain.lock.json'), 'utf8')).tools ?? {});
+    expect(locked.length).toBeGreaterThan(recordedTools.length);
   });
 
   it('reports the real changes between server-filesystem 2025.7.29 and 2026.8.31', async () => {

@@ -13,6 +13,7 @@ import type { LineQuery } from '../../src/trace/query.js';
 import { estimateLines, PAGED_DEFAULTS, pagingPlan } from '../../src/view/paged/plan.js';
 import { TraceIndex } from '../../src/view/paged/trace-index.js';
 import { startViewServer, type ViewServer, viewFiles } from '../../src/view/server.js';
+import { errorPosition, nextError } from '../../viewer/src/data/error-nav.js';
 import { compileFilter, filterRows } from '../../viewer/src/data/filter.js';
 import { tallyTools, toolTimes } from '../../viewer/src/data/insights.js';
 import type { TraceModel } from '../../viewer/src/data/model.js';
@@ -23,10 +24,13 @@ import type { Row } from '../../viewer/src/data/rows.js';
 import { rowDetail, rowTitle } from '../../viewer/src/data/summary.js';
 import { waterfallOf } from '../../viewer/src/data/waterfall.js';
 import { pagedApi } from '../../viewer/src/source/paged-api.js';
+import { REPO_ROOT } from '../helpers/peers.js';
 import { SAMPLE } from '../viewer/data/sample.js';
 import { openModel, text } from '../viewer/open-model.js';
 import { MCP_TAPE, writeRotatedTrace } from '../viewer/traces.js';
 
+/** A real recording with two failing calls (test/fixtures/viewer/README.md). */
+const STDIO_SESSION = join(REPO_ROOT, 'test', 'fixtures', 'viewer', 'everything-stdio.jsonl');
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-paged-'));
 const servers: ViewServer[] = [];
 afterAll(async () => {
@@ -125,6 +129,34 @@ describe('a paged trace', () => {
     const bad = await sample.api.rows({ q: '(', regex: true }, 0, 10);
     expect(bad.total).toBe(0);
     expect(bad.error).toMatch(/regular expression/i);
+  });
+
+  it('counts failures per failing call and steps from one to the next as the viewer does on the whole trace', async () => {
+    const stdio = await both(STDIO_SESSION);
+    for (const { api, whole } of [sample, everything, stdio]) {
+      for (const query of [{}, { errors: true }, { dir: 'out' }] satisfies LineQuery[]) {
+        const rows = filterRows(whole.rows(), compileFilter(query), () => '');
+        // From nothing selected, and from every row of the view.
+        for (let i = -1; i < rows.length; i++) {
+          const key = i < 0 ? undefined : rows[i]!.key;
+          const at = await api.errors(query, key, 0);
+          const expected = errorPosition(rows, i);
+          expect({ count: at.count, at: at.at ?? undefined }, `${key} ${JSON.stringify(query)}`).toEqual(
+            expected,
+          );
+          for (const step of [1, -1] as const) {
+            const next = nextError(rows, i, step);
+            const answer = await api.errors(query, key, step);
+            expect(answer.target?.key, `${key} ${step}`).toBe(
+              next === undefined ? undefined : rows[next]!.key,
+            );
+            expect(answer.target?.n).toBe(next);
+          }
+        }
+      }
+    }
+    // Two failing calls, four red rows: two failures.
+    expect((await stdio.api.errors({}, undefined, 0)).count).toBe(2);
   });
 
   it('finds a row by key, and its place in a filtered view', async () => {

@@ -114,6 +114,47 @@ describe.skipIf(NO_BROWSER !== undefined)(
           expect(await page.locator('.wf-row').count()).toBeLessThan(120);
         });
 
+        it('fits the axis to the rows in view on a long trace, bars instead of slivers, following the scroll', async () => {
+          // 20,000 calls over 200 s, each answered in 3–19 ms: on the whole trace's axis a bar is a pixel at most.
+          const file = writeSteadyCalls(join(suite.dir(), `long-${viewport.name}.jsonl`), 20_000);
+          const page = await open([file], '#/waterfall', viewport);
+          const summary = page.locator('.wf-summary');
+          await page.locator('.wf-summary[data-axis="fit"]').waitFor();
+          expect(await shown(summary)).toMatch(
+            /^20000 requests over 3\.3 min · axis fitted to the rows in view: 0 ms – \d+ ms$/,
+          );
+          const widths = async (key: string) => {
+            const row = page.locator(`.wf-row[data-key="${key}"]`);
+            const track = (await row.locator('.wf-track').boundingBox())!;
+            const bar = (await row.locator('.wf-bar').boundingBox())!;
+            return { bar: bar.width, share: bar.width / track.width };
+          };
+          const fitted = await widths('0.5');
+          expect(fitted.bar).toBeGreaterThan(3);
+          expect(fitted.share).toBeLessThan(0.5);
+          // Scrolled far down, the axis follows the rows now in view.
+          await page.locator('.wf-list').evaluate((el) => {
+            el.scrollTop = el.scrollHeight / 2;
+          });
+          await page.locator('.wf-row[data-key="0.20001"]').waitFor();
+          await page.locator('.wf-summary', { hasText: /in view: 1:\d\d/ }).waitFor();
+          // The whole trace when asked for (kept in the link), and back to the rows in view.
+          await page.locator('button', { hasText: 'Whole trace' }).click();
+          await hashHas(page, 'span=all');
+          await page.locator('.wf-summary[data-axis="whole"]').waitFor();
+          expect((await widths('0.20001')).bar).toBeLessThanOrEqual(2);
+          await page.locator('button', { hasText: 'Fit rows' }).click();
+          await hashHas(page, 'span=fit');
+          await page.locator('.wf-summary[data-axis="fit"]').waitFor();
+          expect((await widths('0.20001')).bar).toBeGreaterThan(3);
+          await page.screenshot({
+            path: join(
+              SCREENSHOTS,
+              viewport.name === 'desktop' ? 'waterfall-fit.png' : 'waterfall-fit-narrow.png',
+            ),
+          });
+        });
+
         it('says where the tool time went, in one line and per tool', async () => {
           const page = await open([MCP_TAPE], '#/tools', viewport);
           const first = page.locator('.insight-lines li').first();

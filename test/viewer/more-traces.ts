@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STDIO_SESSION } from './view-page.js';
 
@@ -96,5 +97,37 @@ export function writeSteadyCalls(path: string, calls: number, failEvery?: number
     );
   }
   writeFileSync(path, jsonl(lines));
+  return path;
+}
+
+/**
+ * A trace of `messages` messages (a request and its answer per call, `tool_0` … `tool_11` in turn, one call every
+ * 20 ms, answered 3–19 ms later), written in the recorded format as fast as a test can: a line is about 150
+ * bytes, so a million messages take about 150 MB and a couple of seconds. Every `failEvery`th call (by id) fails
+ * with a JSON-RPC error. Resolves to the path.
+ */
+export async function writeBigTrace(path: string, messages: number, failEvery: number): Promise<string> {
+  const t0 = Date.parse('2026-12-01T10:00:00.000Z');
+  const out = createWriteStream(path, { mode: 0o600 });
+  const time = (ms: number) => new Date(t0 + ms).toISOString();
+  out.write(
+    `${JSON.stringify({ v: 1, type: 'meta', startedAt: time(0), label: 'big', kind: 'mcp', transport: 'stdio' })}\n`,
+  );
+  let chunk = '';
+  for (let id = 1; id <= messages / 2; id++) {
+    const answer =
+      id % failEvery === 0
+        ? `"error":{"code":-32603,"message":"lookup ${id} failed"}`
+        : `"result":{"content":[{"type":"text","text":"answer ${id}"}]}`;
+    chunk +=
+      `{"t":"${time(id * 20)}","seq":${id * 2 - 1},"dir":"in","raw":{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"tool_${id % 12}","arguments":{"n":${id}}}}}\n` +
+      `{"t":"${time(id * 20 + 3 + (id % 17))}","seq":${id * 2},"dir":"out","raw":{"jsonrpc":"2.0","id":${id},${answer}}}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
   return path;
 }

@@ -105,6 +105,11 @@ describe.skipIf(NO_BROWSER !== undefined)(`the viewer on narrow screens ${NO_BRO
         expect(scroller.width).toBeLessThanOrEqual(size.width);
         // The whole table fits a laptop; on a phone it scrolls sideways inside its box.
         expect(scroller.scrolls).toBe(size.name === 'phone');
+        // A table that scrolls says so under it, the tool-time table as the figures' one.
+        for (const table of ['.tool-time-wrap', '.table-scroll >> nth=0'])
+          expect(await page.locator(table).locator('.scroll-cue').count()).toBe(
+            size.name === 'phone' ? 1 : 0,
+          );
         if (size.name === 'phone') await page.screenshot({ path: join(SCREENSHOTS, 'narrow-tools.png') });
       });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { browserSuite, NO_BROWSER, SCREENSHOTS, shown } from './browser.js';
 import { writeSteadyCalls } from './more-traces.js';
 import { expectedRows, MCP_TAPE } from './traces.js';
-import { SIZES, unfold, ViewPages } from './view-page.js';
+import { SIZES, STDIO_SESSION, unfold, ViewPages } from './view-page.js';
 
 describe.skipIf(NO_BROWSER !== undefined)(
   `a paged trace in the viewer, in Chromium ${NO_BROWSER ?? ''}`,
@@ -60,6 +60,51 @@ describe.skipIf(NO_BROWSER !== undefined)(
           });
           await big.locator('.timeline .row[data-key="0.1"]').waitFor();
           await big.screenshot({ path: join(SCREENSHOTS, `paged-${viewport.name}.png`) });
+        });
+
+        it('counts failures per failing call and steps from call to call with e, as a trace read whole does', async () => {
+          const page = await pages.openPaged(STDIO_SESSION, '#/timeline', viewport);
+          const steps = page.locator('.status .error-steps');
+          // Two failing calls, four red rows (each request and its answer): counted per call on the server.
+          await page.locator('.status .error-steps[data-errors="2"]').waitFor();
+          expect(await shown(steps)).toContain('2 errors');
+          await page.locator('.timeline').focus();
+          await page.keyboard.press('e');
+          await page.locator('.status .error-steps', { hasText: 'error 1 of 2' }).waitFor();
+          expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain(
+            'tools/call no-such-tool',
+          );
+          // The next step leaves the call for the next one: never the first call's answer.
+          await page.keyboard.press('e');
+          await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
+          expect(await shown(page.locator('.timeline .row.sel .c-title'))).toContain('resources/read');
+          await page.keyboard.press('e');
+          await page.locator('.status .error-steps', { hasText: 'error 1 of 2' }).waitFor();
+          await page.keyboard.press('Shift+E');
+          await page.locator('.status .error-steps', { hasText: 'error 2 of 2' }).waitFor();
+          // The failed call's answer is the same failure as its request.
+          await page.locator('.timeline .row[data-key="0.92"]').click();
+          await page.locator('.status .error-steps', { hasText: 'error 1 of 2' }).waitFor();
+          await page.keyboard.press('e');
+          await page.locator('.timeline .row.sel[data-key="0.93"]').waitFor();
+
+          // Thousands of rows the browser never holds: 20,000 calls, every 97th failing, each a red request
+          // and a red answer, counted per call.
+          const big = await pages.openPaged(many(), '#/timeline', viewport);
+          const failed = Math.floor(20_000 / 97);
+          await big.locator(`.status .error-steps[data-errors="${failed}"]`).waitFor();
+          await big.locator('.timeline').focus();
+          await big.keyboard.press('Shift+E');
+          await big.locator('.status .error-steps', { hasText: `error ${failed} of ${failed}` }).waitFor();
+          const last = 97 * failed;
+          await big.locator(`.timeline .row.sel[data-key="0.${last * 2 - 1}"]`).waitFor();
+          await big.keyboard.press('Shift+E');
+          await big.locator(`.timeline .row.sel[data-key="0.${(last - 97) * 2 - 1}"]`).waitFor();
+          // Errors only: the same calls, each still one failure.
+          await unfold(big);
+          await big.check('input[aria-label="errors only"]');
+          await big.locator(`.timeline[data-count="${failed * 2}"]`).waitFor();
+          await big.locator(`.status .error-steps[data-errors="${failed}"]`).waitFor();
         });
 
         it('searches and filters on the server, kept in the link, exported as the server writes it', async () => {

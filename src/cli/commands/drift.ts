@@ -77,13 +77,16 @@ export function registerDrift(program: Command, { io, action }: Cli): void {
         });
         if (options.writeLock !== undefined)
           refuseLinkedOutput('--write-lock', options.writeLock, resolve(io.cwd, options.writeLock));
-        const { label, definitions } = await newSide(rest, options, cmd, io);
         const files = traceFiles(io);
         // The first `--write-lock` of a project has no lock to compare with yet: everything NEW offers is new.
         const first = options.writeLock !== undefined && !existsSync(userPath(io, base));
-        const loaded: LoadedDefinitions = first
-          ? { file: base, source: 'lock', definitions: emptyLike(definitions) }
-          : await loadDefinitions(userPath(io, base), files);
+        const read = first ? undefined : await loadDefinitions(userPath(io, base), files);
+        const { label, definitions } = await newSide(rest, options, cmd, io, read?.clientCapabilities);
+        const loaded: LoadedDefinitions = read ?? {
+          file: base,
+          source: 'lock',
+          definitions: emptyLike(definitions),
+        };
         const changes = compareDefinitions(loaded.definitions, definitions);
         const redaction = redactionFrom(options, io);
         const out = redactedIo(io, redaction);
@@ -122,6 +125,7 @@ async function newSide(
   options: DriftOptions,
   cmd: Command,
   io: Cli['io'],
+  capabilities: JsonObject | undefined,
 ): Promise<{ label: string; definitions: Definitions }> {
   // Commander keeps the words after `--` among the operands; only the raw command line tells them apart.
   const raw = (cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
@@ -140,13 +144,13 @@ async function newSide(
     } catch {
       throw usageError(`--upstream must be an http(s) URL; got '${options.upstream}'`);
     }
-    return { label: options.upstream, definitions: await listLive({ url: url.href }) };
+    return { label: options.upstream, definitions: await listLive({ url: url.href }, { capabilities }) };
   }
   if (server.length > 0) {
     const [command, ...args] = server as [string, ...string[]];
     return {
       label: server.join(' '),
-      definitions: await listLive({ command, args, env: { ...io.env }, cwd: io.cwd }),
+      definitions: await listLive({ command, args, env: { ...io.env }, cwd: io.cwd }, { capabilities }),
     };
   }
   const file = files[0]!;

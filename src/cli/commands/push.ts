@@ -53,7 +53,7 @@ export function registerPush(program: Command, { io, action }: Cli): void {
     .option('--to <url>', `the collector (default ${DEFAULT_COLLECTOR_URL})`, DEFAULT_COLLECTOR_URL)
     .option(
       '--token <token>',
-      "the collector's write token (default: the one in $TAPEDECK_HOME or ~/.tapedeck/token)",
+      "the collector's write token (default: $TAPEDECK_TOKEN, else the one in $TAPEDECK_HOME or ~/.tapedeck/token)",
     )
     .option('--force', 'push even when the scan finds something that looks like a secret')
     .option('--label <label>', "label for the stored trace (default: the trace's own)")
@@ -93,10 +93,10 @@ export async function push(trace: string, options: PushOptions, io: CliIo): Prom
     throw usageError(
       `--expires must be a duration such as 7d or 12h, at most ${maxDays}d; got '${options.expires}'`,
     );
-  const token = options.token ?? readToken(tokenPath());
+  const token = options.token ?? (process.env.TAPEDECK_TOKEN?.trim() || readToken(tokenPath()));
   if (token === undefined) {
     throw usageError(
-      `no collector token: give --token, or run tapedeck serve once on this machine (it writes ${tokenPath()})`,
+      `no collector token: give --token or set TAPEDECK_TOKEN, or run tapedeck serve once on this machine (it writes ${tokenPath()})`,
     );
   }
   const report = await scan(trace, options, io);

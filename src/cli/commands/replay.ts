@@ -262,26 +262,30 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
   });
 
   const discover: { kind: DiscoverAnswer['kind'] | undefined } = { kind: undefined };
+  // What both fronts serve the same way.
+  const served = {
+    match: settings.match,
+    ignore: settings.ignore,
+    timing: settings.timing,
+    repeat: settings.repeat,
+    answerTimeoutMs: settings.answerTimeoutMs,
+    settingNames: REPLAY_FLAG_NAMES,
+    redact,
+    shown: out.redaction,
+    ...faults,
+  };
   if (settings.front.kind === 'http') {
     const front = settings.front;
     // Loaded only for --http: a stdio replay (a mock server a test suite starts per test) should not pay for it.
     const { serveHttp } = await import('../../replay/serve/http/server.js');
     const server = await serveHttp(loaded.cassette, {
+      ...served,
       host: front.host,
       port: front.port,
       transport: front.flavour,
       allowHosts: front.allowHosts,
       path: servedPath(loaded.meta, front.flavour),
-      match: settings.match,
-      ignore: settings.ignore,
-      timing: settings.timing,
-      repeat: settings.repeat,
-      answerTimeoutMs: settings.answerTimeoutMs,
-      settingNames: REPLAY_FLAG_NAMES,
-      redact,
-      shown: out.redaction,
       onEvent: httpEventLogger(note, discover, out),
-      ...faults,
     });
     const held = holdSignals(() => server.stop());
     try {
@@ -295,20 +299,7 @@ async function replay(path: string, settings: ReplaySettings, io: CliIo): Promis
     }
   }
   const outcome: ServeOutcome = await serveOnStdio(io, (input, output) =>
-    serveStdio(loaded.cassette, {
-      input,
-      output,
-      match: settings.match,
-      ignore: settings.ignore,
-      timing: settings.timing,
-      repeat: settings.repeat,
-      answerTimeoutMs: settings.answerTimeoutMs,
-      settingNames: REPLAY_FLAG_NAMES,
-      redact,
-      shown: out.redaction,
-      onEvent: eventLogger(note, discover, out),
-      ...faults,
-    }),
+    serveStdio(loaded.cassette, { ...served, input, output, onEvent: eventLogger(note, discover, out) }),
   );
   const code = report(outcome, settings, loaded.errors, discover.kind, note);
   // A 2026-era client's probe process gets only server/discover: its session, elsewhere, reports.

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { redactorOf } from '../../redact/engine.js';
 import { redactText } from '../../redact/index.js';
 import { renderAuthLane } from '../../report/text/auth-lane.js';
+import { palette } from '../../report/text/color.js';
 import { FailedCalls } from '../../report/text/failed-calls.js';
+import { SessionGroups } from '../../report/text/session-groups.js';
 import { TimelineRenderer } from '../../report/text/timeline.js';
 import { type AuthStep, authStepOf, isAuthEvent } from '../../trace/auth-flow.js';
 import { encodeLine } from '../../trace/encode.js';
@@ -28,6 +30,8 @@ export interface ShowOptions {
   llm?: string;
   /** Only the failing calls (request and answer), then `failed: #ids`. */
   errors?: boolean;
+  /** Only the lines of this session (its key as the timeline shows it), with those of no session. */
+  session?: string;
 }
 
 /**
@@ -46,6 +50,10 @@ export async function showTrace(
 ): Promise<number> {
   if (options.raw && options.errors)
     throw usageError('--errors lists the failing calls as a timeline; it does not go with --raw');
+  if (options.session !== undefined && options.llm !== undefined)
+    throw usageError('--session picks one session of an MCP trace; it does not go with --llm');
+  if (options.session?.trim() === '')
+    throw usageError("--session needs a session key, as the timeline's ⚑ session rows show it");
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   const follow = options.follow === true;
@@ -81,11 +89,14 @@ export async function showTrace(
       onDiagnostic: warn,
       files: traceFiles(io),
     });
+    const groups = new SessionGroups(options.session?.trim());
     if (options.raw) {
-      for await (const { line } of lines) {
-        if (!(await out.write(encodeLine(redact(line))))) return errors;
-        if (follow && line.type === 'end') return errors;
+      for await (const read of lines) {
+        for (const { line } of groups.push(redact(read.line), read.lineNo))
+          if (!(await out.write(encodeLine(line)))) return errors;
+        if (follow && read.line.type === 'end') break;
       }
+      sessionMissing(groups, options.session);
       return errors;
     }
     const color = useColor(io.stdout, io.env);
@@ -104,14 +115,21 @@ export async function showTrace(
     // Followed, a line is printed as it is written.
     // The OAuth flow, if the trace holds one, is drawn after the timeline as its own lane.
     const auth: AuthStep[] = [];
-    for await (const { line, lineNo } of follow ? lines : inTimeOrder(lines)) {
-      const shown = redact(line);
-      if (isAuthEvent(shown)) auth.push(authStepOf(shown, lineNo));
-      if (!(await show(pairer.push(shown, lineNo)))) return errors;
-      if (follow && line.type === 'end') break;
+    const paint = palette(color);
+    for await (const read of follow ? lines : inTimeOrder(lines)) {
+      for (const { line: shown, lineNo } of groups.push(redact(read.line), read.lineNo)) {
+        if (isAuthEvent(shown)) auth.push(authStepOf(shown, lineNo));
+        const header = failed ? undefined : groups.header(shown, paint);
+        if (header !== undefined && !(await print([header]))) return errors;
+        if (!(await show(pairer.push(shown, lineNo)))) return errors;
+      }
+      if (follow && read.line.type === 'end') break;
     }
     if (!(await show(pairer.finish()))) return errors;
+    sessionMissing(groups, options.session);
     if (failed) await print([failed.summary()]);
+    const table = failed ? [] : groups.table(paint);
+    if (table.length > 0) await print(['', ...table]);
     const lane = failed ? [] : renderAuthLane(auth, { color, width });
     if (lane.length > 0) await print(['', ...lane]);
     return errors;
@@ -120,6 +138,15 @@ export async function showTrace(
     stop?.removeEventListener('abort', onSigint);
     out.dispose();
   }
+}
+
+/** --session named a session the trace does not hold: say which it holds. */
+function sessionMissing(groups: SessionGroups, asked: string | undefined): void {
+  if (asked === undefined || groups.found()) return;
+  const keys = groups.keys();
+  throw usageError(
+    `no session '${asked.trim()}' in this trace: ${keys.length === 0 ? 'it has no session keys' : `its sessions are ${keys.join(', ')}`}`,
+  );
 }
 
 /** Registers `tapedeck show <trace> | --last`. */
@@ -134,6 +161,10 @@ export function registerShow(program: Command, { io, action }: Cli): void {
     .option('--raw', 'print the trace lines as JSONL instead of a timeline')
     .option(...LLM_FLAG)
     .option('--errors', 'only the failing calls (request and answer), then a last line `failed: #ids`')
+    .option(
+      '--session <key>',
+      'only this session (its key as the ⚑ session rows show it; the recorder mints one per client for stateless 2026-07-28 traffic)',
+    )
     .option(
       '-f, --follow',
       'keep reading a trace that is still being written; stops at its end line or on Ctrl-C',
@@ -150,11 +181,14 @@ export function registerShow(program: Command, { io, action }: Cli): void {
         '  tapedeck show --raw calls.ndjson       an mcporter recording as tapedeck JSONL',
         '  tapedeck show mcp.jsonl --llm agent-llm.jsonl   model turns with their tool calls and the MCP calls',
         '  tapedeck show --errors run.jsonl       the failing calls only, ending with failed: #ids',
+        '  tapedeck show --session 8952be798246 http.jsonl   one session of a trace that holds several',
         '',
         '→ is client→server, ← server→client. Server messages that belong to a request are indented under it;',
         'one that nothing on the wire ties to a request (it only arrived while that request was open) is not',
         'indented, and says "maybe for #id". Rows fit the terminal (else $COLUMNS, else 80 columns): previews are',
         'cut, error messages wrap. Colours only on a terminal, never when NO_COLOR is set.',
+        "A trace of several sessions (an HTTP recording serves many clients) heads each run of one session's rows",
+        'with "┄ session KEY", and ends with a table of its sessions.',
       ].join('\n'),
     )
     .action(

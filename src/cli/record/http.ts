@@ -6,7 +6,7 @@ import { HTTP_PROXY_LISTEN } from '../../proxy/http/listen-defaults.js';
 import type { HttpProxy } from '../../proxy/http/server.js';
 import { shownUrl, upstreamLabel } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
-import type { TraceFileTarget } from '../../sink/file.js';
+import type { FileSink, TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import { usageError } from '../errors.js';
@@ -15,9 +15,8 @@ import type { LiveFlag } from '../flags/live.js';
 import { type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { HEADER_EXAMPLE, parseHeaders } from '../flags/upstream.js';
 import { type CliIo, say } from '../io.js';
-import { holdSignals } from '../signals.js';
 import { type HttpRecordFlags, parseAllowHost } from './http-flags.js';
-import { recordingSink } from './live.js';
+import { runListening, stopOnSignals } from './listening.js';
 
 /** What `record --upstream` needs besides its own flags (shared with the stdio mode). */
 export interface HttpRecordOptions extends HttpRecordFlags, RuleFlags, LiveFlag, FaultFlags {
@@ -38,18 +37,7 @@ export async function recordHttp(
   io: CliIo,
 ): Promise<number> {
   const upstream = options.upstream!;
-  let stop: (() => void) | undefined;
-  let signals = 0;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  // Signals from the start: one stops the proxy gracefully, a second cuts open streams at once.
-  let hurry: (() => void) | undefined;
-  const held = holdSignals(() => {
-    signals += 1;
-    if (signals === 1) stop?.();
-    else hurry?.();
-  });
+  const signals = stopOnSignals();
   try {
     // Checked (and ${VAR}s read) before anything starts; the values never reach the trace.
     const headers = parseHeaders(options.header ?? [], io.env);
@@ -59,7 +47,8 @@ export async function recordHttp(
         `--header ${framing} cannot be set: each request sets it itself; give headers such as Authorization`,
       );
     }
-    const { config, compiled, redactor } = redactionFrom(options, io);
+    const redaction = redactionFrom(options, io);
+    const { config, compiled } = redaction;
     // What the recorder says of the traffic (a fault on a resource, a warning) hides what the trace hides.
     const out = redactedIo(io, { compiled });
     const faults = await faultPlanOf(options, io);
@@ -73,20 +62,11 @@ export async function recordHttp(
         ? safeLabel(redactText(options.label, compiled))
         : safeLabel(upstreamLabel(upstream));
     const listen = options.listen ?? HTTP_PROXY_LISTEN;
-    const file = {
-      ...tracePath(label),
-      maxBytes: options.maxBytes,
-      maxFiles: options.maxFiles,
-      redact: redactor,
-      warn: (message: string) => say(out, message),
-    };
-    const { sink, close } = await recordingSink(options, label, file, io);
     const transport = /\/sse\/?$/.test(upstream.pathname) ? 'sse' : 'http';
-    let proxy: HttpProxy;
-    try {
+    const start = async (sink: FileSink): Promise<HttpProxy> => {
       // Loaded for an HTTP recording only: a stdio recording (most of them) never needs it.
       const { startHttpProxy } = await import('../../proxy/http/server.js');
-      proxy = await startHttpProxy({
+      return startHttpProxy({
         upstream,
         sink,
         // Started by the proxy once it listens: a port in use must not leave a trace file of nothing behind.
@@ -101,32 +81,28 @@ export async function recordHttp(
         faults,
         onFault: (record) => say(out, `injected ${describeFault(record)}`),
       });
-    } catch (err) {
-      await close();
-      throw err;
-    }
-    if (!isLoopback(proxy.host)) {
-      const credentials =
-        Object.keys(headers).length > 0
-          ? `the headers --header adds (${Object.keys(headers).join(', ')})`
-          : 'the credentials they send';
-      say(
-        io,
-        `warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
-          `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}`,
-      );
-    }
-    say(out, `recording ${proxy.url} → ${shown} (trace: ${sink.path})`);
-    await stopped;
-    hurry = () => void proxy.close(0);
-    await proxy.close();
-    await sink.close({ reason: 'producer_shutdown' });
-    await close();
+    };
+    const recording = { label, shown, flags: options, tracePath, redaction, io, out, start };
+    await runListening(recording, signals, (proxy) => warnIfReachable(proxy, headers, io));
     if (faults) warnUnmatched(faults, out);
     return 0;
   } finally {
-    held.release();
+    signals.release();
   }
+}
+
+/** A listener beyond loopback: who can reach it, and whose credentials they use. */
+function warnIfReachable(proxy: HttpProxy, headers: Record<string, string>, io: CliIo): void {
+  if (isLoopback(proxy.host)) return;
+  const credentials =
+    Object.keys(headers).length > 0
+      ? `the headers --header adds (${Object.keys(headers).join(', ')})`
+      : 'the credentials they send';
+  say(
+    io,
+    `warning: listening on ${proxy.host}, which other machines can reach; requests still need a ` +
+      `local or --allow-host Host header, and whoever gets through uses the upstream with ${credentials}`,
+  );
 }
 
 /** The line for a proxy notice (see ProxyNotice); the first words say whether it needs the user. */

@@ -65,11 +65,12 @@ export async function startLiveRecording(options: LiveRecordingOptions): Promise
     stop = () => collector.close();
   } else {
     url = parseLiveUrl(url);
-    token ??= readToken(tokenPath(env));
+    // A team token (tapedeck token create) comes in the environment; else the collector's own token file.
+    token ??= env.TAPEDECK_TOKEN?.trim() || readToken(tokenPath(env));
     if (token === undefined) {
       throw usageError(
-        `record --live ${url} needs the collector's token: it is in ${tokenPath(env)} on the collector's machine ` +
-          '(run tapedeck serve there once), or set TAPEDECK_HOME to the folder that holds it',
+        `record --live ${url} needs the collector's token: set TAPEDECK_TOKEN to a team token (tapedeck token create), ` +
+          `or use the token in ${tokenPath(env)} on the collector's machine (set TAPEDECK_HOME to the folder that holds it)`,
       );
     }
   }

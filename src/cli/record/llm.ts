@@ -1,15 +1,14 @@
 import { isLoopback } from '../../base/local-names.js';
 import { shownUrl } from '../../proxy/http/url.js';
 import { redactText, summarize } from '../../redact/index.js';
-import type { TraceFileTarget } from '../../sink/file.js';
+import type { FileSink, TraceFileTarget } from '../../sink/file.js';
 import { safeLabel } from '../../sink/naming.js';
 import { newMeta } from '../../trace/meta.js';
 import type { LiveFlag } from '../flags/live.js';
 import { type RuleFlags, redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, say } from '../io.js';
-import { holdSignals } from '../signals.js';
 import { type ListenAddress, parseAllowHost } from './http-flags.js';
-import { recordingSink } from './live.js';
+import { runListening, stopOnSignals } from './listening.js';
 
 /** What `record --llm URL` takes. */
 export interface LlmRecordOptions extends RuleFlags, LiveFlag {
@@ -31,37 +30,19 @@ export async function recordLlm(
   tracePath: (label: string) => TraceFileTarget,
   io: CliIo,
 ): Promise<number> {
-  let stop: (() => void) | undefined;
-  let signals = 0;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  let hurry: (() => void) | undefined;
-  const held = holdSignals(() => {
-    signals += 1;
-    if (signals === 1) stop?.();
-    else hurry?.();
-  });
+  const signals = stopOnSignals();
   try {
-    const { config, compiled, redactor } = redactionFrom(options, io);
+    const redaction = redactionFrom(options, io);
+    const { config, compiled } = redaction;
     const out = redactedIo(io, { compiled });
     const allowHosts = (options.allowHost ?? []).map((value) =>
       parseAllowHost(value, (note) => say(out, note)),
     );
     const shown = shownUrl(options.llm.href);
     const label = safeLabel(redactText(options.label ?? `llm-${options.llm.hostname}`, compiled));
-    const file = {
-      ...tracePath(label),
-      maxBytes: options.maxBytes,
-      maxFiles: options.maxFiles,
-      redact: redactor,
-      warn: (message: string) => say(out, message),
-    };
-    const { sink, close } = await recordingSink(options, label, file, io);
-    const { startLlmProxy, LLM_PROXY_DEFAULTS } = await import('../../llm/proxy.js');
-    let proxy: Awaited<ReturnType<typeof startLlmProxy>>;
-    try {
-      proxy = await startLlmProxy({
+    const start = async (sink: FileSink) => {
+      const { startLlmProxy, LLM_PROXY_DEFAULTS } = await import('../../llm/proxy.js');
+      return startLlmProxy({
         upstream: options.llm,
         sink,
         meta: {
@@ -74,25 +55,18 @@ export async function recordLlm(
         allowHosts,
         maxMessageBytes: options.maxMessageBytes,
       });
-    } catch (err) {
-      await close();
-      throw err;
-    }
-    if (!isLoopback(proxy.host)) {
+    };
+    const recording = { label, shown, flags: options, tracePath, redaction, io, out, start };
+    await runListening(recording, signals, ({ host }) => {
+      if (isLoopback(host)) return;
       say(
         io,
-        `warning: listening on ${proxy.host}, which other machines can reach; requests still need a local or ` +
+        `warning: listening on ${host}, which other machines can reach; requests still need a local or ` +
           '--allow-host Host header, and carry their own API keys to the provider',
       );
-    }
-    say(out, `recording ${proxy.url} → ${shown} (trace: ${sink.path})`);
-    await stopped;
-    hurry = () => void proxy.close(0);
-    await proxy.close();
-    await sink.close({ reason: 'producer_shutdown' });
-    await close();
+    });
     return 0;
   } finally {
-    held.release();
+    signals.release();
   }
 }

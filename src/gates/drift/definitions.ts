@@ -42,6 +42,7 @@ export class DefinitionCollector {
   private readonly found: Definitions = {};
   /** Per kind, the listing being filled, replaced when a first page arrives. */
   private readonly current = new Map<DefinitionKind, Map<string, JsonObject>>();
+  private capabilities: JsonObject | undefined;
 
   push(line: TraceLine): void {
     if (line.type !== undefined) return;
@@ -50,6 +51,10 @@ export class DefinitionCollector {
     for (const one of items) {
       const item = classifyItem(one);
       const scope = `${String(line.server ?? '')}\u0000${String(line.conn ?? '')}`;
+      if (item.kind === 'request' && item.method === 'initialize' && this.capabilities === undefined) {
+        const declared = item.params?.capabilities;
+        if (isObject(declared)) this.capabilities = declared;
+      }
       if (item.kind === 'request' && line.dir === 'in' && ANSWER_KEY[item.method] !== undefined)
         this.asked.set(key(scope, item.id), {
           method: item.method,
@@ -62,6 +67,11 @@ export class DefinitionCollector {
         this.page(asked.method, asked.cursor, item.result);
       }
     }
+  }
+
+  /** What the recorded client declared in its first `initialize` (none in a stateless-era recording). */
+  clientCapabilities(): JsonObject | undefined {
+    return this.capabilities;
   }
 
   result(): Definitions {

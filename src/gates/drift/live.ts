@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ServerStdioTransport } from '../../process/stdio-client.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import { DefinitionCollector, type Definitions } from './definitions.js';
 
@@ -28,7 +30,10 @@ const GRACE_MS = 100;
  *
  * @example const defs = await listLive({ command: 'node', args: ['server.js'], env: process.env });
  */
-export async function listLive(server: LiveServer): Promise<Definitions> {
+export async function listLive(
+  server: LiveServer,
+  asked: { capabilities?: JsonObject | undefined } = {},
+): Promise<Definitions> {
   const collector = new DefinitionCollector();
   const inner: Transport =
     'url' in server
@@ -56,11 +61,17 @@ export async function listLive(server: LiveServer): Promise<Definitions> {
   inner.onerror = (error) => tapped.onerror?.(error);
   inner.onclose = () => tapped.onclose?.();
   // Servers offer some tools only to clients that declare a capability (server-everything's sampling, roots and
-  // elicitation tools): declare them all so the listing is the fullest the server gives. Nothing is asked of them
-  // in the moment the listing takes.
+  // elicitation tools). Compared with a recording, the server is asked as the recorded client asked it, so a tool
+  // offered only to another kind of client is not drift; otherwise every capability is declared, so the listing is
+  // the fullest the server gives. Nothing is asked of them in the moment the listing takes.
+  const capabilities = asked.capabilities ?? {
+    sampling: {},
+    roots: { listChanged: true },
+    elicitation: {},
+  };
   const client = new Client(
     { name: 'tapedeck-drift', version: '1' },
-    { capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: {} } },
+    { capabilities: capabilities as ClientCapabilities },
   );
   const options = { timeout: LIVE_TIMEOUT_MS };
   try {

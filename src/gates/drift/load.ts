@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { TapedeckError } from '../../base/errors.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import { nodeTraceFiles, openTrace } from '../../trace/io.js';
+import type { JsonObject } from '../../trace/jsonrpc.js';
 import { DefinitionCollector, type Definitions } from './definitions.js';
 import { isLock, LOCK_MARK, lockLines, parseLock } from './lock.js';
 
@@ -12,6 +13,8 @@ export interface LoadedDefinitions {
   definitions: Definitions;
   /** For a lock file: each item's line, by `kind \0 id`. */
   lines?: Map<string, number> | undefined;
+  /** For a recording: the capabilities its client declared, so a live listing can ask as that client did. */
+  clientCapabilities?: JsonObject | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function loadDefinitions(
       'input',
       `${path} holds no tools/list, prompts/list or resources/list answer to compare`,
     );
-  return { file: path, source: 'trace', definitions };
+  return { file: path, source: 'trace', definitions, clientCapabilities: collector.clientCapabilities() };
 }
 
 /** A lock file says so in its first line or two; anything else is left to the trace reader. */

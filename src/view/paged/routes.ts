@@ -4,6 +4,7 @@ import { encodeLine } from '../../trace/encode.js';
 import type {
   PagedBarsPage,
   PagedDensity,
+  PagedErrors,
   PagedFound,
   PagedInfo,
   PagedRowsPage,
@@ -11,6 +12,7 @@ import type {
 } from '../../trace/paged.js';
 import { type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
+import { errorStep, type Failures, failuresOf } from './errors.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
 import { barsOf, type FilterResult, runFilter } from './query.js';
@@ -24,6 +26,8 @@ import type { TraceIndex } from './trace-index.js';
  *   find?key=&<filter>                    one row by its key, and its place in the view (-1 when filtered out)
  *   bars?from=&to=&start=&count=&<filter> a page of the waterfall's bars overlapping [from, to] (epoch ms)
  *   density?buckets=&<filter>             requests in flight per slice of the whole trace
+ *   errors?key=&step=&<filter>            failures per failing call: how many, where the row `key` stands among
+ *                                         them, and with step 1 or -1 the first row of the next or previous one
  *   stats                                 `tapedeck stats` figures, tool time, latency samples for the charts
  *   export?<filter>                       the view as tapedeck JSONL, a download
  *
@@ -62,6 +66,15 @@ export function pagedRoutes(index: TraceIndex) {
     views.set(key, { version: index.version, result });
     if (views.size > CACHED_VIEWS) views.delete(views.keys().next().value!);
     return result;
+  };
+  const failed = new WeakMap<FilterResult, Failures>();
+  const failuresIn = (result: FilterResult) => {
+    let failures = failed.get(result);
+    if (!failures) {
+      failures = failuresOf(index, result);
+      failed.set(result, failures);
+    }
+    return failures;
   };
   const size = (result: FilterResult) => result.rows?.length ?? index.rowCount;
   const rowAt = (result: FilterResult, n: number) => (result.rows ? result.rows[n]! : n);
@@ -110,6 +123,19 @@ export function pagedRoutes(index: TraceIndex) {
           start,
           bars: await barsPage(index, [...ordinals.subarray(start, start + n)]),
         } satisfies PagedBarsPage);
+        return true;
+      }
+      case 'errors': {
+        const result = await view(queryFromParams(params));
+        const key = params.get('key');
+        const row = key ? findRow(index, key) : -1;
+        const n = row < 0 ? -1 : result.rows ? binarySearch(result.rows, row) : row;
+        const asked = Number(params.get('step') ?? 0);
+        const step = asked === 1 || asked === -1 ? asked : 0;
+        const answer = errorStep(index, failuresIn(result), row, n, step, (at) =>
+          index.rowKey(rowAt(result, at)),
+        );
+        json(res, 200, answer satisfies PagedErrors);
         return true;
       }
       case 'density': {

@@ -52,6 +52,7 @@ function fakeApi(indexed: () => number): PagedApi & { finds: number } {
     },
     bars: async () => ({ total: 0, rows: [], bars: [] }) as never,
     density: async () => [],
+    errors: async () => ({ count: 0, at: null, target: null }),
     stats: async () => ({}) as never,
     exportUrl: () => '',
   };

@@ -27,6 +27,8 @@ describe("the viewer's style of sizes and latencies", () => {
     expect(formatLatency(12.4)).toBe('12 ms');
     expect(formatLatency(10_000)).toBe('10.0 s');
     expect(formatLatency(61_250)).toBe('61.3 s');
+    expect(formatLatency(270_000)).toBe('4.5 min');
+    expect(formatLatency(18_120_000)).toBe('5 h 02 min');
   });
 });
 

@@ -12,6 +12,8 @@ import {
   barBox,
   barsIn,
   density,
+  fitRange,
+  fits,
   thinMarks,
   type WaterfallBar,
   waterfallOf,
@@ -112,6 +114,28 @@ describe('the waterfall', () => {
   });
 });
 
+describe('the waterfall’s axis fitted to the rows in view', () => {
+  it('spans the bars at hand with a little room, an open bar from its start only', () => {
+    expect(fitRange([{ start: 1000, end: 1100 }, undefined, { start: 1050, end: 1300 }])).toEqual({
+      from: 988,
+      to: 1312,
+    });
+    expect(fitRange([{ start: 5000, end: undefined }])).toEqual({ from: 4994.6, to: 5005.4 });
+    expect(fitRange([undefined])).toBeUndefined();
+  });
+
+  it('fits on its own only where the whole trace would draw the rows as slivers, or when asked', () => {
+    const fiveHours = { from: 0, to: 5 * 3_600_000 };
+    const minute = { from: 60_000, to: 120_000 };
+    expect(fits(undefined, minute, fiveHours)).toBe(true);
+    expect(fits('whole', minute, fiveHours)).toBe(false);
+    // Rows in view over two of fourteen seconds read well on the whole axis.
+    expect(fits(undefined, { from: 0, to: 2000 }, { from: 0, to: 14_100 })).toBe(false);
+    expect(fits('fit', { from: 0, to: 2000 }, { from: 0, to: 14_100 })).toBe(true);
+    expect(fits('fit', undefined, fiveHours)).toBe(false);
+  });
+});
+
 describe('the waterfall’s time axis', () => {
   it('picks round steps and labels them in the unit the step needs', () => {
     expect(tickStep(10_000, 8)).toBe(2000);
@@ -126,6 +150,10 @@ describe('the waterfall’s time axis', () => {
     expect(tickLabel(1500, 500)).toBe('1500 ms');
     expect(tickLabel(4000, 2000)).toBe('4 s');
     expect(tickLabel(2500, 500 * 3)).toBe('2.5 s');
+    // Far into a long trace, a clock with the decimals the step needs.
+    expect(tickLabel(3_723_250, 50)).toBe('1:02:03.25');
+    expect(tickLabel(16_200_000, 60_000)).toBe('4:30:00');
+    expect(tickLabel(90_500, 500)).toBe('1:30.5');
   });
 
   it('keeps a zoomed range in the link, inside the trace, and zooms around a point', () => {

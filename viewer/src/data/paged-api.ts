@@ -1,6 +1,7 @@
 import type {
   LineQuery,
   PagedBarsPage,
+  PagedErrors,
   PagedFound,
   PagedInfo,
   PagedRowsPage,
@@ -19,6 +20,11 @@ export interface PagedApi {
   find(query: LineQuery, key: string): Promise<PagedFound | undefined>;
   bars(query: LineQuery, from: number, to: number, start: number, count: number): Promise<PagedBarsPage>;
   density(query: LineQuery, buckets: number): Promise<number[]>;
+  /**
+   * The view's failures per failing call and where the row `key` stands among them; with a step of 1 or -1, the
+   * first row of the next or previous failure.
+   */
+  errors(query: LineQuery, key: string | undefined, step: -1 | 0 | 1): Promise<PagedErrors>;
   stats(): Promise<PagedStats>;
   /** The address of the view as a JSONL download. */
   exportUrl(query: LineQuery): string;

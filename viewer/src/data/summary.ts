@@ -10,6 +10,7 @@ import {
   formatBytes as scaleBytes,
   formatLatency as writeLatency,
 } from 'mcp-tapedeck/trace';
+import { briefDuration } from './insights.js';
 import type { Row } from './rows.js';
 
 /**
@@ -19,12 +20,14 @@ import type { Row } from './rows.js';
  */
 
 /**
- * Latency in the viewer: `2005 ms` below 10 s, `12.3 s` above.
+ * Latency in the viewer: `2005 ms` below 10 s, `12.3 s` below two minutes, then as people say it: `4.5 min`,
+ * `5 h 02 min` (a call left open for hours is not `18120.0 s`).
  *
  * @example formatLatency(2005) // → '2005 ms'
+ * @example formatLatency(18_120_000) // → '5 h 02 min'
  */
 export function formatLatency(ms: number): string {
-  return writeLatency(ms, { spaced: true });
+  return ms < 120_000 ? writeLatency(ms, { spaced: true }) : briefDuration(ms);
 }
 
 /**

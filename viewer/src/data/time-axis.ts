@@ -40,15 +40,31 @@ export function axisTicks(range: TimeRange, zero: number, max: number): { step: 
 
 /**
  * A tick's label: milliseconds while the step is under a second, else seconds with as many decimals as the step
- * needs.
+ * needs; from a minute into the trace on, a clock (`4:30:00`, `1:02:03.25`) with the decimals the step needs, so
+ * a stretch far into a long trace reads as a time, not as millions of milliseconds.
  *
  * @example tickLabel(1500, 500) // → '1500 ms'
  * @example tickLabel(4000, 2000) // → '4 s'
+ * @example tickLabel(3_723_250, 50) // → '1:02:03.25'
  */
 export function tickLabel(offset: number, step: number): string {
+  if (Math.abs(offset) >= 60_000) return clock(offset, step);
   if (step < 1000) return `${Math.round(offset)} ms`;
   const decimals = step % 1000 === 0 ? 0 : 1;
   return `${(offset / 1000).toFixed(decimals)} s`;
+}
+
+/** An offset as `m:ss` or `h:mm:ss`, with the decimals of a second the step needs. */
+function clock(offset: number, step: number): string {
+  const decimals = step % 1000 === 0 ? 0 : step % 100 === 0 ? 1 : step % 10 === 0 ? 2 : 3;
+  const sign = offset < 0 ? '−' : '';
+  const total = Math.abs(offset) / 1000;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = (total % 60).toFixed(decimals).padStart(decimals > 0 ? 3 + decimals : 2, '0');
+  return hours > 0
+    ? `${sign}${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${sign}${minutes}:${seconds}`;
 }
 
 /**

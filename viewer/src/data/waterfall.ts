@@ -158,6 +158,51 @@ export function barsIn(bars: readonly WaterfallBar[], range: TimeRange, openEnd:
   });
 }
 
+/** A fitted axis is never narrower than this (ms): a screen of instant answers still reads as a stretch of time. */
+const MIN_FIT_MS = 10;
+/** The whole-trace axis gives way to the fitted one when the rows in view take less than this share of it. */
+export const FIT_SHARE = 0.01;
+
+/**
+ * The stretch of time the bars in view take, with a little room either side, so they fill the track instead of
+ * being slivers on the axis of a long trace. An open bar counts from its start only (it would otherwise stretch
+ * the fit to the end of the trace). Undefined when no bar is at hand.
+ *
+ * @example fitRange([{ start: 1000, end: 1100 }, { start: 1050, end: 1300 }]) // → { from: 988, to: 1312 }
+ */
+export function fitRange(
+  bars: Iterable<Pick<WaterfallBar, 'start' | 'end'> | undefined>,
+): TimeRange | undefined {
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const bar of bars) {
+    if (!bar) continue;
+    if (bar.start < from) from = bar.start;
+    const end = bar.end ?? bar.start;
+    if (end > to) to = end;
+  }
+  if (from === Number.POSITIVE_INFINITY) return undefined;
+  const span = Math.max(MIN_FIT_MS, to - from);
+  const middle = (from + to) / 2;
+  const half = (span * 1.08) / 2;
+  return { from: middle - half, to: middle + half };
+}
+
+/**
+ * Whether the waterfall draws the rows in view on their own axis: asked for (`fit`), or, left to itself, when
+ * the rows in view take so little of the whole trace that its axis would draw them a pixel wide.
+ *
+ * @example fits(undefined, { from: 0, to: 100 }, { from: 0, to: 18_000_000 }) // → true
+ */
+export function fits(
+  asked: 'fit' | 'whole' | undefined,
+  fitted: TimeRange | undefined,
+  whole: TimeRange,
+): boolean {
+  if (!fitted || asked === 'whole') return false;
+  return asked === 'fit' || fitted.to - fitted.from < (whole.to - whole.from) * FIT_SHARE;
+}
+
 /**
  * At most `max` marks, evenly picked (the first and the last always kept), so a call with thousands of progress
  * notifications still draws quickly.

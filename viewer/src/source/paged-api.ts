@@ -2,6 +2,7 @@ import {
   type LineQuery,
   type PagedBarsPage,
   type PagedDensity,
+  type PagedErrors,
   type PagedFound,
   type PagedInfo,
   type PagedRowsPage,
@@ -42,6 +43,8 @@ export function pagedApi(base: URL): PagedApi {
     bars: (query, from, to, start, count) =>
       get<PagedBarsPage>(url('bars', query, { from, to, start, count })),
     density: async (query, buckets) => (await get<PagedDensity>(url('density', query, { buckets }))).counts,
+    errors: (query, key, step) =>
+      get<PagedErrors>(url('errors', query, key === undefined ? { step } : { key, step })),
     stats: () => get<PagedStats>(url('stats')),
     exportUrl: (query) => url('export', query).href,
   };

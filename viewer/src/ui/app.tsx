@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { paramsAfterClose } from '../data/close.js';
-import { errorPosition, nextError } from '../data/error-nav.js';
 import { TraceModel } from '../data/model.js';
 import type { PagedApi } from '../data/paged-api.js';
 import { PagedTrace } from '../data/paged-trace.js';
@@ -19,6 +18,7 @@ import { Notices } from './notices.js';
 import { ShortcutSheet } from './shortcuts.js';
 import { useDetailSize } from './splitter.js';
 import { type ShownCount, StatusBar } from './status-bar.js';
+import { useErrorSteps } from './use-errors.js';
 import { useFilters } from './use-filters.js';
 import { usePageKeys } from './use-keys.js';
 import { useRoute, useVersion } from './use-route.js';
@@ -76,23 +76,23 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
     set(paramsAfterClose(model, index, p));
   };
   const select = (key: string | undefined) => set({ sel: key });
-  const selectedIndex = p.sel === undefined ? -1 : list.findIndex((r) => r.key === p.sel);
-  const stepError = (direction: 1 | -1) => {
-    const at = nextError(list, selectedIndex, direction);
-    if (at !== undefined) select(list[at]!.key);
-  };
+  const { errors, step: stepError } = useErrorSteps({
+    trace,
+    paged,
+    list,
+    query: filtered.query,
+    selected: p.sel,
+    shown: listView,
+    select,
+    version,
+  });
   const [help, setHelp] = useState(false);
   usePageKeys({
     search: () => document.querySelector<HTMLInputElement>('input[aria-label="search"]')?.focus(),
     close: () => (help ? setHelp(false) : select(undefined)),
     help: () => setHelp(!help),
-    stepError: listView && trace?.whole ? stepError : undefined,
+    stepError,
   });
-  // Counted once per change of the list, not on every render (a 100k-row list is read while it loads).
-  const errors = useMemo(
-    () => (listView && trace?.whole ? errorPosition(list, selectedIndex) : undefined),
-    [list, version, selectedIndex, listView],
-  );
   // What the list on screen shows, of how many: the footer and the filter bar say the same.
   const count: ShownCount =
     view === 'calls'
@@ -144,7 +144,7 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
         count={listView || trace?.whole === false ? count : undefined}
         note={trace?.whole === false ? 'served a page at a time' : undefined}
       >
-        {errors ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
+        {errors && stepError ? <ErrorSteps count={errors.count} at={errors.at} step={stepError} /> : null}
       </StatusBar>
       {help ? <ShortcutSheet close={() => setHelp(false)} /> : null}
     </DropTarget>

@@ -1,9 +1,10 @@
 import { type AlignedItem, alignExchanges, type Json, type ValueDiff } from 'mcp-tapedeck/trace';
 import { useMemo } from 'preact/hooks';
-import { type DiffStatus, diffStatus } from '../data/diff-status.js';
+import { diffStatus } from '../data/diff-status.js';
 import type { TraceModel } from '../data/model.js';
 import { formatLatency } from '../data/summary.js';
 import { ExcerptCells } from './diff-excerpt.js';
+import { StatusMark } from './icons.js';
 import { JsonTree } from './json-tree.js';
 import { ROW_HEIGHTS, useNarrow } from './narrow.js';
 import { keyStep, VirtualList } from './virtual-list.js';
@@ -18,15 +19,6 @@ export interface DiffProps {
   /** Add another trace file to compare with. */
   addFiles: (files: FileList) => void;
 }
-
-const MARK: Record<DiffStatus, string> = {
-  same: '=',
-  changed: '~',
-  added: '+',
-  removed: '−',
-  fixed: '✓',
-  broke: '✗',
-};
 
 function delta(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -113,7 +105,9 @@ export function DiffView({ model, version, params, set, reveal, addFiles }: Diff
         data-status={status}
         onClick={() => set({ pair: String(i) })}
       >
-        <span class="c-mark">{MARK[status]}</span>
+        <span class="c-mark">
+          <StatusMark status={status} />
+        </span>
         <span class="c-kind">{status}</span>
         <span class="c-title">
           {it.method}

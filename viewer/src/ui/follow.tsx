@@ -11,6 +11,7 @@ import {
   unseen,
 } from '../data/follow-scroll.js';
 import { followText } from '../data/follow-text.js';
+import { FollowMark } from './icons.js';
 
 /** What a list needs to follow a trace as it is recorded, and what the bar and marker show. */
 export interface Following {
@@ -78,7 +79,7 @@ export function LiveBar({ view, following }: { view: FollowView; following: Foll
           onClick={following.toggle}
           title={following.paused ? 'Follow: keep the newest rows in view' : 'Pause: stay where you are'}
         >
-          {following.paused ? '▶ Follow' : '❚❚ Pause'}
+          <FollowMark paused={following.paused} /> {following.paused ? 'Follow' : 'Pause'}
         </button>
       ) : null}
     </div>

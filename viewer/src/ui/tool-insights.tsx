@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { briefDuration, headlines, percent, type ToolTime } from '../data/insights.js';
 import type { SourceModel } from '../data/source-model.js';
 import './actions.css';
+import { ScrollCue, useScrollCue } from './scroll-cue.js';
 
 /** Tools shown before "Show all": the ones that took the most time. */
 const FIRST_ROWS = 8;
@@ -20,6 +21,7 @@ export interface ToolInsightsProps {
 export function ToolInsights({ source, version, openTool }: ToolInsightsProps) {
   const times = useMemo(() => source.toolTimes(), [source, version]);
   const [all, setAll] = useState(false);
+  const scroll = useScrollCue();
   if (times.length === 0) return null;
   const rows = all ? times : times.slice(0, FIRST_ROWS);
   const lines = headlines(times);
@@ -33,7 +35,12 @@ export function ToolInsights({ source, version, openTool }: ToolInsightsProps) {
           ))}
         </ul>
       ) : null}
-      <div class="tool-time-wrap">
+      <div
+        class="tool-time-wrap"
+        ref={scroll.ref}
+        onScroll={scroll.update}
+        data-more={scroll.more ? 'right' : undefined}
+      >
         <table class="tool-time">
           <thead>
             <tr>
@@ -51,6 +58,7 @@ export function ToolInsights({ source, version, openTool }: ToolInsightsProps) {
             ))}
           </tbody>
         </table>
+        <ScrollCue more={scroll.more} />
       </div>
       {times.length > rows.length ? (
         <button type="button" class="linkish" onClick={() => setAll(true)}>

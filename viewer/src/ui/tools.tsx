@@ -1,10 +1,11 @@
 import { type CallStats, type Exchange, percentile, toolName } from 'mcp-tapedeck/trace';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { errorShade, formatRate } from '../data/error-rate.js';
 import { briefDuration } from '../data/insights.js';
 import type { SourceModel } from '../data/source-model.js';
 import { formatLatency } from '../data/summary.js';
 import { LatencyChart, type LatencySeries } from './latency-chart.js';
+import { ScrollCue, useScrollCue } from './scroll-cue.js';
 import { ToolInsights } from './tool-insights.js';
 
 export interface ToolsProps {
@@ -107,25 +108,6 @@ export function Tools({ source, version, openTool, openMethod }: ToolsProps) {
   );
 }
 
-/** Whether a box scrolled sideways has more to its right: measured as it scrolls and as it is resized. */
-function useScrollCue() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [more, setMore] = useState(false);
-  const update = () => {
-    const el = ref.current;
-    if (el) setMore(el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
-  };
-  useEffect(() => {
-    update();
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(update);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, more, update };
-}
-
 function StatsTable({
   rows,
   first,
@@ -188,11 +170,7 @@ function StatsTable({
           })}
         </tbody>
       </table>
-      {scroll.more ? (
-        <span class="scroll-cue" aria-hidden="true">
-          more columns →
-        </span>
-      ) : null}
+      <ScrollCue more={scroll.more} />
     </div>
   );
 }

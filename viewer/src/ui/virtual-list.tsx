@@ -23,6 +23,8 @@ export interface VirtualListProps {
   overlay?: ComponentChild | undefined;
   /** The id of the selected row's element, for assistive technology (`aria-activedescendant`). */
   activeId?: string | undefined;
+  /** Told which rows are in view (first, and one past the last; overscan left out) whenever that changes. */
+  onWindow?: ((first: number, end: number) => void) | undefined;
 }
 
 /**
@@ -88,6 +90,11 @@ export function VirtualList(props: VirtualListProps) {
       if (ref.current) setTop(ref.current.scrollTop);
     });
   };
+
+  const seenFirst = Math.min(count, Math.floor(top / rowHeight));
+  const seenEnd = Math.min(count, Math.ceil((top + height) / rowHeight));
+  const onWindow = props.onWindow;
+  useEffect(() => onWindow?.(seenFirst, seenEnd), [seenFirst, seenEnd, onWindow]);
 
   const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
   const last = Math.min(count, Math.ceil((top + height) / rowHeight) + overscan);

@@ -1,7 +1,15 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatLatency } from '../data/summary.js';
 import { axisTicks, formatSpan, parseSpan, tickLabel, zoom } from '../data/time-axis.js';
-import { type BarSource, barBox, type TimeRange, thinMarks } from '../data/waterfall.js';
+import {
+  type BarList,
+  type BarSource,
+  barBox,
+  fitRange,
+  fits,
+  type TimeRange,
+  thinMarks,
+} from '../data/waterfall.js';
 import { Brush } from './brush.js';
 import { ProgressBar } from './progress-bar.js';
 import { keyStep, VirtualList } from './virtual-list.js';
@@ -13,7 +21,10 @@ export interface WaterfallProps {
   zero: number;
   /** Changes whenever the bars may have (a trace still loading, a page fetched). */
   version: number;
-  /** The zoomed range as the URL keeps it (`span=<from>-<to>`, ms from zero), or undefined for all of it. */
+  /**
+   * The axis as the URL keeps it: a zoomed range (`span=<from>-<to>`, ms from zero), `fit` (the rows in view),
+   * `all` (the whole trace), or undefined: the whole trace, unless the rows in view would be slivers on it.
+   */
   span: string | undefined;
   setSpan: (span: string | undefined) => void;
   selected: string | undefined;
@@ -32,13 +43,25 @@ const ARROW = { in: '→', out: '←' } as const;
  * the end of what the trace holds), server→client requests nested under the call they serve, the notifications
  * that belong to a request as marks in its row, progress as a fill along the bar. Above it an overview of the
  * whole trace (requests in flight over time); drag there or on the axis to zoom, the zoom kept in the link.
+ * The axis fits the rows in view (zoomed to them as they scroll by) when asked to, and on its own when the whole
+ * trace's axis would draw them as slivers (minutes of calls in a five-hour trace).
  * Rows are virtualized like the timeline's, so tens of thousands of requests scroll smoothly.
  */
 export function WaterfallView({ bars, zero, version, span, setSpan, selected, select }: WaterfallProps) {
   const whole: TimeRange = { from: bars.start, to: Math.max(bars.end, bars.start + 1) };
-  const range = parseSpan(span, zero, whole.to) ?? whole;
+  const asked = span === 'fit' ? 'fit' : span === 'all' ? 'whole' : undefined;
+  const zoomedTo = asked ? undefined : parseSpan(span, zero, whole.to);
+  const listed = zoomedTo ?? whole;
+  const shown = useMemo(() => bars.inRange(listed), [bars, version, listed.from, listed.to]);
+  const [seen, setSeen] = useState<[number, number]>([0, 0]);
+  const onWindow = useCallback((first: number, end: number) => setSeen([first, end]), []);
+  const fitted = useMemo(
+    () => (zoomedTo ? undefined : fitRange(barsAt(shown, seen[0], seen[1]))),
+    [shown, version, seen[0], seen[1], zoomedTo === undefined],
+  );
+  const fitting = fits(asked, fitted, whole);
+  const range = zoomedTo ?? (fitting ? fitted! : whole);
   const zoomed = range.from > whole.from || range.to < whole.to;
-  const shown = useMemo(() => bars.inRange(range), [bars, version, range.from, range.to]);
   const counts = useMemo(() => bars.density(OVERVIEW_BUCKETS), [bars, version]);
   const root = useRef<HTMLDivElement>(null);
   const width = useWidth(root);
@@ -46,12 +69,13 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
   const { step, ticks } = axisTicks(range, zero, Math.max(2, Math.min(10, Math.floor((width * 0.6) / 60))));
   const spanMs = Math.max(1, range.to - range.from);
   const place = (t: number) => `${((zero + t - range.from) / spanMs) * 100}%`;
-  const pick = (next: TimeRange | undefined) =>
-    setSpan(
-      next === undefined || (next.from <= whole.from && next.to >= whole.to)
-        ? undefined
-        : formatSpan(next, zero),
-    );
+  /** A range picked (a zoom, a drag): undefined or the whole trace is the whole trace, kept as such. */
+  const pick = (next: TimeRange | undefined) => {
+    const all = next === undefined || (next.from <= whole.from && next.to >= whole.to);
+    if (!all) return setSpan(formatSpan(next, zero));
+    // Left to itself the view would fit the rows in view: the whole trace has to be asked for.
+    setSpan(fits(undefined, fitted, whole) ? 'all' : undefined);
+  };
 
   const selectedIndex = selected === undefined ? -1 : shown.indexOf(selected);
   const center = () => {
@@ -138,14 +162,31 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
         >
           Zoom out
         </button>
+        <button
+          type="button"
+          class="button"
+          aria-pressed={fitting}
+          disabled={fitting || fitted === undefined}
+          onClick={() => setSpan('fit')}
+          title="Fit the time axis to the rows in view, following them as they scroll"
+        >
+          Fit rows
+        </button>
         <button type="button" class="button" disabled={!zoomed} onClick={() => pick(undefined)}>
           Whole trace
         </button>
-        <span class="muted wf-summary" data-shown={shown.count}>
+        <span
+          class="muted wf-summary"
+          data-shown={shown.count}
+          data-axis={fitting ? 'fit' : zoomedTo ? 'zoomed' : 'whole'}
+        >
           {shown.count} {shown.count === 1 ? 'request' : 'requests'}
-          {zoomed
+          {zoomedTo
             ? ` in ${tickLabel(range.from - zero, step)} – ${tickLabel(range.to - zero, step)}`
             : ` over ${formatLatency(whole.to - whole.from)}`}
+          {fitting
+            ? ` · axis fitted to the rows in view: ${tickLabel(range.from - zero, step)} – ${tickLabel(range.to - zero, step)}`
+            : ''}
           {bars.untimed > 0 ? ` · ${bars.untimed} without a time left out` : ''}
         </span>
         {selectedBar?.progress ? <ProgressBar progress={selectedBar.progress} /> : null}
@@ -186,7 +227,7 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
         <p class="empty">
           {shown.loading
             ? 'Loading…'
-            : `No requests ${zoomed ? 'in this stretch of time' : 'in the rows shown'}.`}
+            : `No requests ${zoomedTo ? 'in this stretch of time' : 'in the rows shown'}.`}
         </p>
       ) : (
         <VirtualList
@@ -197,10 +238,16 @@ export function WaterfallView({ bars, zero, version, span, setSpan, selected, se
           render={render}
           scrollToIndex={selectedIndex}
           onKeyDown={onKeyDown}
+          onWindow={onWindow}
         />
       )}
     </div>
   );
+}
+
+/** The bars of places [first, end) of a list, those at hand. */
+function* barsAt(list: BarList, first: number, end: number) {
+  for (let i = first; i < end; i++) yield list.at(i);
 }
 
 /** An element's width in pixels, kept up to date as it is resized. */

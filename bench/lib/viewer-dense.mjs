@@ -193,29 +193,34 @@ const READ_FLOOR = [
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * `tapedeck stats --json` on the file (this build's, or a baseline's `bin`), rounds alternating with the read
- * floor: medians of wall time and peak RSS, and whether the figures are the trace's.
+ * `tapedeck stats --json` on the file by each build in `bins` (this build's, and a baseline's when given), rounds
+ * alternating with the read floor (floor, this build, baseline, floor, …): per build the medians of wall time and
+ * peak RSS, and whether the figures are the trace's.
  */
-async function measureStats(file, messages, bin = BIN, rounds = 3) {
-  const stats = [];
+async function measureStats(file, messages, bins, rounds = 3) {
+  const runs = bins.map(() => []);
   const floor = [];
-  let counted;
+  const counted = bins.map(() => undefined);
   for (let round = 0; round < rounds; round++) {
     floor.push(await timed(['-e', READ_FLOOR, file]));
-    const run = await timed([MAXRSS, bin, 'stats', file, '--json']);
-    stats.push(run);
-    const parsed = JSON.parse(run.stdout);
-    counted = parsed.messages.in.messages + parsed.messages.out.messages;
+    for (const [i, bin] of bins.entries()) {
+      const run = await timed([MAXRSS, bin, 'stats', file, '--json']);
+      runs[i].push(run);
+      const parsed = JSON.parse(run.stdout);
+      counted[i] = parsed.messages.in.messages + parsed.messages.out.messages;
+    }
   }
-  const statsMs = median(stats.map((r) => r.ms));
   const floorMs = median(floor.map((r) => r.ms));
-  return {
-    statsMs,
-    statsRssBytes: median(stats.map((r) => r.rssBytes)),
-    floorMs,
-    overFloor: statsMs / floorMs,
-    countedOk: counted === messages,
-  };
+  return bins.map((_, i) => {
+    const statsMs = median(runs[i].map((r) => r.ms));
+    return {
+      statsMs,
+      statsRssBytes: median(runs[i].map((r) => r.rssBytes)),
+      floorMs,
+      overFloor: statsMs / floorMs,
+      countedOk: counted[i] === messages,
+    };
+  });
 }
 
 /** One size: write the trace, measure the viewer (this build, and the baseline when given) and stats, remove it. */
@@ -225,14 +230,15 @@ async function measureSize(browser, dir, messages, baselineDir, log) {
     const bytes = await writeDenseTrace(file, messages);
     const label = `viewer dense ${messages.toLocaleString('en')}`;
     log(`${label}: wrote ${(bytes / 1e6).toFixed(0)} MB`);
+    const baseBin = baselineDir ? join(baselineDir, 'dist/cli/bin.js') : undefined;
     const current = browser ? await measure(browser, file, BIN, messages) : {};
-    Object.assign(current, await measureStats(file, messages));
+    const baseline =
+      baseBin && browser ? await measure(browser, file, baseBin, messages) : baseBin ? {} : undefined;
+    const [stats, baseStats] = await measureStats(file, messages, baseBin ? [BIN, baseBin] : [BIN]);
+    Object.assign(current, stats);
     log(`${label}, this build: ${JSON.stringify(current)}`);
-    let baseline;
-    if (baselineDir) {
-      const bin = join(baselineDir, 'dist/cli/bin.js');
-      baseline = browser ? await measure(browser, file, bin, messages) : {};
-      Object.assign(baseline, await measureStats(file, messages, bin));
+    if (baseline) {
+      Object.assign(baseline, baseStats);
       log(`${label}, baseline ${baselineDir}: ${JSON.stringify(baseline)}`);
     }
     const keys = [

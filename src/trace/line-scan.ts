@@ -233,16 +233,24 @@ function text(start: number, end: number): string {
       out += String.fromCharCode.apply(null, b.subarray(j, Math.min(end, j + 4096)) as unknown as number[]);
     return out;
   }
+  if (length > 20) {
+    // Longer strings (times, ids) rarely repeat: made directly, without pushing the short ones out of the cache.
+    scratch.length = length;
+    for (let j = 0; j < length; j++) {
+      const c = b[start + j]!;
+      if (c >= 128) return utf8.decode(b.subarray(start, end));
+      scratch[j] = c;
+    }
+    return String.fromCharCode.apply(null, scratch);
+  }
   let hash = length;
   for (let j = start; j < end; j++) {
     const c = b[j]!;
     if (c >= 128) return utf8.decode(b.subarray(start, end));
     hash = Math.imul(hash ^ c, 0x01000193);
   }
-  // Longer strings (times, ids) rarely repeat: made directly, without pushing the short ones out of the cache.
-  const cached = length <= 20;
   const slot = (hash >>> 0) & (CACHE_SIZE - 1);
-  const known = cached ? cache[slot] : undefined;
+  const known = cache[slot];
   if (known !== undefined && known.length === length) {
     let same = true;
     for (let j = 0; j < length; j++) {
@@ -256,7 +264,7 @@ function text(start: number, end: number): string {
   scratch.length = length;
   for (let j = 0; j < length; j++) scratch[j] = b[start + j]!;
   const made = String.fromCharCode.apply(null, scratch);
-  if (cached) cache[slot] = made;
+  cache[slot] = made;
   return made;
 }
 

@@ -358,7 +358,9 @@ function denseViewerVerdicts(d) {
           (v) => `${Math.round(v)} ms`,
         ],
       );
-    if (d.viewer)
+    // Only the largest trace is big enough that the server should page it; a smaller one is shown whole.
+    const largest = size === (d.sizes ?? [d]).at(-1);
+    if (d.viewer && largest)
       out.push({
         name: `${name}: opened paged`,
         measured: c.paged ? 'yes' : 'no',

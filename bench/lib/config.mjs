@@ -68,6 +68,8 @@ export const BENCH_DEFAULTS = {
    */
   viewerDense: 1,
   viewerDenseMessages: 1_000_000,
+  /** The smaller size measured beside it in the same run (0 leaves it out). */
+  viewerDenseSmall: 100_000,
   /** An instrumented McpServer against a plain one, in memory. */
   instrument: 1,
   /** Start-up (first answer of a freshly started server, with and without tapedeck; `tapedeck --help`): 1 runs it. */
@@ -156,6 +158,7 @@ const ENV_NAMES = {
   viewerBigMessages: 'BENCH_VIEWER_BIG_MESSAGES',
   viewerDense: 'BENCH_VIEWER_DENSE',
   viewerDenseMessages: 'BENCH_VIEWER_DENSE_MESSAGES',
+  viewerDenseSmall: 'BENCH_VIEWER_DENSE_SMALL',
   instrument: 'BENCH_INSTRUMENT',
   startup: 'BENCH_STARTUP',
   startupRounds: 'BENCH_STARTUP_ROUNDS',
@@ -178,6 +181,7 @@ const ZERO_ALLOWED = [
   'viewer',
   'viewerBig',
   'viewerDense',
+  'viewerDenseSmall',
   'instrument',
   'startup',
 ];

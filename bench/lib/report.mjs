@@ -176,6 +176,54 @@ function modeTable(title, comparison, calls, concurrency) {
   return `${title} — ${calls} calls per phase, medians of ${comparison.byMode.direct.rounds} rounds; (range) = per-round paired ratios\n${table(rows)}`;
 }
 
+/**
+ * The viewer and `tapedeck stats` on small-message traces, each size a column side by side (100k beside 1M), each
+ * figure against its target; ratios against a baseline build when one was measured.
+ */
+export function denseTable(dense) {
+  const sizes = dense.sizes ?? [dense];
+  const t = dense.targets;
+  const ms = (v) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '—');
+  const mib = (v) => (Number.isFinite(v) ? `${Math.round(v / 2 ** 20)} MiB` : '—');
+  const cell = (size, key, show, target) => {
+    const v = size.current[key];
+    if (v === undefined) return '—';
+    const against = size.ratios?.[key] === undefined ? '' : ` (${size.ratios[key].toFixed(2)}× base)`;
+    return `${show(v)}${against}${target !== undefined && v > target ? ' MISS' : ''}`;
+  };
+  const figures = [
+    ['first rows', 'firstRowsMs', ms, t.firstRowsMs, `≤ ${t.firstRowsMs} ms`],
+    ['JS heap with backing stores', 'heapBytes', mib, t.heapBytes, `≤ ${mib(t.heapBytes)}`],
+    ['click to detail', 'clickMs', ms, t.clickMs, `≤ ${t.clickMs} ms`],
+    ['whole trace indexed / read', 'loadedMs', ms, undefined, ''],
+    ['search, a rare word', 'searchMs', ms, t.searchMs, `≤ ${t.searchMs} ms`],
+    ['search, one character (q)', 'search1Ms', ms, t.searchMs, `≤ ${t.searchMs} ms`],
+    ['search, two characters (w7)', 'search2Ms', ms, t.searchMs, `≤ ${t.searchMs} ms`],
+    ['tapedeck stats --json, wall', 'statsMs', ms, t.statsMs, `≤ ${t.statsMs} ms`],
+    ['tapedeck stats, peak RSS', 'statsRssBytes', mib, t.statsRssBytes, `≤ ${mib(t.statsRssBytes)}`],
+    ['read floor (Node reads the file, counts lines)', 'floorMs', ms, undefined, ''],
+    ['stats / read floor', 'overFloor', (v) => `${v.toFixed(1)}×`, undefined, ''],
+  ];
+  const rows = [
+    [
+      'figure',
+      ...sizes.map((s) => `${s.messages.toLocaleString('en-US')} msgs (${Math.round(s.bytes / 1e6)} MB)`),
+      'goal',
+    ],
+    [
+      'opened paged',
+      ...sizes.map((s) => (s.current.paged === undefined ? '—' : s.current.paged ? 'yes' : 'no')),
+      '',
+    ],
+    ...figures.map(([name, key, show, target, goal]) => [
+      name,
+      ...sizes.map((s) => cell(s, key, show, target)),
+      goal,
+    ]),
+  ];
+  return `Viewer and stats on small-message traces — ${dense.pass ? 'all targets met' : 'a target missed'}\n${table(rows)}`;
+}
+
 /** The human summary printed at the end of a run. */
 export function renderSummary(results) {
   const { config, sdk, raw, writer } = results;
@@ -258,6 +306,10 @@ export function renderSummary(results) {
         config.concurrency,
       ),
     );
+    out.push('');
+  }
+  if (results.extras?.viewerDense) {
+    out.push(denseTable(results.extras.viewerDense));
     out.push('');
   }
   const rows = [['target', 'measured', 'goal', 'result']];

@@ -1,11 +1,14 @@
-// The web viewer on a trace of a million small messages (~220 MB: long production sessions and agent runs look
-// like this), written to a temp folder at bench time and removed after, opened with `tapedeck view` as a user runs
-// it (no flags: the server decides whether to page it). Measures from navigation the first timeline rows, then a
-// click on a row to its detail pane, a search to its answer, and the page's JS heap with its ArrayBuffer backing
-// stores. With `BENCH_VIEWER_DENSE_BASELINE=<another checkout>` (built), the same steps run on that build's
-// `tapedeck view` over the same file in the same run, and each figure is also given as a ratio against it.
-// Needs `npm run build` and /usr/bin/chromium.
+// The web viewer and `tapedeck stats` on traces of small messages (100k and a million messages, ~17 and ~170 MB:
+// long production sessions and agent runs look like this), each written to a temp folder at bench time and removed
+// after, opened with `tapedeck view` as a user runs it (no flags: the server decides whether to page it). Measures
+// from navigation the first timeline rows, then a click on a row to its detail pane, searches to their answers (a
+// rare word, one character, two characters), and the page's JS heap with its ArrayBuffer backing stores; then
+// `tapedeck stats --json` on the same file (wall time and peak RSS, medians of rounds alternating with a plain read
+// of the file in Node, the floor). With `BENCH_VIEWER_DENSE_BASELINE=<another checkout>` (built), the same steps
+// run on that build over the same file in the same run, and each figure is also given as a ratio against it.
+// Needs `npm run build` and /usr/bin/chromium (the stats figures are measured without it).
 
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   closeSync,
@@ -19,9 +22,20 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { track } from './processes.mjs';
 import { CHROMIUM, jsMemory, launchChromium, startView } from './viewer.mjs';
 
-export const DENSE_TARGETS = { firstRowsMs: 1000, heapBytes: 150 * 1024 * 1024, clickMs: 300, searchMs: 500 };
+export const DENSE_TARGETS = {
+  firstRowsMs: 1000,
+  heapBytes: 150 * 1024 * 1024,
+  clickMs: 300,
+  searchMs: 500,
+  statsMs: 2000,
+  statsRssBytes: 200 * 1024 * 1024,
+};
+const BIN = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
+/** Texts too short for the search's trigram filter: every request holds the one, a ninth of them the other. */
+const SHORT = ['q', 'w7'];
 const VIEWPORT = { width: 1280, height: 800 };
 const ROW = '.timeline .row:not(.pending)';
 /** The one call whose arguments hold this word (the search's needle). */
@@ -94,9 +108,30 @@ async function shown(page, selector, timeout) {
   });
 }
 
-/** One build's `tapedeck view` on the file: first rows, paged or not, click to detail, search, heap. */
-async function measure(browser, file, bin) {
-  const server = await startView(file, [], bin);
+/** Rows a search for `text` leaves in a trace of `messages` messages (see exchange(): ids 1 … messages / 2). */
+function expectedRows(text, messages) {
+  const needle = Math.min(424_242, Math.floor(messages / 2) - 1);
+  if (text === NEEDLE) return 2;
+  if (text === 'q') return messages;
+  let calls = 0;
+  for (let id = 1; id <= messages / 2; id++) if (id !== needle && `w${id % 1000}`.includes('w7')) calls++;
+  return 2 * calls;
+}
+
+/** Types a search and waits for the view to hold exactly the rows it should: ms from the first keystroke. */
+async function search(page, text, messages) {
+  const box = page.locator('input[aria-label="search"]');
+  await box.fill('');
+  await shown(page, `.timeline[data-count="${messages + 1}"]`, 300_000);
+  const started = performance.now();
+  await box.fill(text);
+  await shown(page, `.timeline[data-count="${expectedRows(text, messages)}"]`, 300_000);
+  return performance.now() - started;
+}
+
+/** One build's `tapedeck view` on the file: first rows, paged or not, click to detail, searches, heap. */
+async function measure(browser, file, bin, messages) {
+  const server = await startView(file, [], bin ?? BIN);
   const page = await browser.newPage({ viewport: VIEWPORT });
   try {
     const started = performance.now();
@@ -112,66 +147,182 @@ async function measure(browser, file, bin) {
     await page.locator('.status[data-loaded="yes"]').waitFor({ state: 'attached', timeout: 900_000 });
     const loadedMs = performance.now() - started;
     await page.keyboard.press('Escape');
-    const searchStarted = performance.now();
-    await page.locator('input[aria-label="search"]').fill(NEEDLE);
-    await shown(page, '.timeline[data-count="2"]', 300_000);
-    const searchMs = performance.now() - searchStarted;
+    const searchMs = await search(page, NEEDLE, messages);
+    const search1Ms = await search(page, SHORT[0], messages);
+    const search2Ms = await search(page, SHORT[1], messages);
     await page.waitForTimeout(300);
     const heapBytes = await jsMemory(page);
-    return { paged, firstRowsMs, clickMs, loadedMs, searchMs, heapBytes };
+    return { paged, firstRowsMs, clickMs, loadedMs, searchMs, search1Ms, search2Ms, heapBytes };
   } finally {
     await page.close();
     await server.close();
   }
 }
 
+/** Runs a process to its end: wall ms, and its peak RSS when it reports one (`maxrss <KiB>` on stderr). */
+async function timed(args) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child.pid);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}: ${stderr.slice(0, 500)}`);
+  const kib = /maxrss (\d+)/.exec(stderr)?.[1];
+  return { ms, rssBytes: kib === undefined ? undefined : Number(kib) * 1024, stdout };
+}
+
+/** Peak RSS, reported on stderr as the process exits. */
+const MAXRSS = `--import=data:text/javascript,${encodeURIComponent(
+  "process.on('exit',()=>process.stderr.write('maxrss '+process.resourceUsage().maxRSS+'\\n'))",
+)}`;
+/** The floor: reading the file in Node and counting its lines, nothing parsed. */
+const READ_FLOOR = [
+  "const fs=require('node:fs');const fd=fs.openSync(process.argv[1],'r');const b=Buffer.allocUnsafe(1<<22);",
+  'let n=0,k;while((k=fs.readSync(fd,b,0,b.length,null))>0)for(let i=b.indexOf(10);i!==-1&&i<k;i=b.indexOf(10,i+1))n++;',
+  'console.log(n)',
+].join('');
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 /**
- * Writes the trace, measures this build (and the baseline build when given), removes the trace.
+ * `tapedeck stats --json` on the file by each build in `bins` (this build's, and a baseline's when given), rounds
+ * alternating with the read floor (floor, this build, baseline, floor, …): per build the medians of wall time and
+ * peak RSS, and whether the figures are the trace's.
+ */
+async function measureStats(file, messages, bins, rounds = 3) {
+  const runs = bins.map(() => []);
+  const floor = [];
+  const counted = bins.map(() => undefined);
+  for (let round = 0; round < rounds; round++) {
+    floor.push(await timed(['-e', READ_FLOOR, file]));
+    for (const [i, bin] of bins.entries()) {
+      const run = await timed([MAXRSS, bin, 'stats', file, '--json']);
+      runs[i].push(run);
+      const parsed = JSON.parse(run.stdout);
+      counted[i] = parsed.messages.in.messages + parsed.messages.out.messages;
+    }
+  }
+  const floorMs = median(floor.map((r) => r.ms));
+  return bins.map((_, i) => {
+    const statsMs = median(runs[i].map((r) => r.ms));
+    return {
+      statsMs,
+      statsRssBytes: median(runs[i].map((r) => r.rssBytes)),
+      floorMs,
+      overFloor: statsMs / floorMs,
+      countedOk: counted[i] === messages,
+    };
+  });
+}
+
+/** One size: write the trace, measure the viewer (this build, and the baseline when given) and stats, remove it. */
+async function measureSize(browser, dir, messages, baselineDir, log) {
+  const file = join(dir, `dense-${messages}.jsonl`);
+  try {
+    const bytes = await writeDenseTrace(file, messages);
+    const label = `viewer dense ${messages.toLocaleString('en')}`;
+    log(`${label}: wrote ${(bytes / 1e6).toFixed(0)} MB`);
+    const baseBin = baselineDir ? join(baselineDir, 'dist/cli/bin.js') : undefined;
+    const current = browser ? await measure(browser, file, BIN, messages) : {};
+    const baseline =
+      baseBin && browser ? await measure(browser, file, baseBin, messages) : baseBin ? {} : undefined;
+    const [stats, baseStats] = await measureStats(file, messages, baseBin ? [BIN, baseBin] : [BIN]);
+    Object.assign(current, stats);
+    log(`${label}, this build: ${JSON.stringify(current)}`);
+    if (baseline) {
+      Object.assign(baseline, baseStats);
+      log(`${label}, baseline ${baselineDir}: ${JSON.stringify(baseline)}`);
+    }
+    const keys = [
+      'firstRowsMs',
+      'clickMs',
+      'searchMs',
+      'search1Ms',
+      'search2Ms',
+      'heapBytes',
+      'loadedMs',
+      'statsMs',
+      'statsRssBytes',
+    ];
+    const ratios = baseline
+      ? Object.fromEntries(
+          keys.filter((k) => k in current && k in baseline).map((k) => [k, current[k] / baseline[k]]),
+        )
+      : undefined;
+    return { messages, bytes, current, baseline, ratios };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Whether one size's figures meet the targets (the viewer's only where Chromium ran; only the largest trace must be
+ * paged, a smaller one is shown whole).
+ */
+function passes(c, viewer, largest) {
+  const stats =
+    c.statsMs <= DENSE_TARGETS.statsMs && c.statsRssBytes <= DENSE_TARGETS.statsRssBytes && c.countedOk;
+  if (!viewer) return stats;
+  return (
+    stats &&
+    (c.paged || !largest) &&
+    c.firstRowsMs <= DENSE_TARGETS.firstRowsMs &&
+    c.heapBytes <= DENSE_TARGETS.heapBytes &&
+    c.clickMs <= DENSE_TARGETS.clickMs &&
+    Math.max(c.searchMs, c.search1Ms, c.search2Ms) <= DENSE_TARGETS.searchMs
+  );
+}
+
+/**
+ * Writes each size's trace in turn, measures this build (and the baseline build when given), removes the trace.
+ * `sizes` defaults to 100k and the 1M of `messages`.
  *
- * @example const r = await runDenseViewerBench({ log: console.error }); r.current.firstRowsMs
+ * @example const r = await runDenseViewerBench({ log: console.error }); r.sizes[1].current.firstRowsMs
  */
 export async function runDenseViewerBench(options = {}) {
   const messages = options.messages ?? Number(process.env.BENCH_VIEWER_DENSE_MESSAGES ?? 1_000_000);
+  const small = options.small ?? Number(process.env.BENCH_VIEWER_DENSE_SMALL ?? 100_000);
+  const sizes = options.sizes ?? (small > 0 && small < messages ? [small, messages] : [messages]);
   const baselineDir = options.baseline ?? process.env.BENCH_VIEWER_DENSE_BASELINE;
   const log = options.log ?? (() => {});
-  if (!existsSync(CHROMIUM))
-    throw new Error(`the viewer benchmark needs Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  const viewer = existsSync(CHROMIUM);
+  if (!viewer) log(`viewer dense: no Chromium at ${CHROMIUM}, stats figures only`);
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-viewer-dense-'));
-  const browser = await launchChromium();
+  const browser = viewer ? await launchChromium() : undefined;
   try {
-    const file = join(dir, 'dense.jsonl');
-    const bytes = await writeDenseTrace(file, messages);
-    log(`viewer dense: wrote ${messages.toLocaleString('en')} messages, ${(bytes / 1e6).toFixed(0)} MB`);
-    const current = await measure(browser, file);
-    log(`viewer dense, this build: ${JSON.stringify(current)}`);
-    let baseline;
-    if (baselineDir) {
-      baseline = await measure(browser, file, join(baselineDir, 'dist/cli/bin.js'));
-      log(`viewer dense, baseline ${baselineDir}: ${JSON.stringify(baseline)}`);
-    }
-    const ratios = baseline
-      ? Object.fromEntries(
-          ['firstRowsMs', 'clickMs', 'searchMs', 'heapBytes', 'loadedMs'].map((k) => [
-            k,
-            current[k] / baseline[k],
-          ]),
-        )
-      : undefined;
-    const pass =
-      current.paged &&
-      current.firstRowsMs <= DENSE_TARGETS.firstRowsMs &&
-      current.heapBytes <= DENSE_TARGETS.heapBytes &&
-      current.clickMs <= DENSE_TARGETS.clickMs &&
-      current.searchMs <= DENSE_TARGETS.searchMs;
-    return { messages, bytes, current, baseline, ratios, targets: DENSE_TARGETS, pass };
+    const results = [];
+    for (const size of sizes) results.push(await measureSize(browser, dir, size, baselineDir, log));
+    const last = results[results.length - 1];
+    return {
+      // The largest size's figures under the names older readers know.
+      messages: last.messages,
+      bytes: last.bytes,
+      current: last.current,
+      baseline: last.baseline,
+      ratios: last.ratios,
+      sizes: results,
+      viewer,
+      targets: DENSE_TARGETS,
+      pass: results.every((r) => passes(r.current, viewer, r === last)),
+    };
   } finally {
-    await browser.close();
+    await browser?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-// `node bench/lib/viewer-dense.mjs` runs it alone.
+// `node bench/lib/viewer-dense.mjs` runs it alone (a summary table on stderr, the results as JSON on stdout).
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { denseTable } = await import('./report.mjs');
   const result = await runDenseViewerBench({ log: (line) => process.stderr.write(`${line}\n`) });
+  process.stderr.write(`\n${denseTable(result)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }

@@ -80,6 +80,7 @@ export {
   rpcError,
   toolName,
 } from './jsonrpc.js';
+export { KEPT_KEYS, type ScannedLine, scanMessageLine } from './line-scan.js';
 export { DEFAULT_NORMALIZATION, type NormalizationRules, type NormalizedRequest } from './normalize.js';
 // What `tapedeck view` sends the viewer for a trace it serves a page at a time.
 export type {
@@ -137,6 +138,7 @@ export {
   type LatencyStats,
   type MethodStats,
   type NotificationStats,
+  openedTraceStats,
   percentile,
   type ServerStats,
   StatsCollector,

@@ -82,6 +82,11 @@ export interface LineHandler {
    * newline after it: a cut-off write, or just a missing final newline.
    */
   text(text: string, lineNo: number, terminated: boolean): void;
+  /**
+   * Offered each line's bytes before they are decoded (without `\n` or a trailing `\r`): returning true takes the
+   * line, and `text` is not called for it. For readers that can read some lines without their text.
+   */
+  bytes?(bytes: Uint8Array, lineNo: number, terminated: boolean): boolean;
   /** A line whose bytes are not valid UTF-8. */
   notUtf8(lineNo: number, terminated: boolean): void;
   /** A line over the limit; its bytes were not kept, only counted. */
@@ -116,7 +121,10 @@ export class LineSplitter {
     private readonly max = DEFAULT_MAX_LINE_BYTES,
   ) {}
 
-  push(chunk: Uint8Array): void {
+  push(bytes: Uint8Array): void {
+    // A plain view: its per-line subarrays cost less than a Node Buffer's (a handler of bytes makes one per line).
+    const chunk =
+      this.handler.bytes === undefined ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     const last = chunk.lastIndexOf(10);
     if (last === -1) {
       this.carry(chunk);
@@ -159,6 +167,7 @@ export class LineSplitter {
       this.handler.tooLong(raw.lineNo, raw.overflowBytes, raw.terminated);
       return;
     }
+    if (this.handler.bytes?.(raw.bytes, raw.lineNo, raw.terminated)) return;
     let text: string;
     try {
       text = utf8.decode(raw.bytes);
@@ -172,7 +181,8 @@ export class LineSplitter {
   /** The complete lines in `region` (no final newline). */
   private region(region: Uint8Array): void {
     let text: string | undefined;
-    if (region.length <= this.max) {
+    // A handler that takes bytes sees every line before any is decoded.
+    if (region.length <= this.max && this.handler.bytes === undefined) {
       try {
         text = utf8.decode(region);
       } catch {

@@ -1,5 +1,6 @@
 import { TapedeckError } from '../base/errors.js';
 import { lineProblem, nestingProblem, parseFailure } from './decode.js';
+import type { ScannedLine } from './line-scan.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines.js';
 import type { TraceLine } from './types.js';
 
@@ -95,6 +96,11 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** Hand each line's text on as well (see {@link SegmentLine}); off by default, since keeping it keeps the file. */
   lineText?: boolean;
+  /**
+   * Reads message lines from their bytes where it can (see line-scan.ts): such a line comes with `rawBytes` and a
+   * message reduced to what pairing reads. Not with `lineText`.
+   */
+  scan?: ((bytes: Uint8Array) => ScannedLine | undefined) | undefined;
 }
 
 /** A parsed JSON line with its 1-based line number. */
@@ -133,11 +139,22 @@ async function* readParsedBatches<T>(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
   take: (value: unknown, lineNo: number, text: string) => T | undefined,
+  scanned?: (bytes: Uint8Array, lineNo: number) => T | undefined,
 ): AsyncGenerator<T[]> {
   const { file, log } = options;
   let out: T[] = [];
   const splitter = new LineSplitter(
     {
+      ...(scanned === undefined
+        ? {}
+        : {
+            bytes(bytes: Uint8Array, lineNo: number) {
+              const taken = scanned(bytes, lineNo);
+              if (taken === undefined) return false;
+              out.push(taken);
+              return true;
+            },
+          }),
       text(text, lineNo, terminated) {
         if (text.length === 0) return;
         let value: unknown;
@@ -238,14 +255,25 @@ export function readSegmentBatches(
 ): AsyncGenerator<SegmentLine[]> {
   const { file, log } = options;
   const withText = options.lineText === true;
-  return readParsedBatches(chunks, options, (value, lineNo, text): SegmentLine | undefined => {
-    const problem = lineProblem(value);
-    if (problem === undefined)
-      return { line: value as TraceLine, file, lineNo, segment, text: withText ? text : undefined };
-    if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
-    else log.onUnknown?.(value as Record<string, unknown>, file, lineNo, withText ? text : undefined);
-    return undefined;
-  });
+  const scan = withText ? undefined : options.scan;
+  return readParsedBatches(
+    chunks,
+    options,
+    (value, lineNo, text): SegmentLine | undefined => {
+      const problem = lineProblem(value);
+      if (problem === undefined)
+        return { line: value as TraceLine, file, lineNo, segment, text: withText ? text : undefined };
+      if (problem.kind === 'invalid') log.report('corrupt_line', 'error', file, lineNo, problem.reason);
+      else log.onUnknown?.(value as Record<string, unknown>, file, lineNo, withText ? text : undefined);
+      return undefined;
+    },
+    scan &&
+      ((bytes, lineNo): SegmentLine | undefined => {
+        const found = scan(bytes);
+        if (found === undefined) return undefined;
+        return { line: found.line, file, lineNo, segment, text: undefined, rawBytes: found.rawBytes };
+      }),
+  );
 }
 
 /** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is, and its text. */
@@ -254,6 +282,8 @@ export interface SegmentLine extends ReadLine {
   segment: number;
   /** The line as read (the JSON text `line` was parsed from), when asked for with `lineText`. */
   text: string | undefined;
+  /** For a line read by a `scan`: the UTF-8 length of `JSON.stringify(raw)` (its message is reduced). */
+  rawBytes?: number;
 }
 
 /** The first decodable line of a file (its meta, in a native trace), or undefined. Stops reading right there. */

@@ -1,122 +1,27 @@
-import { isObject, type JsonObject, type RpcId, toolName } from './jsonrpc.js';
+import type { OpenedTrace } from './import/opened.js';
+import { isObject, type JsonObject, toolName } from './jsonrpc.js';
 import { type Exchange, type PairEvent, Pairer } from './pairing.js';
+import type {
+  CallStats,
+  DirectionStats,
+  NotificationStats,
+  ServerStats,
+  TraceStats,
+  UnansweredStats,
+} from './stats-shape.js';
 import type { Direction, Json, TraceLine } from './types.js';
 
-/**
- * Session statistics, computed in one streaming pass (per-request latencies are kept for exact percentiles: 8 bytes
- * per answered request, nothing per line).
- *
- * The `--json` shape of `tapedeck stats` is {@link TraceStats}, version 1. Absent facts are `null`, never missing
- * keys; arrays are sorted (methods and notifications by server, direction, method; tools by server, name;
- * unanswered by position in the trace), so two runs over one trace print identical JSON:
- *
- * ```json
- * { "version": 1, "label": "everything", "startedAt": "…", "endedAt": "…", "durationMs": 14142,
- *   "ended": true, "endReason": null, "exitCode": 0,
- *   "servers": [{ "server": null, "name": "mcp-servers/everything", "title": "…", "version": "2.0.0",
- *                 "protocolVersion": "2025-11-25", "era": "initialize" }],
- *   "messages": { "in":  { "messages": 36, "bytes": 5120, "requests": 26, "responses": 4, "notifications": 1, "invalid": 0 },
- *                 "out": { … } },
- *   "lines": { "text": 0, "stderr": 0, "http": 0, "events": 0 },
- *   "methods": [{ "server": null, "dir": "in", "method": "tools/call", "calls": 18, "errors": 0, "toolErrors": 0,
- *                 "inputRequired": 0, "unanswered": 0, "cancelled": 0,
- *                 "latencyMs": { "count": 18, "p50": 2, "p95": 2005, "max": 2005 } }],
- *   "tools": [{ "server": null, "name": "echo", "calls": 1, "errors": 0, "toolErrors": 0, "inputRequired": 0,
- *               "unanswered": 0, "cancelled": 0, "latencyMs": { … } }],
- *   "notifications": [{ "server": null, "dir": "out", "method": "notifications/progress", "count": 4 }],
- *   "unanswered": [{ "server": null, "conn": null, "dir": "in", "id": "listen:0", "method": "subscriptions/listen",
- *                    "tool": null, "t": "…", "cancelled": true }],
- *   "orphanResponses": 0 }
- * ```
- *
- * `errors` counts JSON-RPC error responses; `toolErrors` counts results with `isError: true`; `unanswered` counts
- * requests with no response by the end of the trace, `cancelled` those of them a `notifications/cancelled` named.
- * Bytes are the UTF-8 length of `JSON.stringify(raw)` per message line.
- */
-export interface TraceStats {
-  version: 1;
-  label: string | null;
-  startedAt: string | null;
-  endedAt: string | null;
-  durationMs: number | null;
-  /** An `end` line was seen (a missing one means the recorder died or the trace is still being written). */
-  ended: boolean;
-  endReason: string | null;
-  exitCode: number | null;
-  servers: ServerStats[];
-  messages: { in: DirectionStats; out: DirectionStats };
-  lines: { text: number; stderr: number; http: number; events: number };
-  methods: MethodStats[];
-  tools: ToolStats[];
-  notifications: NotificationStats[];
-  unanswered: UnansweredStats[];
-  orphanResponses: number;
-}
-
-export interface ServerStats {
-  /** The trace's `server` field (multi-server traces), null for single-server traces. */
-  server: string | null;
-  name: string | null;
-  title: string | null;
-  version: string | null;
-  protocolVersion: string | null;
-  /** `initialize` handshake era, or the stateless 2026 era (`server/discover`, serverInfo in `_meta`). */
-  era: 'initialize' | 'discover';
-}
-
-export interface DirectionStats {
-  messages: number;
-  bytes: number;
-  requests: number;
-  responses: number;
-  notifications: number;
-  invalid: number;
-}
-
-export interface LatencyStats {
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
-
-export interface CallStats {
-  server: string | null;
-  calls: number;
-  errors: number;
-  toolErrors: number;
-  inputRequired: number;
-  unanswered: number;
-  cancelled: number;
-  latencyMs: LatencyStats | null;
-}
-
-export interface MethodStats extends CallStats {
-  dir: Direction;
-  method: string;
-}
-
-export interface ToolStats extends CallStats {
-  name: string;
-}
-
-export interface NotificationStats {
-  server: string | null;
-  dir: Direction;
-  method: string;
-  count: number;
-}
-
-export interface UnansweredStats {
-  server: string | null;
-  conn: string | null;
-  dir: Direction;
-  id: RpcId;
-  method: string;
-  tool: string | null;
-  t: string | null;
-  cancelled: boolean;
-}
+export type {
+  CallStats,
+  DirectionStats,
+  LatencyStats,
+  MethodStats,
+  NotificationStats,
+  ServerStats,
+  ToolStats,
+  TraceStats,
+  UnansweredStats,
+} from './stats-shape.js';
 
 /**
  * UTF-8 byte length of a string without encoding it (this module stays free of `node:` imports).
@@ -145,7 +50,7 @@ export function utf8Length(text: string): number {
  *
  * @example percentile([1, 2, 3, 4], 0.5) // → 2
  */
-export function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.max(1, Math.ceil(q * sorted.length));
   return sorted[Math.min(rank, sorted.length) - 1]!;
@@ -159,6 +64,8 @@ interface CallAccumulator {
   stats: CallStats;
   latencies: number[];
 }
+
+type MethodAccumulator = CallAccumulator & { dir: Direction; method: string };
 
 function str(value: Json | undefined): string | null {
   return typeof value === 'string' ? value : null;
@@ -179,33 +86,42 @@ export class StatsCollector {
   private readonly servers = new Map<string, ServerStats>();
   private readonly messages = { in: emptyDirection(), out: emptyDirection() };
   private readonly lines = { text: 0, stderr: 0, http: 0, events: 0 };
-  private readonly methods = new Map<string, CallAccumulator & { dir: Direction; method: string }>();
+  private readonly methods = new Map<string, MethodAccumulator>();
   private readonly tools = new Map<string, CallAccumulator & { name: string }>();
+  private readonly methodIndex = new Map<string | null, Record<Direction, Map<string, MethodAccumulator>>>();
+  private readonly toolIndex = new Map<string | null, Map<string, CallAccumulator & { name: string }>>();
   private readonly notifications = new Map<string, NotificationStats>();
   private readonly unanswered: UnansweredStats[] = [];
   private orphans = 0;
 
-  add(ev: PairEvent): void {
+  /**
+   * Counts one pairing event. `rawBytes`, when the reader measured it, is the UTF-8 length of
+   * `JSON.stringify(raw)` of the event's line (a line read by scanMessageLine has only a reduced `raw`).
+   */
+  add(ev: PairEvent, rawBytes?: number): void {
     if (ev.kind === 'line') this.addLine(ev.line);
     else if (ev.kind === 'unanswered') this.addOutcome(ev.exchange);
-    else this.addMessage(ev);
+    else this.addMessage(ev, rawBytes);
   }
 
-  private addMessage(ev: Exclude<PairEvent, { kind: 'line' | 'unanswered' }>): void {
+  private addMessage(ev: Exclude<PairEvent, { kind: 'line' | 'unanswered' }>, rawBytes?: number): void {
     const { ref } = ev;
     const dir = this.messages[ref.line.dir];
     if (ref.item === undefined || ref.item === 0) {
       dir.messages++;
-      dir.bytes += utf8Length(JSON.stringify(ref.line.raw));
+      dir.bytes += rawBytes ?? utf8Length(JSON.stringify(ref.line.raw));
       this.firstT ??= ref.line.t;
       this.lastT = ref.line.t;
     }
     const server = str(ref.line.server as Json | undefined);
     switch (ev.kind) {
-      case 'request':
+      case 'request': {
         dir.requests++;
-        for (const acc of this.call(ev.exchange)) acc.stats.calls++;
+        this.methodOf(ev.exchange).stats.calls++;
+        const tool = this.toolOf(ev.exchange);
+        if (tool) tool.stats.calls++;
         return;
+      }
       case 'response':
         dir.responses++;
         this.noteServer(ev.exchange);
@@ -254,38 +170,46 @@ export class StatsCollector {
     }
   }
 
-  /** The per-method accumulator, plus the per-tool one for `tools/call`. */
-  private call(exchange: Exchange): CallAccumulator[] {
+  /** Found by server, direction and method in nested maps: no key text built per message. */
+  private methodOf(exchange: Exchange): CallAccumulator {
     const server = exchange.server ?? null;
-    const methodKey = `${server}\u0000${exchange.method}\u0000${exchange.dir}`;
-    let method = this.methods.get(methodKey);
+    let byDir = this.methodIndex.get(server);
+    if (byDir === undefined) {
+      byDir = { in: new Map(), out: new Map() };
+      this.methodIndex.set(server, byDir);
+    }
+    let method = byDir[exchange.dir].get(exchange.method);
     if (!method) {
       method = { stats: emptyCall(server), latencies: [], dir: exchange.dir, method: exchange.method };
-      this.methods.set(methodKey, method);
+      byDir[exchange.dir].set(exchange.method, method);
+      this.methods.set(`${server}\u0000${exchange.method}\u0000${exchange.dir}`, method);
     }
+    return method;
+  }
+
+  private toolOf(exchange: Exchange): CallAccumulator | undefined {
+    if (exchange.dir !== 'in') return undefined;
     const name = toolName(exchange.request);
-    if (name === undefined || exchange.dir !== 'in') return [method];
-    const toolKey = `${server}\u0000${name}`;
-    let tool = this.tools.get(toolKey);
+    if (name === undefined) return undefined;
+    const server = exchange.server ?? null;
+    let byName = this.toolIndex.get(server);
+    if (byName === undefined) {
+      byName = new Map();
+      this.toolIndex.set(server, byName);
+    }
+    let tool = byName.get(name);
     if (!tool) {
       tool = { stats: emptyCall(server), latencies: [], name };
-      this.tools.set(toolKey, tool);
+      byName.set(name, tool);
+      this.tools.set(`${server}\u0000${name}`, tool);
     }
-    return [method, tool];
+    return tool;
   }
 
   private addOutcome(exchange: Exchange): void {
-    for (const acc of this.call(exchange)) {
-      const s = acc.stats;
-      if (exchange.outcome === 'error') s.errors++;
-      else if (exchange.outcome === 'tool_error') s.toolErrors++;
-      else if (exchange.outcome === 'input_required') s.inputRequired++;
-      else if (exchange.outcome === 'unanswered') {
-        s.unanswered++;
-        if (exchange.cancelled) s.cancelled++;
-      }
-      if (exchange.latencyMs !== undefined) acc.latencies.push(exchange.latencyMs);
-    }
+    this.countOutcome(exchange, this.methodOf(exchange));
+    const tool = this.toolOf(exchange);
+    if (tool) this.countOutcome(exchange, tool);
     if (exchange.outcome === 'unanswered') {
       this.unanswered.push({
         server: exchange.server ?? null,
@@ -298,6 +222,18 @@ export class StatsCollector {
         cancelled: exchange.cancelled,
       });
     }
+  }
+
+  private countOutcome(exchange: Exchange, acc: CallAccumulator): void {
+    const s = acc.stats;
+    if (exchange.outcome === 'error') s.errors++;
+    else if (exchange.outcome === 'tool_error') s.toolErrors++;
+    else if (exchange.outcome === 'input_required') s.inputRequired++;
+    else if (exchange.outcome === 'unanswered') {
+      s.unanswered++;
+      if (exchange.cancelled) s.cancelled++;
+    }
+    if (exchange.latencyMs !== undefined) acc.latencies.push(exchange.latencyMs);
   }
 
   /** Server identity: the initialize result, else any 2026-era result's `_meta[…/serverInfo]`. */
@@ -363,7 +299,8 @@ function emptyCall(server: string | null): CallStats {
 }
 
 function finishCall(acc: CallAccumulator): CallStats {
-  const sorted = [...acc.latencies].sort((a, b) => a - b);
+  // A typed array sorts numbers in place, without a comparator call per step.
+  const sorted = Float64Array.from(acc.latencies).sort();
   const latencyMs =
     sorted.length === 0
       ? null
@@ -371,7 +308,7 @@ function finishCall(acc: CallAccumulator): CallStats {
           count: sorted.length,
           p50: percentile(sorted, 0.5),
           p95: percentile(sorted, 0.95),
-          max: sorted.at(-1)!,
+          max: sorted[sorted.length - 1]!,
         };
   return { ...acc.stats, latencyMs };
 }
@@ -403,6 +340,37 @@ export async function computeStats(
   const pairer = new Pairer({ children: 'none' });
   const collector = new StatsCollector();
   for await (const line of lines) for (const ev of pairer.push(line)) collector.add(ev);
+  for (const ev of pairer.finish()) collector.add(ev);
+  return collector.result();
+}
+
+/**
+ * Statistics of an opened trace in one pass over its batches: its meta first, each later segment's meta where
+ * that segment starts (as {@link computeStats} is fed them), the byte counts a scanning reader measured used as
+ * they are. Open the trace with `scan: scanMessageLine` to read message lines without parsing their bodies.
+ *
+ * @example const stats = await openedTraceStats(await openTrace('big.jsonl', { scan: scanMessageLine }));
+ */
+export async function openedTraceStats(trace: OpenedTrace): Promise<TraceStats> {
+  const pairer = new Pairer({ children: 'none' });
+  const collector = new StatsCollector();
+  let rawBytes: number | undefined;
+  const each = (ev: PairEvent) => collector.add(ev, rawBytes);
+  pairer.pushEach(trace.meta, undefined, each);
+  let segment = trace.segments[0]?.segment ?? 0;
+  for await (const batch of trace.batches()) {
+    for (const entry of batch) {
+      if (entry.segment !== segment) {
+        segment = entry.segment;
+        const meta = trace.segments.find((s) => s.segment === segment)?.meta;
+        rawBytes = undefined;
+        if (meta) pairer.pushEach(meta, undefined, each);
+      }
+      rawBytes = entry.rawBytes;
+      pairer.pushEach(entry.line, undefined, each);
+    }
+  }
+  rawBytes = undefined;
   for (const ev of pairer.finish()) collector.add(ev);
   return collector.result();
 }

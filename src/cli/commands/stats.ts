@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
 import { renderStats } from '../../report/text/stats-report.js';
 import type { TraceFiles } from '../../trace/import/files.js';
+import { openTrace } from '../../trace/io.js';
+import { scanMessageLine } from '../../trace/line-scan.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
-import { computeStats, type TraceStats } from '../../trace/stats.js';
+import { openedTraceStats, type TraceStats } from '../../trace/stats.js';
 import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
 import { addLastFlag, type LastFlag, traceArgument } from '../flags/last.js';
 import { redactedIo, redactionFrom } from '../flags/rules.js';
 import { type CliIo, print, say, traceFiles, userPath } from '../io.js';
-import { openSource } from '../stream/source.js';
 import { terminalWidth, useColor } from '../terminal.js';
 
 export interface StatsOptions {
@@ -29,15 +30,14 @@ export async function traceStats(
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void,
   files?: TraceFiles,
 ): Promise<TraceStats> {
-  const { lines } = await openSource(path, {
-    ...(onDiagnostic ? { onDiagnostic } : {}),
-    ...(files ? { files } : {}),
-  });
-  return computeStats(
-    (async function* () {
-      for await (const { line } of lines) yield line;
-    })(),
+  // Message lines are read from their bytes where they can be: tool arguments and result content are measured,
+  // never parsed (a million-message trace is mostly those).
+  const trace = await openTrace(
+    path,
+    { ...(onDiagnostic ? { onDiagnostic } : {}), scan: scanMessageLine },
+    files,
   );
+  return openedTraceStats(trace);
 }
 
 /**

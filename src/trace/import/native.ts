@@ -1,4 +1,4 @@
-import { DiagnosticLog, readFirstLine, readSegmentBatches } from '../reader.js';
+import { DiagnosticLog, type ReadOptions, readFirstLine, readSegmentBatches } from '../reader.js';
 import { planSegments, siblingCandidates, splitPath, type TraceSegment } from '../segments.js';
 import type { MetaLine, RecordLine } from '../types.js';
 import type { TraceFiles } from './files.js';
@@ -96,6 +96,7 @@ export async function* nativeBatches(
   log: DiagnosticLog,
   maxLineBytes?: number,
   lineText = false,
+  scan?: ReadOptions['scan'],
 ): AsyncGenerator<TraceEntry[]> {
   let lastSeq = 0;
   let seqWarned = false;
@@ -104,10 +105,10 @@ export async function* nativeBatches(
   for (const seg of segments) {
     lastFile = seg.file;
     let first = true;
-    const options =
+    const options: ReadOptions =
       maxLineBytes === undefined
-        ? { file: seg.file, log, lineText }
-        : { file: seg.file, log, maxLineBytes, lineText };
+        ? { file: seg.file, log, lineText, scan }
+        : { file: seg.file, log, maxLineBytes, lineText, scan };
     for await (const lines of readSegmentBatches(files.read(seg.file), options, seg.segment)) {
       const batch: TraceEntry[] = [];
       for (const entry of lines) {

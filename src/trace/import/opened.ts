@@ -1,3 +1,4 @@
+import type { ScannedLine } from '../line-scan.js';
 import type { ReadMode, TraceDiagnostic } from '../reader.js';
 import type { TraceSegment } from '../segments.js';
 import type { EndLine, MetaLine, RecordLine } from '../types.js';
@@ -50,6 +51,11 @@ export interface TraceEntry {
    * may be missing (mcp-tape).
    */
   text?: string | undefined;
+  /**
+   * Set on message lines read by the `scan` option: the UTF-8 length of `JSON.stringify(raw)`, the message then
+   * being reduced to what pairing reads.
+   */
+  rawBytes?: number;
 }
 
 export interface OpenTraceOptions {
@@ -74,6 +80,11 @@ export interface OpenTraceOptions {
    * default: a consumer that keeps the text keeps the read buffers it points into.
    */
   lineText?: boolean;
+  /**
+   * Native traces only, not with `lineText`: read message lines from their bytes where the scanner can, their
+   * messages reduced to what pairing and statistics read (`scanMessageLine`, see line-scan.ts).
+   */
+  scan?: ((bytes: Uint8Array) => ScannedLine | undefined) | undefined;
   /** JSON document formats are read whole; larger files are refused (default 512 MiB). */
   maxDocumentBytes?: number;
 }

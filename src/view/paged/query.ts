@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isEmptyQuery, kindMatches, type LineQuery, textMatch } from '../../trace/query.js';
+import { isShortAscii, markShortText } from './short-search.js';
 import { MAX_RANGE } from './text-filter.js';
 import { OUTCOMES, type TraceIndex } from './trace-index.js';
 
@@ -91,6 +92,11 @@ async function matchingLines(index: TraceIndex, search: LineSearch): Promise<Uin
     await indexed.offsets.whole();
     const bits = new Uint8Array(indexed.offsets.count + 2);
     const ranges = search.find && search.text ? indexed.offsets.filter.ranges(search.text) : undefined;
+    if (ranges === undefined && search.find && search.text && isShortAscii(search.text)) {
+      await markShortText(indexed.file, indexed.offsets.size, search.text, bits);
+      out.push(bits);
+      continue;
+    }
     if (ranges) {
       await markRanges(indexed.file, ranges, (start) => indexed.offsets.lineAt(start), search, bits);
       out.push(bits);
@@ -183,7 +189,9 @@ export async function runFilter(index: TraceIndex, filter: LineQuery): Promise<F
     lines = await matchingLines(index, search);
   }
   const matches = (row: number) => lines![index.rowFile.get(row)]?.[index.rowLine.get(row)] === 1;
-  const out: number[] = [];
+  // Room for every row: a search for a letter passes nearly all of a million, and a list grown by push costs more.
+  const out = new Int32Array(upTo);
+  let passed = 0;
   for (let row = 0; row < upTo; row++) {
     if (dir && index.rowDir.get(row) !== dir) continue;
     if (server && index.rowServer.get(row) !== server) continue;
@@ -199,9 +207,9 @@ export async function runFilter(index: TraceIndex, filter: LineQuery): Promise<F
       const partner = kind === 'request' ? index.xResponseRow.get(ordinal) : index.xRequestRow.get(ordinal);
       if (partner < 0 || !matches(partner)) continue;
     }
-    out.push(row);
+    out[passed++] = row;
   }
-  return { rows: Int32Array.from(out), upTo, error: undefined };
+  return { rows: out.slice(0, passed), upTo, error: undefined };
 }
 
 /**

@@ -39,6 +39,7 @@ describe('the redaction engine', () => {
       'src/trace/export/har.ts',
       'src/trace/export/query.ts',
       'src/trace/import/opened.ts',
+      'src/trace/line-scan.ts',
       'src/trace/lines.ts',
       'src/trace/reader.ts',
       'src/trace/segments.ts',

@@ -66,7 +66,9 @@ export class SessionGroups {
         const oldest = this.pending.keys().next().value as string;
         this.pending.delete(oldest);
       }
-      this.pending.set(stream, [...(this.pending.get(stream) ?? []), { line, lineNo }]);
+      const held = this.pending.get(stream);
+      if (held === undefined) this.pending.set(stream, [{ line, lineNo }]);
+      else held.push({ line, lineNo });
       return [];
     }
     const held = stream === undefined ? [] : (this.pending.get(stream) ?? []);

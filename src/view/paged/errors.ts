@@ -26,8 +26,7 @@ export function failuresOf(index: TraceIndex, result: FilterResult): Failures {
   for (let n = 0; n < total; n++) {
     const row = result.rows ? result.rows[n]! : n;
     if (!index.isError(row)) continue;
-    const kind = index.kindOf(row);
-    const ordinal = kind === 'request' || kind === 'response' ? index.rowExchange.get(row) : -1;
+    const ordinal = exchangeOf(index, row);
     if (ordinal >= 0) {
       if (byExchange.has(ordinal)) continue;
       byExchange.set(ordinal, first.length);
@@ -35,6 +34,12 @@ export function failuresOf(index: TraceIndex, result: FilterResult): Failures {
     first.push(n);
   }
   return { first: Int32Array.from(first), byExchange };
+}
+
+/** The exchange (by ordinal) a failed row is one failure with, or -1 for a row that fails on its own. */
+function exchangeOf(index: TraceIndex, row: number): number {
+  const kind = index.kindOf(row);
+  return kind === 'request' || kind === 'response' ? index.rowExchange.get(row) : -1;
 }
 
 /** The place in `first` of the first failure at or after `n` (first.length when none is). */
@@ -68,8 +73,7 @@ export function errorStep(
   const count = first.length;
   let own: number | undefined;
   if (n >= 0 && index.isError(row)) {
-    const kind = index.kindOf(row);
-    const ordinal = kind === 'request' || kind === 'response' ? index.rowExchange.get(row) : -1;
+    const ordinal = exchangeOf(index, row);
     own = ordinal >= 0 ? byExchange.get(ordinal) : firstFrom(first, n);
   }
   if (step === 0 || count === 0) return { count, at: own === undefined ? null : own + 1, target: null };

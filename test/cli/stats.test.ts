@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { traceStats } from '../../src/cli/commands/stats.js';
@@ -210,5 +211,38 @@ describe('tapedeck stats', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^tapedeck: .*missing-trace\.jsonl.*\n$/);
+  });
+});
+
+describe('stats of a trace written without redaction', () => {
+  it('hides a secret in a tool name even where the report wraps the name over two rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tapedeck-stats-'));
+    try {
+      // Another producer's trace, unredacted: the name is longer than the tool column of an 80-column report.
+      const secret = `ghp_${'Q7'.repeat(18)}`;
+      const file = join(dir, 'unredacted.jsonl');
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: `lookup-${secret}` } };
+      const answer = { jsonrpc: '2.0', id: 1, error: { code: -1, message: 'no' } };
+      writeFileSync(
+        file,
+        [
+          { t: '2026-12-06T09:00:00.001Z', seq: 1, dir: 'in', raw: call },
+          { t: '2026-12-06T09:00:00.002Z', seq: 2, dir: 'out', raw: answer },
+        ]
+          .map((line) => JSON.stringify(line))
+          .join('\n'),
+      );
+      for (const args of [
+        ['stats', file],
+        ['stats', '--json', file],
+      ]) {
+        const io = memoryIo({ env: { COLUMNS: '80', NO_COLOR: '1' } });
+        await run(args, io);
+        expect(io.stdout.text).toContain('lookup-[REDACTED:github-token]');
+        expect(io.stdout.text).not.toContain('Q7Q7');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

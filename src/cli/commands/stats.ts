@@ -5,6 +5,7 @@ import { openTrace } from '../../trace/io.js';
 import { scanMessageLine } from '../../trace/line-scan.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { openedTraceStats, type TraceStats } from '../../trace/stats.js';
+import type { Json } from '../../trace/types.js';
 import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
 import { EXIT } from '../errors.js';
@@ -83,7 +84,10 @@ export async function statsCommand(path: string, options: StatsOptions, io: CliI
     traceFiles(io),
   );
   const width = terminalWidth(io.stdout, io.env);
-  await print(out, renderStatsOutput(stats, options, useColor(io.stdout, io.env), width));
+  // Redacted before the report is laid out: a name wrapped over two rows would hide a secret from a redaction of
+  // the printed text.
+  const shown = out.redaction.json(stats as unknown as Json) as unknown as TraceStats;
+  await print(out, renderStatsOutput(shown, options, useColor(io.stdout, io.env), width));
   return errors;
 }
 

@@ -88,8 +88,10 @@ export class PipeCapture {
     const bytes = line.crlf ? line.bytes.subarray(0, line.bytes.length - 1) : line.bytes;
     let text: string;
     try {
-      // A big line of ASCII (most are) is read as such: a one-byte string made in one copy, no UTF-8 decoding.
-      text = bytes.length >= ASCII_BYTES && isAscii(bytes) ? bytes.toString('latin1') : utf8.decode(bytes);
+      // A big line of ASCII (most are) is read as such: a one-byte string made in one copy, no UTF-8 decoding. The
+      // `ascii` decoder gives the very string `latin1` would for such bytes and, on a line of a megabyte, costs the
+      // recorder less (measured against the same build with `latin1`).
+      text = bytes.length >= ASCII_BYTES && isAscii(bytes) ? bytes.toString('ascii') : utf8.decode(bytes);
     } catch {
       this.emit({
         t,

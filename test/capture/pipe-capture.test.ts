@@ -95,4 +95,29 @@ describe('PipeCapture', () => {
       expect.objectContaining({ raw: { small: true } }),
     ]);
   });
+
+  it('parses big lines, ASCII or not, into the value their text holds and hands on their exact bytes', () => {
+    // Over a megabyte: the size at which a decoded line stops being an ordinary heap string.
+    const prose = 'the server returned a list of files:\n index.ts, notes and more. '.repeat(20_000);
+    for (const text of [prose, `${prose}é😀`]) {
+      const line = JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text }] } });
+      const bytes = Buffer.from(`${line}\n`);
+      const seen: Array<{ body: RecordBody; rawText: string | Buffer | undefined }> = [];
+      const cap = new PipeCapture({
+        dir: 'out',
+        maxMessageBytes: 1 << 24,
+        emit: (body, rawText) =>
+          seen.push({ body, rawText: Buffer.isBuffer(rawText) ? Buffer.from(rawText) : rawText }),
+      });
+      cap.push(bytes);
+      cap.end();
+      expect(seen).toHaveLength(1);
+      const body = seen[0]!.body as { dir: string; raw: unknown };
+      expect(body.dir).toBe('out');
+      // Compared as text: a deep compare of a megabyte string is slow in the test runner.
+      expect(JSON.stringify(body.raw) === line).toBe(true);
+      const rawText = seen[0]!.rawText;
+      expect(Buffer.isBuffer(rawText) && rawText.equals(bytes.subarray(0, -1))).toBe(true);
+    }
+  });
 });

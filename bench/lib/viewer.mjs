@@ -1,4 +1,4 @@
-// The web viewer on a big trace: 100k messages (~100 MB) served by `tapedeck view`'s server to headless Chromium.
+// The web viewer on a big trace: 100k messages (~100 MB) served whole by `tapedeck view --no-paged` to headless Chromium.
 // Measures, from navigation: the first screen of timeline rows (rows are shown while the rest is still read), the
 // whole trace read and paired, and a jump to the middle of the list. Needs `npm run build` and /usr/bin/chromium.
 
@@ -151,7 +151,8 @@ export async function runViewerBench(options = {}) {
   try {
     const file = join(dir, 'bench.jsonl');
     const bytes = await writeTrace(file, messages);
-    server = await startView(file);
+    // Read whole, as `--no-paged` does: this part measures the browser reading a trace; paging has its own parts.
+    server = await startView(file, ['--no-paged']);
     const results = [];
     for (let round = 1; round <= rounds; round++) {
       const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });

@@ -287,6 +287,6 @@ describe('whether tapedeck view pages a trace', () => {
     writeFileSync(big, line.repeat(count));
     const estimate = await estimateLines(big, count * line.length);
     expect(Math.abs(estimate - count) / count).toBeLessThan(0.01);
-    expect(PAGED_DEFAULTS.fromMessages).toBe(200_000);
+    expect(PAGED_DEFAULTS.fromMessages).toBe(80_000);
   });
 });

@@ -8,7 +8,6 @@ import { openTrace, writePrivateFile } from '../../trace/io.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { splitPath } from '../../trace/segments.js';
 import type { RecordLine } from '../../trace/types.js';
-import { PAGED_DEFAULTS } from '../../view/paged/plan.js';
 import { type EmbeddedTrace, inlinedPage } from '../../view/viewer-assets.js';
 import type { Cli } from '../context.js';
 import { EXIT, usageError } from '../errors.js';
@@ -27,9 +26,10 @@ export interface ReportOptions extends RuleFlags {
 
 /**
  * The most messages a report embeds unless told otherwise: a page holding more loads for tens of seconds and a
- * gigabyte of browser memory, where `tapedeck view` pages the same trace (src/view/paged/plan.ts).
+ * gigabyte of browser memory, where `tapedeck view` pages the same trace (src/view/paged/plan.ts). Higher than
+ * the view's paging threshold: a report is the one self-contained file, so it stays whole while it still opens.
  */
-export const REPORT_DEFAULTS = { maxMessages: PAGED_DEFAULTS.fromMessages } as const;
+export const REPORT_DEFAULTS = { maxMessages: 200_000 } as const;
 
 export interface ReportResult {
   /** Where the report was written. */

@@ -207,7 +207,7 @@ export function registerView(program: Command, { io, action }: Cli): void {
     .option('--port <n>', 'listen on this port (default: any free one)', parsePort)
     .option(
       '--paged',
-      'serve the trace a page at a time (the default for one trace of 256 MiB or 200,000 messages or more)',
+      'serve the trace a page at a time (the default for one trace of 256 MiB or 80,000 messages or more)',
     )
     .option('--no-paged', 'hand the browser the whole files, however big')
     .option(

@@ -10,9 +10,10 @@ import type {
   PagedRowsPage,
   PagedStats,
 } from '../../trace/paged.js';
-import { type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
+import { isEmptyQuery, type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
 import { errorStep, type Failures, failuresOf } from './errors.js';
+import { firstRows } from './first-page.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
 import { barsOf, type FilterResult, runFilter } from './query.js';
@@ -22,7 +23,9 @@ import type { TraceIndex } from './trace-index.js';
  * The paged trace's API under `tapedeck view`'s token (`api/paged/…`), JSON unless said otherwise:
  *
  *   info                                  name, meta, how far indexing got, rows and requests so far, facets
- *   rows?from=&count=&<filter>            a page of rows of the (filtered) view, and how many the view holds
+ *   rows?from=&count=&early=&<filter>     a page of rows of the (filtered) view, and how many the view holds;
+ *                                         with early=1 a page among the first rows may come before the view is
+ *                                         counted (counted: false, total the rows found so far): count=0 counts
  *   find?key=&<filter>                    one row by its key, and its place in the view (-1 when filtered out)
  *   bars?from=&to=&start=&count=&<filter> a page of the waterfall's bars overlapping [from, to] (epoch ms)
  *   density?buckets=&<filter>             requests in flight per slice of the whole trace
@@ -56,14 +59,34 @@ const count = (value: string | null, fallback: number, max: number) => {
 
 /** The paged API of one index, with its cache of filtered views. */
 export function pagedRoutes(index: TraceIndex) {
-  const views = new Map<string, { version: number; result: Promise<FilterResult> }>();
+  /** Settles once the first page being found (if any) is: whole views wait for it. */
+  let probing: Promise<void> = Promise.resolve();
+  const views = new Map<
+    string,
+    { version: number; result: Promise<FilterResult>; settled: FilterResult | undefined }
+  >();
+  const cached = (filter: LineQuery) => {
+    const entry = views.get(queryKey(filter));
+    return entry && entry.version === index.version ? entry : undefined;
+  };
   const view = (filter: LineQuery): Promise<FilterResult> => {
+    const known = cached(filter);
+    if (known) return known.result;
     const key = queryKey(filter);
-    const cached = views.get(key);
-    if (cached && cached.version === index.version) return cached.result;
-    const result = runFilter(index, filter);
+    // A first page being found goes first: it is a few reads, the whole view a pass over the file. Asked for at
+    // the same moment (the viewer asks for a search's failures with its first page), it has a moment to start.
+    const result = new Promise((resume) => setTimeout(resume, 1))
+      .then(() => probing)
+      .then(() => runFilter(index, filter));
+    const entry = { version: index.version, result, settled: undefined as FilterResult | undefined };
+    void result.then(
+      (done) => {
+        entry.settled = done;
+      },
+      () => {},
+    );
     views.delete(key);
-    views.set(key, { version: index.version, result });
+    views.set(key, entry);
     if (views.size > CACHED_VIEWS) views.delete(views.keys().next().value!);
     return result;
   };
@@ -79,23 +102,57 @@ export function pagedRoutes(index: TraceIndex) {
   const size = (result: FilterResult) => result.rows?.length ?? index.rowCount;
   const rowAt = (result: FilterResult, n: number) => (result.rows ? result.rows[n]! : n);
 
+  /**
+   * A page of a filtered view not counted yet, when its rows are among the first ones (see first-page.ts): answered
+   * while the whole view is still being found, which it is set going now for the count that follows.
+   */
+  const earlyPage = (filter: LineQuery, from: number, n: number): Promise<PagedRowsPage | undefined> => {
+    if (isEmptyQuery(filter) || cached(filter)?.settled || n === 0) return Promise.resolve(undefined);
+    const page = (async () => {
+      const found = await firstRows(index, filter, from + n);
+      // Counted meanwhile: the whole view answers as it always does.
+      if (!found || cached(filter)?.settled) return undefined;
+      return {
+        total: found.length,
+        counted: false,
+        done: index.done,
+        error: null,
+        rows: await rowsPage(index, [...found.subarray(from)], from),
+      } satisfies PagedRowsPage;
+    })();
+    probing = page.then(
+      () => undefined,
+      () => undefined,
+    );
+    // The count is asked for next: its pass starts once this page is on its way.
+    void probing.then(() => view(filter).catch(() => {}));
+    return page;
+  };
   return async function route(path: string, params: URLSearchParams, res: ServerResponse): Promise<boolean> {
     switch (path) {
       case 'info':
         json(res, 200, info(index));
         return true;
       case 'rows': {
-        const result = await view(queryFromParams(params));
-        const total = size(result);
-        const from = count(params.get('from'), 0, total);
+        const filter = queryFromParams(params);
+        const from = count(params.get('from'), 0, Number.MAX_SAFE_INTEGER);
         const n = count(params.get('count'), 200, MAX_PAGE);
+        const early = params.get('early') === '1' ? await earlyPage(filter, from, n) : undefined;
+        if (early) {
+          json(res, 200, early);
+          return true;
+        }
+        const result = await view(filter);
+        const total = size(result);
+        const start = Math.min(from, total);
         const rows = [];
-        for (let i = from; i < Math.min(total, from + n); i++) rows.push(rowAt(result, i));
+        for (let i = start; i < Math.min(total, start + n); i++) rows.push(rowAt(result, i));
         json(res, 200, {
           total,
+          counted: true,
           done: index.done,
           error: result.error ?? null,
-          rows: await rowsPage(index, rows, from),
+          rows: await rowsPage(index, rows, start),
         } satisfies PagedRowsPage);
         return true;
       }

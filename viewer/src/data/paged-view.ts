@@ -153,6 +153,11 @@ export class PagedView implements RowList {
       // A filtered view's first page may come before its count: the rows show while the server counts.
       const early = !this.whole && !this.known && number === 0;
       const page = await this.api.rows(this.query, number * PAGE_ROWS, PAGE_ROWS, early);
+      if (!this.whole) {
+        // Asked for before this page's rows are built: the server is counting already.
+        this.counting = page.counted === false;
+        if (this.counting) void this.recount();
+      }
       const rows = page.rows.map((paged) => this.source.builder.row(paged));
       for (const row of rows) this.source.remember(row);
       this.pages.delete(number);
@@ -162,8 +167,6 @@ export class PagedView implements RowList {
         this.count = page.total;
         this.known = true;
         this.counted = Date.now();
-        this.counting = page.counted === false;
-        if (this.counting) void this.recount();
       }
       this.error = page.error ?? undefined;
     } catch (err) {

@@ -10,14 +10,14 @@ import type {
   PagedRowsPage,
   PagedStats,
 } from '../../trace/paged.js';
-import { isEmptyQuery, type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
+import { type LineQuery, queryFromParams } from '../../trace/query.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
 import { errorStep, type Failures, failuresOf } from './errors.js';
-import { firstRows } from './first-page.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
-import { barsOf, type FilterResult, runFilter } from './query.js';
+import { barsOf, type FilterResult } from './query.js';
 import type { TraceIndex } from './trace-index.js';
+import { FilteredViews } from './views.js';
 
 /**
  * The paged trace's API under `tapedeck view`'s token (`api/paged/…`), JSON unless said otherwise:
@@ -40,8 +40,6 @@ import type { TraceIndex } from './trace-index.js';
 
 /** Rows or bars per page at most. */
 const MAX_PAGE = 1000;
-/** Filtered views kept. */
-const CACHED_VIEWS = 8;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -59,37 +57,8 @@ const count = (value: string | null, fallback: number, max: number) => {
 
 /** The paged API of one index, with its cache of filtered views. */
 export function pagedRoutes(index: TraceIndex) {
-  /** Settles once the first page being found (if any) is: whole views wait for it. */
-  let probing: Promise<void> = Promise.resolve();
-  const views = new Map<
-    string,
-    { version: number; result: Promise<FilterResult>; settled: FilterResult | undefined }
-  >();
-  const cached = (filter: LineQuery) => {
-    const entry = views.get(queryKey(filter));
-    return entry && entry.version === index.version ? entry : undefined;
-  };
-  const view = (filter: LineQuery): Promise<FilterResult> => {
-    const known = cached(filter);
-    if (known) return known.result;
-    const key = queryKey(filter);
-    // A first page being found goes first: it is a few reads, the whole view a pass over the file. Asked for at
-    // the same moment (the viewer asks for a search's failures with its first page), it has a moment to start.
-    const result = new Promise((resume) => setTimeout(resume, 1))
-      .then(() => probing)
-      .then(() => runFilter(index, filter));
-    const entry = { version: index.version, result, settled: undefined as FilterResult | undefined };
-    void result.then(
-      (done) => {
-        entry.settled = done;
-      },
-      () => {},
-    );
-    views.delete(key);
-    views.set(key, entry);
-    if (views.size > CACHED_VIEWS) views.delete(views.keys().next().value!);
-    return result;
-  };
+  const views = new FilteredViews(index);
+  const view = (filter: LineQuery) => views.view(filter);
   const failed = new WeakMap<FilterResult, Failures>();
   const failuresIn = (result: FilterResult) => {
     let failures = failed.get(result);
@@ -102,32 +71,6 @@ export function pagedRoutes(index: TraceIndex) {
   const size = (result: FilterResult) => result.rows?.length ?? index.rowCount;
   const rowAt = (result: FilterResult, n: number) => (result.rows ? result.rows[n]! : n);
 
-  /**
-   * A page of a filtered view not counted yet, when its rows are among the first ones (see first-page.ts): answered
-   * while the whole view is still being found, which it is set going now for the count that follows.
-   */
-  const earlyPage = (filter: LineQuery, from: number, n: number): Promise<PagedRowsPage | undefined> => {
-    if (isEmptyQuery(filter) || cached(filter)?.settled || n === 0) return Promise.resolve(undefined);
-    const page = (async () => {
-      const found = await firstRows(index, filter, from + n);
-      // Counted meanwhile: the whole view answers as it always does.
-      if (!found || cached(filter)?.settled) return undefined;
-      return {
-        total: found.length,
-        counted: false,
-        done: index.done,
-        error: null,
-        rows: await rowsPage(index, [...found.subarray(from)], from),
-      } satisfies PagedRowsPage;
-    })();
-    probing = page.then(
-      () => undefined,
-      () => undefined,
-    );
-    // The count is asked for next: its pass starts once this page is on its way.
-    void probing.then(() => view(filter).catch(() => {}));
-    return page;
-  };
   return async function route(path: string, params: URLSearchParams, res: ServerResponse): Promise<boolean> {
     switch (path) {
       case 'info':
@@ -137,7 +80,7 @@ export function pagedRoutes(index: TraceIndex) {
         const filter = queryFromParams(params);
         const from = count(params.get('from'), 0, Number.MAX_SAFE_INTEGER);
         const n = count(params.get('count'), 200, MAX_PAGE);
-        const early = params.get('early') === '1' ? await earlyPage(filter, from, n) : undefined;
+        const early = params.get('early') === '1' ? await views.earlyPage(filter, from, n) : undefined;
         if (early) {
           json(res, 200, early);
           return true;

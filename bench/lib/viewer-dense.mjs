@@ -2,7 +2,8 @@
 // long production sessions and agent runs look like this), each written to a temp folder at bench time and removed
 // after, opened with `tapedeck view` as a user runs it (no flags: the server decides whether to page it). Measures
 // from navigation the first timeline rows, then a click on a row to its detail pane, searches to their answers (a
-// rare word, one character, two characters), and the page's JS heap with its ArrayBuffer backing stores; then
+// rare word, one character, two characters: from the first keystroke to the first matching rows shown, and on to
+// the count of all matching rows shown, which a paged trace may give after its first page), and the page's JS heap with its ArrayBuffer backing stores; then
 // `tapedeck stats --json` on the same file (wall time and peak RSS, medians of rounds alternating with a plain read
 // of the file in Node, the floor). With `BENCH_VIEWER_DENSE_BASELINE=<another checkout>` (built), the same steps
 // run on that build over the same file in the same run, and each figure is also given as a ratio against it.
@@ -118,15 +119,33 @@ function expectedRows(text, messages) {
   return 2 * calls;
 }
 
-/** Types a search and waits for the view to hold exactly the rows it should: ms from the first keystroke. */
+/** The key of the first row a search for `text` leaves (see exchange(): a call's seq is 2 × id − 1). */
+function firstKey(text, messages) {
+  const needle = Math.min(424_242, Math.floor(messages / 2) - 1);
+  if (text === NEEDLE) return `0.${needle * 2 - 1}`;
+  for (let id = 1; id <= messages / 2; id++)
+    if (id !== needle && `w${id % 1000}`.toLowerCase().includes(text.toLowerCase())) return `0.${id * 2 - 1}`;
+  return '0.1';
+}
+
+/**
+ * Types a search; ms from the first keystroke until the list shows the search's first matching row (the list no
+ * longer the whole trace's), and until it holds exactly the rows it should (the count shown).
+ */
 async function search(page, text, messages) {
   const box = page.locator('input[aria-label="search"]');
   await box.fill('');
   await shown(page, `.timeline[data-count="${messages + 1}"]`, 300_000);
   const started = performance.now();
   await box.fill(text);
+  await shown(
+    page,
+    `.timeline:not([data-count="${messages + 1}"]) .row[data-key="${firstKey(text, messages)}"]`,
+    300_000,
+  );
+  const rowsMs = performance.now() - started;
   await shown(page, `.timeline[data-count="${expectedRows(text, messages)}"]`, 300_000);
-  return performance.now() - started;
+  return { rowsMs, countMs: performance.now() - started };
 }
 
 /** One build's `tapedeck view` on the file: first rows, paged or not, click to detail, searches, heap. */
@@ -147,12 +166,24 @@ async function measure(browser, file, bin, messages) {
     await page.locator('.status[data-loaded="yes"]').waitFor({ state: 'attached', timeout: 900_000 });
     const loadedMs = performance.now() - started;
     await page.keyboard.press('Escape');
-    const searchMs = await search(page, NEEDLE, messages);
-    const search1Ms = await search(page, SHORT[0], messages);
-    const search2Ms = await search(page, SHORT[1], messages);
+    const rare = await search(page, NEEDLE, messages);
+    const one = await search(page, SHORT[0], messages);
+    const two = await search(page, SHORT[1], messages);
     await page.waitForTimeout(300);
     const heapBytes = await jsMemory(page);
-    return { paged, firstRowsMs, clickMs, loadedMs, searchMs, search1Ms, search2Ms, heapBytes };
+    return {
+      paged,
+      firstRowsMs,
+      clickMs,
+      loadedMs,
+      searchMs: rare.rowsMs,
+      search1Ms: one.rowsMs,
+      search2Ms: two.rowsMs,
+      searchCountMs: rare.countMs,
+      search1CountMs: one.countMs,
+      search2CountMs: two.countMs,
+      heapBytes,
+    };
   } finally {
     await page.close();
     await server.close();
@@ -247,6 +278,9 @@ async function measureSize(browser, dir, messages, baselineDir, log) {
       'searchMs',
       'search1Ms',
       'search2Ms',
+      'searchCountMs',
+      'search1CountMs',
+      'search2CountMs',
       'heapBytes',
       'loadedMs',
       'statsMs',

@@ -125,7 +125,13 @@ export interface PagedRow {
 
 /** `rows`: a page of rows of a (filtered) view, and how many rows the view holds. */
 export interface PagedRowsPage {
+  /** Rows in the view; with `counted` false, only the rows found so far (a page of 0 rows waits for them all). */
   total: number;
+  /**
+   * False when the page was found before the view was counted (asked for with early=1: a search's first page
+   * answered while the whole file is still being searched); absent or true when `total` is the view's.
+   */
+  counted?: boolean;
   done: boolean;
   /** Why the view's filter could not be applied (a bad regular expression), or null. */
   error: string | null;

@@ -46,7 +46,7 @@ export function compileSearch(query: LineQuery): LineSearch | { error: string } 
  * lines it held. With a plain-text search the chunk is searched as one text and only the lines a match falls in
  * are tested; else every line is.
  */
-function markLines(body: string, lineNo: number, search: LineSearch, bits: Uint8Array): number {
+export function markLines(body: string, lineNo: number, search: LineSearch, bits: Uint8Array): number {
   let line = lineNo;
   let from = 0;
   const find = search.find;
@@ -178,38 +178,58 @@ export interface FilterResult {
 export async function runFilter(index: TraceIndex, filter: LineQuery): Promise<FilterResult> {
   const upTo = index.rowCount;
   if (isEmptyQuery(filter)) return { rows: undefined, upTo, error: undefined };
-  const methods = filter.method ? index.methods.matching(filter.method) : undefined;
-  const tools = filter.tool ? index.tools.matching(filter.tool) : undefined;
-  const server = filter.server ? index.servers.id(filter.server) : 0;
-  const dir = filter.dir === 'in' ? 1 : filter.dir === 'out' ? 2 : 0;
   let lines: Uint8Array[] | undefined;
   if (filter.q) {
     const search = compileSearch(filter);
     if ('error' in search) return { rows: new Int32Array(0), upTo, error: search.error };
     lines = await matchingLines(index, search);
   }
-  const matches = (row: number) => lines![index.rowFile.get(row)]?.[index.rowLine.get(row)] === 1;
+  const facets = facetTest(index, filter);
+  // Row to file and line, read from the columns as they stand (rows indexed so far never change them).
+  const files = index.rowFile.view();
+  const numbers = index.rowLine.view();
+  const matches = (row: number) => lines![files[row]!]?.[numbers[row]!] === 1;
   // Room for every row: a search for a letter passes nearly all of a million, and a list grown by push costs more.
   const out = new Int32Array(upTo);
   let passed = 0;
   for (let row = 0; row < upTo; row++) {
-    if (dir && index.rowDir.get(row) !== dir) continue;
-    if (server && index.rowServer.get(row) !== server) continue;
-    if (methods && !methods.has(index.rowMethod.get(row))) continue;
-    if (tools && !tools.has(index.rowTool.get(row))) continue;
-    if (filter.errors !== undefined && filter.errors !== index.isError(row)) continue;
-    if (filter.kind && !kindMatches(filter.kind, index.kindOf(row))) continue;
-    if (lines && !matches(row)) {
-      // A request or its answer: either side matching counts, as the viewer searches both.
-      const kind = index.kindOf(row);
-      const ordinal = index.rowExchange.get(row);
-      if ((kind !== 'request' && kind !== 'response') || ordinal < 0) continue;
-      const partner = kind === 'request' ? index.xResponseRow.get(ordinal) : index.xRequestRow.get(ordinal);
-      if (partner < 0 || !matches(partner)) continue;
-    }
+    if (facets && !facets(row)) continue;
+    if (lines && !matches(row) && !partnerMatches(index, row, matches)) continue;
     out[passed++] = row;
   }
   return { rows: out.slice(0, passed), upTo, error: undefined };
+}
+
+/** The filter's facets (all but the text) as a test of a row; undefined when it has none. */
+export function facetTest(index: TraceIndex, filter: LineQuery): ((row: number) => boolean) | undefined {
+  const methods = filter.method ? index.methods.matching(filter.method) : undefined;
+  const tools = filter.tool ? index.tools.matching(filter.tool) : undefined;
+  const server = filter.server ? index.servers.id(filter.server) : 0;
+  const dir = filter.dir === 'in' ? 1 : filter.dir === 'out' ? 2 : 0;
+  if (!methods && !tools && !server && !dir && filter.errors === undefined && !filter.kind) return undefined;
+  return (row) => {
+    if (dir && index.rowDir.get(row) !== dir) return false;
+    if (server && index.rowServer.get(row) !== server) return false;
+    if (methods && !methods.has(index.rowMethod.get(row))) return false;
+    if (tools && !tools.has(index.rowTool.get(row))) return false;
+    if (filter.errors !== undefined && filter.errors !== index.isError(row)) return false;
+    if (filter.kind && !kindMatches(filter.kind, index.kindOf(row))) return false;
+    return true;
+  };
+}
+
+/** The other row of a request or answer (its answer, its request), or -1. */
+export function partnerOf(index: TraceIndex, row: number): number {
+  const kind = index.kindOf(row);
+  const ordinal = index.rowExchange.get(row);
+  if ((kind !== 'request' && kind !== 'response') || ordinal < 0) return -1;
+  return kind === 'request' ? index.xResponseRow.get(ordinal) : index.xRequestRow.get(ordinal);
+}
+
+/** A request or its answer: either side matching counts, as the viewer searches both. */
+export function partnerMatches(index: TraceIndex, row: number, matches: (row: number) => boolean): boolean {
+  const partner = partnerOf(index, row);
+  return partner >= 0 && matches(partner);
 }
 
 /**

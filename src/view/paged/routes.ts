@@ -10,19 +10,22 @@ import type {
   PagedRowsPage,
   PagedStats,
 } from '../../trace/paged.js';
-import { type LineQuery, queryFromParams, queryKey } from '../../trace/query.js';
+import { type LineQuery, queryFromParams } from '../../trace/query.js';
 import type { EndLine, MetaLine } from '../../trace/types.js';
 import { errorStep, type Failures, failuresOf } from './errors.js';
 import { readRanges } from './line-offsets.js';
 import { barsPage, rowsPage } from './pages.js';
-import { barsOf, type FilterResult, runFilter } from './query.js';
+import { barsOf, type FilterResult } from './query.js';
 import type { TraceIndex } from './trace-index.js';
+import { FilteredViews } from './views.js';
 
 /**
  * The paged trace's API under `tapedeck view`'s token (`api/paged/…`), JSON unless said otherwise:
  *
  *   info                                  name, meta, how far indexing got, rows and requests so far, facets
- *   rows?from=&count=&<filter>            a page of rows of the (filtered) view, and how many the view holds
+ *   rows?from=&count=&early=&<filter>     a page of rows of the (filtered) view, and how many the view holds;
+ *                                         with early=1 a page among the first rows may come before the view is
+ *                                         counted (counted: false, total the rows found so far): count=0 counts
  *   find?key=&<filter>                    one row by its key, and its place in the view (-1 when filtered out)
  *   bars?from=&to=&start=&count=&<filter> a page of the waterfall's bars overlapping [from, to] (epoch ms)
  *   density?buckets=&<filter>             requests in flight per slice of the whole trace
@@ -37,8 +40,6 @@ import type { TraceIndex } from './trace-index.js';
 
 /** Rows or bars per page at most. */
 const MAX_PAGE = 1000;
-/** Filtered views kept. */
-const CACHED_VIEWS = 8;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -56,17 +57,8 @@ const count = (value: string | null, fallback: number, max: number) => {
 
 /** The paged API of one index, with its cache of filtered views. */
 export function pagedRoutes(index: TraceIndex) {
-  const views = new Map<string, { version: number; result: Promise<FilterResult> }>();
-  const view = (filter: LineQuery): Promise<FilterResult> => {
-    const key = queryKey(filter);
-    const cached = views.get(key);
-    if (cached && cached.version === index.version) return cached.result;
-    const result = runFilter(index, filter);
-    views.delete(key);
-    views.set(key, { version: index.version, result });
-    if (views.size > CACHED_VIEWS) views.delete(views.keys().next().value!);
-    return result;
-  };
+  const views = new FilteredViews(index);
+  const view = (filter: LineQuery) => views.view(filter);
   const failed = new WeakMap<FilterResult, Failures>();
   const failuresIn = (result: FilterResult) => {
     let failures = failed.get(result);
@@ -85,17 +77,25 @@ export function pagedRoutes(index: TraceIndex) {
         json(res, 200, info(index));
         return true;
       case 'rows': {
-        const result = await view(queryFromParams(params));
-        const total = size(result);
-        const from = count(params.get('from'), 0, total);
+        const filter = queryFromParams(params);
+        const from = count(params.get('from'), 0, Number.MAX_SAFE_INTEGER);
         const n = count(params.get('count'), 200, MAX_PAGE);
+        const early = params.get('early') === '1' ? await views.earlyPage(filter, from, n) : undefined;
+        if (early) {
+          json(res, 200, early);
+          return true;
+        }
+        const result = await view(filter);
+        const total = size(result);
+        const start = Math.min(from, total);
         const rows = [];
-        for (let i = from; i < Math.min(total, from + n); i++) rows.push(rowAt(result, i));
+        for (let i = start; i < Math.min(total, start + n); i++) rows.push(rowAt(result, i));
         json(res, 200, {
           total,
+          counted: true,
           done: index.done,
           error: result.error ?? null,
-          rows: await rowsPage(index, rows, from),
+          rows: await rowsPage(index, rows, start),
         } satisfies PagedRowsPage);
         return true;
       }

@@ -100,3 +100,46 @@ describe('following a link to a row of a paged trace', () => {
     expect(api.finds).toBe(3);
   });
 });
+
+describe('a search whose first page comes before its count', () => {
+  it('shows the page at once, says it is counting, and takes the count when it comes', async () => {
+    const asked: { count: number; early: boolean | undefined }[] = [];
+    let count!: (total: number) => void;
+    const api: PagedApi = {
+      ...fakeApi(() => 0),
+      rows: (_query, _from, n, early) => {
+        asked.push({ count: n, early });
+        if (n === 0)
+          return new Promise(
+            (resolve) => (count = (total) => resolve({ total, done: true, error: null, rows: [] })),
+          );
+        return Promise.resolve({
+          total: 1,
+          counted: false,
+          done: true,
+          error: null,
+          rows: [{ ...ROW, n: 0 }],
+        });
+      },
+    };
+    let changes = 0;
+    const view = new PagedView(api, new PagedSourceModel(INFO), { q: 'f' }, false, () => changes++);
+    view.grew(50_000, true);
+    await settle();
+    // The first page asked for early, then the count (a page of no rows), while the page's row shows.
+    expect(asked).toEqual([
+      { count: 200, early: true },
+      { count: 0, early: undefined },
+    ]);
+    expect(view.known).toBe(true);
+    expect(view.counting).toBe(true);
+    expect(view.count).toBe(1);
+    expect(view.at(0)?.key).toBe(ROW.key);
+    const before = changes;
+    count(12_345);
+    await settle();
+    expect(view.counting).toBe(false);
+    expect(view.count).toBe(12_345);
+    expect(changes).toBeGreaterThan(before);
+  });
+});

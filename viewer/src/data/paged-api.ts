@@ -15,7 +15,11 @@ import type {
  */
 export interface PagedApi {
   info(): Promise<PagedInfo>;
-  rows(query: LineQuery, from: number, count: number): Promise<PagedRowsPage>;
+  /**
+   * A page of the view's rows and how many it holds. With `early`, a page among the first rows may come before
+   * the view is counted (`counted` false, `total` only the rows found so far); a page of 0 rows waits for the count.
+   */
+  rows(query: LineQuery, from: number, count: number, early?: boolean): Promise<PagedRowsPage>;
   /** One row by its key and its place in the view; undefined when the trace has no such row. */
   find(query: LineQuery, key: string): Promise<PagedFound | undefined>;
   bars(query: LineQuery, from: number, to: number, start: number, count: number): Promise<PagedBarsPage>;

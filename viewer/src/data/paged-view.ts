@@ -23,6 +23,11 @@ export class PagedView implements RowList {
   count = 0;
   /** The count is known (the first page of a filtered view has answered). */
   known = false;
+  /**
+   * The count is only the rows found so far: a search's first page came before its count (the server still reads
+   * the whole file), which is on its way.
+   */
+  counting = false;
   /** The filter's regular expression did not compile. */
   error: string | undefined;
   private readonly pages = new Map<number, { rows: Row[]; stamp: number }>();
@@ -126,12 +131,33 @@ export class PagedView implements RowList {
     }
   }
 
+  /** Asks for the count of a view whose first page came before it. */
+  private async recount(): Promise<void> {
+    try {
+      const answer = await this.api.rows(this.query, 0, 0);
+      if (!this.counting) return;
+      this.count = answer.total;
+      this.counting = false;
+      this.error = answer.error ?? undefined;
+    } catch (err) {
+      this.error = err instanceof Error ? err.message : String(err);
+    }
+    this.changed();
+  }
+
   private async load(number: number): Promise<void> {
     if (this.inflight.has(number)) return;
     this.inflight.add(number);
     const stamp = this.stamp;
     try {
-      const page = await this.api.rows(this.query, number * PAGE_ROWS, PAGE_ROWS);
+      // A filtered view's first page may come before its count: the rows show while the server counts.
+      const early = !this.whole && !this.known && number === 0;
+      const page = await this.api.rows(this.query, number * PAGE_ROWS, PAGE_ROWS, early);
+      if (!this.whole) {
+        // Asked for before this page's rows are built: the server is counting already.
+        this.counting = page.counted === false;
+        if (this.counting) void this.recount();
+      }
       const rows = page.rows.map((paged) => this.source.builder.row(paged));
       for (const row of rows) this.source.remember(row);
       this.pages.delete(number);

@@ -13,6 +13,8 @@ export interface RowList {
   readonly count: number;
   /** The count is known (a search the server runs has answered). */
   readonly known: boolean;
+  /** The count is only the rows found so far: the server is still counting the rest. */
+  readonly counting?: boolean;
   /** The query's regular expression does not compile. */
   readonly error: string | undefined;
   at(index: number): Row | undefined;

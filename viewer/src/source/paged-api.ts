@@ -33,7 +33,8 @@ export function pagedApi(base: URL): PagedApi {
   };
   return {
     info: () => get<PagedInfo>(url('info')),
-    rows: (query, from, count) => get<PagedRowsPage>(url('rows', query, { from, count })),
+    rows: (query, from, count, early) =>
+      get<PagedRowsPage>(url('rows', query, early ? { from, count, early: 1 } : { from, count })),
     find: async (query, key) => {
       const response = await fetch(url('find', query, { key }), { headers: { accept: 'application/json' } });
       if (response.status === 404) return undefined;

@@ -97,7 +97,7 @@ export function App({ page, paged }: { page: TraceSource; paged?: PagedApi | und
   const count: ShownCount =
     view === 'calls'
       ? { shown: filtered.calls.length, total: filtered.totalCalls, noun: 'calls' }
-      : { shown: filtered.rows.count, total: filtered.total, noun: 'rows' };
+      : { shown: filtered.rows.count, total: filtered.total, noun: 'rows', counting: filtered.rows.counting };
 
   return (
     <DropTarget paged={trace?.whole === false} open={openLocal}>

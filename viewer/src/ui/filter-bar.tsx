@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { shownText } from './status-bar.js';
 
 export interface FilterBarProps {
   params: Readonly<Record<string, string>>;
@@ -11,7 +12,9 @@ export interface FilterBarProps {
   error: string | undefined;
   shown: number;
   total: number;
-  noun: string;
+  noun: 'rows' | 'calls';
+  /** `shown` is only what was found so far: the server is still counting. */
+  counting?: boolean | undefined;
   /** The open traces hold HTTP envelope lines: offer the switch that shows them. */
   transport: boolean;
   /** Whether they show now (the `tl` parameter, else the traces' default). */
@@ -192,11 +195,14 @@ export function FilterBar(props: FilterBarProps) {
         ) : null}
         {props.children}
       </div>
-      <span class="count" data-shown={props.shown} data-total={props.total}>
+      <span
+        class="count"
+        data-shown={props.shown}
+        data-total={props.total}
+        data-counting={props.counting ? 'yes' : undefined}
+      >
         {props.error ? <span class="err">{props.error}</span> : null}
-        {props.shown === props.total
-          ? `${props.total} ${props.noun}`
-          : `${props.shown} of ${props.total} ${props.noun}`}
+        {shownText(props)}
       </span>
     </form>
   );

@@ -7,6 +7,14 @@ export interface ShownCount {
   shown: number;
   total: number;
   noun: 'rows' | 'calls';
+  /** `shown` is only what was found so far: the rest is still being counted. */
+  counting?: boolean | undefined;
+}
+
+/** How a count of the list on screen reads: "12 rows", "3 of 12 rows", "200+ of 12 rows" while counting. */
+export function shownText({ shown, total, noun, counting }: ShownCount): string {
+  if (counting) return `${shown}+ of ${total} ${noun}`;
+  return shown === total ? `${total} ${noun}` : `${shown} of ${total} ${noun}`;
 }
 
 export interface StatusBarProps {
@@ -27,7 +35,8 @@ export function StatusBar({ model, version, count, note, children }: StatusBarPr
   const live = model.following();
   const diagnostics = model.sources.flatMap((s) => s.diagnostics);
   const total = model.sources.reduce((n, s) => n + s.rows.length, 0);
-  const { shown, total: of, noun } = count ?? { shown: total, total, noun: 'rows' };
+  const shownCount: ShownCount = count ?? { shown: total, total, noun: 'rows' };
+  const { shown, total: of } = shownCount;
   return (
     <footer class="status" data-version={version} data-loaded={model.loading ? 'no' : 'yes'}>
       {model.loading ? (
@@ -35,9 +44,13 @@ export function StatusBar({ model, version, count, note, children }: StatusBarPr
           <progress max={1} value={model.loading.progress} /> {model.loading.text}
         </span>
       ) : (
-        <span class="loaded" data-shown={shown} data-total={of}>
-          {model.sources.length} {model.sources.length === 1 ? 'trace' : 'traces'} ·{' '}
-          {shown === of ? `${of} ${noun}` : `${shown} of ${of} ${noun}`}
+        <span
+          class="loaded"
+          data-shown={shown}
+          data-total={of}
+          data-counting={shownCount.counting ? 'yes' : undefined}
+        >
+          {model.sources.length} {model.sources.length === 1 ? 'trace' : 'traces'} · {shownText(shownCount)}
           {note ? ` · ${note}` : ''}
         </span>
       )}

@@ -74,6 +74,7 @@ export function Views(props: ViewsProps) {
           shown={count.shown}
           total={count.total}
           noun={count.noun}
+          counting={count.counting}
           transport={filtered.transport}
           transportShown={filtered.transportShown}
         >

@@ -1,3 +1,4 @@
+import { isoTimeAt, TimedLine } from './time.js';
 import type { Json, MessageLine } from './types.js';
 
 /**
@@ -74,14 +75,29 @@ function fail(): never {
  * // → { line: { t: '…', dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } }, rawBytes: 40 }
  */
 export function scanMessageLine(bytes: Uint8Array): ScannedLine | undefined {
+  return scan(bytes, 0, bytes.length, false);
+}
+
+/**
+ * {@link scanMessageLine} of the line in bytes [start, end), for a reader that pairs and counts: a `t` written as
+ * tapedeck writes times (see isoTimeAt) is read as a number, the line then being a {@link TimedLine} that makes
+ * the text of `t` only when asked for it.
+ *
+ * @example scanTimedSpan(chunk, 0, chunk.indexOf(10))?.line.t
+ */
+export function scanTimedSpan(bytes: Uint8Array, start: number, end: number): ScannedLine | undefined {
+  return scan(bytes, start, end, true);
+}
+
+function scan(bytes: Uint8Array, start: number, end: number, timed: boolean): ScannedLine | undefined {
   b = bytes;
-  n = bytes.length;
-  i = 0;
+  n = end;
+  i = start;
   wide = false;
   top = 0;
   try {
-    const result = envelope();
-    if (wide) utf8.decode(bytes);
+    const result = envelope(timed);
+    if (wide) utf8.decode(bytes.subarray(start, end));
     return result;
   } catch (err) {
     // A TypeError is the UTF-8 decoder refusing the bytes: the ordinary reader reports them.
@@ -94,25 +110,47 @@ export function scanMessageLine(bytes: Uint8Array): ScannedLine | undefined {
 
 const EMPTY = new Uint8Array(0);
 
-/** The line's object: its fields decoded, `raw` reduced and measured. */
-function envelope(): ScannedLine | undefined {
-  if (n < 2 || b[0] !== 123) fail();
-  i = 1;
-  const line: Record<string, unknown> = {};
+/** `"t":"` in bytes: the start of a line whose time may be read as a number. */
+const TIME_KEY = [QUOTE, 116, QUOTE, 58, QUOTE];
+
+/** A line that starts with a time written as tapedeck writes them, that time read past; else undefined. */
+function timedStart(): TimedLine | undefined {
+  for (let j = 0; j < 5; j++) if (b[i + j] !== TIME_KEY[j]) return undefined;
+  if (i + 30 > n || b[i + 29] !== QUOTE) return undefined;
+  const time = isoTimeAt(b, i + 5);
+  if (time < 0) return undefined;
+  i += 30;
+  return new TimedLine(time);
+}
+
+/** The line's object: its fields decoded, `raw` reduced and measured; with `timed`, perhaps a TimedLine. */
+function envelope(timed: boolean): ScannedLine | undefined {
+  const start = i;
+  if (n - start < 2 || b[start] !== 123) fail();
+  i = start + 1;
+  const stamped = timed ? timedStart() : undefined;
+  const line = (stamped ?? {}) as Record<string, unknown>;
   let rawBytes = -1;
   const mark = top;
-  if (b[i] === 125) fail();
-  for (;;) {
+  let more = stamped === undefined;
+  if (!more) {
+    const c = b[i++];
+    if (c === 44) more = true;
+    else if (c !== 125) fail();
+  } else if (b[i] === 125) fail();
+  while (more) {
     const k0 = i;
     key();
     const k1 = i - 1;
     if (b[i++] !== 58) fail();
     const name = keyName(k0, k1);
     if (name === 'raw') {
-      const start = i;
+      const from = i;
       line.raw = message(1);
-      rawBytes = i - start;
+      rawBytes = i - from;
     } else if (name === 'type' || name === '__proto__') fail();
+    // A TimedLine's own two: its time is not written over, and a second `t` is left to the ordinary reader.
+    else if (stamped !== undefined && (name === 't' || name === 'time')) fail();
     else line[name] = value(1);
     const c = b[i++];
     if (c === 44) continue;
@@ -121,7 +159,8 @@ function envelope(): ScannedLine | undefined {
   }
   top = mark;
   if (i !== n || rawBytes < 0) fail();
-  if (typeof line.t !== 'string' || (line.dir !== 'in' && line.dir !== 'out')) fail();
+  if ((stamped === undefined && typeof line.t !== 'string') || (line.dir !== 'in' && line.dir !== 'out'))
+    fail();
   if (line.seq !== undefined && !Number.isInteger(line.seq)) fail();
   return { line: line as MessageLine, rawBytes };
 }

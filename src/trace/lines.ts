@@ -87,6 +87,11 @@ export interface LineHandler {
    * line, and `text` is not called for it. For readers that can read some lines without their text.
    */
   bytes?(bytes: Uint8Array, lineNo: number, terminated: boolean): boolean;
+  /**
+   * {@link bytes} of a line that lies whole in a chunk, as bytes [start, end) of it (no view made per line); a
+   * line it does not take goes on to `bytes` and `text`. Only with `bytes`.
+   */
+  span?(chunk: Uint8Array, start: number, end: number, lineNo: number): boolean;
   /** A line whose bytes are not valid UTF-8. */
   notUtf8(lineNo: number, terminated: boolean): void;
   /** A line over the limit; its bytes were not kept, only counted. */
@@ -190,20 +195,28 @@ export class LineSplitter {
       }
     }
     if (text === undefined) {
+      const span = this.handler.span;
       let start = 0;
       for (;;) {
         const nl = region.indexOf(10, start);
-        const bytes = region.subarray(start, nl === -1 ? region.length : nl);
-        this.rawLine(
-          bytes.length > this.max
-            ? {
-                lineNo: ++this.lineNo,
-                bytes: new Uint8Array(0),
-                terminated: true,
-                overflowBytes: bytes.length,
-              }
-            : finishLine([bytes], bytes.length, this.max, ++this.lineNo, true),
-        );
+        const stop = nl === -1 ? region.length : nl;
+        const end = stop > start && region[stop - 1] === 13 ? stop - 1 : stop;
+        if (
+          span === undefined ||
+          stop - start > this.max ||
+          !span.call(this.handler, region, start, end, this.lineNo + 1)
+        )
+          this.rawLine(
+            stop - start > this.max
+              ? {
+                  lineNo: ++this.lineNo,
+                  bytes: new Uint8Array(0),
+                  terminated: true,
+                  overflowBytes: stop - start,
+                }
+              : finishLine([region.subarray(start, stop)], stop - start, this.max, ++this.lineNo, true),
+          );
+        else this.lineNo++;
         if (nl === -1) return;
         start = nl + 1;
       }

@@ -19,7 +19,7 @@ import {
   subscriptionId,
 } from './jsonrpc.js';
 import { OpenRequests, SESSION_SCOPED } from './open-requests.js';
-import { parseTime } from './time.js';
+import { lineTime } from './time.js';
 import type { Direction, MessageLine, TraceLine } from './types.js';
 import { isMessageLine } from './types.js';
 
@@ -183,7 +183,7 @@ export class Pairer {
       }
       return;
     }
-    const time = parseTime(line.t);
+    const time = lineTime(line);
     // Most lines hold one message: classified and paired without the arrays a batch needs.
     if (!Array.isArray(line.raw)) {
       each(this.pushItem(classifyItem(line.raw), { line, index, lineNo, item: undefined, time }));

@@ -101,6 +101,11 @@ export interface ReadOptions {
    * message reduced to what pairing reads. Not with `lineText`.
    */
   scan?: ((bytes: Uint8Array) => ScannedLine | undefined) | undefined;
+  /**
+   * {@link scan} of the line in bytes [start, end) of a chunk, without a view made per line; used instead of
+   * `scan` when given (see scanTimedSpan).
+   */
+  scanSpan?: ((bytes: Uint8Array, start: number, end: number) => ScannedLine | undefined) | undefined;
 }
 
 /** A parsed JSON line with its 1-based line number. */
@@ -139,7 +144,7 @@ async function* readParsedBatches<T>(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
   take: (value: unknown, lineNo: number, text: string) => T | undefined,
-  scanned?: (bytes: Uint8Array, lineNo: number) => T | undefined,
+  scanned?: (bytes: Uint8Array, start: number, end: number, lineNo: number) => T | undefined,
 ): AsyncGenerator<T[]> {
   const { file, log } = options;
   let out: T[] = [];
@@ -149,7 +154,13 @@ async function* readParsedBatches<T>(
         ? {}
         : {
             bytes(bytes: Uint8Array, lineNo: number) {
-              const taken = scanned(bytes, lineNo);
+              const taken = scanned(bytes, 0, bytes.length, lineNo);
+              if (taken === undefined) return false;
+              out.push(taken);
+              return true;
+            },
+            span(chunk: Uint8Array, start: number, end: number, lineNo: number) {
+              const taken = scanned(chunk, start, end, lineNo);
               if (taken === undefined) return false;
               out.push(taken);
               return true;
@@ -255,7 +266,7 @@ export function readSegmentBatches(
 ): AsyncGenerator<SegmentLine[]> {
   const { file, log } = options;
   const withText = options.lineText === true;
-  const scan = withText ? undefined : options.scan;
+  const scan = withText ? undefined : spanScanner(options);
   return readParsedBatches(
     chunks,
     options,
@@ -268,12 +279,23 @@ export function readSegmentBatches(
       return undefined;
     },
     scan &&
-      ((bytes, lineNo): SegmentLine | undefined => {
-        const found = scan(bytes);
+      ((bytes, start, end, lineNo): SegmentLine | undefined => {
+        const found = scan(bytes, start, end);
         if (found === undefined) return undefined;
         return { line: found.line, file, lineNo, segment, text: undefined, rawBytes: found.rawBytes };
       }),
   );
+}
+
+/** The reader's scan of a line in bytes [start, end): `scanSpan`, or `scan` of a view of those bytes. */
+function spanScanner(
+  options: ReadOptions,
+): ((bytes: Uint8Array, start: number, end: number) => ScannedLine | undefined) | undefined {
+  const { scan, scanSpan } = options;
+  if (scanSpan !== undefined) return scanSpan;
+  if (scan === undefined) return undefined;
+  return (bytes, start, end) =>
+    scan(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
 }
 
 /** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is, and its text. */

@@ -80,8 +80,9 @@ function str(value: Json | undefined): string | null {
 export class StatsCollector {
   private label: string | null = null;
   private startedAt: string | null = null;
-  private firstT: string | null = null;
-  private lastT: string | null = null;
+  /** The first and last lines with a time: their `t` is read at the end (a TimedLine makes its text then). */
+  private first: { t?: unknown } | null = null;
+  private last: { t?: unknown } | null = null;
   private end: Extract<TraceLine, { type: 'end' }> | undefined;
   private readonly servers = new Map<string, ServerStats>();
   private readonly messages = { in: emptyDirection(), out: emptyDirection() };
@@ -110,8 +111,8 @@ export class StatsCollector {
     if (ref.item === undefined || ref.item === 0) {
       dir.messages++;
       dir.bytes += rawBytes ?? utf8Length(JSON.stringify(ref.line.raw));
-      this.firstT ??= ref.line.t;
-      this.lastT = ref.line.t;
+      this.first ??= ref.line;
+      this.last = ref.line;
     }
     const server = str(ref.line.server as Json | undefined);
     switch (ev.kind) {
@@ -165,8 +166,8 @@ export class StatsCollector {
         break;
     }
     if (typeof line.t === 'string') {
-      this.firstT ??= line.t;
-      this.lastT = line.t;
+      this.first ??= line;
+      this.last = line;
     }
   }
 
@@ -258,8 +259,8 @@ export class StatsCollector {
   }
 
   result(): TraceStats {
-    const endT = this.end?.t ?? this.lastT;
-    const start = this.startedAt ?? this.firstT;
+    const endT = this.end?.t ?? (this.last === null ? null : (this.last.t as string));
+    const start = this.startedAt ?? (this.first === null ? null : (this.first.t as string));
     const span = start && endT ? Date.parse(endT) - Date.parse(start) : Number.NaN;
     const byKey = <T>(map: Map<string, T>, key: (v: T) => string): T[] =>
       [...map.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -347,9 +348,9 @@ export async function computeStats(
 /**
  * Statistics of an opened trace in one pass over its batches: its meta first, each later segment's meta where
  * that segment starts (as {@link computeStats} is fed them), the byte counts a scanning reader measured used as
- * they are. Open the trace with `scan: scanMessageLine` to read message lines without parsing their bodies.
+ * they are. Open the trace with `scanSpan: scanTimedSpan` to read message lines without parsing their bodies.
  *
- * @example const stats = await openedTraceStats(await openTrace('big.jsonl', { scan: scanMessageLine }));
+ * @example const stats = await openedTraceStats(await openTrace('big.jsonl', { scanSpan: scanTimedSpan }));
  */
 export async function openedTraceStats(trace: OpenedTrace): Promise<TraceStats> {
   const pairer = new Pairer({ children: 'none' });

@@ -109,24 +109,76 @@ class IdTable<V> {
   }
 }
 
-function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/** Emptied queues an {@link IdQueues} holds before it sweeps them out (when they outnumber the live ones too). */
+const SWEEP_AT = 4096;
+
+/**
+ * The open exchanges of one scope and direction, a queue per id (in case a peer reuses an id before it was
+ * answered). An answered id's queue is emptied, not deleted: ids come and go at every message, and deleting each
+ * from a Map costs many times what setting it did (the Map shrinks its table again and again). Emptied queues are
+ * swept out once there are more of them than live ones, and at least SWEEP_AT: memory stays proportional to the
+ * open requests.
+ */
+class IdQueues {
+  map = new Map<RpcId, Exchange[]>();
+  private emptied = 0;
+
+  add(id: RpcId, exchange: Exchange): void {
+    const queue = this.map.get(id);
+    if (queue === undefined) this.map.set(id, [exchange]);
+    else {
+      if (queue.length === 0) this.emptied--;
+      queue.push(exchange);
+    }
+  }
+
+  /** Removes `exchange` from its id's queue. */
+  remove(id: RpcId, exchange: Exchange): void {
+    const queue = this.map.get(id);
+    if (queue === undefined) return;
+    const last = queue.length - 1;
+    if (queue[last] === exchange) queue.pop();
+    else {
+      const at = queue.lastIndexOf(exchange);
+      if (at < 0) return;
+      queue.splice(at, 1);
+    }
+    if (queue.length > 0) return;
+    this.emptied++;
+    if (this.emptied >= SWEEP_AT && this.emptied * 2 > this.map.size) {
+      const live = new Map<RpcId, Exchange[]>();
+      for (const [key, open] of this.map) if (open.length > 0) live.set(key, open);
+      this.map = live;
+      this.emptied = 0;
+    }
+  }
 }
 
-/** Removes `value` from its key's list; an emptied list goes too. */
-function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) return;
-  const last = list.length - 1;
-  if (list[last] === value) list.pop();
-  else {
-    const at = list.lastIndexOf(value);
-    if (at < 0) return;
-    list.splice(at, 1);
+/** {@link IdQueues} by scope and direction. */
+class QueueTable {
+  private readonly scopes = new Map<string, { in: IdQueues; out: IdQueues }>();
+
+  /** The open exchanges of an id, oldest first (possibly none). */
+  get(scope: string, dir: Direction, id: RpcId): Exchange[] | undefined {
+    return this.scopes.get(scope)?.[dir].map.get(id);
   }
-  if (list.length === 0) map.delete(key);
+
+  /** The queues of one scope and direction, made on first use. */
+  queues(scope: string, dir: Direction): IdQueues {
+    let both = this.scopes.get(scope);
+    if (both === undefined) {
+      both = { in: new IdQueues(), out: new IdQueues() };
+      this.scopes.set(scope, both);
+    }
+    return both[dir];
+  }
+
+  *values(): Generator<Exchange[]> {
+    for (const both of this.scopes.values()) {
+      yield* both.in.map.values();
+      yield* both.out.map.values();
+    }
+  }
 }
 
 /**
@@ -141,13 +193,13 @@ function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export class Pairer {
   private readonly keepChildren: boolean;
   /** scope + dir + id → open exchanges (a queue, in case a peer reuses an id before it was answered). */
-  private readonly open = new IdTable<Exchange[]>();
+  private readonly open = new QueueTable();
   /** scope + dir + token → exchange that asked for progress with that token. */
   private readonly tokens = new IdTable<Exchange>();
   /** The open client requests server messages may belong to, and the handshake state. */
   private readonly clientRequests = new OpenRequests();
   /** server + dir + id → open exchanges on any connection, for the HTTP fallback. */
-  private readonly byServer = new IdTable<Exchange[]>();
+  private readonly byServer = new QueueTable();
   /** The trace is HTTP: connections are requests, ids live in the session (see the module comment). */
   private http = false;
   private ordinal = 0;
@@ -293,9 +345,9 @@ export class Pairer {
     };
     if (found && this.keepChildren)
       found.parent.children.push({ kind: 'exchange', exchange, via: found.via, guessed });
-    addTo(this.open.ids(scope, dir), request.id, exchange);
+    this.open.queues(scope, dir).add(request.id, exchange);
     // Only HTTP traces look across connections (see lookup).
-    if (this.http) addTo(this.byServer.ids(serverOf(ref.line), dir), request.id, exchange);
+    if (this.http) this.byServer.queues(serverOf(ref.line), dir).add(request.id, exchange);
     const token = progressToken(request);
     if (token !== undefined) this.tokens.ids(scope, dir).set(token, exchange);
     if (dir === 'in') this.clientRequests.push(scope, exchange);
@@ -316,9 +368,9 @@ export class Pairer {
 
   private close(exchange: Exchange): void {
     const scope = scopeOf(exchange.requestRef.line);
-    removeFrom(this.open.ids(scope, exchange.dir), exchange.id, exchange);
+    this.open.queues(scope, exchange.dir).remove(exchange.id, exchange);
     if (this.http) {
-      removeFrom(this.byServer.ids(serverOf(exchange.requestRef.line), exchange.dir), exchange.id, exchange);
+      this.byServer.queues(serverOf(exchange.requestRef.line), exchange.dir).remove(exchange.id, exchange);
     }
     const token = progressToken(exchange.request);
     if (token !== undefined) {

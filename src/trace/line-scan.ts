@@ -23,6 +23,8 @@ export interface ScannedLine {
   line: MessageLine;
   /** The UTF-8 length of `JSON.stringify(raw)` for the whole message (the bytes it takes in the file). */
   rawBytes: number;
+  /** From {@link scanTimedSpan}: where the line's bytes end (at its `\n`, its `\r\n`, or the end given). */
+  end?: number;
 }
 
 /**
@@ -79,25 +81,33 @@ export function scanMessageLine(bytes: Uint8Array): ScannedLine | undefined {
 }
 
 /**
- * {@link scanMessageLine} of the line in bytes [start, end), for a reader that pairs and counts: a `t` written as
- * tapedeck writes times (see isoTimeAt) is read as a number, the line then being a {@link TimedLine} that makes
- * the text of `t` only when asked for it.
+ * {@link scanMessageLine} of the line that starts at `start` in bytes [start, end), which may hold more lines after
+ * it: the line ends at its newline (`\n` or `\r\n`, left out) or at `end`, and its `end` is set to where. No byte
+ * of a line the scanner takes is a newline, so it finds where the line ends as it reads it. For a reader that
+ * pairs and counts: a `t` written as tapedeck writes times (see isoTimeAt) is read as a number, the line then being
+ * a {@link TimedLine} that makes the text of `t` only when asked for it.
  *
- * @example scanTimedSpan(chunk, 0, chunk.indexOf(10))?.line.t
+ * @example scanTimedSpan(chunk, 0, chunk.length)?.end // → the index of the first line's newline
  */
 export function scanTimedSpan(bytes: Uint8Array, start: number, end: number): ScannedLine | undefined {
   return scan(bytes, start, end, true);
 }
 
-function scan(bytes: Uint8Array, start: number, end: number, timed: boolean): ScannedLine | undefined {
+/** With `open`, a line that starts at `start` and ends at its newline (see scanTimedSpan); else bytes [start, end). */
+function scan(bytes: Uint8Array, start: number, end: number, open: boolean): ScannedLine | undefined {
   b = bytes;
   n = end;
   i = start;
   wide = false;
   top = 0;
   try {
-    const result = envelope(timed);
-    if (wide) utf8.decode(bytes.subarray(start, end));
+    const result = envelope(open);
+    if (open) {
+      const c = b[i];
+      if (i !== n && c !== 10 && (c !== 13 || (i + 1 !== n && b[i + 1] !== 10))) fail();
+      result.end = i;
+    } else if (i !== n) fail();
+    if (wide) utf8.decode(bytes.subarray(start, i));
     return result;
   } catch (err) {
     // A TypeError is the UTF-8 decoder refusing the bytes: the ordinary reader reports them.
@@ -124,7 +134,7 @@ function timedStart(): TimedLine | undefined {
 }
 
 /** The line's object: its fields decoded, `raw` reduced and measured; with `timed`, perhaps a TimedLine. */
-function envelope(timed: boolean): ScannedLine | undefined {
+function envelope(timed: boolean): ScannedLine {
   const start = i;
   if (n - start < 2 || b[start] !== 123) fail();
   i = start + 1;
@@ -158,7 +168,7 @@ function envelope(timed: boolean): ScannedLine | undefined {
     fail();
   }
   top = mark;
-  if (i !== n || rawBytes < 0) fail();
+  if (rawBytes < 0) fail();
   if ((stamped === undefined && typeof line.t !== 'string') || (line.dir !== 'in' && line.dir !== 'out'))
     fail();
   if (line.seq !== undefined && !Number.isInteger(line.seq)) fail();
@@ -204,13 +214,18 @@ function reduced(depth: number, level: 1 | 2): Json {
     key();
     noDuplicate(mark, k0, i - 1);
     if (b[i++] !== 58) fail();
-    const name = keyName(k0, i - 2);
-    if (name === '__proto__') fail();
-    if (level === 1)
+    if (level === 1) {
+      const name = keyName(k0, i - 2);
+      if (name === '__proto__') fail();
       out[name] =
         (name === 'params' || name === 'result') && b[i] === 123 ? reduced(depth + 1, 2) : value(depth + 1);
-    else if (KEPT_KEYS.has(name)) out[name] = value(depth + 1);
-    else skip(depth + 1);
+    } else {
+      // A key kept, or `__proto__`, is always a known name: any other is skipped without its text made.
+      const name = k0 + 1 < i - 2 ? known(k0 + 1, i - 2) : undefined;
+      if (name === '__proto__') fail();
+      if (name !== undefined && KEPT_KEYS.has(name)) out[name] = value(depth + 1);
+      else skip(depth + 1);
+    }
     const c = b[i++];
     if (c === 44) continue;
     if (c === 125) break;
@@ -252,7 +267,34 @@ function noDuplicate(mark: number, k0: number, k1: number): void {
 
 /** The text of the key whose quotes are at k0 and k1. */
 function keyName(k0: number, k1: number): string {
-  return text(k0 + 1, k1);
+  return (k0 + 1 < k1 ? known(k0 + 1, k1) : undefined) ?? text(k0 + 1, k1);
+}
+
+/**
+ * Names every line holds (and the kept keys, and `__proto__`), by length and first byte: each found with one look
+ * and one comparison of its bytes. The kept keys and `__proto__` come first and none shares its length and first
+ * byte with another: a key that is not its slot's name is none of them.
+ */
+const KNOWN: (string | undefined)[] = new Array(64 * 128);
+for (const name of [
+  ...KEPT_KEYS,
+  '__proto__',
+  ...['seq', 'dir', 'raw', 'jsonrpc', 'id', 'method', 'params', 'result', 'error', 'in', 'out', '2.0'],
+]) {
+  const slot = (name.length << 7) | name.charCodeAt(0);
+  if (KNOWN[slot] === undefined) KNOWN[slot] = name;
+  else if (KEPT_KEYS.has(name) || name === '__proto__') throw new Error(`${name} shares its slot`);
+}
+
+/** The known name that bytes [start, end) (a string without escapes, not empty) spell, or undefined. */
+function known(start: number, end: number): string | undefined {
+  const length = end - start;
+  const first = b[start]!;
+  if (length >= 64 || first >= 128) return undefined;
+  const name = KNOWN[(length << 7) | first];
+  if (name === undefined || escaped) return undefined;
+  for (let j = 1; j < length; j++) if (name.charCodeAt(j) !== b[start + j]) return undefined;
+  return name;
 }
 
 /** Short strings seen lately by a hash of their bytes: keys, directions, methods and names repeat line after line. */
@@ -313,7 +355,7 @@ function value(depth: number): Json {
   if (c === QUOTE) {
     const start = i + 1;
     string();
-    return text(start, i - 1);
+    return (start < i - 1 ? known(start, i - 1) : undefined) ?? text(start, i - 1);
   }
   if (c === 45 || (c !== undefined && c >= 48 && c <= 57)) return number();
   const start = i;

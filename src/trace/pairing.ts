@@ -110,7 +110,7 @@ class IdTable<V> {
 }
 
 /** Emptied queues an {@link IdQueues} holds before it sweeps them out (when they outnumber the live ones too). */
-const SWEEP_AT = 4096;
+const SWEEP_AT = 256;
 
 /**
  * The open exchanges of one scope and direction, a queue per id (in case a peer reuses an id before it was

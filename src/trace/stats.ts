@@ -300,8 +300,9 @@ function emptyCall(server: string | null): CallStats {
 }
 
 function finishCall(acc: CallAccumulator): CallStats {
-  // A typed array sorts numbers in place, without a comparator call per step.
-  const sorted = Float64Array.from(acc.latencies).sort();
+  // A typed array sorts numbers in place, without a comparator call per step (made from the array directly: `from`
+  // would step through it with an iterator).
+  const sorted = new Float64Array(acc.latencies).sort();
   const latencyMs =
     sorted.length === 0
       ? null

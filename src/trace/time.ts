@@ -68,30 +68,28 @@ export function lineTime(line: { t?: unknown }): number | undefined {
  * @example isoTimeAt(new TextEncoder().encode('1970-01-01T00:00:01.500Z'), 0) // → 1500
  */
 export function isoTimeAt(b: Uint8Array, at: number): number {
+  if (at < 0 || at + 24 > b.length) return -1;
   if (b[at + 4] !== 45 || b[at + 7] !== 45 || b[at + 10] !== 84 || b[at + 13] !== 58) return -1;
   if (b[at + 16] !== 58 || b[at + 19] !== 46 || b[at + 23] !== 90) return -1;
-  const year = num(b, at, 4);
-  const month = num(b, at + 5, 2);
-  const day = num(b, at + 8, 2);
-  const hour = num(b, at + 11, 2);
-  const minute = num(b, at + 14, 2);
-  const second = num(b, at + 17, 2);
-  const ms = num(b, at + 20, 3);
+  const year = two(b, at) * 100 + two(b, at + 2);
+  const month = two(b, at + 5);
+  const day = two(b, at + 8);
+  const hour = two(b, at + 11);
+  const minute = two(b, at + 14);
+  const second = two(b, at + 17);
+  const last = b[at + 22]! - 48;
+  const ms = last >= 0 && last <= 9 ? two(b, at + 20) * 10 + last : -1;
   if ((year | month | day | hour | minute | second | ms) < 0) return -1;
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return -1;
   if (hour > 23 || minute > 59 || second > 59) return -1;
   return (((daysFromEpoch(year, month, day) * 24 + hour) * 60 + minute) * 60 + second) * 1000 + ms;
 }
 
-/** The decimal number of `length` digits at `at`, or -1 when one of them is not a digit. */
-function num(b: Uint8Array, at: number, length: number): number {
-  let value = 0;
-  for (let j = at; j < at + length; j++) {
-    const d = (b[j] ?? 0) - 48;
-    if (d < 0 || d > 9) return -1;
-    value = value * 10 + d;
-  }
-  return value;
+/** The two-digit number at `at` (in bounds), or a large negative number when either is not a digit. */
+function two(b: Uint8Array, at: number): number {
+  const hi = b[at]! - 48;
+  const lo = b[at + 1]! - 48;
+  return hi >= 0 && hi <= 9 && lo >= 0 && lo <= 9 ? hi * 10 + lo : -100000;
 }
 
 function daysIn(year: number, month: number): number {

@@ -1,3 +1,5 @@
+import { type ScannedLine, scanSpan } from './line-scan.js';
+
 // Reading trace times fast: pairing turns the `t` of every line of a trace into epoch ms.
 
 /** The last whole second parsed: trace times come in order, so most lines share theirs with the line before. */
@@ -105,4 +107,25 @@ function daysFromEpoch(year: number, month: number, day: number): number {
   const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   return era * 146097 + dayOfEra - 719468;
+}
+
+/**
+ * The byte scanner's read of the line at `start` (see scanSpan) for a reader that pairs and counts: a `t` written
+ * as tapedeck writes times is read as a number, the line then being a {@link TimedLine}.
+ *
+ * @example scanTimedSpan(chunk, 0, chunk.length)?.line.t // → '2026-01-01T00:00:00.000Z'
+ */
+export function scanTimedSpan(bytes: Uint8Array, start: number, end: number): ScannedLine | undefined {
+  return scanSpan(bytes, start, end, stampTime);
+}
+
+/** `"t":"` in bytes. */
+const TIME_KEY = [34, 116, 34, 58, 34];
+
+/** A TimedLine for a line that starts with `"t":"` and a time written as tapedeck writes them (see Stamp). */
+function stampTime(bytes: Uint8Array, at: number): Record<string, unknown> | undefined {
+  for (let j = 0; j < 5; j++) if (bytes[at + j] !== TIME_KEY[j]) return undefined;
+  if (bytes[at + 29] !== 34) return undefined;
+  const time = isoTimeAt(bytes, at + 5);
+  return time < 0 ? undefined : (new TimedLine(time) as unknown as Record<string, unknown>);
 }

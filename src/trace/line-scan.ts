@@ -22,6 +22,8 @@ export interface ScannedLine {
   line: MessageLine;
   /** The UTF-8 length of `JSON.stringify(raw)` for the whole message (the bytes it takes in the file). */
   rawBytes: number;
+  /** From {@link scanSpan}: where the line's bytes end (at its `\n`, its `\r\n`, or the end given). */
+  end?: number;
 }
 
 /**
@@ -67,21 +69,50 @@ function fail(): never {
   throw DECLINE;
 }
 
+/** Steps over the `close` byte of an empty object or array at `i`, when it is there. */
+function closes(close: number): boolean {
+  if (b[i] !== close) return false;
+  i++;
+  return true;
+}
+
 /**
  * Reads one message line from its bytes (no newline), or undefined to have it read the ordinary way.
  *
  * @example scanMessageLine(new TextEncoder().encode('{"t":"…","dir":"in","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}'))
- * // → { line: { t: '…', dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } }, rawBytes: 40 }
+ * // → { line: { t: '…', dir: 'in', raw: { jsonrpc: '2.0', id: 1, method: 'ping' } }, rawBytes: 40, end: 69 }
  */
 export function scanMessageLine(bytes: Uint8Array): ScannedLine | undefined {
+  const found = scanSpan(bytes, 0, bytes.length);
+  return found?.end === bytes.length ? found : undefined;
+}
+
+/** Makes a line's object from its first key at `at` (`"t":"`, 24 characters, `"`: stepped over), or undefined. */
+export type Stamp = (bytes: Uint8Array, at: number) => Record<string, unknown> | undefined;
+
+/**
+ * {@link scanMessageLine} of the line that starts at `start` in bytes [start, end), which may hold more lines after
+ * it: the line ends at its newline (`\n` or `\r\n`, left out) or at `end`, and its `end` is set to where. No byte
+ * of a line the scanner takes is a newline, so it finds where the line ends as it reads it.
+ *
+ * @example scanSpan(chunk, 0, chunk.length)?.end // → the index of the first line's newline
+ */
+export function scanSpan(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  stamp?: Stamp,
+): ScannedLine | undefined {
   b = bytes;
-  n = bytes.length;
-  i = 0;
+  n = end;
+  i = start;
   wide = false;
   top = 0;
   try {
-    const result = envelope();
-    if (wide) utf8.decode(bytes);
+    const result = envelope(stamp);
+    if (i !== n && b[i] !== 10 && (b[i] !== 13 || (i + 1 !== n && b[i + 1] !== 10))) fail();
+    result.end = i;
+    if (wide) utf8.decode(bytes.subarray(start, i));
     return result;
   } catch (err) {
     // A TypeError is the UTF-8 decoder refusing the bytes: the ordinary reader reports them.
@@ -94,11 +125,17 @@ export function scanMessageLine(bytes: Uint8Array): ScannedLine | undefined {
 
 const EMPTY = new Uint8Array(0);
 
-/** The line's object: its fields decoded, `raw` reduced and measured. */
-function envelope(): ScannedLine | undefined {
-  if (n < 2 || b[0] !== 123) fail();
-  i = 1;
-  const line: Record<string, unknown> = {};
+/** The line's object: its fields decoded, `raw` reduced and measured; perhaps made by `stamp`. */
+function envelope(stamp: Stamp | undefined): ScannedLine {
+  const start = i;
+  if (n - start < 2 || b[start] !== 123) fail();
+  i = start + 1;
+  const made = stamp === undefined || i + 31 > n ? undefined : stamp(b, i);
+  if (made !== undefined) {
+    i += 30;
+    if (b[i++] !== 44) fail();
+  }
+  const line = made ?? {};
   let rawBytes = -1;
   const mark = top;
   if (b[i] === 125) fail();
@@ -107,12 +144,14 @@ function envelope(): ScannedLine | undefined {
     key();
     const k1 = i - 1;
     if (b[i++] !== 58) fail();
-    const name = keyName(k0, k1);
+    const name = known(k0 + 1, k1) ?? text(k0 + 1, k1);
     if (name === 'raw') {
-      const start = i;
+      const from = i;
       line.raw = message(1);
-      rawBytes = i - start;
+      rawBytes = i - from;
     } else if (name === 'type' || name === '__proto__') fail();
+    // A stamped line's own two: its time is not written over, and a second `t` is left to the ordinary reader.
+    else if (made !== undefined && (name === 't' || name === 'time')) fail();
     else line[name] = value(1);
     const c = b[i++];
     if (c === 44) continue;
@@ -120,8 +159,8 @@ function envelope(): ScannedLine | undefined {
     fail();
   }
   top = mark;
-  if (i !== n || rawBytes < 0) fail();
-  if (typeof line.t !== 'string' || (line.dir !== 'in' && line.dir !== 'out')) fail();
+  if (rawBytes < 0) fail();
+  if ((made === undefined && typeof line.t !== 'string') || (line.dir !== 'in' && line.dir !== 'out')) fail();
   if (line.seq !== undefined && !Number.isInteger(line.seq)) fail();
   return { line: line as MessageLine, rawBytes };
 }
@@ -132,10 +171,7 @@ function message(depth: number): Json {
   if (c === 91) {
     i++;
     const items: Json[] = [];
-    if (b[i] === 93) {
-      i++;
-      return items;
-    }
+    if (closes(93)) return items;
     for (;;) {
       items.push(b[i] === 123 ? reduced(depth + 1, 1) : value(depth + 1));
       const next = b[i++];
@@ -156,22 +192,24 @@ function reduced(depth: number, level: 1 | 2): Json {
   i++;
   const out: Record<string, Json> = {};
   const mark = top;
-  if (b[i] === 125) {
-    i++;
-    return out;
-  }
+  if (closes(125)) return out;
   for (;;) {
     const k0 = i;
     key();
     noDuplicate(mark, k0, i - 1);
     if (b[i++] !== 58) fail();
-    const name = keyName(k0, i - 2);
-    if (name === '__proto__') fail();
-    if (level === 1)
+    if (level === 1) {
+      const name = known(k0 + 1, i - 2) ?? text(k0 + 1, i - 2);
+      if (name === '__proto__') fail();
       out[name] =
         (name === 'params' || name === 'result') && b[i] === 123 ? reduced(depth + 1, 2) : value(depth + 1);
-    else if (KEPT_KEYS.has(name)) out[name] = value(depth + 1);
-    else skip(depth + 1);
+    } else {
+      // A key kept, or `__proto__`, is always a known name: any other is skipped without its text made.
+      const name = known(k0 + 1, i - 2);
+      if (name === '__proto__') fail();
+      if (name !== undefined && KEPT_KEYS.has(name)) out[name] = value(depth + 1);
+      else skip(depth + 1);
+    }
     const c = b[i++];
     if (c === 44) continue;
     if (c === 125) break;
@@ -199,21 +237,43 @@ function noDuplicate(mark: number, k0: number, k1: number): void {
   if (last - mark >= 2 * MAX_KEYS - 2) fail();
   for (let at = mark; at < last; at += 2) {
     const s = keys[at]!;
-    if (keys[at + 1]! - s !== length) continue;
-    let same = true;
-    for (let j = 0; j < length; j++) {
-      if (b[s + j] !== b[start + j]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) fail();
+    if (keys[at + 1]! - s === length && sameBytes(s, start, length)) fail();
   }
 }
 
-/** The text of the key whose quotes are at k0 and k1. */
-function keyName(k0: number, k1: number): string {
-  return text(k0 + 1, k1);
+// Names every line holds, by length and first byte. The kept keys and `__proto__` come first and share a slot with
+// no other name: a key that is not its slot's name is none of them.
+const KNOWN: (string | undefined)[] = new Array(64 * 128);
+const NAMES = [
+  'seq',
+  'dir',
+  'raw',
+  'jsonrpc',
+  'id',
+  'method',
+  'params',
+  'result',
+  'error',
+  'in',
+  'out',
+  '2.0',
+];
+for (const name of [...KEPT_KEYS, '__proto__', ...NAMES])
+  KNOWN[(name.length << 7) | name.charCodeAt(0)] ??= name;
+
+/** The known name that bytes [start, end) of the string just scanned spell, or undefined. */
+function known(start: number, end: number): string | undefined {
+  const length = end - start;
+  const first = b[start]!;
+  if (length >= 64 || length === 0 || first >= 128 || escaped) return undefined;
+  const name = KNOWN[(length << 7) | first];
+  return name !== undefined && spells(name, start) ? name : undefined;
+}
+
+/** Whether bytes from `start` spell `name` (ASCII). */
+function spells(name: string, start: number): boolean {
+  for (let j = 0; j < name.length; j++) if (name.charCodeAt(j) !== b[start + j]) return false;
+  return true;
 }
 
 /** Short strings seen lately by a hash of their bytes: keys, directions, methods and names repeat line after line. */
@@ -222,27 +282,17 @@ const cache: (string | undefined)[] = new Array(CACHE_SIZE);
 /** Char codes of a short string being built (no subarray per string). */
 const scratch: number[] = [];
 
+function sameBytes(x: number, y: number, length: number): boolean {
+  for (let j = 0; j < length; j++) if (b[x + j] !== b[y + j]) return false;
+  return true;
+}
+
 /** The text of bytes [start, end) of the string just scanned (its quotes at start - 1 and end). */
 function text(start: number, end: number): string {
   if (escaped) return JSON.parse(utf8.decode(b.subarray(start - 1, end + 1))) as string;
   const length = end - start;
-  if (length > 64) {
-    for (let j = start; j < end; j++) if (b[j]! >= 128) return utf8.decode(b.subarray(start, end));
-    let out = '';
-    for (let j = start; j < end; j += 4096)
-      out += String.fromCharCode.apply(null, b.subarray(j, Math.min(end, j + 4096)) as unknown as number[]);
-    return out;
-  }
-  if (length > 20) {
-    // Longer strings (times, ids) rarely repeat: made directly, without pushing the short ones out of the cache.
-    scratch.length = length;
-    for (let j = 0; j < length; j++) {
-      const c = b[start + j]!;
-      if (c >= 128) return utf8.decode(b.subarray(start, end));
-      scratch[j] = c;
-    }
-    return String.fromCharCode.apply(null, scratch);
-  }
+  // Longer strings (ids, times) rarely repeat: made directly, without pushing the short ones out of the cache.
+  if (length > 20) return utf8.decode(b.subarray(start, end));
   let hash = length;
   for (let j = start; j < end; j++) {
     const c = b[j]!;
@@ -250,17 +300,8 @@ function text(start: number, end: number): string {
     hash = Math.imul(hash ^ c, 0x01000193);
   }
   const slot = (hash >>> 0) & (CACHE_SIZE - 1);
-  const known = cache[slot];
-  if (known !== undefined && known.length === length) {
-    let same = true;
-    for (let j = 0; j < length; j++) {
-      if (known.charCodeAt(j) !== b[start + j]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return known;
-  }
+  const cached = cache[slot];
+  if (cached !== undefined && cached.length === length && spells(cached, start)) return cached;
   scratch.length = length;
   for (let j = 0; j < length; j++) scratch[j] = b[start + j]!;
   const made = String.fromCharCode.apply(null, scratch);
@@ -274,7 +315,7 @@ function value(depth: number): Json {
   if (c === QUOTE) {
     const start = i + 1;
     string();
-    return text(start, i - 1);
+    return known(start, i - 1) ?? text(start, i - 1);
   }
   if (c === 45 || (c !== undefined && c >= 48 && c <= 57)) return number();
   const start = i;
@@ -309,10 +350,7 @@ function word(letters: number[]): void {
 function object(depth: number): void {
   if (depth > MAX_DEPTH) fail();
   i++;
-  if (b[i] === 125) {
-    i++;
-    return;
-  }
+  if (closes(125)) return;
   const mark = top;
   for (;;) {
     const k0 = i;
@@ -331,10 +369,7 @@ function object(depth: number): void {
 function array(depth: number): void {
   if (depth > MAX_DEPTH) fail();
   i++;
-  if (b[i] === 93) {
-    i++;
-    return;
-  }
+  if (closes(93)) return;
   for (;;) {
     skip(depth + 1);
     const c = b[i++];

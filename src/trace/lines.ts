@@ -87,6 +87,12 @@ export interface LineHandler {
    * line, and `text` is not called for it. For readers that can read some lines without their text.
    */
   bytes?(bytes: Uint8Array, lineNo: number, terminated: boolean): boolean;
+  /**
+   * {@link bytes} of the line that starts at `start` of a chunk's whole lines [start, end), no view made per line:
+   * returns where the line's bytes end (at its `\n`, its `\r\n`, or `end`) when it takes the line, else -1 (the
+   * line then goes on to `bytes` and `text`). Only with `bytes`.
+   */
+  span?(chunk: Uint8Array, start: number, end: number, lineNo: number): number;
   /** A line whose bytes are not valid UTF-8. */
   notUtf8(lineNo: number, terminated: boolean): void;
   /** A line over the limit; its bytes were not kept, only counted. */
@@ -178,6 +184,37 @@ export class LineSplitter {
     this.handler.text(text, raw.lineNo, raw.terminated);
   }
 
+  /** The complete lines in `region` one at a time: offered to the handler's `span`, else split here. */
+  private lineByLine(region: Uint8Array): void {
+    // Every line of a region no longer than the limit is within it.
+    const span = region.length <= this.max ? this.handler.span : undefined;
+    let start = 0;
+    for (;;) {
+      const taken =
+        span === undefined ? -1 : span.call(this.handler, region, start, region.length, this.lineNo + 1);
+      let nl: number;
+      if (taken >= 0) {
+        this.lineNo++;
+        nl = taken < region.length && region[taken] === 13 ? taken + 1 : taken;
+      } else {
+        nl = region.indexOf(10, start);
+        const stop = nl === -1 ? region.length : nl;
+        this.rawLine(
+          stop - start > this.max
+            ? {
+                lineNo: ++this.lineNo,
+                bytes: new Uint8Array(0),
+                terminated: true,
+                overflowBytes: stop - start,
+              }
+            : finishLine([region.subarray(start, stop)], stop - start, this.max, ++this.lineNo, true),
+        );
+      }
+      if (nl === -1 || nl >= region.length) return;
+      start = nl + 1;
+    }
+  }
+
   /** The complete lines in `region` (no final newline). */
   private region(region: Uint8Array): void {
     let text: string | undefined;
@@ -190,23 +227,8 @@ export class LineSplitter {
       }
     }
     if (text === undefined) {
-      let start = 0;
-      for (;;) {
-        const nl = region.indexOf(10, start);
-        const bytes = region.subarray(start, nl === -1 ? region.length : nl);
-        this.rawLine(
-          bytes.length > this.max
-            ? {
-                lineNo: ++this.lineNo,
-                bytes: new Uint8Array(0),
-                terminated: true,
-                overflowBytes: bytes.length,
-              }
-            : finishLine([bytes], bytes.length, this.max, ++this.lineNo, true),
-        );
-        if (nl === -1) return;
-        start = nl + 1;
-      }
+      this.lineByLine(region);
+      return;
     }
     const handler = this.handler;
     let start = 0;

@@ -6,6 +6,7 @@ import type {
   PairerOptions,
   PairingResult,
 } from './exchange.js';
+import { IdTable, QueueTable } from './id-tables.js';
 import {
   cancelledRequestId,
   classifyItem,
@@ -19,7 +20,7 @@ import {
   subscriptionId,
 } from './jsonrpc.js';
 import { OpenRequests, SESSION_SCOPED } from './open-requests.js';
-import { parseTime } from './time.js';
+import { lineTime } from './time.js';
 import type { Direction, MessageLine, TraceLine } from './types.js';
 import { isMessageLine } from './types.js';
 
@@ -81,55 +82,6 @@ function scopeOf(line: { [key: string]: unknown }): string {
 }
 
 /**
- * Values by scope, direction and id (or progress token). Ids are Map keys as they are — a Map keeps `1` and `"1"`
- * apart — so finding one builds no key text.
- */
-class IdTable<V> {
-  private readonly scopes = new Map<string, { in: Map<RpcId, V>; out: Map<RpcId, V> }>();
-
-  get(scope: string, dir: Direction, id: RpcId): V | undefined {
-    return this.scopes.get(scope)?.[dir].get(id);
-  }
-
-  /** The map of one scope and direction, made on first use. */
-  ids(scope: string, dir: Direction): Map<RpcId, V> {
-    let both = this.scopes.get(scope);
-    if (both === undefined) {
-      both = { in: new Map(), out: new Map() };
-      this.scopes.set(scope, both);
-    }
-    return both[dir];
-  }
-
-  *values(): Generator<V> {
-    for (const both of this.scopes.values()) {
-      yield* both.in.values();
-      yield* both.out.values();
-    }
-  }
-}
-
-function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/** Removes `value` from its key's list; an emptied list goes too. */
-function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) return;
-  const last = list.length - 1;
-  if (list[last] === value) list.pop();
-  else {
-    const at = list.lastIndexOf(value);
-    if (at < 0) return;
-    list.splice(at, 1);
-  }
-  if (list.length === 0) map.delete(key);
-}
-
-/**
  * Incremental pairer: push lines in trace order, get events back; call `finish()` at the end of input to
  * flush requests that were never answered.
  *
@@ -141,13 +93,13 @@ function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export class Pairer {
   private readonly keepChildren: boolean;
   /** scope + dir + id → open exchanges (a queue, in case a peer reuses an id before it was answered). */
-  private readonly open = new IdTable<Exchange[]>();
+  private readonly open = new QueueTable();
   /** scope + dir + token → exchange that asked for progress with that token. */
   private readonly tokens = new IdTable<Exchange>();
   /** The open client requests server messages may belong to, and the handshake state. */
   private readonly clientRequests = new OpenRequests();
   /** server + dir + id → open exchanges on any connection, for the HTTP fallback. */
-  private readonly byServer = new IdTable<Exchange[]>();
+  private readonly byServer = new QueueTable();
   /** The trace is HTTP: connections are requests, ids live in the session (see the module comment). */
   private http = false;
   private ordinal = 0;
@@ -183,7 +135,7 @@ export class Pairer {
       }
       return;
     }
-    const time = parseTime(line.t);
+    const time = lineTime(line);
     // Most lines hold one message: classified and paired without the arrays a batch needs.
     if (!Array.isArray(line.raw)) {
       each(this.pushItem(classifyItem(line.raw), { line, index, lineNo, item: undefined, time }));
@@ -293,9 +245,9 @@ export class Pairer {
     };
     if (found && this.keepChildren)
       found.parent.children.push({ kind: 'exchange', exchange, via: found.via, guessed });
-    addTo(this.open.ids(scope, dir), request.id, exchange);
+    this.open.queues(scope, dir).add(request.id, exchange);
     // Only HTTP traces look across connections (see lookup).
-    if (this.http) addTo(this.byServer.ids(serverOf(ref.line), dir), request.id, exchange);
+    if (this.http) this.byServer.queues(serverOf(ref.line), dir).add(request.id, exchange);
     const token = progressToken(request);
     if (token !== undefined) this.tokens.ids(scope, dir).set(token, exchange);
     if (dir === 'in') this.clientRequests.push(scope, exchange);
@@ -316,9 +268,9 @@ export class Pairer {
 
   private close(exchange: Exchange): void {
     const scope = scopeOf(exchange.requestRef.line);
-    removeFrom(this.open.ids(scope, exchange.dir), exchange.id, exchange);
+    this.open.queues(scope, exchange.dir).remove(exchange.id, exchange);
     if (this.http) {
-      removeFrom(this.byServer.ids(serverOf(exchange.requestRef.line), exchange.dir), exchange.id, exchange);
+      this.byServer.queues(serverOf(exchange.requestRef.line), exchange.dir).remove(exchange.id, exchange);
     }
     const token = progressToken(exchange.request);
     if (token !== undefined) {

@@ -101,6 +101,11 @@ export interface ReadOptions {
    * message reduced to what pairing reads. Not with `lineText`.
    */
   scan?: ((bytes: Uint8Array) => ScannedLine | undefined) | undefined;
+  /**
+   * {@link scan} of the line that starts at `start` of a chunk's lines [start, end), without a view made per line
+   * (see scanTimedSpan): a line it takes says where it ends. Used instead of `scan` when given.
+   */
+  scanSpan?: ((bytes: Uint8Array, start: number, end: number) => ScannedLine | undefined) | undefined;
 }
 
 /** A parsed JSON line with its 1-based line number. */
@@ -131,6 +136,13 @@ export function readJsonBatches(
   return readParsedBatches(chunks, options, (value, lineNo) => ({ value, lineNo }));
 }
 
+/** A reader of lines from their bytes: `take` reads the line at `start` (see ReadOptions.scanSpan) and sets `end`. */
+interface Scanned<T> {
+  take(bytes: Uint8Array, start: number, end: number, lineNo: number): T | undefined;
+  /** Where the line last taken ends. */
+  end: number;
+}
+
 /**
  * The parsed lines of each chunk, each made into what `take` returns (undefined leaves it out). One pass: a line
  * is split, parsed and taken before the next, with no record of it in between.
@@ -139,7 +151,7 @@ async function* readParsedBatches<T>(
   chunks: AsyncIterable<Uint8Array>,
   options: ReadOptions,
   take: (value: unknown, lineNo: number, text: string) => T | undefined,
-  scanned?: (bytes: Uint8Array, lineNo: number) => T | undefined,
+  scanned?: Scanned<T>,
 ): AsyncGenerator<T[]> {
   const { file, log } = options;
   let out: T[] = [];
@@ -149,10 +161,16 @@ async function* readParsedBatches<T>(
         ? {}
         : {
             bytes(bytes: Uint8Array, lineNo: number) {
-              const taken = scanned(bytes, lineNo);
-              if (taken === undefined) return false;
+              const taken = scanned.take(bytes, 0, bytes.length, lineNo);
+              if (taken === undefined || scanned.end !== bytes.length) return false;
               out.push(taken);
               return true;
+            },
+            span(chunk: Uint8Array, start: number, end: number, lineNo: number) {
+              const taken = scanned.take(chunk, start, end, lineNo);
+              if (taken === undefined) return -1;
+              out.push(taken);
+              return scanned.end;
             },
           }),
       text(text, lineNo, terminated) {
@@ -255,7 +273,7 @@ export function readSegmentBatches(
 ): AsyncGenerator<SegmentLine[]> {
   const { file, log } = options;
   const withText = options.lineText === true;
-  const scan = withText ? undefined : options.scan;
+  const scan = withText ? undefined : spanScanner(options);
   return readParsedBatches(
     chunks,
     options,
@@ -267,13 +285,33 @@ export function readSegmentBatches(
       else log.onUnknown?.(value as Record<string, unknown>, file, lineNo, withText ? text : undefined);
       return undefined;
     },
-    scan &&
-      ((bytes, lineNo): SegmentLine | undefined => {
-        const found = scan(bytes);
+    scan && {
+      end: 0,
+      take(bytes, start, end, lineNo): SegmentLine | undefined {
+        const found = scan(bytes, start, end);
         if (found === undefined) return undefined;
+        this.end = found.end ?? end;
         return { line: found.line, file, lineNo, segment, text: undefined, rawBytes: found.rawBytes };
-      }),
+      },
+    },
   );
+}
+
+/** The reader's scan of the line at `start` (see ReadOptions.scanSpan): `scanSpan`, or `scan` of its bytes. */
+function spanScanner(
+  options: ReadOptions,
+): ((bytes: Uint8Array, start: number, end: number) => ScannedLine | undefined) | undefined {
+  const { scan, scanSpan } = options;
+  if (scanSpan !== undefined) return scanSpan;
+  if (scan === undefined) return undefined;
+  return (bytes, start, end) => {
+    const nl = bytes.indexOf(10, start);
+    let stop = nl === -1 || nl > end ? end : nl;
+    if (stop > start && bytes[stop - 1] === 13) stop--;
+    const found = scan(start === 0 && stop === bytes.length ? bytes : bytes.subarray(start, stop));
+    if (found !== undefined) found.end = stop;
+    return found;
+  };
 }
 
 /** A {@link ReadLine} that knows where it was read: the file and the trace segment the file is, and its text. */

@@ -62,7 +62,22 @@ function emptyDirection(): DirectionStats {
 
 interface CallAccumulator {
   stats: CallStats;
-  latencies: number[];
+  latencies: Latencies;
+}
+
+/** Latencies as they come, in a typed array that grows: no boxed number per value, nothing to convert at the end. */
+class Latencies {
+  values = new Float64Array(64);
+  length = 0;
+
+  push(ms: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = ms;
+  }
 }
 
 type MethodAccumulator = CallAccumulator & { dir: Direction; method: string };
@@ -80,8 +95,9 @@ function str(value: Json | undefined): string | null {
 export class StatsCollector {
   private label: string | null = null;
   private startedAt: string | null = null;
-  private firstT: string | null = null;
-  private lastT: string | null = null;
+  /** The first and last lines with a time: their `t` is read at the end (a TimedLine makes its text then). */
+  private first: { t?: unknown } | null = null;
+  private last: { t?: unknown } | null = null;
   private end: Extract<TraceLine, { type: 'end' }> | undefined;
   private readonly servers = new Map<string, ServerStats>();
   private readonly messages = { in: emptyDirection(), out: emptyDirection() };
@@ -110,8 +126,8 @@ export class StatsCollector {
     if (ref.item === undefined || ref.item === 0) {
       dir.messages++;
       dir.bytes += rawBytes ?? utf8Length(JSON.stringify(ref.line.raw));
-      this.firstT ??= ref.line.t;
-      this.lastT = ref.line.t;
+      this.first ??= ref.line;
+      this.last = ref.line;
     }
     const server = str(ref.line.server as Json | undefined);
     switch (ev.kind) {
@@ -165,8 +181,8 @@ export class StatsCollector {
         break;
     }
     if (typeof line.t === 'string') {
-      this.firstT ??= line.t;
-      this.lastT = line.t;
+      this.first ??= line;
+      this.last = line;
     }
   }
 
@@ -180,7 +196,12 @@ export class StatsCollector {
     }
     let method = byDir[exchange.dir].get(exchange.method);
     if (!method) {
-      method = { stats: emptyCall(server), latencies: [], dir: exchange.dir, method: exchange.method };
+      method = {
+        stats: emptyCall(server),
+        latencies: new Latencies(),
+        dir: exchange.dir,
+        method: exchange.method,
+      };
       byDir[exchange.dir].set(exchange.method, method);
       this.methods.set(`${server}\u0000${exchange.method}\u0000${exchange.dir}`, method);
     }
@@ -199,7 +220,7 @@ export class StatsCollector {
     }
     let tool = byName.get(name);
     if (!tool) {
-      tool = { stats: emptyCall(server), latencies: [], name };
+      tool = { stats: emptyCall(server), latencies: new Latencies(), name };
       byName.set(name, tool);
       this.tools.set(`${server}\u0000${name}`, tool);
     }
@@ -258,8 +279,8 @@ export class StatsCollector {
   }
 
   result(): TraceStats {
-    const endT = this.end?.t ?? this.lastT;
-    const start = this.startedAt ?? this.firstT;
+    const endT = this.end?.t ?? (this.last === null ? null : (this.last.t as string));
+    const start = this.startedAt ?? (this.first === null ? null : (this.first.t as string));
     const span = start && endT ? Date.parse(endT) - Date.parse(start) : Number.NaN;
     const byKey = <T>(map: Map<string, T>, key: (v: T) => string): T[] =>
       [...map.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -299,18 +320,64 @@ function emptyCall(server: string | null): CallStats {
 }
 
 function finishCall(acc: CallAccumulator): CallStats {
-  // A typed array sorts numbers in place, without a comparator call per step.
-  const sorted = Float64Array.from(acc.latencies).sort();
-  const latencyMs =
-    sorted.length === 0
-      ? null
-      : {
-          count: sorted.length,
-          p50: percentile(sorted, 0.5),
-          p95: percentile(sorted, 0.95),
-          max: sorted[sorted.length - 1]!,
-        };
-  return { ...acc.stats, latencyMs };
+  const { length } = acc.latencies;
+  if (length === 0) return { ...acc.stats, latencyMs: null };
+  const values = acc.latencies.values.slice(0, length);
+  const at = (q: number) => Math.max(1, Math.ceil(q * length)) - 1;
+  let p50: number;
+  let p95: number;
+  let max: number;
+  if (!plainNumbers(values)) {
+    // Sorted whole, as percentile() expects.
+    values.sort();
+    p50 = percentile(values, 0.5);
+    p95 = percentile(values, 0.95);
+    max = values[length - 1]!;
+  } else {
+    // Three ranks of a sorted order, without sorting: each value at its rank, the smaller ones before it.
+    max = select(values, 0, length - 1, length - 1);
+    p95 = select(values, 0, length - 1, at(0.95));
+    p50 = select(values, 0, at(0.95), at(0.5));
+  }
+  return { ...acc.stats, latencyMs: { count: length, p50, p95, max } };
+}
+
+/** No NaN and no -0 among the values (those a typed array's sort orders by more than `<`). */
+function plainNumbers(values: Float64Array): boolean {
+  for (const v of values) if (Number.isNaN(v) || Object.is(v, -0)) return false;
+  return true;
+}
+
+/**
+ * The value that would be at index `k` of values [lo, hi] sorted ascending; it is left there, with no larger value
+ * before it and no smaller one after it (Hoare's selection, pivot the middle of three).
+ *
+ * @example select(Float64Array.of(3, 1, 2), 0, 2, 0) // → 1
+ */
+function select(values: Float64Array, lo: number, hi: number, k: number): number {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    const a = values[lo]!;
+    const b = values[mid]!;
+    const c = values[hi]!;
+    // The middle of the three (no NaN here: Math.max and Math.min order them as `<` does).
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
 function serverStats(
@@ -347,9 +414,9 @@ export async function computeStats(
 /**
  * Statistics of an opened trace in one pass over its batches: its meta first, each later segment's meta where
  * that segment starts (as {@link computeStats} is fed them), the byte counts a scanning reader measured used as
- * they are. Open the trace with `scan: scanMessageLine` to read message lines without parsing their bodies.
+ * they are. Open the trace with `scanSpan: scanTimedSpan` to read message lines without parsing their bodies.
  *
- * @example const stats = await openedTraceStats(await openTrace('big.jsonl', { scan: scanMessageLine }));
+ * @example const stats = await openedTraceStats(await openTrace('big.jsonl', { scanSpan: scanTimedSpan }));
  */
 export async function openedTraceStats(trace: OpenedTrace): Promise<TraceStats> {
   const pairer = new Pairer({ children: 'none' });

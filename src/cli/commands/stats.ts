@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { renderStats } from '../../report/text/stats-report.js';
 import type { TraceFiles } from '../../trace/import/files.js';
 import { openTrace } from '../../trace/io.js';
-import { scanMessageLine } from '../../trace/line-scan.js';
 import type { TraceDiagnostic } from '../../trace/reader.js';
 import { openedTraceStats, type TraceStats } from '../../trace/stats.js';
+import { scanTimedSpan } from '../../trace/time.js';
 import type { Json } from '../../trace/types.js';
 import { LLM_FLAG } from '../agent-run.js';
 import type { Cli } from '../context.js';
@@ -32,10 +32,10 @@ export async function traceStats(
   files?: TraceFiles,
 ): Promise<TraceStats> {
   // Message lines are read from their bytes where they can be: tool arguments and result content are measured,
-  // never parsed (a million-message trace is mostly those).
+  // never parsed (a million-message trace is mostly those), and their times are read as numbers.
   const trace = await openTrace(
     path,
-    { ...(onDiagnostic ? { onDiagnostic } : {}), scan: scanMessageLine },
+    { ...(onDiagnostic ? { onDiagnostic } : {}), scanSpan: scanTimedSpan },
     files,
   );
   return openedTraceStats(trace);

@@ -96,8 +96,9 @@ export async function* nativeBatches(
   log: DiagnosticLog,
   maxLineBytes?: number,
   lineText = false,
-  scan?: ReadOptions['scan'],
+  scanners: Pick<ReadOptions, 'scan' | 'scanSpan'> = {},
 ): AsyncGenerator<TraceEntry[]> {
+  const { scan, scanSpan } = scanners;
   let lastSeq = 0;
   let seqWarned = false;
   let ended = false;
@@ -107,8 +108,8 @@ export async function* nativeBatches(
     let first = true;
     const options: ReadOptions =
       maxLineBytes === undefined
-        ? { file: seg.file, log, lineText, scan }
-        : { file: seg.file, log, maxLineBytes, lineText, scan };
+        ? { file: seg.file, log, lineText, scan, scanSpan }
+        : { file: seg.file, log, maxLineBytes, lineText, scan, scanSpan };
     for await (const lines of readSegmentBatches(files.read(seg.file), options, seg.segment)) {
       const batch: TraceEntry[] = [];
       for (const entry of lines) {

@@ -63,7 +63,7 @@ export async function openTraceWith(
       );
       const detected: TraceFormat = meta.producer?.name === 'tapedeck' ? 'tapedeck' : format;
       return opened(path, detected, meta, segments, log, newPass, (pass) =>
-        nativeBatches(files, segments, pass, options.maxLineBytes, options.lineText === true, options.scan),
+        nativeBatches(files, segments, pass, options.maxLineBytes, options.lineText === true, options),
       );
     }
     case 'mcporter': {

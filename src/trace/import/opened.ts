@@ -85,6 +85,8 @@ export interface OpenTraceOptions {
    * messages reduced to what pairing and statistics read (`scanMessageLine`, see line-scan.ts).
    */
   scan?: ((bytes: Uint8Array) => ScannedLine | undefined) | undefined;
+  /** {@link scan} of the line in bytes [start, end) of a chunk (see scanTimedSpan); used instead of `scan` when given. */
+  scanSpan?: ((bytes: Uint8Array, start: number, end: number) => ScannedLine | undefined) | undefined;
   /** JSON document formats are read whole; larger files are refused (default 512 MiB). */
   maxDocumentBytes?: number;
 }

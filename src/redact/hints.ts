@@ -22,6 +22,8 @@ const TEXT_CHARS = [' ', '\n', '"', '.', ':', '-', '_'];
 const FALSE_STARTS = 32;
 /** A chunk's characters are counted at this stride to tell which are rare in it (a sample, not a pass). */
 const SAMPLE_STRIDE = 61;
+/** No characters to look for besides the hints. */
+const NO_EXTRA: readonly string[] = [];
 /** Characters past ASCII are counted together. */
 const OTHER = 128;
 
@@ -160,7 +162,7 @@ export class HintPlan {
    * The hints `text` holds, or undefined when it holds none. `extra` characters are looked for too (in a long value
    * during the same sweep, so its memory is read once) and reported among the hints.
    */
-  present(text: string, extra: readonly string[] = []): Set<string> | undefined {
+  present(text: string, extra: readonly string[] = NO_EXTRA): Set<string> | undefined {
     if (text.length >= LONG_VALUE) return this.sweep(text, extra);
     let found = this.look(text);
     for (const ch of extra) if (text.includes(ch)) found = added(found, ch);

@@ -109,7 +109,7 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
   // A long value's sweep also says whether it holds `=` or `:`, which pairs need: its memory is read once.
   let pairs: readonly string[] | undefined;
   if (run) {
-    const present = compiled.hints.present(text, long ? PAIR_CHARS : []);
+    const present = compiled.hints.present(text, long ? PAIR_CHARS : undefined);
     if (long) pairs = PAIR_CHARS.filter((ch) => present?.has(ch) === true);
     for (; order < values.length; order += 1) {
       const matcher = values[order]!;

@@ -2,7 +2,8 @@
  * Hints: literals every match of a rule holds, looked for with `includes` (memchr speed) before any regex runs. A
  * plan groups a rule set's hints by their first character base64 never holds (`-`, `_`, `.`, `:`, `=`, space …),
  * so one memchr for that character settles a whole group in text that lacks it, and a multi-megabyte image costs a
- * few memchr passes per cache-sized chunk.
+ * few memchr passes per cache-sized chunk. In shorter values the hints are grouped by the character of theirs least
+ * likely in any text (a capital, a symbol), which most values — prose, paths, ids — lack.
  */
 
 /** Values this long have their hints looked up chunk by chunk, for all rules together. */
@@ -22,6 +23,8 @@ const TEXT_CHARS = [' ', '\n', '"', '.', ':', '-', '_'];
 const FALSE_STARTS = 32;
 /** A chunk's characters are counted at this stride to tell which are rare in it (a sample, not a pass). */
 const SAMPLE_STRIDE = 61;
+/** No characters to look for besides the hints. */
+const NO_EXTRA: readonly string[] = [];
 /** Characters past ASCII are counted together. */
 const OTHER = 128;
 
@@ -80,6 +83,35 @@ class Anchored {
   }
 }
 
+/**
+ * ASCII from the character least likely in a value (prose, paths, URLs, JSON text, identifiers, base64) to the most
+ * likely: symbols prose and data seldom hold, capitals, `_`, digits, the separators of paths and URLs, small letters
+ * (rarest first), and what every sentence holds. Unlisted characters (controls, and all past ASCII) count as rarest.
+ */
+const BY_RARITY =
+  '~^`|\\{}<>[]$#@!*;?&%\'"()=+QZXJKVYUWGFBHPLMNDORCSEIAT_9876543210:/qzjxkvbpygfwmucldrhsnioate,-. \n\t';
+/** A character's place in {@link BY_RARITY} by code (lower is rarer); -1 for unlisted ones. */
+const RARITY = new Int16Array(128).fill(-1);
+for (let i = 0; i < BY_RARITY.length; i += 1) RARITY[BY_RARITY.charCodeAt(i)] = i;
+
+/**
+ * The character of `hint` least likely in a value (the first of equals): a value without it cannot hold the hint,
+ * and one memchr for it settles every hint it anchors (`includes` compares UTF-16 units, so any unit will do).
+ */
+function rarestOf(hint: string): string {
+  let at = 0;
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < hint.length; i += 1) {
+    const code = hint.charCodeAt(i);
+    const rank = code < 128 ? RARITY[code]! : -1;
+    if (rank < best) {
+      best = rank;
+      at = i;
+    }
+  }
+  return hint[at]!;
+}
+
 function gateOf(hint: string): string | undefined {
   for (const ch of hint) if (!DATA_CHARS.test(ch)) return ch;
   return undefined;
@@ -102,6 +134,8 @@ export class HintPlan {
   /** Hints made of letters and digits only: no gate spares them. */
   private readonly plain: string[] = [];
   private readonly plainAnchored: Anchored[];
+  /** The hints grouped by their rarest character in text, for values shorter than {@link LONG_VALUE}. */
+  private readonly anchors: Array<{ anchor: string; hints: string[] }> = [];
   /** Scratch for a chunk's sampled character counts. */
   private readonly counts = new Uint32Array(OTHER + 1);
   private readonly longest: number;
@@ -116,6 +150,12 @@ export class HintPlan {
     for (const [gate, list] of byGate)
       this.groups.push({ gate, hints: list, anchored: list.map((hint) => new Anchored(hint)) });
     this.plainAnchored = this.plain.map((hint) => new Anchored(hint));
+    const byAnchor = new Map<string, string[]>();
+    for (const hint of new Set(hints)) {
+      const anchor = rarestOf(hint);
+      byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), hint]);
+    }
+    for (const [anchor, list] of byAnchor) this.anchors.push({ anchor, hints: list });
     this.longest = Math.max(1, ...hints.map((hint) => hint.length));
   }
 
@@ -123,35 +163,29 @@ export class HintPlan {
    * The hints `text` holds, or undefined when it holds none. `extra` characters are looked for too (in a long value
    * during the same sweep, so its memory is read once) and reported among the hints.
    */
-  present(text: string, extra: readonly string[] = []): Set<string> | undefined {
+  present(text: string, extra: readonly string[] = NO_EXTRA): Set<string> | undefined {
     if (text.length >= LONG_VALUE) return this.sweep(text, extra);
-    let found = this.look(text, true, undefined, undefined);
+    let found = this.look(text);
     for (const ch of extra) if (text.includes(ch)) found = added(found, ch);
     return found;
   }
 
-  private look(
-    text: string,
-    plain: boolean,
-    into: Set<string> | undefined,
-    absent: ReadonlySet<string> | undefined,
-  ): Set<string> | undefined {
-    let found = into;
-    for (const group of this.groups) {
-      if (absent?.has(group.gate) === true || !text.includes(group.gate)) continue;
+  /**
+   * The hints a short value holds: a group's anchor is looked for first (one memchr), and only a group whose anchor
+   * the value holds has its hints looked for whole.
+   */
+  private look(text: string): Set<string> | undefined {
+    let found: Set<string> | undefined;
+    for (const group of this.anchors) {
+      if (!text.includes(group.anchor)) continue;
       for (const hint of group.hints) {
-        if (found?.has(hint) !== true && text.includes(hint)) found = added(found, hint);
-      }
-    }
-    if (plain) {
-      for (const hint of this.plain) {
         if (found?.has(hint) !== true && text.includes(hint)) found = added(found, hint);
       }
     }
     return found;
   }
 
-  /** {@link look} for a chunk of a long value: each hint looked for from its anchor. */
+  /** The hints a chunk of a long value holds: each looked for from its rarest character in the chunk. */
   private lookAnchored(
     text: string,
     plain: boolean,

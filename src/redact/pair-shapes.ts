@@ -73,24 +73,21 @@ export interface NamedPair {
 /**
  * The value fields of `record` to hide and the rule that names them, when one of its name fields names a secret:
  * `{"name": "DB_PASSWORD", "value": "…"}` → `password`. Header names go by the header rules, others by the key rules
- * (which step aside for plain values: `{"name": "PWD", "value": "/home/me"}` stays). `keys` are the record's own.
+ * (which step aside for plain values: `{"name": "PWD", "value": "/home/me"}` stays). Only the record's own fields count.
  *
- * @example namedPair(compiled, { key: 'Authorization', value: 'Basic …' }, ['key', 'value']) // { rule: 'authorization-header', fields: Set {'value'} }
+ * @example namedPair(compiled, { key: 'Authorization', value: 'Basic …' }) // { rule: 'authorization-header', fields: Set {'value'} }
  */
-export function namedPair(
-  compiled: CompiledRules,
-  record: Record<string, Json>,
-  keys: readonly string[],
-): NamedPair | undefined {
+export function namedPair(compiled: CompiledRules, record: Record<string, Json>): NamedPair | undefined {
   // Most objects have no value field: they cost a character test per key (a set lookup for the few keys starting
   // like one) and no allocation.
-  let first = -1;
-  for (let i = 0; i < keys.length && first < 0; i += 1) {
-    const key = keys[i]!;
-    if (VALUE_STARTS[key.charCodeAt(0)] === 1 && VALUE_FIELDS.has(key)) first = i;
+  let listed: string[] | undefined;
+  for (const key in record) {
+    if (VALUE_STARTS[key.charCodeAt(0)] !== 1 || !VALUE_FIELDS.has(key) || !hasOwn.call(record, key))
+      continue;
+    listed ??= [];
+    listed.push(key);
   }
-  if (first < 0) return undefined;
-  const listed = keys.filter((key) => VALUE_FIELDS.has(key));
+  if (listed === undefined) return undefined;
   const fields = new Set(listed);
   const value = record[listed[0]!];
   for (const field of NAME_FIELDS) {
@@ -101,6 +98,8 @@ export function namedPair(
   }
   return undefined;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** `[name, value]`: a two-item list whose first item is a short string. */
 function isTuple(item: Json | undefined): item is [string, Json] {

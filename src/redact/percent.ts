@@ -54,6 +54,9 @@ export interface EncodedSegment {
   plus: boolean;
 }
 
+/** What text with no escape and no `+` gets: one list for all, never added to. */
+const NO_SEGMENTS: readonly EncodedSegment[] = Object.freeze([]);
+
 /** Characters that end a segment: blanks, quotes, angle brackets, and what separates a URL's parts and parameters. */
 function isBoundary(code: number): boolean {
   return (
@@ -78,10 +81,10 @@ function isBoundary(code: number): boolean {
  *
  * @example encodedSegments('https://x/cb?next=%2Fhome&page=2') // [{ start: 13, end: 25, plus: true }]
  */
-export function encodedSegments(text: string): EncodedSegment[] {
+export function encodedSegments(text: string): readonly EncodedSegment[] {
   const first = text.indexOf('%');
   const plusAt = text.indexOf('+');
-  if (first < 0 && plusAt < 0) return [];
+  if (first < 0 && plusAt < 0) return NO_SEGMENTS;
   const query = text.indexOf('?');
   const plusFrom = query >= 0 ? query : plusAt >= 0 && FORM_BODY.test(text) ? 0 : text.length;
   const segments: EncodedSegment[] = [];

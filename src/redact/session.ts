@@ -14,6 +14,8 @@ import type { Hits } from './values.js';
  */
 /** The recorder's own exchange ids (`h1`, `h2` …), used as `conn` before a session is known: not a session id. */
 const STREAM_ID = /^h[0-9]{1,12}$/;
+/** Fields of a line that hold the MCP session id itself. */
+const SESSION_ID_FIELDS = ['sessionId', 'session_id'] as const;
 /** A session id in a query string: the legacy transport's `sessionId`, or `session_id`. */
 const SESSION_PARAM = /([?&](?:sessionId|session_id)=)([^&#\s]{1,512})/g;
 
@@ -64,7 +66,7 @@ export function hashConn(conn: string, compiled: CompiledRules, hits?: Hits, sta
  */
 export function learnSessions(line: Record<string, unknown>, state: TraceState | undefined): void {
   if (state === undefined) return;
-  for (const field of ['sessionId', 'session_id']) {
+  for (const field of SESSION_ID_FIELDS) {
     const value = line[field];
     if (typeof value === 'string' && value !== '') state.learnSession(value);
   }

@@ -55,6 +55,9 @@ interface Span {
   hash: boolean;
 }
 
+/** What a value with nothing to hide gets: one list for all, never added to. */
+const NO_SPANS: readonly Span[] = Object.freeze([]);
+
 /** The characters a secret-named pair needs: `NAME=value`, `name: value`. */
 const PAIR_CHARS = ['=', ':'];
 
@@ -106,7 +109,7 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
   // A long value's sweep also says whether it holds `=` or `:`, which pairs need: its memory is read once.
   let pairs: readonly string[] | undefined;
   if (run) {
-    const present = compiled.hints.present(text, long ? PAIR_CHARS : []);
+    const present = compiled.hints.present(text, long ? PAIR_CHARS : undefined);
     if (long) pairs = PAIR_CHARS.filter((ch) => present?.has(ch) === true);
     for (; order < values.length; order += 1) {
       const matcher = values[order]!;
@@ -204,9 +207,9 @@ function secretIn(decoded: string, scope: TextScope): string | undefined {
 }
 
 /** The spans `text` loses, in order and apart: earliest first, then longest; none touching a marker already there. */
-function chosenSpans(text: string, scope: TextScope): Span[] {
+function chosenSpans(text: string, scope: TextScope): readonly Span[] {
   const spans = collectSpans(text, scope);
-  if (spans === undefined) return [];
+  if (spans === undefined) return NO_SPANS;
   spans.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   const markers = markerSpans(text);
   const chosen: Span[] = [];

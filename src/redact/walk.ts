@@ -132,11 +132,13 @@ function node(
   // Copies are built with Object.fromEntries: `__proto__` and `constructor` keys stay own data properties, and
   // nothing is ever assigned through `obj[key] =`.
   const record = value as Record<string, Json>;
-  const keys = Object.keys(record);
-  const pair = walk.keyed ? namedPair(walk.compiled, record, keys) : undefined;
+  const pair = walk.keyed ? namedPair(walk.compiled, record) : undefined;
   let entries: Array<[string, Json]> | undefined;
-  for (let i = 0; i < keys.length; i += 1) {
-    const name = keys[i]!;
+  let i = 0;
+  // The own enumerable fields in Object.keys order; `for…in` with this own-property test makes no key list and reads
+  // each field straight from where the object keeps it.
+  for (const name in record) {
+    if (!hasOwn.call(record, name)) continue;
     const item = record[name] as Json;
     const named = pair?.fields.has(name)
       ? pair.rule
@@ -144,13 +146,21 @@ function node(
         ? described
         : undefined;
     const next = child(walk, item, name, states, named, depth);
-    if (next !== item && entries === undefined) {
-      entries = [];
-      for (let j = 0; j < i; j += 1) entries.push([keys[j]!, record[keys[j]!] as Json]);
-    }
+    if (next !== item && entries === undefined) entries = entriesBefore(record, i);
     entries?.push([name, next]);
+    i += 1;
   }
   return entries === undefined ? value : Object.fromEntries(entries);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** The first `count` own enumerable fields of `record`, as entries: what a copy starts with when a later field changed. */
+function entriesBefore(record: Record<string, Json>, count: number): Array<[string, Json]> {
+  const keys = Object.keys(record);
+  const entries: Array<[string, Json]> = [];
+  for (let j = 0; j < count; j += 1) entries.push([keys[j]!, record[keys[j]!] as Json]);
+  return entries;
 }
 
 /** An item hidden under `rule`, found where it is (a list's value after its header name). */

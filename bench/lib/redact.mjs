@@ -134,8 +134,10 @@ function timeOnce(redact, line) {
  */
 export async function redactBench(config, onRound = () => {}) {
   const redact = createRedactor({ defaults: true, rules: [], mode: 'marker' });
-  const pool = Array.from({ length: 256 }, (_, i) => typicalCall(i + 1));
-  const encodedPool = Array.from({ length: 256 }, (_, i) => encodedCall(i + 1));
+  // Messages as the recorder hands them over: parsed from their text (flat strings, not the joined ones built here).
+  const parsed = (line) => JSON.parse(JSON.stringify(line));
+  const pool = Array.from({ length: 256 }, (_, i) => parsed(typicalCall(i + 1)));
+  const encodedPool = Array.from({ length: 256 }, (_, i) => parsed(encodedCall(i + 1)));
   const bytes = JSON.stringify(pool[0].raw).length;
   const encodedBytes = JSON.stringify(encodedPool[0].raw).length;
   for (let i = 0; i < 20_000; i += 1) {

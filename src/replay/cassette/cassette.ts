@@ -1,11 +1,11 @@
 import { TapedeckError } from '../../base/errors.js';
 import type { TraceEntry } from '../../trace/import/opened.js';
-import { jsonHash, sameJson, textHash } from '../../trace/json-hash.js';
+import { sameJson } from '../../trace/json-hash.js';
 import { type PairEvent, Pairer } from '../../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../../trace/types.js';
 import { HttpAnswerCollector } from './http-answers.js';
-import type { NormalizedRequest, Normalizer } from './normalize.js';
-import { ServerScriptBuilder } from './script-builder.js';
+import { type NormalizedRequest, type Normalizer, requestHash } from './normalize.js';
+import { defaultRequestHash, recordedRequest, ServerScriptBuilder } from './script-builder.js';
 import type { Cassette, CassetteExchange } from './types.js';
 
 /**
@@ -135,16 +135,32 @@ export interface KeyedExchange {
   readonly position: number;
 }
 
-/** A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). */
+/**
+ * A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). Keyed by a
+ * hash worked out when the cassette was built, its normalized request is made when first asked for too, from a
+ * request line not kept for it: a big cassette's requests are read as matching looks at them.
+ */
 class IndexedExchange implements KeyedExchange {
   private text: string | undefined;
+  #normalized: NormalizedRequest | undefined;
 
   constructor(
     readonly exchange: CassetteExchange,
-    readonly normalized: NormalizedRequest,
+    normalized: NormalizedRequest | undefined,
     private readonly normalizer: Normalizer,
     readonly position: number,
-  ) {}
+  ) {
+    this.#normalized = normalized;
+  }
+
+  get normalized(): NormalizedRequest {
+    if (this.#normalized !== undefined) return this.#normalized;
+    const { request, kept } = recordedRequest(this.exchange);
+    const normalized = this.normalizer.normalize(this.exchange.method, request.params);
+    // Kept only when the request itself is kept: one read from its line again is let go with it.
+    if (kept) this.#normalized = normalized;
+    return normalized;
+  }
 
   get key(): string {
     this.text ??= this.normalizer.key(this.normalized);
@@ -152,13 +168,7 @@ class IndexedExchange implements KeyedExchange {
   }
 }
 
-/**
- * The hash of a normalized request: equal keys give equal hashes. Kept to 30 bits, so it is a small integer that a
- * Map hashes directly instead of a boxed number.
- */
-export function requestHash(request: NormalizedRequest): number {
-  return jsonHash(request.params, textHash(request.method)) & 0x3fffffff;
-}
+export { requestHash } from './normalize.js';
 
 function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
   return a.method === b.method && sameJson(a.params, b.params);
@@ -178,16 +188,25 @@ export class RequestIndex {
   /** Further queues whose requests differ but share a hash with the first. */
   private readonly more = new Map<number, KeyedExchange[][]>();
 
-  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer) {
+  /**
+   * `defaults`: the normalizer normalizes as the default one does, so the hashes the cassette builder worked out
+   * hold, and requests need not be read to be keyed.
+   */
+  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer, defaults = false) {
+    const all = this.all;
     for (const exchange of exchanges) {
-      const normalized = normalizer.normalize(exchange.method, exchange.request.params);
-      const entry = new IndexedExchange(exchange, normalized, normalizer, this.all.length);
-      this.all.push(entry);
-      const hash = requestHash(normalized);
+      let hash = defaults ? defaultRequestHash(exchange) : undefined;
+      let entry: KeyedExchange;
+      if (hash === undefined) {
+        const normalized = normalizer.normalize(exchange.method, exchange.request.params);
+        entry = new IndexedExchange(exchange, normalized, normalizer, all.length);
+        hash = requestHash(normalized);
+      } else entry = new IndexedExchange(exchange, undefined, normalizer, all.length);
+      all.push(entry);
       // One lookup for the common case, a request unlike any before it.
       const first = this.first.get(hash);
       if (first === undefined) this.first.set(hash, entry);
-      else if (sameRequest(headOf(first).normalized, normalized)) {
+      else if (sameRequest(headOf(first).normalized, entry.normalized)) {
         if (Array.isArray(first)) first.push(entry);
         else this.first.set(hash, [first, entry]);
       } else this.addToMore(hash, entry);
@@ -197,7 +216,8 @@ export class RequestIndex {
   /** An entry whose hash is shared with a different request's. */
   private addToMore(hash: number, entry: KeyedExchange): void {
     const others = this.more.get(hash);
-    const queue = others?.find((other) => sameRequest(other[0]!.normalized, entry.normalized));
+    const normalized = entry.normalized;
+    const queue = others?.find((other) => sameRequest(other[0]!.normalized, normalized));
     if (queue !== undefined) queue.push(entry);
     else if (others !== undefined) others.push([entry]);
     else this.more.set(hash, [[entry]]);

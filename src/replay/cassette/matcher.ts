@@ -4,7 +4,12 @@ import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.
 import { type KeyedExchange, RequestIndex } from './cassette.js';
 import { explainMiss, type Miss } from './miss.js';
 import { requestStateOf, responseState } from './mrtr.js';
-import { createNormalizer, type NormalizedRequest, type Normalizer } from './normalize.js';
+import {
+  createNormalizer,
+  DEFAULT_NORMALIZATION,
+  type NormalizedRequest,
+  type Normalizer,
+} from './normalize.js';
 import type { Cassette, CassetteExchange } from './types.js';
 
 /**
@@ -84,7 +89,10 @@ export class Matcher {
       ...(normalize ? { normalize } : {}),
       ...(redact ? { redact } : {}),
     });
-    this.index = new RequestIndex(cassette.exchanges, this.normalizer);
+    // With the default settings the hashes worked out when the cassette was built key it as they are.
+    const defaults =
+      normalization === DEFAULT_NORMALIZATION && ignore.length === 0 && !normalize && !redact;
+    this.index = new RequestIndex(cassette.exchanges, this.normalizer, defaults);
     this.entries = this.index.all;
     this.used = new Uint8Array(this.entries.length);
   }

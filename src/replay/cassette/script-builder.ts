@@ -1,6 +1,7 @@
 import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../../trace/exchange.js';
-import { formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
-import { linkRounds } from './mrtr.js';
+import { classifyItem, formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
+import { isRetry, linkRounds } from './mrtr.js';
+import { defaultNormalizer, requestHash } from './normalize.js';
 import type {
   Anchor,
   Cassette,
@@ -40,16 +41,18 @@ export class ServerScriptBuilder {
   private readonly last = new Map<string, Last>();
   /** Time of the trace's first message: what `start` anchors count from. */
   private startTime: number | undefined;
+  /** Whether a request is an MRTR retry or was answered `input_required`: only then are rounds linked. */
+  private rounds = false;
 
   /**
    * Takes one pairing event of this server; `order` is its position in the trace (strictly increasing), `text` the
-   * JSON text of its trace line when known — a response is then kept as that text until it is first read.
+   * JSON text of its trace line when known — a request or response is then kept as that text until it is first read.
    */
   push(event: Exclude<PairEvent, { kind: 'line' }>, order: number, text?: string): void {
     if (event.kind !== 'unanswered' && this.startTime === undefined) this.startTime = event.ref.time;
     switch (event.kind) {
       case 'request':
-        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order);
+        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order, text);
         else this.serverMessage('request', event.ref, order, event.exchange.parent, false, event.exchange);
         return;
       case 'response':
@@ -83,7 +86,8 @@ export class ServerScriptBuilder {
    * carry the cancellations of the requests left open.
    */
   finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
-    linkRounds(this.exchanges);
+    // Linking reads every request: a session without multi-round-trip requests (most) leaves its lines unread.
+    if (this.rounds) linkRounds(this.exchanges);
     return {
       exchanges: this.exchanges,
       unsolicited: this.unsolicited,
@@ -92,8 +96,11 @@ export class ServerScriptBuilder {
     };
   }
 
-  private clientRequest(paired: Exchange, ref: MessageRef, order: number): void {
+  private clientRequest(paired: Exchange, ref: MessageRef, order: number, text?: string): void {
     const exchange = new RecordedExchange(this.exchanges.length, paired, rawItem(ref), order, ref);
+    // A line of one message can stand for its request until it is read; a batch's item is kept as it is.
+    if (text !== undefined && ref.item === undefined) exchange.requestLine(text);
+    if (isRetry(paired.request.params)) this.rounds = true;
     this.exchanges.push(exchange);
     // An open request's cassette exchange hangs on its pairing record: no lookup table to keep per request.
     paired.attached = exchange;
@@ -118,6 +125,7 @@ export class ServerScriptBuilder {
     exchange.respondedAtMs = since(ref.time, exchange.time);
     exchange.responseOrder = order;
     exchange.outcome = paired.outcome;
+    if (exchange.outcome === 'input_required') this.rounds = true;
     // Only an open request can be cancelled or get server messages: its pairing record is done with.
     exchange.cancelled = paired.cancelled;
     paired.attached = undefined;
@@ -220,15 +228,14 @@ export class ServerScriptBuilder {
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
 
 /**
- * A cassette exchange as the builder makes it. Its response may be held as the text of its trace line and parsed
- * when first read: a big cassette's responses are parsed as the session asks for them, and the garbage collector
- * never copies the ones it does not ask for.
+ * A cassette exchange as the builder makes it. Its request and response may be held as the text of their trace
+ * lines and parsed when first read: a big cassette's messages are parsed as the session asks for them, and the
+ * garbage collector never copies the ones it does not ask for. What matching needs of a request it never read —
+ * its hash under the default normalization — is worked out while the request is in hand.
  */
 class RecordedExchange implements CassetteExchange {
   ordinal: number;
   method: string;
-  request: RpcRequest;
-  message: JsonObject;
   script: readonly ServerMessage[] = NO_SCRIPT;
   respondedAtMs: number | undefined = undefined;
   responseOrder: number | undefined = undefined;
@@ -239,18 +246,44 @@ class RecordedExchange implements CassetteExchange {
   lineNo: number | undefined;
   time: number | undefined;
   mrtr: MrtrRound | undefined = undefined;
+  /** {@link requestHash} of the request as the default normalizer leaves it. */
+  readonly defaultHash: number;
+  #request: RpcRequest;
+  #message: JsonObject;
+  #requestText: string | undefined = undefined;
   #response: JsonObject | undefined = undefined;
   #responseText: string | undefined = undefined;
 
   constructor(ordinal: number, paired: Exchange, message: JsonObject, order: number, ref: MessageRef) {
     this.ordinal = ordinal;
     this.method = paired.method;
-    this.request = paired.request;
-    this.message = message;
+    this.#request = paired.request;
+    this.#message = message;
     this.conn = paired.conn;
     this.order = order;
     this.lineNo = ref.lineNo;
     this.time = ref.time;
+    this.defaultHash = requestHash(defaultNormalizer.normalize(paired.method, paired.request.params));
+  }
+
+  get request(): RpcRequest {
+    this.readRequest();
+    return this.#request;
+  }
+
+  set request(request: RpcRequest) {
+    this.readRequest();
+    this.#request = request;
+  }
+
+  get message(): JsonObject {
+    this.readRequest();
+    return this.#message;
+  }
+
+  set message(message: JsonObject) {
+    this.readRequest();
+    this.#message = message;
   }
 
   get response(): JsonObject | undefined {
@@ -266,9 +299,25 @@ class RecordedExchange implements CassetteExchange {
     this.#responseText = undefined;
   }
 
+  /** The request, parsed from its line without keeping it when it was not read before (see {@link recordedRequest}). */
+  peekRequest(): { request: RpcRequest; kept: boolean } {
+    if (this.#requestText === undefined) return { request: this.#request, kept: true };
+    return { request: requestOfLine(this.#requestText).request, kept: false };
+  }
+
   /** The text of a response line not read yet (see {@link responseToSend}), else undefined. */
   unreadResponse(): string | undefined {
     return this.#responseText;
+  }
+
+  /**
+   * Holds the request as the JSON text of its trace line (one message, not a batch), read again when asked for:
+   * the objects parsed when the cassette was built are let go.
+   */
+  requestLine(text: string): void {
+    this.#requestText = text;
+    this.#request = UNREAD_REQUEST;
+    this.#message = UNREAD_MESSAGE;
   }
 
   /** Holds the response as the JSON text of its trace line (one message, not a batch). */
@@ -276,6 +325,54 @@ class RecordedExchange implements CassetteExchange {
     this.#response = undefined;
     this.#responseText = text;
   }
+
+  private readRequest(): void {
+    if (this.#requestText === undefined) return;
+    const { request, message } = requestOfLine(this.#requestText);
+    this.#requestText = undefined;
+    this.#request = request;
+    this.#message = message;
+  }
+}
+
+/** Stand-ins while a request is held as its line's text (never handed out). */
+const UNREAD_MESSAGE: JsonObject = Object.freeze({});
+const UNREAD_REQUEST: RpcRequest = Object.freeze({
+  kind: 'request',
+  id: 0,
+  method: '',
+  params: undefined,
+}) as RpcRequest;
+
+/**
+ * A request line's message and request as pairing made them when the cassette was built: the line held a request
+ * then, so it parses to one again.
+ */
+function requestOfLine(text: string): { request: RpcRequest; message: JsonObject } {
+  const message = messageOfLine(text);
+  const item = classifyItem(message);
+  if (item.kind !== 'request') throw new Error(`recorded request line is not a request: ${item.kind}`);
+  return { request: item, message };
+}
+
+/**
+ * An exchange's recorded request, for a look that need not keep it: one not read before is parsed from its line's
+ * text and not kept (`kept` false: a look at every request of a big cassette keeps none of them); otherwise
+ * `exchange.request`.
+ *
+ * @example recordedRequest(exchange).request.params?._meta
+ */
+export function recordedRequest(exchange: CassetteExchange): { request: RpcRequest; kept: boolean } {
+  if (exchange instanceof RecordedExchange) return exchange.peekRequest();
+  return { request: exchange.request, kept: true };
+}
+
+/**
+ * {@link requestHash} of an exchange's request under the default normalization when the builder worked it out
+ * (every exchange buildCassette makes), else undefined.
+ */
+export function defaultRequestHash(exchange: CassetteExchange): number | undefined {
+  return exchange instanceof RecordedExchange ? exchange.defaultHash : undefined;
 }
 
 /**

@@ -176,15 +176,24 @@ function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
 
 /**
  * The cassette's exchanges in queues of equal matching keys, each in recorded order, found by the requests'
- * structural hash — the same grouping as {@link keyQueues} without building every key's text.
+ * structural hash — the same grouping as {@link keyQueues} without building every key's text. With the default
+ * normalization the hashes the cassette builder worked out key it, and an exchange's entry is made when it is
+ * first asked for: building the index of a big cassette reads no request and makes one Map entry per exchange.
  */
 export class RequestIndex {
-  readonly all: KeyedExchange[] = [];
+  /** How many exchanges the index holds (positions 0 … size - 1). */
+  readonly size: number;
+  /** The exchanges indexed, by position. */
+  private readonly exchanges: readonly CassetteExchange[];
+  /** Entries made so far, by position. */
+  private readonly made: (KeyedExchange | undefined)[];
+  /** Every entry, once all were made. */
+  private everyEntry: KeyedExchange[] | undefined;
   /**
    * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
-   * kept as its entry alone, and becomes an array when a second joins it.
+   * kept as its position alone, and becomes a list of entries when a second joins it.
    */
-  private readonly first = new Map<number, KeyedExchange | KeyedExchange[]>();
+  private readonly first = new Map<number, number | KeyedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
   private readonly more = new Map<number, KeyedExchange[][]>();
 
@@ -192,25 +201,73 @@ export class RequestIndex {
    * `defaults`: the normalizer normalizes as the default one does, so the hashes the cassette builder worked out
    * hold, and requests need not be read to be keyed.
    */
-  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer, defaults = false) {
-    const all = this.all;
-    for (const exchange of exchanges) {
-      let hash = defaults ? defaultRequestHash(exchange) : undefined;
-      let entry: KeyedExchange;
-      if (hash === undefined) {
-        const normalized = normalizer.normalize(exchange.method, exchange.request.params);
-        entry = new IndexedExchange(exchange, normalized, normalizer, all.length);
-        hash = requestHash(normalized);
-      } else entry = new IndexedExchange(exchange, undefined, normalizer, all.length);
-      all.push(entry);
+  constructor(
+    exchanges: readonly CassetteExchange[],
+    private readonly normalizer: Normalizer,
+    defaults = false,
+  ) {
+    this.exchanges = exchanges.slice();
+    this.size = exchanges.length;
+    this.made = new Array<KeyedExchange | undefined>(this.size);
+    for (let position = 0; position < this.size; position++) {
+      const hash = (defaults ? defaultRequestHash(exchanges[position]!) : undefined) ?? this.hashAt(position);
       // One lookup for the common case, a request unlike any before it.
       const first = this.first.get(hash);
-      if (first === undefined) this.first.set(hash, entry);
-      else if (sameRequest(headOf(first).normalized, entry.normalized)) {
-        if (Array.isArray(first)) first.push(entry);
-        else this.first.set(hash, [first, entry]);
-      } else this.addToMore(hash, entry);
+      if (first === undefined) this.first.set(hash, position);
+      else if (sameRequest(this.headOf(first).normalized, this.entry(position).normalized)) {
+        if (Array.isArray(first)) first.push(this.entry(position));
+        else this.first.set(hash, [this.entry(first), this.entry(position)]);
+      } else this.addToMore(hash, this.entry(position));
     }
+  }
+
+  /** Every entry, in recorded order (all made when first asked for). */
+  get all(): KeyedExchange[] {
+    if (this.everyEntry === undefined) {
+      const all: KeyedExchange[] = [];
+      for (let position = 0; position < this.size; position++) all.push(this.entry(position));
+      this.everyEntry = all;
+    }
+    return this.everyEntry;
+  }
+
+  /** The exchange at `position`. */
+  exchange(position: number): CassetteExchange {
+    return this.exchanges[position]!;
+  }
+
+  /** The entry of the exchange at `position`, made the first time it is asked for. */
+  entry(position: number): KeyedExchange {
+    let entry = this.made[position];
+    if (entry === undefined) {
+      entry = new IndexedExchange(this.exchanges[position]!, undefined, this.normalizer, position);
+      this.made[position] = entry;
+    }
+    return entry;
+  }
+
+  /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
+  queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
+    const first = this.first.get(hash);
+    if (first === undefined) return undefined;
+    const head = this.headOf(first);
+    if (sameRequest(head.normalized, request)) {
+      // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
+      return Array.isArray(first) ? first : [head];
+    }
+    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+  }
+
+  /** The hash of the request at `position` under this index's normalizer; its entry keeps the normalized request. */
+  private hashAt(position: number): number {
+    const exchange = this.exchanges[position]!;
+    const normalized = this.normalizer.normalize(exchange.method, exchange.request.params);
+    this.made[position] = new IndexedExchange(exchange, normalized, this.normalizer, position);
+    return requestHash(normalized);
+  }
+
+  private headOf(queue: number | KeyedExchange[]): KeyedExchange {
+    return typeof queue === 'number' ? this.entry(queue) : queue[0]!;
   }
 
   /** An entry whose hash is shared with a different request's. */
@@ -222,21 +279,6 @@ export class RequestIndex {
     else if (others !== undefined) others.push([entry]);
     else this.more.set(hash, [[entry]]);
   }
-
-  /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
-  queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
-    const first = this.first.get(hash);
-    if (first === undefined) return undefined;
-    if (sameRequest(headOf(first).normalized, request)) {
-      // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
-      return Array.isArray(first) ? first : [first];
-    }
-    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
-  }
-}
-
-function headOf(queue: KeyedExchange | KeyedExchange[]): KeyedExchange {
-  return Array.isArray(queue) ? queue[0]! : queue;
 }
 
 /**

@@ -190,10 +190,16 @@ export class RequestIndex {
   /** Every entry, once all were made. */
   private everyEntry: KeyedExchange[] | undefined;
   /**
-   * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
-   * kept as its position alone, and becomes a list of entries when a second joins it.
+   * The first queue seen for each hash, in a table of open addressing: `slots` holds the position + 1 of the
+   * queue's first entry (0: free), `hashes` its hash. Most requests of a big cassette are unlike any other, so
+   * most queues are that one position, without an object or a Map entry of their own.
    */
-  private readonly first = new Map<number, number | KeyedExchange[]>();
+  private readonly slots: Int32Array;
+  private readonly hashes: Int32Array;
+  /** `slots.length - 1`: the table's size is a power of two. */
+  private readonly mask: number;
+  /** First queues that more than one entry joined, by hash. */
+  private readonly longer = new Map<number, KeyedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
   private readonly more = new Map<number, KeyedExchange[][]>();
 
@@ -209,15 +215,19 @@ export class RequestIndex {
     this.exchanges = exchanges.slice();
     this.size = exchanges.length;
     this.made = new Array<KeyedExchange | undefined>(this.size);
+    // At most half full, so a probe ends soon.
+    const capacity = 2 ** Math.max(4, Math.ceil(Math.log2(2 * this.size + 1)));
+    this.slots = new Int32Array(capacity);
+    this.hashes = new Int32Array(capacity);
+    this.mask = capacity - 1;
     for (let position = 0; position < this.size; position++) {
       const hash = (defaults ? defaultRequestHash(exchanges[position]!) : undefined) ?? this.hashAt(position);
-      // One lookup for the common case, a request unlike any before it.
-      const first = this.first.get(hash);
-      if (first === undefined) this.first.set(hash, position);
-      else if (sameRequest(this.headOf(first).normalized, this.entry(position).normalized)) {
-        if (Array.isArray(first)) first.push(this.entry(position));
-        else this.first.set(hash, [this.entry(first), this.entry(position)]);
-      } else this.addToMore(hash, this.entry(position));
+      const slot = this.slotOf(hash);
+      // The common case, a request unlike any before it: a free slot.
+      if (this.slots[slot] === 0) {
+        this.slots[slot] = position + 1;
+        this.hashes[slot] = hash;
+      } else this.join(hash, this.firstQueue(hash, slot), this.entry(position));
     }
   }
 
@@ -248,14 +258,35 @@ export class RequestIndex {
 
   /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
   queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
-    const first = this.first.get(hash);
-    if (first === undefined) return undefined;
-    const head = this.headOf(first);
-    if (sameRequest(head.normalized, request)) {
-      // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
-      return Array.isArray(first) ? first : [head];
-    }
+    const slot = this.slotOf(hash);
+    if (this.slots[slot] === 0) return undefined;
+    // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
+    const first = this.firstQueue(hash, slot);
+    if (sameRequest(first[0]!.normalized, request)) return first;
     return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+  }
+
+  /** The slot of `hash` in the table, or the free one where it would go. */
+  private slotOf(hash: number): number {
+    let slot = hash & this.mask;
+    while (this.slots[slot] !== 0 && this.hashes[slot] !== hash) slot = (slot + 1) & this.mask;
+    return slot;
+  }
+
+  /** The first queue of `hash`, whose head is at `slot`: its list, or a list of its one entry. */
+  private firstQueue(hash: number, slot: number): KeyedExchange[] {
+    if (this.longer.size > 0) {
+      const queue = this.longer.get(hash);
+      if (queue !== undefined) return queue;
+    }
+    return [this.entry(this.slots[slot]! - 1)];
+  }
+
+  /** Adds an entry whose hash is taken to its queue: the first one if the requests are equal, else another. */
+  private join(hash: number, first: KeyedExchange[], entry: KeyedExchange): void {
+    if (!sameRequest(first[0]!.normalized, entry.normalized)) this.addToMore(hash, entry);
+    else if (first.length > 1) first.push(entry);
+    else this.longer.set(hash, [first[0]!, entry]);
   }
 
   /** The hash of the request at `position` under this index's normalizer; its entry keeps the normalized request. */
@@ -264,10 +295,6 @@ export class RequestIndex {
     const normalized = this.normalizer.normalize(exchange.method, exchange.request.params);
     this.made[position] = new IndexedExchange(exchange, normalized, this.normalizer, position);
     return requestHash(normalized);
-  }
-
-  private headOf(queue: number | KeyedExchange[]): KeyedExchange {
-    return typeof queue === 'number' ? this.entry(queue) : queue[0]!;
   }
 
   /** An entry whose hash is shared with a different request's. */

@@ -89,8 +89,7 @@ export class Matcher {
       ...(redact ? { redact } : {}),
     });
     // With the default settings the hashes worked out when the cassette was built key it as they are.
-    const defaults =
-      normalization === DEFAULT_NORMALIZATION && ignore.length === 0 && !normalize && !redact;
+    const defaults = normalization === DEFAULT_NORMALIZATION && ignore.length === 0 && !normalize && !redact;
     this.index = new RequestIndex(cassette.exchanges, this.normalizer, defaults);
     this.used = new Uint8Array(this.index.size);
   }

@@ -87,7 +87,7 @@ export class ServerScriptBuilder {
    */
   finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
     // Linking reads every request: a session without multi-round-trip requests (most) leaves its lines unread.
-    if (this.rounds) linkRounds(this.exchanges);
+    if (this.rounds) linkRounds(this.exchanges, (exchange) => recordedRequest(exchange).request.params);
     return {
       exchanges: this.exchanges,
       unsolicited: this.unsolicited,

@@ -5,7 +5,8 @@ import { type PairEvent, Pairer } from '../../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../../trace/types.js';
 import { HttpAnswerCollector } from './http-answers.js';
 import { type NormalizedRequest, type Normalizer, requestHash } from './normalize.js';
-import { defaultRequestHash, recordedRequest, ServerScriptBuilder } from './script-builder.js';
+import { defaultRequestHash, recordedRequest } from './recorded-exchange.js';
+import { ServerScriptBuilder } from './script-builder.js';
 import type { Cassette, CassetteExchange } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { classifyMessage, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
-import { recordedRequest } from '../cassette/script-builder.js';
+import { recordedRequest } from '../cassette/recorded-exchange.js';
 import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from './channel.js';
 import { errorResponse } from './rewrite.js';

@@ -1,5 +1,5 @@
 import { isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
-import { recordedRequest } from '../cassette/script-builder.js';
+import { recordedRequest } from '../cassette/recorded-exchange.js';
 import type { CassetteExchange } from '../cassette/types.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCassette, requestHash } from '../../../src/replay/cassette/cassette.js';
 import { loadCassette } from '../../../src/replay/cassette/load.js';
 import { Matcher, type MatchResult } from '../../../src/replay/cassette/matcher.js';
-import { recordedRequest } from '../../../src/replay/cassette/script-builder.js';
+import { recordedRequest } from '../../../src/replay/cassette/recorded-exchange.js';
 import type { Cassette } from '../../../src/replay/cassette/types.js';
 import type { ReplayOptions } from '../../../src/replay/options.js';
 import { memoryTraceFiles } from '../../../src/trace/import/files.js';

@@ -138,8 +138,8 @@ export interface KeyedExchange {
 
 /**
  * A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). Keyed by a
- * hash worked out when the cassette was built, its normalized request is made when first asked for too, from a
- * request line not kept for it: a big cassette's requests are read as matching looks at them.
+ * hash worked out when the cassette was built, its normalized request is made when first asked for too; a look
+ * from the hot path ({@link IndexedExchange.peek}) keeps nothing of a request held as its line's text.
  */
 class IndexedExchange implements KeyedExchange {
   private text: string | undefined;
@@ -155,10 +155,18 @@ class IndexedExchange implements KeyedExchange {
   }
 
   get normalized(): NormalizedRequest {
+    this.#normalized ??= this.peek();
+    return this.#normalized;
+  }
+
+  /**
+   * The normalized request, kept only if it was made before or its request is kept: matching a live request looks
+   * at each recorded one about once, so one read from its line again is let go with it.
+   */
+  peek(): NormalizedRequest {
     if (this.#normalized !== undefined) return this.#normalized;
     const { request, kept } = recordedRequest(this.exchange);
     const normalized = this.normalizer.normalize(this.exchange.method, request.params);
-    // Kept only when the request itself is kept: one read from its line again is let go with it.
     if (kept) this.#normalized = normalized;
     return normalized;
   }
@@ -179,7 +187,7 @@ function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
  * The cassette's exchanges in queues of equal matching keys, each in recorded order, found by the requests'
  * structural hash — the same grouping as {@link keyQueues} without building every key's text. With the default
  * normalization the hashes the cassette builder worked out key it, and an exchange's entry is made when it is
- * first asked for: building the index of a big cassette reads no request and makes one Map entry per exchange.
+ * first asked for: building the index of a big cassette reads no request and takes two numbers per exchange.
  */
 export class RequestIndex {
   /** How many exchanges the index holds (positions 0 … size - 1). */
@@ -187,7 +195,7 @@ export class RequestIndex {
   /** The exchanges indexed, by position. */
   private readonly exchanges: readonly CassetteExchange[];
   /** Entries made so far, by position. */
-  private readonly made: (KeyedExchange | undefined)[];
+  private readonly made: (IndexedExchange | undefined)[];
   /** Every entry, once all were made. */
   private everyEntry: KeyedExchange[] | undefined;
   /**
@@ -200,9 +208,9 @@ export class RequestIndex {
   /** `slots.length - 1`: the table's size is a power of two. */
   private readonly mask: number;
   /** First queues that more than one entry joined, by hash. */
-  private readonly longer = new Map<number, KeyedExchange[]>();
+  private readonly longer = new Map<number, IndexedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
-  private readonly more = new Map<number, KeyedExchange[][]>();
+  private readonly more = new Map<number, IndexedExchange[][]>();
 
   /**
    * `defaults`: the normalizer normalizes as the default one does, so the hashes the cassette builder worked out
@@ -215,7 +223,7 @@ export class RequestIndex {
   ) {
     this.exchanges = exchanges.slice();
     this.size = exchanges.length;
-    this.made = new Array<KeyedExchange | undefined>(this.size);
+    this.made = new Array<IndexedExchange | undefined>(this.size);
     // At most half full, so a probe ends soon.
     const capacity = 2 ** Math.max(4, Math.ceil(Math.log2(2 * this.size + 1)));
     this.slots = new Int32Array(capacity);
@@ -248,7 +256,7 @@ export class RequestIndex {
   }
 
   /** The entry of the exchange at `position`, made the first time it is asked for. */
-  entry(position: number): KeyedExchange {
+  entry(position: number): IndexedExchange {
     let entry = this.made[position];
     if (entry === undefined) {
       entry = new IndexedExchange(this.exchanges[position]!, undefined, this.normalizer, position);
@@ -263,8 +271,8 @@ export class RequestIndex {
     if (this.slots[slot] === 0) return undefined;
     // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
     const first = this.firstQueue(hash, slot);
-    if (sameRequest(first[0]!.normalized, request)) return first;
-    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+    if (sameRequest(first[0]!.peek(), request)) return first;
+    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.peek(), request));
   }
 
   /** The slot of `hash` in the table, or the free one where it would go. */
@@ -275,7 +283,7 @@ export class RequestIndex {
   }
 
   /** The first queue of `hash`, whose head is at `slot`: its list, or a list of its one entry. */
-  private firstQueue(hash: number, slot: number): KeyedExchange[] {
+  private firstQueue(hash: number, slot: number): IndexedExchange[] {
     if (this.longer.size > 0) {
       const queue = this.longer.get(hash);
       if (queue !== undefined) return queue;
@@ -284,8 +292,8 @@ export class RequestIndex {
   }
 
   /** Adds an entry whose hash is taken to its queue: the first one if the requests are equal, else another. */
-  private join(hash: number, first: KeyedExchange[], entry: KeyedExchange): void {
-    if (!sameRequest(first[0]!.normalized, entry.normalized)) this.addToMore(hash, entry);
+  private join(hash: number, first: IndexedExchange[], entry: IndexedExchange): void {
+    if (!sameRequest(first[0]!.peek(), entry.peek())) this.addToMore(hash, entry);
     else if (first.length > 1) first.push(entry);
     else this.longer.set(hash, [first[0]!, entry]);
   }
@@ -299,10 +307,10 @@ export class RequestIndex {
   }
 
   /** An entry whose hash is shared with a different request's. */
-  private addToMore(hash: number, entry: KeyedExchange): void {
+  private addToMore(hash: number, entry: IndexedExchange): void {
     const others = this.more.get(hash);
-    const normalized = entry.normalized;
-    const queue = others?.find((other) => sameRequest(other[0]!.normalized, normalized));
+    const normalized = entry.peek();
+    const queue = others?.find((other) => sameRequest(other[0]!.peek(), normalized));
     if (queue !== undefined) queue.push(entry);
     else if (others !== undefined) others.push([entry]);
     else this.more.set(hash, [[entry]]);

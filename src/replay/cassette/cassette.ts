@@ -1,10 +1,11 @@
 import { TapedeckError } from '../../base/errors.js';
 import type { TraceEntry } from '../../trace/import/opened.js';
-import { jsonHash, sameJson, textHash } from '../../trace/json-hash.js';
+import { sameJson } from '../../trace/json-hash.js';
 import { type PairEvent, Pairer } from '../../trace/pairing.js';
 import type { MetaLine, TraceLine } from '../../trace/types.js';
 import { HttpAnswerCollector } from './http-answers.js';
-import type { NormalizedRequest, Normalizer } from './normalize.js';
+import { type NormalizedRequest, type Normalizer, requestHash } from './normalize.js';
+import { defaultRequestHash, recordedRequest } from './recorded-exchange.js';
 import { ServerScriptBuilder } from './script-builder.js';
 import type { Cassette, CassetteExchange } from './types.js';
 
@@ -135,16 +136,40 @@ export interface KeyedExchange {
   readonly position: number;
 }
 
-/** A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). */
+/**
+ * A KeyedExchange whose key text is made only when asked for (matching goes by hash and structure). Keyed by a
+ * hash worked out when the cassette was built, its normalized request is made when first asked for too; a look
+ * from the hot path ({@link IndexedExchange.peek}) keeps nothing of a request held as its line's text.
+ */
 class IndexedExchange implements KeyedExchange {
   private text: string | undefined;
+  #normalized: NormalizedRequest | undefined;
 
   constructor(
     readonly exchange: CassetteExchange,
-    readonly normalized: NormalizedRequest,
+    normalized: NormalizedRequest | undefined,
     private readonly normalizer: Normalizer,
     readonly position: number,
-  ) {}
+  ) {
+    this.#normalized = normalized;
+  }
+
+  get normalized(): NormalizedRequest {
+    this.#normalized ??= this.peek();
+    return this.#normalized;
+  }
+
+  /**
+   * The normalized request, kept only if it was made before or its request is kept: matching a live request looks
+   * at each recorded one about once, so one read from its line again is let go with it.
+   */
+  peek(): NormalizedRequest {
+    if (this.#normalized !== undefined) return this.#normalized;
+    const { request, kept } = recordedRequest(this.exchange);
+    const normalized = this.normalizer.normalize(this.exchange.method, request.params);
+    if (kept) this.#normalized = normalized;
+    return normalized;
+  }
 
   get key(): string {
     this.text ??= this.normalizer.key(this.normalized);
@@ -152,13 +177,7 @@ class IndexedExchange implements KeyedExchange {
   }
 }
 
-/**
- * The hash of a normalized request: equal keys give equal hashes. Kept to 30 bits, so it is a small integer that a
- * Map hashes directly instead of a boxed number.
- */
-export function requestHash(request: NormalizedRequest): number {
-  return jsonHash(request.params, textHash(request.method)) & 0x3fffffff;
-}
+export { requestHash } from './normalize.js';
 
 function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
   return a.method === b.method && sameJson(a.params, b.params);
@@ -166,57 +185,136 @@ function sameRequest(a: NormalizedRequest, b: NormalizedRequest): boolean {
 
 /**
  * The cassette's exchanges in queues of equal matching keys, each in recorded order, found by the requests'
- * structural hash — the same grouping as {@link keyQueues} without building every key's text.
+ * structural hash — the same grouping as {@link keyQueues} without building every key's text. With the default
+ * normalization the hashes the cassette builder worked out key it, and an exchange's entry is made when it is
+ * first asked for: building the index of a big cassette reads no request and takes two numbers per exchange.
  */
 export class RequestIndex {
-  readonly all: KeyedExchange[] = [];
+  /** How many exchanges the index holds (positions 0 … size - 1). */
+  readonly size: number;
+  /** The exchanges indexed, by position. */
+  private readonly exchanges: readonly CassetteExchange[];
+  /** Entries made so far, by position. */
+  private readonly made: (IndexedExchange | undefined)[];
+  /** Every entry, once all were made. */
+  private everyEntry: KeyedExchange[] | undefined;
   /**
-   * The first queue seen for each hash. Most requests of a big cassette are unlike any other: a queue of one is
-   * kept as its entry alone, and becomes an array when a second joins it.
+   * The first queue seen for each hash, in a table of open addressing: `slots` holds the position + 1 of the
+   * queue's first entry (0: free), `hashes` its hash. Most requests of a big cassette are unlike any other, so
+   * most queues are that one position, without an object or a Map entry of their own.
    */
-  private readonly first = new Map<number, KeyedExchange | KeyedExchange[]>();
+  private readonly slots: Int32Array;
+  private readonly hashes: Int32Array;
+  /** `slots.length - 1`: the table's size is a power of two. */
+  private readonly mask: number;
+  /** First queues that more than one entry joined, by hash. */
+  private readonly longer = new Map<number, IndexedExchange[]>();
   /** Further queues whose requests differ but share a hash with the first. */
-  private readonly more = new Map<number, KeyedExchange[][]>();
+  private readonly more = new Map<number, IndexedExchange[][]>();
 
-  constructor(exchanges: readonly CassetteExchange[], normalizer: Normalizer) {
-    for (const exchange of exchanges) {
-      const normalized = normalizer.normalize(exchange.method, exchange.request.params);
-      const entry = new IndexedExchange(exchange, normalized, normalizer, this.all.length);
-      this.all.push(entry);
-      const hash = requestHash(normalized);
-      // One lookup for the common case, a request unlike any before it.
-      const first = this.first.get(hash);
-      if (first === undefined) this.first.set(hash, entry);
-      else if (sameRequest(headOf(first).normalized, normalized)) {
-        if (Array.isArray(first)) first.push(entry);
-        else this.first.set(hash, [first, entry]);
-      } else this.addToMore(hash, entry);
+  /**
+   * `defaults`: the normalizer normalizes as the default one does, so the hashes the cassette builder worked out
+   * hold, and requests need not be read to be keyed.
+   */
+  constructor(
+    exchanges: readonly CassetteExchange[],
+    private readonly normalizer: Normalizer,
+    defaults = false,
+  ) {
+    this.exchanges = exchanges.slice();
+    this.size = exchanges.length;
+    this.made = new Array<IndexedExchange | undefined>(this.size);
+    // At most half full, so a probe ends soon.
+    const capacity = 2 ** Math.max(4, Math.ceil(Math.log2(2 * this.size + 1)));
+    this.slots = new Int32Array(capacity);
+    this.hashes = new Int32Array(capacity);
+    this.mask = capacity - 1;
+    for (let position = 0; position < this.size; position++) {
+      const hash = (defaults ? defaultRequestHash(exchanges[position]!) : undefined) ?? this.hashAt(position);
+      const slot = this.slotOf(hash);
+      // The common case, a request unlike any before it: a free slot.
+      if (this.slots[slot] === 0) {
+        this.slots[slot] = position + 1;
+        this.hashes[slot] = hash;
+      } else this.join(hash, this.firstQueue(hash, slot), this.entry(position));
     }
   }
 
-  /** An entry whose hash is shared with a different request's. */
-  private addToMore(hash: number, entry: KeyedExchange): void {
-    const others = this.more.get(hash);
-    const queue = others?.find((other) => sameRequest(other[0]!.normalized, entry.normalized));
-    if (queue !== undefined) queue.push(entry);
-    else if (others !== undefined) others.push([entry]);
-    else this.more.set(hash, [[entry]]);
+  /** Every entry, in recorded order (all made when first asked for). */
+  get all(): KeyedExchange[] {
+    if (this.everyEntry === undefined) {
+      const all: KeyedExchange[] = [];
+      for (let position = 0; position < this.size; position++) all.push(this.entry(position));
+      this.everyEntry = all;
+    }
+    return this.everyEntry;
+  }
+
+  /** The exchange at `position`. */
+  exchange(position: number): CassetteExchange {
+    return this.exchanges[position]!;
+  }
+
+  /** The entry of the exchange at `position`, made the first time it is asked for. */
+  entry(position: number): IndexedExchange {
+    let entry = this.made[position];
+    if (entry === undefined) {
+      entry = new IndexedExchange(this.exchanges[position]!, undefined, this.normalizer, position);
+      this.made[position] = entry;
+    }
+    return entry;
   }
 
   /** The queue of recorded exchanges whose normalized request equals `request`, or undefined. */
   queue(request: NormalizedRequest, hash = requestHash(request)): KeyedExchange[] | undefined {
-    const first = this.first.get(hash);
-    if (first === undefined) return undefined;
-    if (sameRequest(headOf(first).normalized, request)) {
-      // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
-      return Array.isArray(first) ? first : [first];
-    }
-    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.normalized, request));
+    const slot = this.slotOf(hash);
+    if (this.slots[slot] === 0) return undefined;
+    // A queue of one is handed out as a list of its own each time (the matcher keeps no place in it).
+    const first = this.firstQueue(hash, slot);
+    if (sameRequest(first[0]!.peek(), request)) return first;
+    return this.more.get(hash)?.find((other) => sameRequest(other[0]!.peek(), request));
   }
-}
 
-function headOf(queue: KeyedExchange | KeyedExchange[]): KeyedExchange {
-  return Array.isArray(queue) ? queue[0]! : queue;
+  /** The slot of `hash` in the table, or the free one where it would go. */
+  private slotOf(hash: number): number {
+    let slot = hash & this.mask;
+    while (this.slots[slot] !== 0 && this.hashes[slot] !== hash) slot = (slot + 1) & this.mask;
+    return slot;
+  }
+
+  /** The first queue of `hash`, whose head is at `slot`: its list, or a list of its one entry. */
+  private firstQueue(hash: number, slot: number): IndexedExchange[] {
+    if (this.longer.size > 0) {
+      const queue = this.longer.get(hash);
+      if (queue !== undefined) return queue;
+    }
+    return [this.entry(this.slots[slot]! - 1)];
+  }
+
+  /** Adds an entry whose hash is taken to its queue: the first one if the requests are equal, else another. */
+  private join(hash: number, first: IndexedExchange[], entry: IndexedExchange): void {
+    if (!sameRequest(first[0]!.peek(), entry.peek())) this.addToMore(hash, entry);
+    else if (first.length > 1) first.push(entry);
+    else this.longer.set(hash, [first[0]!, entry]);
+  }
+
+  /** The hash of the request at `position` under this index's normalizer; its entry keeps the normalized request. */
+  private hashAt(position: number): number {
+    const exchange = this.exchanges[position]!;
+    const normalized = this.normalizer.normalize(exchange.method, exchange.request.params);
+    this.made[position] = new IndexedExchange(exchange, normalized, this.normalizer, position);
+    return requestHash(normalized);
+  }
+
+  /** An entry whose hash is shared with a different request's. */
+  private addToMore(hash: number, entry: IndexedExchange): void {
+    const others = this.more.get(hash);
+    const normalized = entry.peek();
+    const queue = others?.find((other) => sameRequest(other[0]!.peek(), normalized));
+    if (queue !== undefined) queue.push(entry);
+    else if (others !== undefined) others.push([entry]);
+    else this.more.set(hash, [[entry]]);
+  }
 }
 
 /**

@@ -4,7 +4,12 @@ import { type MatchOptions, type ReplayOptions, withDefaults } from '../options.
 import { type KeyedExchange, RequestIndex } from './cassette.js';
 import { explainMiss, type Miss } from './miss.js';
 import { requestStateOf, responseState } from './mrtr.js';
-import { createNormalizer, type NormalizedRequest, type Normalizer } from './normalize.js';
+import {
+  createNormalizer,
+  DEFAULT_NORMALIZATION,
+  type NormalizedRequest,
+  type Normalizer,
+} from './normalize.js';
 import type { Cassette, CassetteExchange } from './types.js';
 
 /**
@@ -54,7 +59,6 @@ export interface MatchReport {
 export class Matcher {
   readonly normalizer: Normalizer;
   private readonly options: MatchOptions;
-  private readonly entries: KeyedExchange[];
   private readonly index: RequestIndex;
   /** Per entry (by position): served. */
   private readonly used: Uint8Array;
@@ -84,9 +88,10 @@ export class Matcher {
       ...(normalize ? { normalize } : {}),
       ...(redact ? { redact } : {}),
     });
-    this.index = new RequestIndex(cassette.exchanges, this.normalizer);
-    this.entries = this.index.all;
-    this.used = new Uint8Array(this.entries.length);
+    // With the default settings the hashes worked out when the cassette was built key it as they are.
+    const defaults = normalization === DEFAULT_NORMALIZATION && ignore.length === 0 && !normalize && !redact;
+    this.index = new RequestIndex(cassette.exchanges, this.normalizer, defaults);
+    this.used = new Uint8Array(this.index.size);
   }
 
   /** Finds the recorded exchange for a live request and marks it served, or explains the miss. */
@@ -114,7 +119,7 @@ export class Matcher {
 
   /** True once every recorded exchange was served. */
   get done(): boolean {
-    return this.usedCount === this.entries.length;
+    return this.usedCount === this.index.size;
   }
 
   /**
@@ -123,7 +128,8 @@ export class Matcher {
    * knows the server's era does not ask it at all.
    */
   report(): MatchReport {
-    const unused = this.entries
+    const entries = this.index.all;
+    const unused = entries
       .filter((entry) => this.used[entry.position] === 0 && entry.exchange.method !== DISCOVER)
       .map(({ exchange, normalized }) => ({
         ordinal: exchange.ordinal,
@@ -131,7 +137,7 @@ export class Matcher {
         summary: describeRequest(this.show(normalized)),
         lineNo: exchange.lineNo,
       }));
-    const total = this.entries.filter(
+    const total = entries.filter(
       (entry) => this.used[entry.position] === 1 || entry.exchange.method !== DISCOVER,
     ).length;
     let summary = `used ${this.usedCount} of ${total} recorded exchange${total === 1 ? '' : 's'}`;
@@ -151,7 +157,7 @@ export class Matcher {
     if (matchers.length === 0) return this.index.queue(live) ?? [];
     const key = this.normalizer.key(live);
     // Custom matchers can accept what the key does not, so every recording of the method is a candidate.
-    return this.entries.filter((entry) => {
+    return this.index.all.filter((entry) => {
       if (entry.normalized.method !== live.method) return false;
       for (const matcher of matchers) {
         const verdict = matcher(live, entry.normalized);
@@ -194,7 +200,7 @@ export class Matcher {
     if (this.used[entry.position] === 0) this.usedCount++;
     this.used[entry.position] = 1;
     this.unread.push(entry);
-    while (this.cursor < this.entries.length && this.used[this.cursor] === 1) this.cursor++;
+    while (this.cursor < this.index.size && this.used[this.cursor] === 1) this.cursor++;
   }
 
   /** The ordinal of the served exchange that handed out `state` (the last one served, if several did). */
@@ -210,7 +216,7 @@ export class Matcher {
   private isUsed(exchange: CassetteExchange): boolean {
     if (this.positions === undefined) {
       this.positions = new Map();
-      for (const entry of this.entries) this.positions.set(entry.exchange, entry.position);
+      for (const entry of this.index.all) this.positions.set(entry.exchange, entry.position);
     }
     const position = this.positions.get(exchange);
     return position !== undefined && this.used[position] === 1;
@@ -218,16 +224,15 @@ export class Matcher {
 
   /** The next exchange `ordered` expects: the first unused one, discovery left out. */
   private expected(): KeyedExchange | undefined {
-    for (let i = this.cursor; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (this.used[i] === 0 && entry.exchange.method !== DISCOVER) return entry;
+    for (let i = this.cursor; i < this.index.size; i++) {
+      if (this.used[i] === 0 && this.index.exchange(i).method !== DISCOVER) return this.index.entry(i);
     }
     return undefined;
   }
 
   private context(expected: KeyedExchange | undefined, recorded: number) {
     return {
-      entries: this.entries,
+      entries: this.index.all,
       used: (exchange: CassetteExchange) => this.isUsed(exchange),
       expected,
       recorded,

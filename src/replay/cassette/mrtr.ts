@@ -33,29 +33,33 @@ export function responseState(exchange: CassetteExchange): string | undefined {
 }
 
 /** What stays the same across the rounds of one chain: method and params without the retry keys. */
-function baseKey(exchange: CassetteExchange): string {
-  const params = exchange.request.params ?? {};
+function baseKey(method: string, params: JsonObject = {}): string {
   const base: JsonObject = {};
   for (const [key, value] of Object.entries(params)) if (!RETRY_KEYS.has(key)) base[key] = value;
-  return `${exchange.method} ${canonicalJson(base)}`;
+  return `${method} ${canonicalJson(base)}`;
 }
 
 /**
  * Sets `mrtr` on every exchange of a chain, in place. A retry continues the earlier `input_required` exchange with
- * the same base whose handed-out `requestState` it echoes, else the latest one not yet continued.
+ * the same base whose handed-out `requestState` it echoes, else the latest one not yet continued. `paramsOf` reads
+ * an exchange's request params (the cassette builder's leaves requests held as text unread).
  *
  * @example linkRounds(cassette.exchanges); cassette.exchanges[4].mrtr // → { chain: 2, round: 2, previous: 3 }
  */
-export function linkRounds(exchanges: readonly CassetteExchange[]): void {
+export function linkRounds(
+  exchanges: readonly CassetteExchange[],
+  paramsOf: (exchange: CassetteExchange) => JsonObject | undefined = (exchange) => exchange.request.params,
+): void {
   const open = new Map<string, CassetteExchange[]>();
   for (const exchange of exchanges) {
-    const retry = isRetry(exchange.request.params);
+    const params = paramsOf(exchange);
+    const retry = isRetry(params);
     // Most sessions have no multi-round-trip requests at all: no key to build for them.
     if (!retry && exchange.outcome !== 'input_required') continue;
-    const key = baseKey(exchange);
+    const key = baseKey(exchange.method, params);
     if (retry) {
       const waiting = open.get(key) ?? [];
-      const state = requestStateOf(exchange.request.params);
+      const state = requestStateOf(params);
       let at = state === undefined ? -1 : waiting.findIndex((x) => responseState(x) === state);
       if (at < 0) at = waiting.length - 1;
       const previous = waiting[at];

@@ -1,4 +1,6 @@
+import { jsonHash, textHash } from '../../trace/json-hash.js';
 import {
+  type NormalizedRequest,
   type Normalizer,
   createNormalizer as normalizerOf,
   type NormalizerOptions as TraceNormalizerOptions,
@@ -34,4 +36,15 @@ export interface NormalizerOptions extends Omit<TraceNormalizerOptions, 'ignore'
 export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
   const { ignore, ...rest } = options;
   return normalizerOf(ignore === undefined ? rest : { ...rest, ignore: ignore.map(compileIgnorePath) });
+}
+
+/** The normalizer of a replay with default settings (no ignore paths, custom step or redaction). */
+export const defaultNormalizer: Normalizer = normalizerOf();
+
+/**
+ * The hash of a normalized request: equal keys give equal hashes. Kept to 30 bits, so it is a small integer that a
+ * Map hashes directly instead of a boxed number.
+ */
+export function requestHash(request: NormalizedRequest): number {
+  return jsonHash(request.params, textHash(request.method)) & 0x3fffffff;
 }

@@ -1,15 +1,17 @@
-import type { Exchange, ExchangeOutcome, MessageRef, PairEvent } from '../../trace/exchange.js';
-import { formatId, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
-import { linkRounds } from './mrtr.js';
+import type { Exchange, MessageRef, PairEvent } from '../../trace/exchange.js';
+import { formatId, isObject, type JsonObject } from '../../trace/jsonrpc.js';
+import { isRetry, linkRounds } from './mrtr.js';
+import { NO_SCRIPT, RecordedExchange, recordedRequest } from './recorded-exchange.js';
 import type {
   Anchor,
   Cassette,
   CassetteExchange,
   ClientNotification,
-  MrtrRound,
   ServerMessage,
   UnsolicitedMessage,
 } from './types.js';
+
+export { recordedRequest, responseToSend } from './recorded-exchange.js';
 
 /**
  * Turns one server's pairing events into scripts: each server message goes to the script of the client request
@@ -40,16 +42,18 @@ export class ServerScriptBuilder {
   private readonly last = new Map<string, Last>();
   /** Time of the trace's first message: what `start` anchors count from. */
   private startTime: number | undefined;
+  /** Whether a request is an MRTR retry or was answered `input_required`: only then are rounds linked. */
+  private rounds = false;
 
   /**
    * Takes one pairing event of this server; `order` is its position in the trace (strictly increasing), `text` the
-   * JSON text of its trace line when known — a response is then kept as that text until it is first read.
+   * JSON text of its trace line when known — a request or response is then kept as that text until it is first read.
    */
   push(event: Exclude<PairEvent, { kind: 'line' }>, order: number, text?: string): void {
     if (event.kind !== 'unanswered' && this.startTime === undefined) this.startTime = event.ref.time;
     switch (event.kind) {
       case 'request':
-        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order);
+        if (event.exchange.dir === 'in') this.clientRequest(event.exchange, event.ref, order, text);
         else this.serverMessage('request', event.ref, order, event.exchange.parent, false, event.exchange);
         return;
       case 'response':
@@ -83,7 +87,8 @@ export class ServerScriptBuilder {
    * carry the cancellations of the requests left open.
    */
   finish(): Pick<Cassette, 'exchanges' | 'unsolicited' | 'notifications' | 'warnings'> {
-    linkRounds(this.exchanges);
+    // Linking reads every request: a session without multi-round-trip requests (most) leaves its lines unread.
+    if (this.rounds) linkRounds(this.exchanges, (exchange) => recordedRequest(exchange).request.params);
     return {
       exchanges: this.exchanges,
       unsolicited: this.unsolicited,
@@ -92,8 +97,11 @@ export class ServerScriptBuilder {
     };
   }
 
-  private clientRequest(paired: Exchange, ref: MessageRef, order: number): void {
+  private clientRequest(paired: Exchange, ref: MessageRef, order: number, text?: string): void {
     const exchange = new RecordedExchange(this.exchanges.length, paired, rawItem(ref), order, ref);
+    // A line of one message can stand for its request until it is read; a batch's item is kept as it is.
+    if (text !== undefined && ref.item === undefined) exchange.requestLine(text);
+    if (isRetry(paired.request.params)) this.rounds = true;
     this.exchanges.push(exchange);
     // An open request's cassette exchange hangs on its pairing record: no lookup table to keep per request.
     paired.attached = exchange;
@@ -118,6 +126,7 @@ export class ServerScriptBuilder {
     exchange.respondedAtMs = since(ref.time, exchange.time);
     exchange.responseOrder = order;
     exchange.outcome = paired.outcome;
+    if (exchange.outcome === 'input_required') this.rounds = true;
     // Only an open request can be cancelled or get server messages: its pairing record is done with.
     exchange.cancelled = paired.cancelled;
     paired.attached = undefined;
@@ -218,118 +227,6 @@ export class ServerScriptBuilder {
 }
 
 type Owner = { kind: 'exchange'; exchange: CassetteExchange } | UnsolicitedMessage;
-
-/**
- * A cassette exchange as the builder makes it. Its response may be held as the text of its trace line and parsed
- * when first read: a big cassette's responses are parsed as the session asks for them, and the garbage collector
- * never copies the ones it does not ask for.
- */
-class RecordedExchange implements CassetteExchange {
-  ordinal: number;
-  method: string;
-  request: RpcRequest;
-  message: JsonObject;
-  script: readonly ServerMessage[] = NO_SCRIPT;
-  respondedAtMs: number | undefined = undefined;
-  responseOrder: number | undefined = undefined;
-  outcome: ExchangeOutcome = 'open';
-  cancelled = false;
-  conn: string | undefined;
-  order: number;
-  lineNo: number | undefined;
-  time: number | undefined;
-  mrtr: MrtrRound | undefined = undefined;
-  #response: JsonObject | undefined = undefined;
-  #responseText: string | undefined = undefined;
-
-  constructor(ordinal: number, paired: Exchange, message: JsonObject, order: number, ref: MessageRef) {
-    this.ordinal = ordinal;
-    this.method = paired.method;
-    this.request = paired.request;
-    this.message = message;
-    this.conn = paired.conn;
-    this.order = order;
-    this.lineNo = ref.lineNo;
-    this.time = ref.time;
-  }
-
-  get response(): JsonObject | undefined {
-    if (this.#responseText !== undefined) {
-      this.#response = messageOfLine(this.#responseText);
-      this.#responseText = undefined;
-    }
-    return this.#response;
-  }
-
-  set response(response: JsonObject | undefined) {
-    this.#response = response;
-    this.#responseText = undefined;
-  }
-
-  /** The text of a response line not read yet (see {@link responseToSend}), else undefined. */
-  unreadResponse(): string | undefined {
-    return this.#responseText;
-  }
-
-  /** Holds the response as the JSON text of its trace line (one message, not a batch). */
-  responseLine(text: string): void {
-    this.#response = undefined;
-    this.#responseText = text;
-  }
-}
-
-/**
- * An exchange's response for sending once, as replay does: one not read before is parsed from its line's text and
- * not kept (`owned`: nothing else holds any part of it, so it needs no copy on its way out, and — living only while
- * it is sent — costs the garbage collector nothing, where one kept would be copied and promoted). Otherwise the
- * response as `exchange.response` gives it.
- *
- * @example const { response, owned } = responseToSend(exchange);
- */
-export function responseToSend(exchange: CassetteExchange): {
-  response: JsonObject | undefined;
-  owned: boolean;
-} {
-  const text = exchange instanceof RecordedExchange ? exchange.unreadResponse() : undefined;
-  if (text !== undefined) return { response: messageOfLine(text), owned: true };
-  return { response: exchange.response, owned: false };
-}
-
-/**
- * The message of a trace line's text, as rawItem takes it from the parsed line. The line was parsed when the
- * cassette was built, so it is valid JSON. A message line as tapedeck writes it ends with its `raw` member
- * (`{"t":…,"seq":…,"dir":…,"raw":{…}}`): when nothing before `"raw":` opens an object or array, that is the line's
- * own `raw` key (the text `"raw":` cannot occur inside a JSON string), and the text after it, less the closing
- * brace, is the message alone — parsed without the envelope. If `raw` is not the last member (or appears twice),
- * that text is not one JSON value and the whole line is parsed instead.
- */
-function messageOfLine(text: string): JsonObject {
-  const at = text.indexOf('"raw":');
-  if (at > 0 && text.charCodeAt(text.length - 1) === CLOSE_BRACE && !opensBefore(text, at)) {
-    try {
-      const raw = JSON.parse(text.slice(at + RAW_KEY_LENGTH, -1)) as unknown;
-      return isObject(raw) ? raw : {};
-    } catch {
-      // Not the line's last member: the whole line below.
-    }
-  }
-  const line = JSON.parse(text) as { raw?: unknown };
-  return isObject(line.raw) ? line.raw : {};
-}
-
-const CLOSE_BRACE = 0x7d;
-const RAW_KEY_LENGTH = '"raw":'.length;
-
-/** Whether an object or array opens in `text` between its first character and `end`. */
-function opensBefore(text: string, end: number): boolean {
-  const brace = text.indexOf('{', 1);
-  if (brace !== -1 && brace < end) return true;
-  const bracket = text.indexOf('[');
-  return bracket !== -1 && bracket < end;
-}
-
-/** The script of every request the server said nothing in between about: one list, not one per request. */
-const NO_SCRIPT: readonly ServerMessage[] = Object.freeze([]);
 
 const START: Anchor = { kind: 'start' };
 

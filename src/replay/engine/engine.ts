@@ -13,7 +13,7 @@ import {
 } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
 import { Matcher } from '../cassette/matcher.js';
-import { responseToSend } from '../cassette/script-builder.js';
+import { responseToSend } from '../cassette/recorded-exchange.js';
 import type {
   Cassette,
   CassetteExchange,

@@ -1,5 +1,6 @@
 import { classifyMessage, isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
 import type { Json } from '../../trace/types.js';
+import { recordedRequest } from '../cassette/recorded-exchange.js';
 import type { Cassette } from '../cassette/types.js';
 import type { ReplayChannel } from './channel.js';
 import { errorResponse } from './rewrite.js';
@@ -44,7 +45,7 @@ export function discoverAnswer(cassette: Cassette): DiscoverAnswer {
   if (cassette.exchanges.some((x) => x.method === DISCOVER)) return { kind: 'recorded' };
   const versions = new Set<string>();
   for (const exchange of cassette.exchanges) {
-    const meta = exchange.request.params?._meta;
+    const meta = recordedRequest(exchange).request.params?._meta;
     const version = isObject(meta) ? meta[VERSION_KEY] : undefined;
     if (typeof version === 'string') versions.add(version);
   }

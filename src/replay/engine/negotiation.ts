@@ -1,4 +1,5 @@
 import { isObject, type JsonObject, type RpcRequest } from '../../trace/jsonrpc.js';
+import { recordedRequest } from '../cassette/recorded-exchange.js';
 import type { CassetteExchange } from '../cassette/types.js';
 
 /**
@@ -128,9 +129,11 @@ export class ClientTerms {
 
   /** A note when a 2026-era request carries another `_meta` protocol version than the recorded request did. */
   compare(exchange: CassetteExchange, request: RpcRequest): VersionNote | undefined {
-    const recorded = metaVersion(exchange.request.params);
     const asked = metaVersion(request.params);
-    if (recorded === undefined || asked === undefined || recorded === asked) return undefined;
+    // Most requests carry no version: the recorded one is not read for them.
+    if (asked === undefined) return undefined;
+    const recorded = metaVersion(recordedRequest(exchange).request.params);
+    if (recorded === undefined || recorded === asked) return undefined;
     return { via: 'request', recorded, asked, answered: recorded };
   }
 }

@@ -106,6 +106,26 @@ export function certainDepth(parent: Exchange | undefined, guessed: boolean): nu
   return depth;
 }
 
+/** Whether a call failed: answered with a JSON-RPC error, or a tool result flagged `isError`. */
+export function callFailed(exchange: Exchange): boolean {
+  return exchange.outcome === 'error' || exchange.outcome === 'tool_error';
+}
+
+/**
+ * The failing call a failed exchange counts as: itself, or, when the call the wire ties it to failed too, that
+ * call's (up a chain of certain ties whose calls all failed). A tool call that failed because the sampling request
+ * it sent was refused is one failure, not two; a refused sampling request under a call that still succeeded, or
+ * one only guessed into a failed call, is a failure of its own. The error counters, `e` and `show --errors` count
+ * by it.
+ *
+ * @example failingCall(samplingExchange) // → the tools/call exchange it was sent for, when that failed too
+ */
+export function failingCall(exchange: Exchange): Exchange {
+  let call = exchange;
+  while (call.parent !== undefined && !call.guessed && callFailed(call.parent)) call = call.parent;
+  return call;
+}
+
 export interface PairerOptions {
   /** `keep` (default) collects children on each exchange; `none` keeps memory flat for pure statistics. */
   children?: 'keep' | 'none';

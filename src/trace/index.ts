@@ -43,7 +43,7 @@ export { argumentSummary, base64Bytes, requestSummary, resultSummary } from './d
 export { encodeLine, timestamp } from './encode.js';
 // Two long values cut around their first difference, as `tapedeck diff` and the viewer's diff show them.
 export { type DiffExcerpt, diffExcerpt, type ExcerptOptions, firstDifference } from './excerpt.js';
-export { certainDepth } from './exchange.js';
+export { callFailed, certainDepth, failingCall } from './exchange.js';
 export { toMcpTape } from './export/mcp-tape.js';
 export { type McporterExportOptions, toMcporter } from './export/mcporter.js';
 export { toTapedeck } from './export/tapedeck.js';

@@ -1,10 +1,11 @@
 import type { PagedErrors } from '../../trace/paged.js';
 import type { FilterResult } from './query.js';
-import type { TraceIndex } from './trace-index.js';
+import { OUTCOMES, type TraceIndex, VIAS } from './trace-index.js';
 
 /**
  * A paged view's failures, counted per failing call as the viewer counts them (viewer/src/data/error-nav.ts): a
- * failed request and its answer are one failure, placed at whichever of its rows comes first in the view; a row
+ * failed request and its answer are one failure (with the failed calls the wire ties to it), placed at whichever
+ * of its rows comes first in the view; a row
  * red on its own (a stray answer, an unreadable item, a recorder's warning) is one each.
  */
 export interface Failures {
@@ -36,11 +37,28 @@ export function failuresOf(index: TraceIndex, result: FilterResult): Failures {
   return { first: Int32Array.from(first), byExchange };
 }
 
-/** The exchange (by ordinal) a failed row is one failure with, or -1 for a row that fails on its own. */
+/**
+ * The exchange (by ordinal) a failed row is one failure with, or -1 for a row that fails on its own: its call's, or
+ * up the certain ties whose calls all failed, as trace/exchange.ts failingCall decides for a trace read whole.
+ */
 function exchangeOf(index: TraceIndex, row: number): number {
   const kind = index.kindOf(row);
-  return kind === 'request' || kind === 'response' ? index.rowExchange.get(row) : -1;
+  if (kind !== 'request' && kind !== 'response') return -1;
+  let call = index.rowExchange.get(row);
+  for (;;) {
+    const parent = index.xParent.get(call);
+    if (
+      parent < 0 ||
+      VIAS[index.xVia.get(call)] === 'open-request' ||
+      !FAILED.has(index.xOutcome.get(parent))
+    )
+      return call;
+    call = parent;
+  }
 }
+
+/** Outcomes (by their index in OUTCOMES) of a call that failed. */
+const FAILED = new Set([OUTCOMES.indexOf('error'), OUTCOMES.indexOf('tool_error')]);
 
 /** The place in `first` of the first failure at or after `n` (first.length when none is). */
 function firstFrom(first: Int32Array, n: number): number {

@@ -1,16 +1,19 @@
-import type { Exchange } from 'mcp-tapedeck/trace';
+import { type Exchange, failingCall } from 'mcp-tapedeck/trace';
 import { isErrorRow, type Row } from './rows.js';
 
 /**
  * Errors are counted and stepped through per failing call, not per red row: a failed request and its answer are
- * one error (both rows are red), as a stray answer, an unreadable line or a recorder's warning is one each. The
- * counter, the footer and the `E` key agree on it.
+ * one error (both rows are red), and so is a failed call with the failed calls the wire ties to it (a tool call
+ * that failed because its sampling request was refused: four red rows, one failing call; see failingCall). A stray
+ * answer, an unreadable line or a recorder's warning is one each. The counter, the footer and the `E` key agree.
  */
 
 /** What failed: the exchange of a failed request or answer, or the row itself. */
 export function failureOf(row: Row): Exchange | Row | undefined {
   if (!isErrorRow(row)) return undefined;
-  return (row.kind === 'request' || row.kind === 'response') && row.exchange ? row.exchange : row;
+  return (row.kind === 'request' || row.kind === 'response') && row.exchange
+    ? failingCall(row.exchange)
+    : row;
 }
 
 /** The failures of a list in order, each by the place of its first row in the list. */

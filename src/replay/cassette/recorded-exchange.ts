@@ -20,7 +20,6 @@ export const NO_SCRIPT: readonly ServerMessage[] = Object.freeze([]);
 export class RecordedExchange implements CassetteExchange {
   ordinal: number;
   method: string;
-  script: readonly ServerMessage[] = NO_SCRIPT;
   respondedAtMs: number | undefined = undefined;
   responseOrder: number | undefined = undefined;
   outcome: ExchangeOutcome = 'open';
@@ -29,14 +28,17 @@ export class RecordedExchange implements CassetteExchange {
   order: number;
   lineNo: number | undefined;
   time: number | undefined;
-  mrtr: MrtrRound | undefined = undefined;
   /** {@link requestHash} of the request as the default normalizer leaves it. */
   readonly defaultHash: number;
-  #request: RpcRequest;
+  // Every field is kept for each exchange of a cassette, so few: a big one holds millions.
+  /** The request as pairing made it, or the text of its line until it is read. */
+  #request: RpcRequest | string;
+  /** The request's message (the stand-in while the request is its line's text). */
   #message: JsonObject;
-  #requestText: string | undefined = undefined;
-  #response: JsonObject | undefined = undefined;
-  #responseText: string | undefined = undefined;
+  /** The response, or the text of its line until it is read. */
+  #response: JsonObject | string | undefined = undefined;
+  /** What few exchanges have: a script of server messages, a multi-round-trip round. */
+  #rare: { script: readonly ServerMessage[]; mrtr: MrtrRound | undefined } | undefined = undefined;
 
   constructor(ordinal: number, paired: Exchange, message: JsonObject, order: number, ref: MessageRef) {
     this.ordinal = ordinal;
@@ -50,9 +52,26 @@ export class RecordedExchange implements CassetteExchange {
     this.defaultHash = requestHash(defaultNormalizer.normalize(paired.method, paired.request.params));
   }
 
+  get script(): readonly ServerMessage[] {
+    return this.#rare === undefined ? NO_SCRIPT : this.#rare.script;
+  }
+
+  set script(script: readonly ServerMessage[]) {
+    if (this.#rare !== undefined) this.#rare.script = script;
+    else if (script !== NO_SCRIPT) this.#rare = { script, mrtr: undefined };
+  }
+
+  get mrtr(): MrtrRound | undefined {
+    return this.#rare?.mrtr;
+  }
+
+  set mrtr(mrtr: MrtrRound | undefined) {
+    if (this.#rare !== undefined) this.#rare.mrtr = mrtr;
+    else if (mrtr !== undefined) this.#rare = { script: NO_SCRIPT, mrtr };
+  }
+
   get request(): RpcRequest {
-    this.readRequest();
-    return this.#request;
+    return this.readRequest();
   }
 
   set request(request: RpcRequest) {
@@ -71,27 +90,23 @@ export class RecordedExchange implements CassetteExchange {
   }
 
   get response(): JsonObject | undefined {
-    if (this.#responseText !== undefined) {
-      this.#response = messageOfLine(this.#responseText);
-      this.#responseText = undefined;
-    }
+    if (typeof this.#response === 'string') this.#response = messageOfLine(this.#response);
     return this.#response;
   }
 
   set response(response: JsonObject | undefined) {
     this.#response = response;
-    this.#responseText = undefined;
   }
 
   /** The request, parsed from its line without keeping it when it was not read before (see {@link recordedRequest}). */
   peekRequest(): { request: RpcRequest; kept: boolean } {
-    if (this.#requestText === undefined) return { request: this.#request, kept: true };
-    return { request: requestOfLine(this.#requestText).request, kept: false };
+    if (typeof this.#request !== 'string') return { request: this.#request, kept: true };
+    return { request: requestOfLine(this.#request).request, kept: false };
   }
 
   /** The text of a response line not read yet (see {@link responseToSend}), else undefined. */
   unreadResponse(): string | undefined {
-    return this.#responseText;
+    return typeof this.#response === 'string' ? this.#response : undefined;
   }
 
   /**
@@ -99,34 +114,26 @@ export class RecordedExchange implements CassetteExchange {
    * the objects parsed when the cassette was built are let go.
    */
   requestLine(text: string): void {
-    this.#requestText = text;
-    this.#request = UNREAD_REQUEST;
+    this.#request = text;
     this.#message = UNREAD_MESSAGE;
   }
 
   /** Holds the response as the JSON text of its trace line (one message, not a batch). */
   responseLine(text: string): void {
-    this.#response = undefined;
-    this.#responseText = text;
+    this.#response = text;
   }
 
-  private readRequest(): void {
-    if (this.#requestText === undefined) return;
-    const { request, message } = requestOfLine(this.#requestText);
-    this.#requestText = undefined;
+  private readRequest(): RpcRequest {
+    if (typeof this.#request !== 'string') return this.#request;
+    const { request, message } = requestOfLine(this.#request);
     this.#request = request;
     this.#message = message;
+    return request;
   }
 }
 
-/** Stand-ins while a request is held as its line's text (never handed out). */
+/** The stand-in message while a request is held as its line's text (never handed out). */
 const UNREAD_MESSAGE: JsonObject = Object.freeze({});
-const UNREAD_REQUEST: RpcRequest = Object.freeze({
-  kind: 'request',
-  id: 0,
-  method: '',
-  params: undefined,
-}) as RpcRequest;
 
 /**
  * A request line's message and request as pairing made them when the cassette was built: the line held a request

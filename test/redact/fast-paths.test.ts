@@ -213,3 +213,27 @@ describe('a repeated `name:` looked up once', () => {
     );
   });
 });
+
+describe('a long value of prose', () => {
+  const compiled = compile(DEFAULTS);
+  // Over LONG_VALUE (256 KiB), words only: no run of token characters, so the gated rules are skipped.
+  const prose = 'the server returned a list of files: index.ts, notes and more.\n'.repeat(4200);
+
+  it('has no token run, yet its pairs and credentials in links are hidden, and a token once it holds one', () => {
+    expect(prose.length).toBeGreaterThanOrEqual(1 << 18);
+    expect(hasTokenRun(prose, 16)).toBe(false);
+    const middle = (mid: string) => {
+      const out = redactJson(prose + mid + prose, compiled) as string;
+      return out.slice(prose.length, out.length - prose.length);
+    };
+    expect(middle('password: hunter22\n')).toBe('password: [REDACTED:password]\n');
+    expect(middle('DB_PASSWORD=hunter22 PORT=5432\n')).toBe('DB_PASSWORD=[REDACTED:password] PORT=5432\n');
+    expect(middle('see https://ada:s3cr3t-pw@example.com/x now\n')).toBe(
+      'see https://ada:[REDACTED:url-password]@example.com/x now\n',
+    );
+    expect(middle('token ghp_0123456789abcdefghijABCDEFGHIJ012345 used\n')).toBe(
+      'token [REDACTED:github-token] used\n',
+    );
+    expect(middle('no secret here\n')).toBe('no secret here\n');
+  });
+});

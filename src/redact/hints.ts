@@ -21,6 +21,8 @@ const TEXT_CHARS = [' ', '\n', '"', '.', ':', '-', '_'];
 
 /** A false start of an anchor this many times over and the hint is looked for whole (never worse than before). */
 const FALSE_STARTS = 32;
+/** How many hints a chunk of text has looked for whole before its pairs of characters are counted instead. */
+const WHOLE_LOOKS = 4;
 /** A chunk's characters are counted at this stride to tell which are rare in it (a sample, not a pass). */
 const SAMPLE_STRIDE = 61;
 /** No characters to look for besides the hints. */
@@ -38,25 +40,87 @@ function sampleCounts(chunk: string, into: Uint32Array): Uint32Array {
   return into;
 }
 
+/** Pairs of characters are counted in a 128 × 128 table; every character past ASCII shares the last slot. */
+const PAIR_SLOTS = 1 << 14;
+const LAST_SLOT = 127;
+
+/**
+ * How often each pair of adjacent characters occurs in `chunk`, in one pass. Counts are exact for ASCII pairs and
+ * at least the true count for pairs with a character past ASCII (they share a slot): a pair counted 0 is absent.
+ */
+function pairCounts(chunk: string, into: Uint32Array): Uint32Array {
+  into.fill(0);
+  let prev = Math.min(chunk.charCodeAt(0) || 0, LAST_SLOT);
+  for (let i = 1; i < chunk.length; i += 1) {
+    const code = chunk.charCodeAt(i);
+    const slot = Math.min(code, LAST_SLOT);
+    into[(prev << 7) | slot]! += 1;
+    prev = slot;
+  }
+  return into;
+}
+
 /**
  * A hint looked for in a chunk of a long value. `includes` finds a pattern by a memchr for its first character and a
  * compare at each place it meets it, so a hint starting with a character common in the chunk (`oy2`, `.eyJ` in
  * prose) stops all the time: on a megabyte of prose that was most of redaction's time. The hint's tail from its
- * rarest character in the chunk (by a sample of it) is looked for instead, and each place the tail is found is
- * confirmed against the whole hint, so the answer is the same.
+ * rarest character in the chunk (by a sample of it) is looked for instead, each place it is found confirmed against
+ * the whole hint. In text where that tail is common too (`_` in code and docs), the chunk's pairs of characters,
+ * counted in one pass, settle the hint outright when it holds a pair the chunk lacks, and otherwise give the tail
+ * from its rarest pair, which turns up at most as often as that pair.
  */
 class Anchored {
   readonly hint: string;
   /** The hint's tails, from each of its characters on. */
   private readonly tails: string[];
+  /** The table slot of each pair of the hint's adjacent characters. */
+  private readonly pairs: Uint16Array;
 
   constructor(hint: string) {
     this.hint = hint;
     this.tails = [];
     for (let i = 0; i < hint.length; i += 1) this.tails.push(hint.slice(i));
+    this.pairs = new Uint16Array(Math.max(0, hint.length - 1));
+    for (let i = 0; i + 1 < hint.length; i += 1) {
+      const a = Math.min(hint.charCodeAt(i), LAST_SLOT);
+      this.pairs[i] = (a << 7) | Math.min(hint.charCodeAt(i + 1), LAST_SLOT);
+    }
   }
 
-  in(text: string, counts: Uint32Array): boolean {
+  /** Whether `text` holds the hint, by the pair counts of `text` (see {@link pairCounts}). */
+  inText(text: string, counts: Uint32Array): boolean {
+    const { hint, pairs } = this;
+    if (pairs.length === 0) return text.includes(hint);
+    let at = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < pairs.length; i += 1) {
+      const count = counts[pairs[i]!]!;
+      if (count === 0) return false;
+      if (count < fewest) {
+        fewest = count;
+        at = i;
+      }
+    }
+    // Never a low surrogate: a tail starts at a character of its own.
+    const code = hint.charCodeAt(at);
+    if (at > 0 && code >= 0xdc00 && code <= 0xdfff) at -= 1;
+    if (at === 0) return text.includes(hint);
+    // The tail turns up at most as often as its first pair: the places are few, and each is confirmed.
+    const tail = this.tails[at]!;
+    for (let from = at; ; ) {
+      const found = text.indexOf(tail, from);
+      if (found < 0) return false;
+      if (text.startsWith(hint, found - at)) return true;
+      from = found + 1;
+    }
+  }
+
+  /**
+   * Whether `text` holds the hint, by the sampled character counts of `text` (see {@link sampleCounts}). A tail
+   * that keeps turning up without the hint hands over to the pair counts of a chunk of text, when `pairs` gives
+   * them; otherwise the hint is then looked for whole.
+   */
+  in(text: string, counts: Uint32Array, pairs?: () => Uint32Array | undefined): boolean {
     const { hint } = this;
     let at = 0;
     let fewest = Number.POSITIVE_INFINITY;
@@ -79,7 +143,8 @@ class Anchored {
       if (text.startsWith(hint, found - at)) return true;
       from = found + 1;
     }
-    return text.includes(hint, from - at);
+    const counted = pairs?.();
+    return counted === undefined ? text.includes(hint, from - at) : this.inText(text, counted);
   }
 }
 
@@ -138,6 +203,8 @@ export class HintPlan {
   private readonly anchors: Array<{ anchor: string; hints: string[] }> = [];
   /** Scratch for a chunk's sampled character counts. */
   private readonly counts = new Uint32Array(OTHER + 1);
+  /** Scratch for a chunk's counted pairs of characters. */
+  private readonly pairs = new Uint32Array(PAIR_SLOTS);
   private readonly longest: number;
 
   constructor(hints: readonly string[]) {
@@ -185,7 +252,11 @@ export class HintPlan {
     return found;
   }
 
-  /** The hints a chunk of a long value holds: each looked for from its rarest character in the chunk. */
+  /**
+   * The hints a chunk of a long value holds: each looked for from its rarest character in a sample of the chunk, and
+   * in a chunk of text that sends a hint's tail on too many false starts, by the chunk's pairs of characters, counted
+   * once (see {@link Anchored.inText}). In a chunk of data, hints made of letters and digits are not looked for.
+   */
   private lookAnchored(
     text: string,
     plain: boolean,
@@ -193,18 +264,25 @@ export class HintPlan {
     absent: ReadonlySet<string>,
   ): Set<string> | undefined {
     const counts = sampleCounts(text, this.counts);
+    let paired: Uint32Array | undefined;
+    let whole = 0;
+    // A few hints looked for whole cost less than counting pairs; past that, the pairs are counted.
+    const pairs = () => {
+      whole += 1;
+      if (paired === undefined && whole > WHOLE_LOOKS) paired = pairCounts(text, this.pairs);
+      return paired;
+    };
+    const has = (anchored: Anchored) => anchored.in(text, counts, plain ? pairs : undefined);
     let found = into;
     for (const group of this.groups) {
       if (absent.has(group.gate) || !text.includes(group.gate)) continue;
       for (const anchored of group.anchored) {
-        if (found?.has(anchored.hint) !== true && anchored.in(text, counts))
-          found = added(found, anchored.hint);
+        if (found?.has(anchored.hint) !== true && has(anchored)) found = added(found, anchored.hint);
       }
     }
     if (plain) {
       for (const anchored of this.plainAnchored) {
-        if (found?.has(anchored.hint) !== true && anchored.in(text, counts))
-          found = added(found, anchored.hint);
+        if (found?.has(anchored.hint) !== true && has(anchored)) found = added(found, anchored.hint);
       }
     }
     return found;

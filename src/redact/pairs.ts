@@ -223,10 +223,12 @@ function equalsPairs(text: string, compiled: CompiledRules, found: PairFound): v
 }
 
 function colonPairs(text: string, compiled: CompiledRules, found: PairFound): void {
-  // The last plain name looked up and its rule: prose and logs repeat the same `name:` over and over, and a name
-  // compared in place costs no slice and no cache lookup.
+  // The last name looked up and its rules: prose and logs repeat the same `name:` over and over, and a name compared
+  // in place costs no slice and no cache lookup. Its header rule (null: not looked up yet) is looked up when the
+  // name first stands where a header's would, and a name found under none is not looked at as a header again.
   let lastName = '';
   let lastKey: PairRule | undefined;
+  let lastHeader: [string, boolean] | undefined | null = null;
   for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
     if (text.charCodeAt(colon + 1) === 47 && text.charCodeAt(colon + 2) === 47) continue;
     let nameEnd = colon;
@@ -245,28 +247,27 @@ function colonPairs(text: string, compiled: CompiledRules, found: PairFound): vo
     if (start === nameEnd || nameEnd - start > MAX_NAME || nameEnd < colon) continue;
     // `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf`: a resource type in a name, not a `name: value` pair.
     if (text.charCodeAt(start - 1) === 58 && inResourceName(text, start)) continue;
+    if (nameEnd - start !== lastName.length || !text.startsWith(lastName, start)) {
+      lastName = text.slice(start, nameEnd);
+      lastKey = keyRuleFor(compiled, lastName);
+      lastHeader = null;
+    }
     // A header's whole value: at the start of a line, or inside one for a header name (hyphenated, or `Cookie`).
-    const first = text.charCodeAt(start) | 0x20;
-    const cookie = nameEnd - start === 6 && text.slice(start, nameEnd).toLowerCase() === 'cookie';
-    const headerLike = cookie || (hyphen && first >= 97 && first <= 122);
-    const lineStart = startsLine(text, start);
-    const name = lineStart || headerLike ? text.slice(start, nameEnd) : undefined;
-    const header = name === undefined ? undefined : headerRuleFor(compiled, name);
-    if (header !== undefined) {
-      takeValue(text, colon + 1, 'line', found, header, compiled);
-      continue;
+    if (lastHeader !== undefined) {
+      const first = text.charCodeAt(start) | 0x20;
+      const cookie = lastName.length === 6 && lastName.toLowerCase() === 'cookie';
+      const headerLike = cookie || (hyphen && first >= 97 && first <= 122);
+      if (headerLike || startsLine(text, start)) {
+        lastHeader ??= headerRuleFor(compiled, lastName);
+        if (lastHeader !== undefined) {
+          takeValue(text, colon + 1, 'line', found, lastHeader, compiled);
+          continue;
+        }
+      }
     }
     // A secret-named key's value when it is the rest of its line, one word or quoted: `password: hunter2`, not
     // `Password: must be 12 characters`.
-    let key: PairRule | undefined;
-    if (name !== undefined) key = keyRuleFor(compiled, name);
-    else if (nameEnd - start === lastName.length && text.startsWith(lastName, start)) key = lastKey;
-    else {
-      lastName = text.slice(start, nameEnd);
-      lastKey = keyRuleFor(compiled, lastName);
-      key = lastKey;
-    }
-    if (key !== undefined) takeValue(text, colon + 1, 'word', found, key, compiled);
+    if (lastKey !== undefined) takeValue(text, colon + 1, 'word', found, lastKey, compiled);
   }
 }
 

@@ -100,8 +100,9 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
   let spans: Span[] | undefined;
   let order = 0;
   const long = text.length >= LONG_VALUE;
-  // A token needs a run of token characters; prose, paths, dates and UUIDs have none, and skip every gated rule.
-  const run = long || hasTokenRun(text, RUN_GATE);
+  // A token needs a run of token characters; prose, paths, dates and UUIDs have none, and skip every gated rule (a
+  // megabyte of prose too: the test reads a fraction of it, and data answers at its first characters).
+  const run = hasTokenRun(text, RUN_GATE);
   const found = (start: number, end: number) => {
     spans ??= [];
     spans.push({ start, end, rule: values[order]!.id, order, hash: false });
@@ -116,7 +117,8 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
       if (mayMatch(matcher.hints, present)) matcher.find(text, found);
     }
   } else {
-    const present = compiled.free.hints.present(text);
+    const present = compiled.free.hints.present(text, long ? PAIR_CHARS : undefined);
+    if (long) pairs = PAIR_CHARS.filter((ch) => present?.has(ch) === true);
     for (order of compiled.free.order) {
       const matcher = values[order]!;
       if (mayMatch(matcher.hints, present)) matcher.find(text, found);
@@ -139,7 +141,8 @@ function collectSpans(text: string, scope: TextScope): Span[] | undefined {
   }
   // A long value is looked into when it is a file sent as base64 (its first KB decode to text); an image never is.
   const encodedFrom = !long ? 0 : scope.depth < MAX_TEXT_DEPTH ? encodedTextAt(text) : -1;
-  if (run && encodedFrom >= 0 && scope.depth < MAX_TEXT_DEPTH) {
+  // A long value is opened whatever its runs: base64 of text may hold `+` and `/` every few characters.
+  if ((run || long) && encodedFrom >= 0 && scope.depth < MAX_TEXT_DEPTH) {
     for (const encoded of base64Runs(text, encodedFrom)) {
       if (encoded.unchecked) {
         scope.hits?.unchecked?.(scope.where, `base64 run of ${encoded.end - encoded.start} characters`);

@@ -181,3 +181,59 @@ describe('copies', () => {
     expect(Object.hasOwn(out, 'token')).toBe(false);
   });
 });
+
+describe('a repeated `name:` looked up once', () => {
+  const compiled = compile(DEFAULTS);
+  const redact = (text: string) => redactJson(text, compiled);
+
+  it('takes a header value only where the name starts a line or reads as a header, each time it repeats', () => {
+    expect(
+      redact(
+        'Authorization: Bearer abc123def456\nsee Authorization: later words here\nAuthorization: Bearer zzz999yyy888',
+      ),
+    ).toBe(
+      'Authorization: [REDACTED:authorization-header]\nsee Authorization: later words here\nAuthorization: [REDACTED:authorization-header]',
+    );
+    expect(redact('note Authorization: Basic dXNlcjpwYXNz\n  Authorization: Basic dXNlcjpwYXNz')).toBe(
+      'note Authorization: Basic dXNlcjpwYXNz\n  Authorization: [REDACTED:authorization-header]',
+    );
+    expect(redact('x X-Api-Key: k3y-value-123 and X-Api-Key: other-777\nX-Api-Key: third-888')).toBe(
+      'x X-Api-Key: [REDACTED:api-key-header]\nX-Api-Key: [REDACTED:api-key-header]',
+    );
+    expect(redact('Cookie: sid=abc123\nmy Cookie: sid=def456\ncookie: x=1')).toBe(
+      'Cookie: [REDACTED:cookie-header]\nmy Cookie: [REDACTED:cookie-header]\ncookie: [REDACTED:cookie-header]',
+    );
+  });
+
+  it('keeps judging a secret-named key value by value when the name repeats', () => {
+    expect(
+      redact('password: hunter22\npassword: hunter33 and then password: must be long\n- password: zz9zz9'),
+    ).toBe(
+      'password: [REDACTED:password]\npassword: [REDACTED:password] and then password: must be long\n- password: [REDACTED:password]',
+    );
+  });
+});
+
+describe('a long value of prose', () => {
+  const compiled = compile(DEFAULTS);
+  // Over LONG_VALUE (256 KiB), words only: no run of token characters, so the gated rules are skipped.
+  const prose = 'the server returned a list of files: index.ts, notes and more.\n'.repeat(4200);
+
+  it('has no token run, yet its pairs and credentials in links are hidden, and a token once it holds one', () => {
+    expect(prose.length).toBeGreaterThanOrEqual(1 << 18);
+    expect(hasTokenRun(prose, 16)).toBe(false);
+    const middle = (mid: string) => {
+      const out = redactJson(prose + mid + prose, compiled) as string;
+      return out.slice(prose.length, out.length - prose.length);
+    };
+    expect(middle('password: hunter22\n')).toBe('password: [REDACTED:password]\n');
+    expect(middle('DB_PASSWORD=hunter22 PORT=5432\n')).toBe('DB_PASSWORD=[REDACTED:password] PORT=5432\n');
+    expect(middle('see https://ada:s3cr3t-pw@example.com/x now\n')).toBe(
+      'see https://ada:[REDACTED:url-password]@example.com/x now\n',
+    );
+    expect(middle('token ghp_0123456789abcdefghijABCDEFGHIJ012345 used\n')).toBe(
+      'token [REDACTED:github-token] used\n',
+    );
+    expect(middle('no secret here\n')).toBe('no secret here\n');
+  });
+});

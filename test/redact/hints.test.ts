@@ -112,6 +112,40 @@ describe('HintPlan', () => {
     }
   });
 
+  it('settles hints by pairs of characters where many tails turn up without their hint (code, docs)', () => {
+    const next = random(13);
+    // Every hint cut short many times over sends its tail on false starts: the pairs of characters get counted.
+    const near = HINTS.map((hint) => `${hint.slice(0, -1)}— `.repeat(40)).join('');
+    const filler = 'const some_name = other_value; // é notes_and_more\n'.repeat(LONG_VALUE / 100);
+    for (const picked of [[], HINTS.filter(() => next() < 0.3), HINTS]) {
+      const value = `${filler}${near}${picked.join(' ')}${filler}`;
+      expect(found(plan, value, ['=', ':'])).toEqual(expected(HINTS, value, ['=', ':']));
+    }
+    // Hints past ASCII share a slot of the pair table: a shared slot never hides one that is there.
+    const own = new HintPlan([
+      'ключ_',
+      'кл_a',
+      'ab_é',
+      'x_y',
+      'q',
+      'zz_1',
+      'w_2',
+      'v_3',
+      'u_4',
+      't_5',
+      's_6',
+    ]);
+    const misses = ['ключ ', 'кл_b', 'ab_e', 'x_z', 'zz_2', 'w_3', 'v_4', 'u_5', 't_6', 's_7']
+      .join(' ')
+      .repeat(40);
+    for (const tail of ['', 'ключ_ ab_é x_y s_6', 'кл_a q']) {
+      const value = `${filler}${misses}${tail}${filler}`;
+      expect(found(own, value)).toEqual(
+        expected(['ключ_', 'кл_a', 'ab_é', 'x_y', 'q', 'zz_1', 'w_2', 'v_3', 'u_4', 't_5', 's_6'], value, []),
+      );
+    }
+  });
+
   it('finds hints beyond ASCII and extras longer than a character', () => {
     const own = new HintPlan(['ключ', 'sk-', 'x']);
     expect(found(own, 'мой ключ sk-1', ['::'])).toEqual(['sk-', 'ключ']);

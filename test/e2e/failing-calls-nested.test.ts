@@ -19,7 +19,7 @@ import { isErrorRow } from '../../viewer/src/data/rows.js';
 import { pagedApi } from '../../viewer/src/source/paged-api.js';
 import { startEverything } from '../helpers/http-proxy.js';
 import { makeTempDir, removeTempDir } from '../helpers/peers.js';
-import { spawnTapedeck, waitFor } from '../helpers/proxy.js';
+import { recordUpstream, spawnTapedeck } from '../helpers/proxy.js';
 import { openModel } from '../viewer/open-model.js';
 
 async function session(url: string): Promise<void> {
@@ -47,24 +47,7 @@ describe('a call that failed with the calls it made counts as one failure', () =
     tmp = await makeTempDir('tapedeck-failing-nested-');
     const server = await startEverything('streamableHttp');
     try {
-      const recorder = spawnTapedeck([
-        'record',
-        '--upstream',
-        `${server.origin}/mcp`,
-        '--listen',
-        '127.0.0.1:0',
-        '--out',
-        tmp,
-      ]);
-      let url = '';
-      await waitFor(
-        () => {
-          url = /recording (\S+)/.exec(recorder.stderrSoFar())?.[1] ?? '';
-          return url !== '';
-        },
-        15_000,
-        'the recorder listening',
-      );
+      const { recorder, url } = await recordUpstream(`${server.origin}/mcp`, tmp);
       await session(url);
       recorder.child.kill('SIGINT');
       expect((await recorder.done).code).toBe(0);

@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEraEchoServer } from '../helpers/era2026.js';
 import { makeTempDir, readTrace, removeTempDir } from '../helpers/peers.js';
-import { spawnTapedeck, waitFor } from '../helpers/proxy.js';
+import { recordUpstream, spawnTapedeck } from '../helpers/proxy.js';
 
 const ERA = '2026-07-28';
 const CLIENTS = ['alice-client', 'bob-client', 'alice-client'];
@@ -39,24 +39,7 @@ describe('show groups a stateless-era HTTP trace by the session keys the recorde
     tmp = await makeTempDir('tapedeck-show-sessions-');
     const server = await startEraEchoServer('era-show');
     try {
-      const recorder = spawnTapedeck([
-        'record',
-        '--upstream',
-        server.url,
-        '--listen',
-        '127.0.0.1:0',
-        '--out',
-        tmp,
-      ]);
-      let url = '';
-      await waitFor(
-        () => {
-          url = /recording (\S+)/.exec(recorder.stderrSoFar())?.[1] ?? '';
-          return url !== '';
-        },
-        15_000,
-        'the recorder listening',
-      );
+      const { recorder, url } = await recordUpstream(server.url, tmp);
       // Alice, Bob, then Alice again: her second visit is filed under her first key.
       for (const name of CLIENTS) await session(url, name);
       recorder.child.kill('SIGINT');

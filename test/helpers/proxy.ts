@@ -97,6 +97,27 @@ export function spawnRecord(
   return spawnTapedeck(['record', '--file', trace, ...extra, '--', ...server], options);
 }
 
+/**
+ * `tapedeck record --upstream URL --listen 127.0.0.1:0 --out DIR`, resolved once it says where it listens: the
+ * running recorder and the address a client connects to.
+ */
+export async function recordUpstream(
+  upstream: string,
+  out: string,
+): Promise<{ recorder: ProxyRun; url: string }> {
+  const recorder = spawnTapedeck(['record', '--upstream', upstream, '--listen', '127.0.0.1:0', '--out', out]);
+  let url = '';
+  await waitFor(
+    () => {
+      url = /recording (\S+)/.exec(recorder.stderrSoFar())?.[1] ?? '';
+      return url !== '';
+    },
+    15_000,
+    'the recorder listening',
+  );
+  return { recorder, url };
+}
+
 /** Resolves once `predicate` holds for the collected stdout (polls; rejects after `timeoutMs`). */
 export async function waitFor(
   predicate: () => boolean,
